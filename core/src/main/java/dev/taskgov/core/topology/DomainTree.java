@@ -53,6 +53,8 @@ final class DomainTree {
         Node node;
         Resources used;
         Domain host;
+        /** Position in name order among all nodes of the topology (see {@link PodCounts}). */
+        int rank;
 
         NodeState(Node node, Resources used) {
             this.node = node;
@@ -68,9 +70,26 @@ final class DomainTree {
             return capacity(perPod, Resources.ZERO);
         }
 
+        /** Same as {@code min(free().plus(extraFree).countFitting(perPod), UNLIMITED_PER_NODE)}, without allocating. */
         long capacity(Resources perPod, Resources extraFree) {
             if (!node.ready()) return 0;
-            return Math.min(free().plus(extraFree).countFitting(perPod), UNLIMITED_PER_NODE);
+            Resources a = node.allocatable();
+            long n = UNLIMITED_PER_NODE;
+            if (perPod.accelerators() > 0) {
+                n = Math.min(n, free(a.accelerators(), used.accelerators(), extraFree.accelerators()) / perPod.accelerators());
+            }
+            if (perPod.milliVcpu() > 0) {
+                n = Math.min(n, free(a.milliVcpu(), used.milliVcpu(), extraFree.milliVcpu()) / perPod.milliVcpu());
+            }
+            if (perPod.memoryMiB() > 0) {
+                n = Math.min(n, free(a.memoryMiB(), used.memoryMiB(), extraFree.memoryMiB()) / perPod.memoryMiB());
+            }
+            return n;
+        }
+
+        private static long free(long allocatable, long used, long extra) {
+            long sum = Math.max(0, allocatable - used) + extra;
+            return sum < 0 ? Long.MAX_VALUE : sum;
         }
     }
 
@@ -78,6 +97,8 @@ final class DomainTree {
     private boolean dirty = true;
     private Domain[] byId = new Domain[0];
     private final Domain[][] byLevel = new Domain[TopologyLevels.ALL.size()][];
+    /** Ids of each level's domains, ascending (= full-path order); scanned without touching the domains. */
+    private final int[][] idsByLevel = new int[TopologyLevels.ALL.size()][];
     private final LinkedHashMap<Resources, long[]> capacityCache = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Resources, long[]> eldest) {
@@ -141,7 +162,10 @@ final class DomainTree {
         for (int i = 0; i < byLevel.length; i++) levels.add(new ArrayList<>());
         number(root, order, levels);
         byId = order.toArray(Domain[]::new);
-        for (int i = 0; i < byLevel.length; i++) byLevel[i] = levels.get(i).toArray(Domain[]::new);
+        for (int i = 0; i < byLevel.length; i++) {
+            byLevel[i] = levels.get(i).toArray(Domain[]::new);
+            idsByLevel[i] = levels.get(i).stream().mapToInt(d -> d.id).toArray();
+        }
         capacityCache.clear();
         dirty = false;
     }
@@ -195,17 +219,19 @@ final class DomainTree {
      * {@code null} when none holds them.
      */
     Domain tightestFitting(int level, long pods, long[] cap) {
+        ensureIndexed();
         Domain best = null;
-        for (Domain d : level(level)) {
-            if (cap[d.id] >= pods && (best == null || tighter(d, best, cap))) best = d;
+        for (int id : idsByLevel[level]) {
+            if (cap[id] >= pods && (best == null || tighter(byId[id], best, cap))) best = byId[id];
         }
         return best;
     }
 
     /** The largest capacity of any one domain of a level. */
     long maxCapacity(int level, long[] cap) {
+        ensureIndexed();
         long max = 0;
-        for (Domain d : level(level)) max = Math.max(max, cap[d.id]);
+        for (int id : idsByLevel[level]) max = Math.max(max, cap[id]);
         return max;
     }
 
@@ -221,14 +247,14 @@ final class DomainTree {
      * Puts {@code pods} pods into domain {@code d} (which holds at least that many), adding pods
      * per node to {@code out}.
      */
-    void descend(Domain d, long pods, long[] cap, Resources perPod, Map<String, Integer> out) {
+    void descend(Domain d, long pods, long[] cap, Resources perPod, PodCounts out) {
         if (d.level == HOST_LEVEL) {
             long remaining = pods;
             for (NodeState ns : d.memberArray) {
                 if (remaining == 0) break;
                 long take = Math.min(remaining, ns.capacity(perPod));
                 if (take > 0) {
-                    out.merge(ns.node.name(), (int) take, Integer::sum);
+                    out.add(ns, (int) take);
                     remaining -= take;
                 }
             }

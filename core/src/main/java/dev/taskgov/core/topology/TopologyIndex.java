@@ -21,6 +21,8 @@ final class TopologyIndex implements Topology {
 
     private final TreeMap<String, NodeState> nodes = new TreeMap<>();
     private final Map<String, DomainTree> trees = new HashMap<>();
+    /** Nodes by rank (name order); {@code null} after a node was added or removed. */
+    private NodeState[] byRank;
 
     static TopologyIndex of(Collection<Node> nodes) {
         TopologyIndex t = new TopologyIndex();
@@ -92,10 +94,18 @@ final class TopologyIndex implements Topology {
         } else {
             return noFit(ps, cap[tree.root.id]);
         }
-        Map<String, Integer> podsPerNode = new TreeMap<>();
+        PodCounts podsPerNode = new PodCounts(ranked());
         tree.descend(chosen, n, cap, ps.perPod(), podsPerNode);
         return new PlacementResult.Placed(new Placement(List.of(
-                new PodSetPlacement(ps.name(), ps.instanceType(), domain, new TreeMap<>(podsPerNode)))));
+                new PodSetPlacement(ps.name(), ps.instanceType(), domain, podsPerNode.sorted()))));
+    }
+
+    private NodeState[] ranked() {
+        if (byRank == null) {
+            byRank = nodes.values().toArray(NodeState[]::new);
+            for (int i = 0; i < byRank.length; i++) byRank[i].rank = i;
+        }
+        return byRank;
     }
 
     private static String fieldOf(TopologyRequest request) {
@@ -153,6 +163,7 @@ final class TopologyIndex implements Topology {
         if (ns == null) {
             ns = new NodeState(node, Resources.ZERO);
             nodes.put(node.name(), ns);
+            byRank = null;
             tree(node.instanceType()).add(ns);
         } else if (ns.node.instanceType().equals(node.instanceType())
                 && java.util.Arrays.equals(DomainTree.pathOf(ns.node), DomainTree.pathOf(node))) {
@@ -170,7 +181,10 @@ final class TopologyIndex implements Topology {
     @Override
     public void removeNode(String nodeName) {
         NodeState ns = nodes.remove(nodeName);
-        if (ns != null) detach(ns);
+        if (ns != null) {
+            byRank = null;
+            detach(ns);
+        }
     }
 
     private void detach(NodeState ns) {
