@@ -5,6 +5,8 @@ import dev.taskgov.core.topology.DomainTree.Domain;
 import dev.taskgov.core.topology.DomainTree.NodeState;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -19,7 +21,7 @@ import java.util.TreeMap;
  */
 final class TopologyIndex implements Topology {
 
-    private final TreeMap<String, NodeState> nodes = new TreeMap<>();
+    private final HashMap<String, NodeState> nodes = new HashMap<>();
     private final Map<String, DomainTree> trees = new HashMap<>();
     /** Nodes by rank (name order); {@code null} after a node was added or removed. */
     private NodeState[] byRank;
@@ -103,6 +105,7 @@ final class TopologyIndex implements Topology {
     private NodeState[] ranked() {
         if (byRank == null) {
             byRank = nodes.values().toArray(NodeState[]::new);
+            Arrays.sort(byRank, Comparator.comparing(ns -> ns.node.name()));
             for (int i = 0; i < byRank.length; i++) byRank[i].rank = i;
         }
         return byRank;
@@ -200,18 +203,23 @@ final class TopologyIndex implements Topology {
     @Override
     public Topology copy() {
         TopologyIndex t = new TopologyIndex();
-        for (NodeState ns : nodes.values()) {
-            NodeState c = new NodeState(ns.node, ns.used);
-            t.nodes.put(c.node.name(), c);
-            t.tree(c.node.instanceType()).add(c);
+        trees.forEach((type, tree) -> t.trees.put(type, tree.copy(t.nodes)));
+        if (byRank != null) {
+            t.byRank = new NodeState[byRank.length];
+            for (int i = 0; i < byRank.length; i++) {
+                NodeState c = t.nodes.get(byRank[i].node.name());
+                c.rank = i;
+                t.byRank[i] = c;
+            }
         }
         return t;
     }
 
     @Override
     public List<Node> nodes() {
-        List<Node> out = new ArrayList<>(nodes.size());
-        for (NodeState ns : nodes.values()) out.add(ns.node);
+        NodeState[] ranked = ranked();
+        List<Node> out = new ArrayList<>(ranked.length);
+        for (NodeState ns : ranked) out.add(ns.node);
         return Collections.unmodifiableList(out);
     }
 
