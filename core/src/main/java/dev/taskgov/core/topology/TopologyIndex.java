@@ -34,6 +34,7 @@ final class TopologyIndex implements Topology {
 
     @Override
     public PlacementResult place(List<PodSetRequest> podSets) {
+        PodSetValidation.requireValid(podSets);
         List<Runnable> undo = new ArrayList<>();
         try {
             List<PodSetPlacement> placed = new ArrayList<>(podSets.size());
@@ -57,15 +58,8 @@ final class TopologyIndex implements Topology {
     }
 
     private PlacementResult placeOne(PodSetRequest ps) {
-        if (ps.count() < 1) {
-            throw new IllegalArgumentException("podSets[" + ps.name() + "].count must be at least 1, was " + ps.count());
-        }
         TopologyRequest request = ps.topology();
-        int requestedLevel = request.mode() == TopologyRequest.Mode.NONE ? -1 : TopologyLevels.indexOf(request.level());
-        if (request.mode() != TopologyRequest.Mode.NONE && requestedLevel < 0) {
-            throw new IllegalArgumentException("podSets[" + ps.name() + "]." + fieldOf(request)
-                    + " must be one of " + TopologyLevels.ALL + ", was " + request.level());
-        }
+        int requestedLevel = TopologyLevels.indexOf(request.level());
         int n = ps.count();
         DomainTree tree = trees.get(ps.instanceType());
         if (tree == null) {
@@ -109,10 +103,6 @@ final class TopologyIndex implements Topology {
             for (int i = 0; i < byRank.length; i++) byRank[i].rank = i;
         }
         return byRank;
-    }
-
-    private static String fieldOf(TopologyRequest request) {
-        return request.mode() == TopologyRequest.Mode.REQUIRED ? "requiredTopology" : "preferredTopology";
     }
 
     private static PlacementResult.NoFit noFit(PodSetRequest ps, long fitting) {
