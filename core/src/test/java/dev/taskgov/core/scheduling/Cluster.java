@@ -38,6 +38,22 @@ public final class Cluster {
     private boolean fairShare;
     private final List<UnaryOperator<Scheduler>> steps = new ArrayList<>();
     private String label;
+    private Scheduler.Mode mode = Scheduler.Mode.IN_PROCESS;
+
+    /** Runs the scheduler in delegated mode (preemptions are requested, not carried out). */
+    public Cluster delegated() {
+        mode = Scheduler.Mode.DELEGATED;
+        return this;
+    }
+
+    /** Any step on the scheduler (e.g. an eviction reported by the preemption service). */
+    public Cluster then(java.util.function.Consumer<Scheduler> action) {
+        steps.add(s -> {
+            action.accept(s);
+            return s;
+        });
+        return this;
+    }
 
     private Cluster(int gpuNodes) {
         for (int i = 1; i <= gpuNodes; i++) {
@@ -123,7 +139,7 @@ public final class Cluster {
 
     public Replay replay() {
         VirtualClock clock = new VirtualClock(Instant.parse("2026-11-30T10:00:00Z"));
-        Scheduler s = new Scheduler(clock, Scheduler.Mode.IN_PROCESS, List.of(G5_TYPE), nodes);
+        Scheduler s = new Scheduler(clock, mode, List.of(G5_TYPE), nodes);
         s.applySchedulerConfig(new SchedulerConfig(classes, fairShare));
         quotas.values().forEach(s::applyQuota);
         List<String> preempted = new ArrayList<>();
