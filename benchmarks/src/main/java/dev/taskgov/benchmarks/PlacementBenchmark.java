@@ -24,8 +24,8 @@ import java.util.List;
  *   <li>{@code place}: the decision alone (capacities already cached for the shape).</li>
  *   <li>{@code placeReserveRelease}: a decision plus the incremental updates of admitting the
  *       workload and of its finishing.</li>
- *   <li>{@code copy}: the what-if copy a preemption planner takes.</li>
  * </ul>
+ * {@link PlacementCopyBenchmark} measures the what-if copy a preemption planner takes.
  */
 @State(Scope.Benchmark)
 @Fork(1)
@@ -67,10 +67,5 @@ public class PlacementBenchmark {
         topology.reserve(workload, placed.placement());
         topology.release(workload, placed.placement());
         return r;
-    }
-
-    @Benchmark
-    public Topology copy() {
-        return topology.copy();
     }
 }
