@@ -6,7 +6,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
@@ -37,9 +36,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The consume-decide-produce loop with Kafka transactions, run on one dedicated thread.
  *
- * <p>Group topics (one partition per cluster) are consumed in a consumer group with the range
- * assignor, so partition 0 of every group topic goes to the same member: that member is the one
- * decider. Side topics (compacted state such as quotas and nodes) are read by the decider from
+ * <p>Group topics (one partition per cluster in production) are consumed in a consumer group
+ * with the {@link SingleOwnerAssignor}, so every partition goes to the same member: that member is
+ * the one decider, the others stand by. Side topics (compacted state such as quotas and nodes) are read by the decider from
  * the beginning, without the group.
  *
  * <p>On assignment the loop (1) creates the transactional producer with the stable
@@ -88,6 +87,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         /** Handle one record (group or side topic); emit decisions and refusals through the outbox. */
         void apply(ConsumerRecord<String, byte[]> record, Outbox outbox);
 
+        /**
+         * After every record of one poll was applied, in the same transaction: the place to run a
+         * decision cycle once for the batch (records committed together, such as the victims of
+         * one preemption, are then seen together).
+         */
+        void afterBatch(Outbox outbox);
+
         /** This instance no longer decides: drop the state (reads answer "not the decider"). */
         void revoked();
     }
@@ -97,6 +103,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private final Clock clock;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicBoolean owning = new AtomicBoolean(false);
+    /** Survives the revocation that precedes every eager rebalance, so the owner keeps the partitions. */
+    private final AtomicBoolean lastOwner = new AtomicBoolean(false);
     private final Map<String, Long> processed = new ConcurrentHashMap<>();
     private final Map<String, String> poison = new ConcurrentHashMap<>();
     private volatile long lag;
@@ -137,6 +145,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             } catch (KafkaException e) {
                 LOG.warn("Kafka session failed; rejoining", e);
             } finally {
+                lastOwner.set(false);
                 lose();
             }
         }
@@ -150,8 +159,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
-        // Range assignment gives partition 0 of every group topic to the same member: one decider.
-        props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName());
+        // Every partition of every group topic goes to one member: one decider per cluster.
+        props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, SingleOwnerAssignor.class.getName());
+        props.put(SingleOwnerAssignor.OWNER_FLAG, lastOwner);
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer = c;
             c.subscribe(settings.groupTopics(), new ConsumerRebalanceListener() {
@@ -162,7 +172,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                    if (!partitions.isEmpty()) take(c);
+                    if (partitions.isEmpty()) lastOwner.set(false);
+                    else take(c);
                 }
             });
             while (running.get()) {
@@ -197,6 +208,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             processed.put(key(tp), committed == null ? 0L : committed.offset());
         }
         owning.set(true);
+        lastOwner.set(true);
         LOG.infof("decider for %s (transactional.id %s)", c.assignment(), settings.transactionalId());
     }
 
@@ -249,6 +261,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
             }
             current = null;
+            processor.afterBatch(out);
             producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
             producer.commitTransaction();
             offsets.forEach((tp, o) -> processed.put(key(tp), o.offset()));
