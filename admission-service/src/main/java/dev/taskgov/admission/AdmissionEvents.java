@@ -7,8 +7,6 @@ public final class AdmissionEvents {
     public static final String PREEMPTION_REQUESTED = "dev.taskgov.preemption.requested";
     public static final String CHANGELOG = "dev.taskgov.admission.changelog";
     public static final String SUBMITTED = "dev.taskgov.workload.submitted";
-    /** The key of the scheduler config record in {@code taskgov.quota}. */
-    public static final String SCHEDULER_CONFIG_KEY = "_scheduler-config";
 
     private AdmissionEvents() {
     }

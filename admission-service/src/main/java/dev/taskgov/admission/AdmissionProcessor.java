@@ -242,10 +242,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private boolean readQuotaRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
         String key = record.key();
         if (key == null) {
-            deadLetter(out, record, "key: is required (the team name, or " + AdmissionEvents.SCHEDULER_CONFIG_KEY + ")");
+            deadLetter(out, record, "key: is required (the team name, or " + dev.taskgov.service.support.QuotaRecords.SCHEDULER_CONFIG_KEY + ")");
             return false;
         }
-        if (AdmissionEvents.SCHEDULER_CONFIG_KEY.equals(key)) {
+        if (dev.taskgov.service.support.QuotaRecords.SCHEDULER_CONFIG_KEY.equals(key)) {
             SchedulerConfig c;
             try {
                 c = record.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(Json.tree(record.value()));

@@ -182,8 +182,12 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 List<ConsumerRecord<String, byte[]>> sideRecords = new ArrayList<>();
                 side.poll(Duration.ZERO).forEach(sideRecords::add);
                 if (!records.isEmpty() || !sideRecords.isEmpty()) {
-                    process(c, records, sideRecords);
+                    if (!process(c, records, sideRecords)) continue;
                 }
+                // Positions, not last offsets + 1: they also step over transaction markers, so a
+                // caught-up decider reports exactly the topic's end offset (read_committed).
+                for (TopicPartition tp : c.assignment()) processed.put(key(tp), c.position(tp));
+                for (TopicPartition tp : side.assignment()) processed.put(key(tp), side.position(tp));
                 long behind = 0;
                 for (TopicPartition tp : c.assignment()) behind += c.currentLag(tp).orElse(0);
                 lag = behind;
@@ -244,7 +248,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         producer.commitTransaction();
     }
 
-    private void process(KafkaConsumer<String, byte[]> c, ConsumerRecords<String, byte[]> records,
+    /** True when the batch was committed; false when it was aborted and the state rebuilt. */
+    private boolean process(KafkaConsumer<String, byte[]> c, ConsumerRecords<String, byte[]> records,
                          List<ConsumerRecord<String, byte[]>> sideRecords) {
         ConsumerRecord<String, byte[]> current = null;
         producer.beginTransaction();
@@ -264,8 +269,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             processor.afterBatch(out);
             producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
             producer.commitTransaction();
-            offsets.forEach((tp, o) -> processed.put(key(tp), o.offset()));
-            sideRecords.forEach(r -> processed.put(r.topic() + "-" + r.partition(), r.offset() + 1));
+            return true;
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -276,6 +280,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 poison.merge(coordinates(current), "processing failed: " + e, (a, b) -> a);
             }
             rewind(c);
+            return false;
         }
     }
 
