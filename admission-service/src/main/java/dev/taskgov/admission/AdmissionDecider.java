@@ -16,6 +16,8 @@ import java.util.Properties;
  */
 public final class AdmissionDecider implements AutoCloseable {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(AdmissionDecider.class);
+
     /**
      * @param clientProps     Kafka client settings (bootstrap servers)
      * @param topics          topic names
@@ -42,12 +44,34 @@ public final class AdmissionDecider implements AutoCloseable {
                 settings.rebuildTimeout()), processor, clock);
     }
 
-    /** Creates missing topics (when configured) and starts the loop thread. */
+    /**
+     * Starts the loop thread; missing topics are created first (when configured), on that thread,
+     * so that an unreachable broker never blocks the application's startup.
+     */
     public synchronized void start() {
-        if (settings.createTopics()) ensureTopics(settings.clientProps(), settings.topics());
-        thread = new Thread(loop, "admission-decider");
+        thread = new Thread(() -> {
+            if (settings.createTopics()) createTopicsWithRetry();
+            loop.run();
+        }, "admission-decider");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    private void createTopicsWithRetry() {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                ensureTopics(settings.clientProps(), settings.topics());
+                return;
+            } catch (RuntimeException e) {
+                LOG.warnf("cannot create the admission topics yet (attempt %d): %s", attempt, e.getMessage());
+                try {
+                    Thread.sleep(Math.min(30_000, 1_000L * attempt));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     /**
@@ -92,7 +116,11 @@ public final class AdmissionDecider implements AutoCloseable {
         loop.close();
         if (thread != null) {
             try {
-                thread.join(Duration.ofSeconds(30).toMillis());
+                thread.join(Duration.ofSeconds(10).toMillis());
+                if (thread.isAlive()) {
+                    thread.interrupt(); // e.g. still waiting for a broker to create topics on
+                    thread.join(Duration.ofSeconds(10).toMillis());
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

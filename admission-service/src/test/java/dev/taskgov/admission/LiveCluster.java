@@ -4,6 +4,10 @@ import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.Json;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -40,7 +44,7 @@ final class LiveCluster implements AutoCloseable {
     final AdmissionTopics topics;
     final Properties client = new Properties();
     private final KafkaProducer<String, byte[]> producer;
-    private final KafkaConsumer<String, byte[]> offsets;
+    private final Admin admin;
     private final List<AutoCloseable> owned = new ArrayList<>();
     private Map<String, Long> lastEnds = Map.of();
 
@@ -56,7 +60,7 @@ final class LiveCluster implements AutoCloseable {
         pp.put(ProducerConfig.ACKS_CONFIG, "all");
         pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
-        offsets = new KafkaConsumer<>(consumerProps(), new StringDeserializer(), new ByteArrayDeserializer());
+        admin = Admin.create(client);
     }
 
     private String p(String topic) {
@@ -122,15 +126,19 @@ final class LiveCluster implements AutoCloseable {
         return out;
     }
 
-    /** End offsets (last stable offset) per {@code topic-partition}. */
+    /** End offsets (last stable offset, as read_committed consumers see it) per {@code topic-partition}. */
     synchronized Map<String, Long> endOffsets(List<String> topicNames) {
-        List<TopicPartition> parts = new ArrayList<>();
-        for (String t : topicNames) {
-            for (PartitionInfo i : offsets.partitionsFor(t)) parts.add(new TopicPartition(t, i.partition()));
+        try {
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+            admin.describeTopics(topicNames).allTopicNames().get(30, TimeUnit.SECONDS).forEach((name, d) ->
+                    d.partitions().forEach(p -> request.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+            Map<String, Long> out = new HashMap<>();
+            admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(30, TimeUnit.SECONDS)
+                    .forEach((tp, info) -> out.put(tp.topic() + "-" + tp.partition(), info.offset()));
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read end offsets of " + topicNames, e);
         }
-        Map<String, Long> out = new HashMap<>();
-        offsets.endOffsets(parts).forEach((tp, o) -> out.put(tp.topic() + "-" + tp.partition(), o));
-        return out;
     }
 
     /**
@@ -138,8 +146,18 @@ final class LiveCluster implements AutoCloseable {
      * preemption request, twice in a row with the same end offsets.
      */
     void awaitQuiet(AdmissionDecider decider, PreemptionStandIn standIn) {
+        awaitQuiet(List.of(decider), standIn);
+    }
+
+    /** As above, whichever of the candidates is the decider; answers it. */
+    AdmissionDecider awaitQuiet(List<AdmissionDecider> candidates, PreemptionStandIn standIn) {
         lastEnds = Map.of();
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(40)).until(() -> quiet(decider, standIn));
+        AdmissionDecider[] found = new AdmissionDecider[1];
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(40)).until(() -> {
+            found[0] = candidates.stream().filter(AdmissionDecider::isDecider).findFirst().orElse(null);
+            return found[0] != null && quiet(found[0], standIn);
+        });
+        return found[0];
     }
 
     private boolean quiet(AdmissionDecider decider, PreemptionStandIn standIn) {
@@ -175,7 +193,7 @@ final class LiveCluster implements AutoCloseable {
         }
         producer.close(Duration.ofSeconds(5));
         synchronized (this) {
-            offsets.close(Duration.ofSeconds(5));
+            admin.close(Duration.ofSeconds(5));
         }
     }
 }
