@@ -1,0 +1,423 @@
+package dev.taskgov.watcher;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.WorkloadAdmitted;
+import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPreempted;
+import dev.taskgov.core.events.WorkloadStatus;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.service.support.CloudEventHeaders;
+import dev.taskgov.watcher.config.JobWatcherConfig;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+/**
+ * Governs Kubernetes jobs: informers on every {@link JobKind} submit suspended jobs of governed
+ * namespaces and report finished or deleted ones; a consumer of the decision topics unsuspends,
+ * places, suspends and explains them. Every Kubernetes write runs on one worker thread, so the
+ * decisions on one job apply in the order they were read.
+ */
+@ApplicationScoped
+public class JobWatcher {
+    private static final Logger LOG = Logger.getLogger(JobWatcher.class);
+    static final String SUBMITTED_TYPE = "dev.taskgov.WorkloadSubmitted";
+    static final String FINISHED_TYPE = "dev.taskgov.WorkloadFinished";
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    JobWatcherConfig config;
+
+    @Inject
+    MeterRegistry metrics;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+
+    private final Clock clock = Clock.systemUTC();
+    private final Map<JobKind, SharedIndexInformer<GenericKubernetesResource>> informers = new EnumMap<>(JobKind.class);
+    private JobTranslator translator;
+    private JobEvents events;
+    private ExecutorService worker;
+    private KafkaProducer<String, String> producer;
+    private KafkaConsumer<String, String> consumer;
+    private Thread consumerThread;
+    private final AtomicBoolean running = new AtomicBoolean();
+
+    void onStart(@Observes StartupEvent ev) {
+        if (config.watcher().enabled()) start();
+    }
+
+    void onStop(@Observes ShutdownEvent ev) {
+        stop();
+    }
+
+    /** Lists and watches every governed kind, then follows the decision topics. */
+    public synchronized void start() {
+        if (!running.compareAndSet(false, true)) return;
+        translator = new JobTranslator(config.watcher().namespacePrefix(), config.watcher().teamInstanceTypes(), clock);
+        events = new JobEvents(client, config.watcher().source(), clock);
+        worker = Executors.newSingleThreadExecutor(r -> new Thread(r, "job-watcher-worker"));
+        producer = new KafkaProducer<>(producerProps());
+        for (JobKind kind : JobKind.values()) {
+            informers.put(kind, client.genericKubernetesResources(kind.context()).inAnyNamespace()
+                    .inform(handler(kind), config.watcher().resyncPeriod().toMillis()));
+        }
+        consumer = new KafkaConsumer<>(consumerProps());
+        consumer.subscribe(List.of(config.topics().workloadAdmitted(), config.topics().workloadPreempted(),
+                config.topics().workloadStatus()));
+        consumerThread = new Thread(this::consumeDecisions, "job-watcher-decisions");
+        consumerThread.start();
+    }
+
+    /** Stops informers and the consumer (what a restart of the process does). */
+    public synchronized void stop() {
+        if (!running.compareAndSet(true, false)) return;
+        informers.values().forEach(SharedIndexInformer::close);
+        informers.clear();
+        consumer.wakeup();
+        try {
+            consumerThread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        worker.shutdown();
+        try {
+            worker.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        producer.close(Duration.ofSeconds(10));
+    }
+
+    /** Whether every informer has listed its kind once. */
+    public boolean synced() {
+        return running.get() && !informers.isEmpty() && informers.values().stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    private ResourceEventHandler<GenericKubernetesResource> handler(JobKind kind) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(GenericKubernetesResource job) {
+                worker.execute(() -> guarded(() -> observe(kind, job)));
+            }
+
+            @Override
+            public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource job) {
+                worker.execute(() -> guarded(() -> observe(kind, job)));
+            }
+
+            @Override
+            public void onDelete(GenericKubernetesResource job, boolean unknownFinalState) {
+                worker.execute(() -> guarded(() -> deleted(kind, job)));
+            }
+        };
+    }
+
+    private static void guarded(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            // The next resync or decision retries; one bad job must not stop the worker.
+            LOG.warnf(e, "job-watcher step failed: %s", e.getMessage());
+        }
+    }
+
+    // ---- informer side: submit, refuse, finish, cancel -------------------------------------------
+
+    private void observe(JobKind kind, GenericKubernetesResource job) {
+        if (!translator.governedNamespace(job.getMetadata().getNamespace())) return;
+        String state = JobEditor.annotations(job).get(JobStates.STATE);
+        if (state == null) {
+            submit(kind, job);
+        } else if (JobStates.live(state)) {
+            finishedOutcome(kind, job).ifPresent(outcome -> finish(kind, job, outcome));
+        }
+    }
+
+    private void submit(JobKind kind, GenericKubernetesResource job) {
+        if (!JobEditor.suspended(kind, job) && finishedOutcome(kind, job).isEmpty()) {
+            boolean labelled = job.getMetadata().getLabels() != null
+                    && job.getMetadata().getLabels().containsKey(JobTranslator.QUEUE_LABEL);
+            refuse(kind, job, labelled ? "NotSuspended" : "MissingQueueName", labelled
+                    ? "created without suspend: true, so it runs outside taskgov's quotas; create it suspended"
+                    : "label " + JobTranslator.QUEUE_LABEL + " is required on jobs in this namespace, and the job must be created suspended");
+            return;
+        }
+        JobTranslator.Translation t = translator.translate(kind, job);
+        if (t instanceof JobTranslator.Invalid invalid) {
+            refuse(kind, job, invalid.reason(), invalid.message());
+            return;
+        }
+        WorkloadSubmitted submission = ((JobTranslator.Submit) t).submission();
+        publish(config.topics().workloadSubmitted(), submission.workloadId(), EventCodec.write(submission), SUBMITTED_TYPE,
+                submission.submittedAt().toEpochMilli() + "");
+        annotate(kind, job, j -> {
+            JobEditor.annotationsForEdit(j).put(JobStates.WORKLOAD_ID, submission.workloadId());
+            return state(j, JobStates.SUBMITTED, "Submitted", "queued in " + submission.queueName() + " as workload "
+                    + submission.workloadId());
+        });
+        events.record(kind, job, JobEvents.NORMAL, "Submitted", "submitted to taskgov as workload " + submission.workloadId()
+                + " (queue " + submission.queueName() + ", " + submission.podSets().size() + " pod set(s))");
+        metrics.counter("taskgov.watcher.jobs", "outcome", "submitted", "kind", kind.kind()).increment();
+    }
+
+    private void refuse(JobKind kind, GenericKubernetesResource job, String reason, String message) {
+        annotate(kind, job, j -> state(j, JobStates.INVALID, reason, message));
+        events.record(kind, job, JobEvents.WARNING, reason, message);
+        metrics.counter("taskgov.watcher.jobs", "outcome", "invalid", "kind", kind.kind()).increment();
+    }
+
+    private void finish(JobKind kind, GenericKubernetesResource job, WorkloadFinished.Outcome outcome) {
+        String id = translator.workloadId(job);
+        WorkloadFinished finished = new WorkloadFinished(id, clock.instant(), outcome);
+        publish(config.topics().workloadFinished(), id, EventCodec.write(finished), FINISHED_TYPE, outcome.name());
+        annotate(kind, job, j -> state(j, JobStates.FINISHED, outcome.name(), "the job ended: " + outcome));
+        events.record(kind, job, JobEvents.NORMAL, "Finished", "workload " + id + " finished: " + outcome);
+        metrics.counter("taskgov.watcher.jobs", "outcome", outcome.name().toLowerCase(), "kind", kind.kind()).increment();
+    }
+
+    private void deleted(JobKind kind, GenericKubernetesResource job) {
+        if (!translator.governedNamespace(job.getMetadata().getNamespace())) return;
+        if (!JobStates.live(JobEditor.annotations(job).get(JobStates.STATE))) return;
+        String id = translator.workloadId(job);
+        WorkloadFinished cancelled = new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Cancelled);
+        publish(config.topics().workloadFinished(), id, EventCodec.write(cancelled), FINISHED_TYPE, "Cancelled");
+        metrics.counter("taskgov.watcher.jobs", "outcome", "cancelled", "kind", kind.kind()).increment();
+    }
+
+    /** Complete/Failed (Job) or Succeeded/Failed (Kubeflow) with status True. */
+    static Optional<WorkloadFinished.Outcome> finishedOutcome(JobKind kind, GenericKubernetesResource job) {
+        Map<String, Object> status = JobMaps.map(job.getAdditionalProperties().get("status"));
+        for (Object c : JobMaps.list(status.get("conditions"))) {
+            Map<String, Object> cond = JobMaps.map(c);
+            if (!"True".equals(cond.get("status"))) continue;
+            if (kind.successCondition().equals(cond.get("type"))) return Optional.of(WorkloadFinished.Outcome.Succeeded);
+            if ("Failed".equals(cond.get("type"))) return Optional.of(WorkloadFinished.Outcome.Failed);
+        }
+        return Optional.empty();
+    }
+
+    // ---- decision side: admitted, preempted, status -----------------------------------------------
+
+    private void consumeDecisions() {
+        try {
+            while (running.get()) {
+                var records = consumer.poll(config.watcher().pollTimeout());
+                if (records.isEmpty()) continue;
+                // Lookups need the informers' first list; wait for it before applying decisions.
+                while (running.get() && !synced()) java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+                List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+                for (ConsumerRecord<String, String> r : records) {
+                    done.add(worker.submit(() -> guarded(() -> decide(r))));
+                }
+                for (var f : done) f.get();
+                consumer.commitSync();
+            }
+        } catch (WakeupException e) {
+            // stop() asked us to end.
+        } catch (Exception e) {
+            LOG.errorf(e, "decision consumer stopped: %s", e.getMessage());
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private void decide(ConsumerRecord<String, String> r) {
+        if (r.value() == null || r.key() == null) return;
+        Optional<Found> found = find(r.key());
+        if (found.isEmpty()) return; // not a job this watcher governs
+        JobKind kind = found.get().kind();
+        GenericKubernetesResource job = found.get().job();
+        String topic = r.topic();
+        try {
+            if (topic.equals(config.topics().workloadAdmitted())) {
+                admitted(kind, job, EventCodec.read(r.value(), WorkloadAdmitted.class));
+            } else if (topic.equals(config.topics().workloadPreempted())) {
+                preempted(kind, job, EventCodec.read(r.value(), WorkloadPreempted.class));
+            } else if (topic.equals(config.topics().workloadStatus())) {
+                status(kind, job, EventCodec.read(r.value(), WorkloadStatus.class));
+            }
+        } catch (EventCodec.EventFormatException e) {
+            LOG.warnf("unreadable record on %s for %s: %s", topic, r.key(), e.getMessage());
+        }
+    }
+
+    private void admitted(JobKind kind, GenericKubernetesResource job, WorkloadAdmitted a) {
+        List<String> conflicts = new ArrayList<>();
+        boolean[] applied = {false};
+        annotate(kind, job, j -> {
+            String state = JobEditor.annotations(j).get(JobStates.STATE);
+            if (!JobStates.SUBMITTED.equals(state) && !JobStates.PENDING.equals(state) && !JobStates.PREEMPTED.equals(state)) {
+                return j; // already admitted, finished or not ours: an admission is applied once
+            }
+            conflicts.addAll(JobEditor.admit(kind, j, a.podSets()));
+            applied[0] = true;
+            return state(j, JobStates.ADMITTED, "Admitted", describe(a));
+        });
+        if (!applied[0]) return;
+        events.record(kind, job, JobEvents.NORMAL, "Admitted", describe(a));
+        for (String c : conflicts) events.record(kind, job, JobEvents.WARNING, "PlacementConflict", c);
+        metrics.counter("taskgov.watcher.jobs", "outcome", "admitted", "kind", kind.kind()).increment();
+    }
+
+    private void preempted(JobKind kind, GenericKubernetesResource job, WorkloadPreempted p) {
+        String message = "preempted by " + p.preemptorWorkloadId() + " (" + p.reason() + ")"
+                + (p.message() == null ? "" : ": " + p.message());
+        boolean[] applied = {false};
+        annotate(kind, job, j -> {
+            if (!JobStates.ADMITTED.equals(JobEditor.annotations(j).get(JobStates.STATE))) return j;
+            JobEditor.preempt(kind, j);
+            applied[0] = true;
+            return state(j, JobStates.PREEMPTED, String.valueOf(p.reason()), message);
+        });
+        if (!applied[0]) return;
+        events.record(kind, job, JobEvents.NORMAL, "Preempted", message);
+        metrics.counter("taskgov.watcher.jobs", "outcome", "preempted", "kind", kind.kind()).increment();
+    }
+
+    private void status(JobKind kind, GenericKubernetesResource job, WorkloadStatus s) {
+        if (s.state() == null) return;
+        String target = switch (s.state().name()) {
+            case "Pending" -> JobStates.PENDING;
+            case "Rejected" -> JobStates.REJECTED;
+            default -> null; // Admitted and Finished come from the admitted topic and the job itself
+        };
+        if (target == null) return;
+        String reason = s.reason() == null ? target : s.reason();
+        String message = s.message() == null ? "" : s.message();
+        boolean[] applied = {false};
+        annotate(kind, job, j -> {
+            Map<String, String> ann = JobEditor.annotations(j);
+            String state = ann.get(JobStates.STATE);
+            if (!JobStates.SUBMITTED.equals(state) && !JobStates.PENDING.equals(state) && !JobStates.PREEMPTED.equals(state)) return j;
+            if (target.equals(state) && reason.equals(ann.get(JobStates.REASON)) && message.equals(ann.get(JobStates.MESSAGE))) return j;
+            applied[0] = true;
+            return state(j, target, reason, message);
+        });
+        if (!applied[0]) return;
+        events.record(kind, job, JobStates.REJECTED.equals(target) ? JobEvents.WARNING : JobEvents.NORMAL,
+                JobStates.REJECTED.equals(target) ? "Rejected" : "Pending", reason + ": " + message);
+    }
+
+    private static String describe(WorkloadAdmitted a) {
+        StringBuilder sb = new StringBuilder("admitted as workload ").append(a.workloadId());
+        for (WorkloadAdmitted.AdmittedPodSet p : a.podSets()) {
+            sb.append("; ").append(p.name()).append(" on ").append(p.instanceType());
+            if (p.domain() != null) sb.append(" in ").append(p.domain().level()).append('=').append(p.domain().value());
+            if (p.nodes() != null) sb.append(" (").append(p.nodes().size()).append(" node(s))");
+        }
+        if (a.borrowed() != null && !a.borrowed().isEmpty()) sb.append("; borrowing ").append(EventCodec.write(a.borrowed()));
+        return sb.toString();
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------------
+
+    record Found(JobKind kind, GenericKubernetesResource job) {
+    }
+
+    /** The governed job with this workload id, from the informers' caches. */
+    Optional<Found> find(String workloadId) {
+        for (var e : informers.entrySet()) {
+            for (GenericKubernetesResource job : e.getValue().getStore().list()) {
+                if (!translator.governedNamespace(job.getMetadata().getNamespace())) continue;
+                String id = JobEditor.annotations(job).get(JobStates.WORKLOAD_ID);
+                if (workloadId.equals(id) || (id == null && workloadId.equals(translator.workloadId(job)))) {
+                    return Optional.of(new Found(e.getKey(), job));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static GenericKubernetesResource state(GenericKubernetesResource j, String state, String reason, String message) {
+        Map<String, String> ann = JobEditor.annotationsForEdit(j);
+        ann.put(JobStates.STATE, state);
+        ann.put(JobStates.REASON, reason);
+        ann.put(JobStates.MESSAGE, message);
+        return j;
+    }
+
+    /** Edits the live job (fresh read, JSON patch of the difference). */
+    private void annotate(JobKind kind, GenericKubernetesResource job, UnaryOperator<GenericKubernetesResource> edit) {
+        try {
+            client.genericKubernetesResources(kind.context()).inNamespace(job.getMetadata().getNamespace())
+                    .withName(job.getMetadata().getName()).edit(edit);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 404) return; // deleted meanwhile; the informer reports it
+            throw e;
+        }
+    }
+
+    private void publish(String topic, String key, String value, String type, String idSuffix) {
+        ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
+        // Deterministic ce_id: a resubmission after a restart carries the same id as the first copy.
+        String id = UUID.nameUUIDFromBytes((type + "/" + key + "/" + idSuffix).getBytes(StandardCharsets.UTF_8)).toString();
+        CloudEventHeaders.write(record.headers(), type, "urn:taskgov:" + config.watcher().source(), id, clock.instant(), key);
+        try {
+            producer.send(record).get(config.watcher().publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot publish to " + topic + " for " + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Properties producerProps() {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        return p;
+    }
+
+    private Properties consumerProps() {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, config.watcher().groupId());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        return p;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.taskgov.watcher.config;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * Typed configuration of job-watcher (properties under {@code taskgov.}). Defaults are declared here and only here.
+ */
+@ConfigMapping(prefix = "taskgov")
+public interface JobWatcherConfig {
+
+    /** Kafka topic names (design.md, "Kafka topics"). */
+    Topics topics();
+
+    /** The watcher itself. */
+    Watcher watcher();
+
+    interface Watcher {
+        /** Whether informers and the decision consumer start with the application. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Namespaces governed by taskgov start with this prefix; the team is the rest of the name. */
+        @WithDefault("hyperpod-ns-")
+        String namespacePrefix();
+
+        /**
+         * A team's only instance type, used when a pod template has no {@code node.kubernetes.io/instance-type}
+         * node selector (key = team, value = instance type).
+         */
+        Map<String, String> teamInstanceTypes();
+
+        /** Consumer group reading admitted, preempted and status records. */
+        @WithDefault("taskgov-job-watcher")
+        String groupId();
+
+        /** CloudEvents ce_source of what the watcher publishes; also the Kubernetes Event source component. */
+        @WithDefault("taskgov-job-watcher")
+        String source();
+
+        /** How long one poll of the decision topics waits. */
+        @WithDefault("PT0.2S")
+        Duration pollTimeout();
+
+        /** How long publishing one record may take before the job is retried on the next resync. */
+        @WithDefault("PT30S")
+        Duration publishTimeout();
+
+        /** Informer resync period (0 = none): a resync retries jobs whose submission failed. */
+        @WithDefault("PT5M")
+        Duration resyncPeriod();
+    }
+
+    interface Topics {
+        @WithDefault("taskgov.workload.submitted")
+        String workloadSubmitted();
+
+        @WithDefault("taskgov.workload.finished")
+        String workloadFinished();
+
+        @WithDefault("taskgov.workload.admitted")
+        String workloadAdmitted();
+
+        @WithDefault("taskgov.workload.preempted")
+        String workloadPreempted();
+
+        @WithDefault("taskgov.workload.status")
+        String workloadStatus();
+    }
+}

@@ -1,0 +1,362 @@
+package dev.taskgov.watcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.PodSetSpec;
+import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadAdmitted;
+import dev.taskgov.core.events.WorkloadAdmitted.AdmittedPodSet;
+import dev.taskgov.core.events.WorkloadAdmitted.Domain;
+import dev.taskgov.core.events.WorkloadAdmitted.NodeCount;
+import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPreempted;
+import dev.taskgov.core.events.WorkloadStatus;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.PreemptionReason;
+import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.core.topology.TopologyLevels;
+import dev.taskgov.testsupport.KafkaTestResource;
+import dev.taskgov.testsupport.TaskgovTopics;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.kubernetes.client.KubernetesServer;
+import io.quarkus.test.kubernetes.client.KubernetesTestServer;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import jakarta.inject.Inject;
+
+/**
+ * Seed 000's Job (required topology) and PyTorchJob (preferred topology) through the whole story on
+ * fabric8's mock API server (CRUD) and a real broker: submitted, admitted (unsuspended, placed),
+ * preempted (suspended, selectors restored), pending with a reason, finished; a restart of the watcher
+ * submits nothing twice; malformed jobs get Warning Events and publish nothing; a deleted pending job is
+ * cancelled. The tests run in order on one cluster.
+ */
+@QuarkusTest
+@TestProfile(WatcherTestProfile.class)
+@WithTestResource(KafkaTestResource.class)
+@WithKubernetesTestServer(crud = true, https = false)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class JobWatcherTest {
+    static final String NS = "hyperpod-ns-team-name";
+    static final String P5 = "ml.p5.48xlarge";
+    static final Duration WAIT = Duration.ofSeconds(60);
+
+    @KubernetesTestServer
+    KubernetesServer server;
+
+    @Inject
+    JobWatcher watcher;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    KubernetesClient k8s;
+
+    @BeforeEach
+    void client() {
+        k8s = server.getClient();
+    }
+
+    @Test
+    @Order(1)
+    void seedJobWithRequiredTopologyIsSubmittedAsOneWholeRecord() {
+        Job job = k8s.batch().v1().jobs().resource(load("job-required-topology.yaml", Job.class)).create();
+        String id = "team-name-test-tas-job-" + job.getMetadata().getUid().substring(0, 8);
+
+        WorkloadSubmitted expected = new WorkloadSubmitted(id, NS, "hyperpod-ns-team-name-localqueue", "training-priority",
+                "Job", Instant.parse(job.getMetadata().getCreationTimestamp()),
+                List.of(new PodSetSpec("main", 10, P5, new ResourceAmounts(null, new BigDecimal("100"), null),
+                        TopologyLevels.LAYER_3, null)));
+        ConsumerRecord<String, String> record = awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
+        assertThat(EventCodec.read(record.value(), WorkloadSubmitted.class)).isEqualTo(expected);
+        assertThat(header(record, "ce_type")).isEqualTo("dev.taskgov.WorkloadSubmitted");
+        assertThat(header(record, "ce_specversion")).isEqualTo("1.0");
+        assertThat(header(record, "ce_id")).isNotBlank();
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            Map<String, String> ann = job("test-tas-job").getMetadata().getAnnotations();
+            assertThat(ann).containsEntry(JobStates.STATE, JobStates.SUBMITTED).containsEntry(JobStates.WORKLOAD_ID, id);
+            assertThat(reasons("test-tas-job")).contains("Submitted");
+        });
+    }
+
+    @Test
+    @Order(2)
+    void seedPyTorchJobWithPreferredTopologyIsOneWorkloadWithMasterAndWorkerPodSets() {
+        GenericKubernetesResource created = pytorch().resource(load("pytorchjob-preferred-topology.yaml",
+                GenericKubernetesResource.class)).create();
+        String id = "team-name-tas-test-pytorch-job-" + created.getMetadata().getUid().substring(0, 8);
+
+        WorkloadSubmitted expected = new WorkloadSubmitted(id, NS, "hyperpod-ns-team-name-localqueue", null, "PyTorchJob",
+                Instant.parse(created.getMetadata().getCreationTimestamp()),
+                List.of(new PodSetSpec("master", 1, P5, new ResourceAmounts(null, null, null), null, null),
+                        new PodSetSpec("worker", 10, P5,
+                                new ResourceAmounts(null, new BigDecimal("1"), new BigDecimal("0.1953125")),
+                                null, TopologyLevels.LAYER_3)));
+        assertThat(EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class))
+                .isEqualTo(expected);
+    }
+
+    @Test
+    @Order(3)
+    void anAdmissionUnsuspendsTheJobWithTheDomainSelectorAndTheTopologyGate() {
+        String id = workloadId("test-tas-job");
+        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+                List.of(new AdmittedPodSet("main", P5, new Domain(TopologyLevels.LAYER_3, "nn-b1-r2"),
+                        List.of(new NodeCount("p5-b1r2h1", 8), new NodeCount("p5-b1r2h2", 2))))));
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            Job job = job("test-tas-job");
+            assertThat(job.getSpec().getSuspend()).isFalse();
+            PodSpec pod = job.getSpec().getTemplate().getSpec();
+            assertThat(pod.getNodeSelector()).isEqualTo(Map.of(TopologyLevels.LAYER_3, "nn-b1-r2"));
+            assertThat(pod.getSchedulingGates()).extracting(g -> g.getName()).containsExactly(JobEditor.TOPOLOGY_GATE);
+            assertThat(job.getSpec().getTemplate().getMetadata().getAnnotations())
+                    .containsEntry(JobEditor.NODE_ASSIGNMENT, "{\"p5-b1r2h1\":8,\"p5-b1r2h2\":2}");
+            assertThat(job.getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.ADMITTED);
+            assertThat(reasons("test-tas-job")).contains("Admitted");
+        });
+    }
+
+    @Test
+    @Order(4)
+    void aPreemptionSuspendsTheJobAndRestoresTheUsersSelectorsAndExplainsWhy() {
+        String id = workloadId("test-tas-job");
+        send(TaskgovTopics.WORKLOAD_PREEMPTED, id, new WorkloadPreempted(id, "team-name", "team-owner-big-job",
+                PreemptionReason.ReclaimLentCapacity, "team-owner reclaims its lent quota", Instant.now()));
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            Job job = job("test-tas-job");
+            assertThat(job.getSpec().getSuspend()).isTrue();
+            PodSpec pod = job.getSpec().getTemplate().getSpec();
+            assertThat(pod.getNodeSelector()).isEqualTo(Map.of(TopologyLevels.LAYER_3, "nn-b1-r2"));
+            assertThat(pod.getSchedulingGates()).isEmpty();
+            assertThat(job.getSpec().getTemplate().getMetadata().getAnnotations()).doesNotContainKey(JobEditor.NODE_ASSIGNMENT);
+            assertThat(job.getMetadata().getAnnotations())
+                    .containsEntry(JobStates.STATE, JobStates.PREEMPTED)
+                    .containsEntry(JobStates.REASON, "ReclaimLentCapacity")
+                    .containsEntry(JobStates.MESSAGE, "preempted by team-owner-big-job (ReclaimLentCapacity): "
+                            + "team-owner reclaims its lent quota");
+            assertThat(events("test-tas-job")).anySatisfy(e -> {
+                assertThat(e.getReason()).isEqualTo("Preempted");
+                assertThat(e.getInvolvedObject().getKind()).isEqualTo("Job");
+                assertThat(e.getMessage()).contains("team-owner-big-job");
+            });
+        });
+    }
+
+    @Test
+    @Order(5)
+    void aPendingStatusIsTheJobsStateWithTheSchedulersReason() {
+        String id = workloadId("test-tas-job");
+        String message = "TopologyPlacementFailed: allows to fit only 6 out of 10 pods";
+        send(TaskgovTopics.WORKLOAD_STATUS, id, new WorkloadStatus(id, "team-name", WorkloadState.Pending,
+                "TopologyPlacementFailed", message, Instant.now()));
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(job("test-tas-job").getMetadata().getAnnotations())
+                    .containsEntry(JobStates.STATE, JobStates.PENDING)
+                    .containsEntry(JobStates.REASON, "TopologyPlacementFailed")
+                    .containsEntry(JobStates.MESSAGE, message);
+            assertThat(events("test-tas-job")).anySatisfy(e -> {
+                assertThat(e.getReason()).isEqualTo("Pending");
+                assertThat(e.getMessage()).contains("only 6 out of 10");
+            });
+        });
+    }
+
+    @Test
+    @Order(6)
+    void aReadmittedJobThatCompletesPublishesSucceeded() {
+        String id = workloadId("test-tas-job");
+        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+                List.of(new AdmittedPodSet("main", P5, new Domain(TopologyLevels.LAYER_3, "nn-b1-r2"),
+                        List.of(new NodeCount("p5-b1r2h3", 10))))));
+        await().atMost(WAIT).untilAsserted(() -> {
+            Job job = job("test-tas-job");
+            assertThat(job.getSpec().getSuspend()).isFalse();
+            assertThat(job.getSpec().getTemplate().getSpec().getNodeSelector()).isEqualTo(
+                    Map.of(TopologyLevels.LAYER_3, "nn-b1-r2", TopologyLevels.HOSTNAME, "p5-b1r2h3"));
+            assertThat(job.getSpec().getTemplate().getSpec().getSchedulingGates()).isEmpty();
+        });
+
+        k8s.batch().v1().jobs().inNamespace(NS).withName("test-tas-job").editStatus(j -> {
+            j.setStatus(new JobStatusBuilder().withSucceeded(10).addToConditions(new JobConditionBuilder()
+                    .withType("Complete").withStatus("True").build()).build());
+            return j;
+        });
+
+        WorkloadFinished finished = EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_FINISHED, id).value(), WorkloadFinished.class);
+        assertThat(finished.workloadId()).isEqualTo(id);
+        assertThat(finished.outcome()).isEqualTo(WorkloadFinished.Outcome.Succeeded);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(job("test-tas-job").getMetadata().getAnnotations())
+                .containsEntry(JobStates.STATE, JobStates.FINISHED));
+    }
+
+    @Test
+    @Order(7)
+    void aPyTorchJobGetsOneNodeForItsMasterAndGatedWorkersThenFails() {
+        String id = workloadId("tas-test-pytorch-job");
+        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+                List.of(new AdmittedPodSet("master", P5, null, List.of(new NodeCount("p5-a", 1))),
+                        new AdmittedPodSet("worker", P5, new Domain(TopologyLevels.LAYER_3, "nn-b1-r1"),
+                                List.of(new NodeCount("p5-b", 8), new NodeCount("p5-c", 2))))));
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            GenericKubernetesResource job = pytorch().withName("tas-test-pytorch-job").get();
+            assertThat(JobEditor.suspended(JobKind.PYTORCH_JOB, job)).isFalse();
+            assertThat(podSpec(job, "master").getNodeSelector()).isEqualTo(Map.of(TopologyLevels.HOSTNAME, "p5-a"));
+            assertThat(podSpec(job, "master").getSchedulingGates()).isEmpty();
+            assertThat(podSpec(job, "worker").getNodeSelector()).isEqualTo(Map.of(TopologyLevels.LAYER_3, "nn-b1-r1"));
+            assertThat(podSpec(job, "worker").getSchedulingGates()).extracting(g -> g.getName())
+                    .containsExactly(JobEditor.TOPOLOGY_GATE);
+        });
+
+        pytorch().withName("tas-test-pytorch-job").edit(j -> {
+            j.getAdditionalProperties().put("status", Map.of("conditions",
+                    List.of(Map.of("type", "Failed", "status", "True", "reason", "PyTorchJobFailed"))));
+            return j;
+        });
+        WorkloadFinished finished = EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_FINISHED, id).value(), WorkloadFinished.class);
+        assertThat(finished.outcome()).isEqualTo(WorkloadFinished.Outcome.Failed);
+    }
+
+    @Test
+    @Order(8)
+    void aRestartedWatcherRelistsAndSubmitsNothingTwice() {
+        watcher.stop();
+        watcher.start();
+        await().atMost(WAIT).until(watcher::synced);
+
+        // A job created after the restart is submitted: the watcher works again...
+        Job fresh = load("job-required-topology.yaml", Job.class);
+        fresh.getMetadata().setName("after-restart");
+        fresh = k8s.batch().v1().jobs().resource(fresh).create();
+        String freshId = "team-name-after-restart-" + fresh.getMetadata().getUid().substring(0, 8);
+        awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, freshId);
+
+        // ...and the jobs it had already submitted were not submitted again.
+        await().during(Duration.ofSeconds(3)).atMost(WAIT).untilAsserted(() -> {
+            assertThat(TopicRecords.withKey(bootstrap, TaskgovTopics.WORKLOAD_SUBMITTED, workloadId("test-tas-job"))).hasSize(1);
+            assertThat(TopicRecords.withKey(bootstrap, TaskgovTopics.WORKLOAD_SUBMITTED,
+                    workloadId("tas-test-pytorch-job"))).hasSize(1);
+        });
+    }
+
+    @Test
+    @Order(9)
+    void aJobDeletedWhilePendingIsCancelled() {
+        String id = workloadId("after-restart");
+        k8s.batch().v1().jobs().inNamespace(NS).withName("after-restart").delete();
+        WorkloadFinished finished = EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_FINISHED, id).value(), WorkloadFinished.class);
+        assertThat(finished.outcome()).isEqualTo(WorkloadFinished.Outcome.Cancelled);
+    }
+
+    @Test
+    @Order(10)
+    void malformedJobsGetAWarningEventWithTheReasonAndPublishNothing() {
+        Map<String, String> expectedReasons = Map.of(
+                "no-queue-label", "MissingQueueName",
+                "zero-requests", "NoRequests",
+                "bad-level", "InvalidTopology",
+                "no-instance-type", "UnknownInstanceType");
+        for (HasMetadata item : k8s.load(manifest("job-malformed.yaml")).items()) {
+            k8s.resource(item).create();
+        }
+        await().atMost(WAIT).untilAsserted(() -> expectedReasons.forEach((name, reason) -> {
+            String ns = name.equals("no-instance-type") ? "hyperpod-ns-other-team" : NS;
+            List<Event> events = k8s.v1().events().inNamespace(ns).list().getItems().stream()
+                    .filter(e -> name.equals(e.getInvolvedObject().getName())).toList();
+            assertThat(events).as(name).anySatisfy(e -> {
+                assertThat(e.getType()).isEqualTo("Warning");
+                assertThat(e.getReason()).isEqualTo(reason);
+            });
+            Job job = k8s.batch().v1().jobs().inNamespace(ns).withName(name).get();
+            assertThat(job.getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.INVALID)
+                    .containsEntry(JobStates.REASON, reason);
+        }));
+        List<String> keys = TopicRecords.all(bootstrap, TaskgovTopics.WORKLOAD_SUBMITTED).stream().map(ConsumerRecord::key).toList();
+        assertThat(keys).noneMatch(k -> k.contains("no-queue-label") || k.contains("zero-requests")
+                || k.contains("bad-level") || k.contains("no-instance-type"));
+    }
+
+    // ---- helpers ----
+
+    private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource,
+            io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+            io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> pytorch() {
+        return k8s.genericKubernetesResources(JobKind.PYTORCH_JOB.context()).inNamespace(NS);
+    }
+
+    private static PodSpec podSpec(GenericKubernetesResource job, String podSet) {
+        return Serialization.unmarshal(Serialization.asJson(JobMaps.map(JobEditor.template(JobKind.PYTORCH_JOB, job, podSet)
+                .get("spec"))), PodSpec.class);
+    }
+
+    private Job job(String name) {
+        return k8s.batch().v1().jobs().inNamespace(NS).withName(name).get();
+    }
+
+    private String workloadId(String name) {
+        GenericKubernetesResource g = name.equals("tas-test-pytorch-job") ? pytorch().withName(name).get()
+                : k8s.genericKubernetesResources(JobKind.JOB.context()).inNamespace(NS).withName(name).get();
+        return "team-name-" + name + "-" + g.getMetadata().getUid().substring(0, 8);
+    }
+
+    private List<Event> events(String name) {
+        return k8s.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> name.equals(e.getInvolvedObject().getName())).toList();
+    }
+
+    private List<String> reasons(String name) {
+        return events(name).stream().map(Event::getReason).toList();
+    }
+
+    private ConsumerRecord<String, String> awaitOne(String topic, String key) {
+        return await().atMost(WAIT).until(() -> TopicRecords.withKey(bootstrap, topic, key), l -> l.size() == 1).get(0);
+    }
+
+    private void send(String topic, String key, Object event) {
+        TopicRecords.send(bootstrap, topic, key, EventCodec.write(event));
+    }
+
+    private static String header(ConsumerRecord<String, String> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static InputStream manifest(String file) {
+        return JobWatcherTest.class.getResourceAsStream("/manifests/" + file);
+    }
+
+    private static <T> T load(String file, Class<T> type) {
+        return Serialization.unmarshal(manifest(file), type);
+    }
+}
