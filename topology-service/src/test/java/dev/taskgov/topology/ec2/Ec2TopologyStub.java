@@ -52,6 +52,15 @@ public final class Ec2TopologyStub implements AutoCloseable {
         this.pageSize = pageSize;
     }
 
+    public List<InstanceTopologyEntry> instances() {
+        return instances;
+    }
+
+    public synchronized void clearFaults() {
+        faults.clear();
+        faultsOnPage.clear();
+    }
+
     /** The next request gets this fault instead of an answer. */
     public synchronized void failNext(Fault fault) {
         faults.add(fault);
