@@ -1,6 +1,5 @@
 package dev.taskgov.topology;
 
-import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 
@@ -13,8 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** topology-service settings ({@code taskgov.topology.*}); defaults are declared here only. */
-@ConfigMapping(prefix = "taskgov.topology")
+/** Node inventory settings ({@code taskgov.topology.*}), a group of {@link dev.taskgov.topology.config.TopologyServiceConfig}; defaults are declared here only. */
 public interface TopologyConfig {
 
     enum SourceKind { STATIC, EC2, KUBERNETES }
@@ -26,6 +24,10 @@ public interface TopologyConfig {
     /** Time between two polls of EC2 (and re-reads of the static file) when all goes well. */
     @WithDefault("30s")
     Duration pollInterval();
+
+    /** How long a refresh waits for the broker to acknowledge what it publishes (and to read the topic back at start). */
+    @WithDefault("60s")
+    Duration publishTimeout();
 
     /** Backoff after a failed poll: first delay, doubled after each further failure up to max. */
     Backoff backoff();

@@ -4,6 +4,7 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.topology.TopologyConfig;
 import dev.taskgov.topology.TopologyConfig.SourceKind;
+import dev.taskgov.topology.config.TopologyServiceConfig;
 import dev.taskgov.topology.capacity.CapacityView;
 import dev.taskgov.topology.ec2.Ec2Clients;
 import dev.taskgov.topology.ec2.Ec2PollException;
@@ -48,14 +49,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public class InventoryRefresher {
 
     private static final Logger LOG = Logger.getLogger(InventoryRefresher.class);
-    private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(30);
 
     /** What one refresh did. */
     public record Outcome(boolean sourcesFailed, int nodes, int labelsWritten, TopologyPublisher.Published published) {
     }
 
     @Inject
-    TopologyConfig config;
+    TopologyServiceConfig serviceConfig;
+
+    private TopologyConfig config;
 
     @Inject
     TopologyPublisher publisher;
@@ -84,6 +86,7 @@ public class InventoryRefresher {
     private List<Node> lastStatic;
 
     void onStart(@Observes StartupEvent event) {
+        config = serviceConfig.topology();
         executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "topology-refresher");
             t.setDaemon(true);
@@ -166,7 +169,7 @@ public class InventoryRefresher {
             return new Outcome(failed, 0, 0, new TopologyPublisher.Published(java.util.Set.of(), java.util.Set.of()));
         }
         int labels = writeLabels();
-        TopologyPublisher.Published published = publisher.publish(inventory.get(), PUBLISH_TIMEOUT);
+        TopologyPublisher.Published published = publisher.publish(inventory.get(), config.publishTimeout());
         if (!published.isEmpty()) {
             LOG.infof("published %d node records and %d tombstones", published.upserted().size(), published.removed().size());
         }
@@ -176,7 +179,7 @@ public class InventoryRefresher {
 
     private void ensureRestored() {
         if (!restored) {
-            publisher.restore(PUBLISH_TIMEOUT);
+            publisher.restore(config.publishTimeout());
             restored = true;
         }
     }

@@ -1,6 +1,7 @@
 package dev.taskgov.topology.inventory;
 
 import dev.taskgov.core.topology.Node;
+import dev.taskgov.topology.config.TopologyServiceConfig;
 import dev.taskgov.topology.model.NodeRecordCodec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.kafka.Record;
@@ -12,6 +13,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
@@ -51,6 +53,7 @@ public class TopologyPublisher {
 
     @Inject
     @Channel("topology-out")
+    @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER)
     Emitter<Record<String, String>> emitter;
 
     @Inject
@@ -59,8 +62,8 @@ public class TopologyPublisher {
     @Inject
     MeterRegistry registry;
 
-    @ConfigProperty(name = "mp.messaging.outgoing.topology-out.topic")
-    String topic;
+    @Inject
+    TopologyServiceConfig config;
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrapServers;
@@ -70,14 +73,14 @@ public class TopologyPublisher {
     /** Reads what is already on the topic; a value that is not a node record will be overwritten. */
     public synchronized void restore(Duration timeout) {
         published.clear();
-        PublishedTopologyReader.readAll(bootstrapServers, topic, timeout).forEach((name, json) -> {
+        PublishedTopologyReader.readAll(bootstrapServers, topic(), timeout).forEach((name, json) -> {
             try {
                 published.put(name, NodeRecordCodec.fromJson(json));
             } catch (IllegalArgumentException e) {
-                LOG.warnf("record for node %s on %s is not a node record (%s); it will be republished", name, topic, e.getMessage());
+                LOG.warnf("record for node %s on %s is not a node record (%s); it will be republished", name, topic(), e.getMessage());
             }
         });
-        LOG.infof("restored %d published nodes from %s", published.size(), topic);
+        LOG.infof("restored %d published nodes from %s", published.size(), topic());
     }
 
     /** The nodes as last published, by name. */
@@ -109,14 +112,18 @@ public class TopologyPublisher {
         try {
             CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("publishing to " + topic + " failed: " + e.getMessage(), e);
+            throw new IllegalStateException("publishing to " + topic() + " failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while publishing to " + topic, e);
+            throw new IllegalStateException("interrupted while publishing to " + topic(), e);
         }
         registry.counter("taskgov.topology.records.published", "kind", "node").increment(upserted.size());
         registry.counter("taskgov.topology.records.published", "kind", "tombstone").increment(removed.size());
         return new Published(upserted, removed);
+    }
+
+    private String topic() {
+        return config.topics().topology();
     }
 
     private synchronized void markPublished(String name, Node node) {

@@ -50,7 +50,7 @@ import static org.awaitility.Awaitility.await;
 class Ec2KubernetesTopologyTest {
 
     static final Resources P5 = Resources.of(8, 192_000, 2048 * 1024);
-    static final Duration WAIT = Duration.ofSeconds(60);
+    static final Duration WAIT = Duration.ofMinutes(3);
 
     @KubernetesTestServer
     KubernetesServer server;

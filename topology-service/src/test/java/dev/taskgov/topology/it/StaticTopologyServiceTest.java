@@ -38,7 +38,7 @@ import static org.awaitility.Awaitility.await;
 @WithTestResource(KafkaTestResource.class)
 class StaticTopologyServiceTest {
 
-    static final Duration WAIT = Duration.ofSeconds(60);
+    static final Duration WAIT = Duration.ofMinutes(3);
     static final String NODE = "p5-b2r1h3";
     static final String RACK = "$.domains[0].children[1].children[0]";
 
