@@ -19,9 +19,7 @@ import org.jboss.logging.Logger;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -95,27 +93,38 @@ public class TopologyPublisher {
     public synchronized Published publish(Map<String, Node> inventory, Duration timeout) {
         Set<String> upserted = new TreeSet<>();
         Set<String> removed = new TreeSet<>();
-        List<CompletableFuture<Void>> pending = new ArrayList<>();
+        // Acknowledgements complete on the producer's threads; what they acknowledge is recorded here,
+        // on the caller's thread, so that no callback ever waits for this method's lock.
+        Map<String, Node> sentNodes = new HashMap<>();
+        Map<String, CompletableFuture<Void>> sent = new HashMap<>();
         for (Node node : inventory.values()) {
             if (!node.equals(published.get(node.name()))) {
-                pending.add(send(node.name(), NodeRecordCodec.toJson(node), NODE_EVENT_TYPE)
-                        .thenRun(() -> markPublished(node.name(), node)));
+                sent.put(node.name(), send(node.name(), NodeRecordCodec.toJson(node), NODE_EVENT_TYPE));
+                sentNodes.put(node.name(), node);
                 upserted.add(node.name());
             }
         }
         for (String name : published.keySet()) {
             if (!inventory.containsKey(name)) {
-                pending.add(send(name, null, NODE_REMOVED_EVENT_TYPE).thenRun(() -> markPublished(name, null)));
+                sent.put(name, send(name, null, NODE_REMOVED_EVENT_TYPE));
                 removed.add(name);
             }
         }
         try {
-            CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(sent.values().toArray(CompletableFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("publishing to " + topic() + " failed: " + e.getMessage(), e);
+            throw new IllegalStateException("publishing to " + topic() + " failed: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while publishing to " + topic(), e);
+        } finally {
+            sent.forEach((name, future) -> {
+                if (future.isDone() && !future.isCompletedExceptionally()) {
+                    Node node = sentNodes.get(name);
+                    if (node == null) published.remove(name);
+                    else published.put(name, node);
+                }
+            });
         }
         registry.counter("taskgov.topology.records.published", "kind", "node").increment(upserted.size());
         registry.counter("taskgov.topology.records.published", "kind", "tombstone").increment(removed.size());
@@ -124,11 +133,6 @@ public class TopologyPublisher {
 
     private String topic() {
         return config.topics().topology();
-    }
-
-    private synchronized void markPublished(String name, Node node) {
-        if (node == null) published.remove(name);
-        else published.put(name, node);
     }
 
     private CompletableFuture<Void> send(String key, String value, String eventType) {
