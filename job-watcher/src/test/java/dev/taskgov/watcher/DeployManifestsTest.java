@@ -1,0 +1,117 @@
+package dev.taskgov.watcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+
+/** deploy/k8s parses as Kubernetes objects, and they fit together with the least rights the watcher needs. */
+class DeployManifestsTest {
+
+    static List<HasMetadata> objects = new ArrayList<>();
+
+    @BeforeAll
+    static void load() throws IOException {
+        Path dir = root().resolve("deploy/k8s");
+        KubernetesSerialization serialization = new KubernetesSerialization();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                try (InputStream in = Files.newInputStream(f)) {
+                    Object parsed = serialization.unmarshal(in);
+                    if (parsed instanceof List<?> list) list.forEach(o -> objects.add((HasMetadata) o));
+                    else objects.add((HasMetadata) parsed);
+                }
+            }
+        }
+    }
+
+    private static Path root() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.isDirectory(p.resolve("deploy/k8s"))) return p;
+        }
+        throw new IllegalStateException("deploy/k8s not found above " + Path.of("").toAbsolutePath());
+    }
+
+    private static <T> List<T> all(Class<T> type) {
+        return objects.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    @Test
+    void everyServiceAndTheWatcherIsDeployedInTaskgovSystem() {
+        assertThat(all(Deployment.class)).extracting(d -> d.getMetadata().getName()).containsExactlyInAnyOrder(
+                "quota-service", "topology-service", "admission-service", "preemption-service", "job-watcher");
+        assertThat(objects).filteredOn(o -> !(o instanceof ClusterRole) && !(o instanceof ClusterRoleBinding)
+                        && !o.getKind().equals("Namespace"))
+                .allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).as(o.getKind() + " " + o.getMetadata().getName())
+                        .isEqualTo("taskgov-system"));
+    }
+
+    @Test
+    void deploymentsReferOnlyToServiceAccountsAndConfigMapsThatExist() {
+        Set<String> accounts = all(ServiceAccount.class).stream().map(s -> s.getMetadata().getName()).collect(Collectors.toSet());
+        Set<String> configMaps = all(ConfigMap.class).stream().map(c -> c.getMetadata().getName()).collect(Collectors.toSet());
+        assertThat(configMaps).contains("taskgov-config");
+        assertThat(all(ConfigMap.class).get(0).getData()).containsKey("TASKGOV_KAFKA_BOOTSTRAP");
+        for (Deployment d : all(Deployment.class)) {
+            var pod = d.getSpec().getTemplate().getSpec();
+            assertThat(accounts).contains(pod.getServiceAccountName());
+            pod.getContainers().forEach(c -> c.getEnvFrom().forEach(e -> assertThat(configMaps).contains(e.getConfigMapRef().getName())));
+            assertThat(d.getSpec().getSelector().getMatchLabels()).isEqualTo(d.getSpec().getTemplate().getMetadata().getLabels()
+                    .entrySet().stream().filter(e -> e.getKey().equals("app.kubernetes.io/name"))
+                    .collect(Collectors.toMap(java.util.Map.Entry::getKey, java.util.Map.Entry::getValue)));
+        }
+    }
+
+    @Test
+    void theWatchersRoleHasExactlyTheRightsItUses() {
+        ClusterRole role = all(ClusterRole.class).stream().filter(r -> r.getMetadata().getName().equals("taskgov-job-watcher"))
+                .findFirst().orElseThrow();
+        assertThat(role.getRules()).extracting(PolicyRule::getApiGroups, PolicyRule::getResources, PolicyRule::getVerbs)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(List.of("batch"), List.of("jobs"),
+                                List.of("get", "list", "watch", "patch", "update")),
+                        org.assertj.core.groups.Tuple.tuple(List.of("kubeflow.org"), List.of("pytorchjobs", "mpijobs", "tfjobs"),
+                                List.of("get", "list", "watch", "patch", "update")),
+                        org.assertj.core.groups.Tuple.tuple(List.of(""), List.of("pods"), List.of("get", "list", "watch", "patch")),
+                        org.assertj.core.groups.Tuple.tuple(List.of(""), List.of("events"), List.of("create", "patch")));
+        assertThat(role.getRules()).noneMatch(r -> r.getVerbs().contains("*") || r.getVerbs().contains("delete"));
+        ClusterRoleBinding binding = all(ClusterRoleBinding.class).stream()
+                .filter(b -> b.getRoleRef().getName().equals("taskgov-job-watcher")).findFirst().orElseThrow();
+        assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
+            assertThat(s.getName()).isEqualTo("taskgov-job-watcher");
+            assertThat(s.getNamespace()).isEqualTo("taskgov-system");
+        });
+        Deployment watcher = all(Deployment.class).stream().filter(d -> d.getMetadata().getName().equals("job-watcher"))
+                .findFirst().orElseThrow();
+        assertThat(watcher.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("taskgov-job-watcher");
+    }
+
+    @Test
+    void theTopologyLabelerMayOnlyReadAndLabelNodes() {
+        ClusterRole role = all(ClusterRole.class).stream()
+                .filter(r -> r.getMetadata().getName().equals("taskgov-topology-labeler")).findFirst().orElseThrow();
+        assertThat(role.getRules()).singleElement().satisfies(r -> {
+            assertThat(r.getResources()).containsExactly("nodes");
+            assertThat(r.getVerbs()).containsExactly("get", "list", "watch", "patch");
+        });
+    }
+}
