@@ -81,6 +81,7 @@ public class JobWatcher {
     private KafkaConsumer<String, String> consumer;
     private Thread consumerThread;
     private final AtomicBoolean running = new AtomicBoolean();
+    private TopologyUngater ungater;
 
     void onStart(@Observes StartupEvent ev) {
         if (config.watcher().enabled()) start();
@@ -101,6 +102,8 @@ public class JobWatcher {
             informers.put(kind, client.genericKubernetesResources(kind.context()).inAnyNamespace()
                     .inform(handler(kind), config.watcher().resyncPeriod().toMillis()));
         }
+        ungater = new TopologyUngater(client, worker);
+        ungater.start();
         consumer = new KafkaConsumer<>(consumerProps());
         consumer.subscribe(List.of(config.topics().workloadAdmitted(), config.topics().workloadPreempted(),
                 config.topics().workloadStatus()));
@@ -113,6 +116,7 @@ public class JobWatcher {
         if (!running.compareAndSet(true, false)) return;
         informers.values().forEach(SharedIndexInformer::close);
         informers.clear();
+        ungater.stop();
         consumer.wakeup();
         try {
             consumerThread.join(TimeUnit.SECONDS.toMillis(30));
@@ -130,7 +134,8 @@ public class JobWatcher {
 
     /** Whether every informer has listed its kind once. */
     public boolean synced() {
-        return running.get() && !informers.isEmpty() && informers.values().stream().allMatch(SharedIndexInformer::hasSynced);
+        return running.get() && !informers.isEmpty() && informers.values().stream().allMatch(SharedIndexInformer::hasSynced)
+                && ungater.synced();
     }
 
     private ResourceEventHandler<GenericKubernetesResource> handler(JobKind kind) {

@@ -307,6 +307,31 @@ class JobWatcherTest {
                 || k.contains("bad-level") || k.contains("no-instance-type"));
     }
 
+    @Test
+    @Order(11)
+    void theUngaterGivesEachGatedJobPodAHostByThePlacementsCounts() {
+        for (int i = 0; i < 3; i++) {
+            k8s.pods().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                    .withNewMetadata().withName("gated-job-" + i).withNamespace(NS)
+                    .addToLabels(TopologyUngater.JOB_NAME_LABEL, "gated-job")
+                    .addToAnnotations(JobEditor.NODE_ASSIGNMENT, "{\"p5-h1\":2,\"p5-h2\":1}").endMetadata()
+                    .withNewSpec().addToNodeSelector(TopologyLevels.LAYER_3, "nn-b1-r2")
+                    .addNewSchedulingGate(JobEditor.TOPOLOGY_GATE)
+                    .addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().build()).create();
+        }
+        await().atMost(WAIT).untilAsserted(() -> {
+            List<io.fabric8.kubernetes.api.model.Pod> pods = k8s.pods().inNamespace(NS)
+                    .withLabel(TopologyUngater.JOB_NAME_LABEL, "gated-job").list().getItems();
+            assertThat(pods).hasSize(3).allSatisfy(p -> {
+                assertThat(p.getSpec().getSchedulingGates()).isEmpty();
+                assertThat(p.getSpec().getNodeSelector()).containsEntry(TopologyLevels.LAYER_3, "nn-b1-r2");
+            });
+            assertThat(pods.stream().collect(java.util.stream.Collectors.groupingBy(
+                    p -> p.getSpec().getNodeSelector().get(TopologyLevels.HOSTNAME), java.util.stream.Collectors.counting())))
+                    .isEqualTo(Map.of("p5-h1", 2L, "p5-h2", 1L));
+        });
+    }
+
     // ---- helpers ----
 
     private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource,
