@@ -217,7 +217,7 @@ public class JobWatcher {
         publish(config.topics().workloadFinished(), id, EventCodec.write(finished), FINISHED_TYPE, outcome.name());
         annotate(kind, job, j -> state(j, JobStates.FINISHED, outcome.name(), "the job ended: " + outcome));
         events.record(kind, job, JobEvents.NORMAL, "Finished", "workload " + id + " finished: " + outcome);
-        metrics.counter("taskgov.watcher.jobs", "outcome", outcome.name().toLowerCase(), "kind", kind.kind()).increment();
+        metrics.counter("taskgov.watcher.jobs", "outcome", outcome.name().toLowerCase(java.util.Locale.ROOT), "kind", kind.kind()).increment();
     }
 
     private void deleted(JobKind kind, GenericKubernetesResource job) {
