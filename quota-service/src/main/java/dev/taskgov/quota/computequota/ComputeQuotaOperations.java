@@ -102,7 +102,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
         }
         checkCapacity(clusterArn, null, quota);
 
-        Instant now = clock.instant();
+        Instant now = now();
         ComputeQuotaEntity e = new ComputeQuotaEntity();
         e.id = Ids.newId();
         e.clusterArn = clusterArn;
@@ -175,7 +175,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
 
         e.version = e.version + 1;
         apply(e, merged, quota, merged.hasNonNull("Description") ? merged.get("Description").asText() : description,
-                Status.Updated, clock.instant());
+                Status.Updated, now());
         recordVersion(e);
         flush("compute quota " + id + " was changed concurrently");
         if (!previousTeam.equals(e.teamName)) {
@@ -368,5 +368,10 @@ public class ComputeQuotaOperations implements OperationRegistry {
 
     private String arn(String id) {
         return "arn:aws:sagemaker:" + config.quota().region() + ":" + config.quota().accountId() + ":compute-quota/" + id;
+    }
+
+    /** Millisecond precision: what the API returns is what the list filters compare. */
+    private Instant now() {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     }
 }

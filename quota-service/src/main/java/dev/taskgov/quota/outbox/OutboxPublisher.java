@@ -90,7 +90,8 @@ public class OutboxPublisher {
      * Stops relaying: rows are still written and committed, and wait in the outbox (as if the
      * service died right after a commit). For maintenance of the broker and for crash tests.
      */
-    public void suspend() {
+    public synchronized void suspend() {
+        // synchronized with relayPending: once this returns, no relay is running and none starts
         suspended.set(true);
     }
 

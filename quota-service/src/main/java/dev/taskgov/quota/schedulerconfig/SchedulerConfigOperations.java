@@ -87,7 +87,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
             throw AwsApiException.conflict("ClusterArn: cluster " + clusterArn
                     + " already has a cluster scheduler config (" + existing.id + "); update it instead");
         }
-        Instant now = clock.instant();
+        Instant now = now();
         SchedulerConfigEntity e = new SchedulerConfigEntity();
         e.id = Ids.newId();
         e.clusterArn = clusterArn;
@@ -145,7 +145,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
             description = current.get("Description").asText();
         }
         e.version = e.version + 1;
-        apply(e, effective, description, Status.Updated, clock.instant());
+        apply(e, effective, description, Status.Updated, now());
         SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson).persist();
         flush("cluster scheduler config " + id + " was changed concurrently");
         outbox.schedulerConfigChanged(e.documentJson);
@@ -285,5 +285,10 @@ public class SchedulerConfigOperations implements OperationRegistry {
     private String arn(String id) {
         return "arn:aws:sagemaker:" + config.quota().region() + ":" + config.quota().accountId()
                 + ":cluster-scheduler-config/" + id;
+    }
+
+    /** Millisecond precision: what the API returns is what the list filters compare. */
+    private Instant now() {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     }
 }
