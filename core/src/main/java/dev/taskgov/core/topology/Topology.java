@@ -1,12 +1,47 @@
 package dev.taskgov.core.topology;
 
+import dev.taskgov.core.resources.Resources;
+
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The cluster's nodes arranged as a tree of topology domains, with what admitted workloads hold
  * on each node. Mutable and not thread-safe: its owner (the scheduler, or one planning attempt on
  * a {@link #copy()}) updates it incrementally as workloads are admitted, finish or are evicted.
+ *
+ * <h2>Placement rules (design.md "Topology")</h2>
+ * A domain's capacity for a pod set is how many of its pods fit on the domain's ready nodes of the
+ * pod set's instance type (per node: the floor of free / per-pod over all three resources).
+ * <ul>
+ *   <li>{@code required L}: the best-fit domain of level L that holds every pod, else
+ *       {@link PlacementResult.NoFit} "allows to fit only k out of N pods" (k = the largest
+ *       capacity of one domain of L).</li>
+ *   <li>{@code preferred L}: the best-fit domain of L, else of L-1, ... up to layer-1; else spread
+ *       from the whole cluster over as few layer-1 domains as possible.</li>
+ *   <li>no request: the same descent from the whole cluster.</li>
+ * </ul>
+ * Best fit = the least capacity that still holds the pods; ties go to the domain inside the
+ * tightest parent (then grandparent...), then to the smallest full path. Inside a chosen domain,
+ * level by level: the tightest child that holds all remaining pods, or else children from the
+ * largest capacity down, the last one by best fit; each chosen child is descended with its own
+ * count. {@link PodSetPlacement#domain()} is the one domain of the requested (or climbed-to)
+ * level, or {@code null} when the pods were spread from the whole cluster.
+ *
+ * <h2>Preemption planning with topology</h2>
+ * A planner freeing room for a topology-constrained pod set should prefer victims whose pods are
+ * concentrated in one domain of the requested level, because evictions spread over many domains
+ * free capacity that no single domain can use:
+ * <ol>
+ *   <li>group each candidate victim's pods by {@link #domainOf(String, String)} at that level;</li>
+ *   <li>for each domain, ask {@link #capacityByDomain(PodSetRequest, String, Map)} with the
+ *       victims' per-node resources in that domain as extra free capacity, and keep the domains
+ *       that would then hold the whole pod set;</li>
+ *   <li>among those, take the domain needing the fewest / lowest-priority victims, and evict only
+ *       victims in it; confirm with {@link #place} on a {@link #copy()} after
+ *       {@link #release}-ing them.</li>
+ * </ol>
  */
 public interface Topology {
 
@@ -18,6 +53,8 @@ public interface Topology {
     /**
      * Where the pod sets of one workload would go now, placed in order on what the earlier ones
      * leave. Pure: reserves nothing.
+     *
+     * @throws IllegalArgumentException when the pod sets break a rule of {@link PodSetValidation}
      */
     PlacementResult place(List<PodSetRequest> podSets);
 
@@ -38,4 +75,30 @@ public interface Topology {
 
     /** The nodes, in name order. */
     List<Node> nodes();
+
+    /** A node's free resources (allocatable minus reserved); zero for an unknown or not-ready node. */
+    Resources free(String nodeName);
+
+    /**
+     * The domain of a level that holds a node (its full path from layer-1 down), or {@code null}
+     * for an unknown node.
+     *
+     * @throws IllegalArgumentException when {@code level} is not one of {@link TopologyLevels#ALL}
+     */
+    TopologyDomain domainOf(String nodeName, String level);
+
+    /**
+     * How many pods of this pod set each domain of a level can hold now (its count and topology
+     * request are ignored), in full-path order. Only domains with nodes of the pod set's instance
+     * type are listed.
+     *
+     * @throws IllegalArgumentException when {@code level} is not one of {@link TopologyLevels#ALL}
+     */
+    Map<TopologyDomain, Long> capacityByDomain(PodSetRequest podSet, String level);
+
+    /**
+     * Like {@link #capacityByDomain(PodSetRequest, String)}, as if the named nodes had these extra
+     * free resources (e.g. what evicting some victims would give back). Nothing is changed.
+     */
+    Map<TopologyDomain, Long> capacityByDomain(PodSetRequest podSet, String level, Map<String, Resources> extraFree);
 }

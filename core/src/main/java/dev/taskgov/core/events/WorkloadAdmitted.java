@@ -1,0 +1,55 @@
+package dev.taskgov.core.events;
+
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.Placement;
+import dev.taskgov.core.topology.PodSetPlacement;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A workload was admitted (value of {@code taskgov.workload.admitted}).
+ *
+ * @param borrowed per instance type, what this workload takes above its team's nominal quota
+ * @param podSets  where each pod set's pods go
+ */
+public record WorkloadAdmitted(String workloadId, String team, Instant admittedAt, Map<String, ResourceAmounts> borrowed,
+                               List<AdmittedPodSet> podSets) {
+
+    /** One pod set's placement; {@code domain} is null when it asked for no topology or spread over several. */
+    public record AdmittedPodSet(String name, String instanceType, Domain domain, List<NodeCount> nodes) {
+    }
+
+    /** A topology domain: level label and value. */
+    public record Domain(String level, String value) {
+    }
+
+    /** Pods on one node. */
+    public record NodeCount(String name, int count) {
+    }
+
+    /** Builds the event from a placement and the borrowed amounts (zero amounts left out). */
+    public static WorkloadAdmitted of(String workloadId, String team, Instant admittedAt, Map<String, Resources> borrowed,
+                                      Placement placement) {
+        Map<String, ResourceAmounts> b = new LinkedHashMap<>();
+        borrowed.forEach((type, r) -> {
+            if (!r.isZero()) b.put(type, ResourceAmounts.of(r));
+        });
+        return new WorkloadAdmitted(workloadId, team, admittedAt, b, podSets(placement));
+    }
+
+    /** The pod sets of a placement in event form. */
+    public static List<AdmittedPodSet> podSets(Placement placement) {
+        List<AdmittedPodSet> out = new ArrayList<>();
+        for (PodSetPlacement p : placement.podSets()) {
+            List<NodeCount> nodes = new ArrayList<>();
+            p.podsPerNode().forEach((n, c) -> nodes.add(new NodeCount(n, c)));
+            out.add(new AdmittedPodSet(p.name(), p.instanceType(),
+                    p.domain() == null ? null : new Domain(p.domain().level(), p.domain().value()), nodes));
+        }
+        return out;
+    }
+}

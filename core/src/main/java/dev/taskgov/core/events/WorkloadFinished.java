@@ -1,0 +1,8 @@
+package dev.taskgov.core.events;
+
+import java.time.Instant;
+
+/** A workload ended (value of {@code taskgov.workload.finished}). */
+public record WorkloadFinished(String workloadId, Instant finishedAt, Outcome outcome) {
+    public enum Outcome { Succeeded, Failed, Cancelled }
+}

@@ -1,0 +1,21 @@
+package dev.taskgov.core.model;
+
+/** Why a workload is pending (the {@code reason} of its status; the message carries the numbers). */
+public enum PendingReason {
+    /** Submitted; not yet considered by a scheduling cycle. */
+    Queued,
+    /** The team's quota and what the cohort lends leave too little. */
+    QuotaExceeded,
+    /** Admitting it would take the team past its borrowing limit. */
+    BorrowLimitExceeded,
+    /** Its pod set cannot be placed inside one domain of the topology level it requires. */
+    TopologyPlacementFailed,
+    /** Quota allows it but the nodes do not have room for its pods. */
+    InsufficientCapacity,
+    /** It was running and was evicted to make room for another workload. */
+    Preempted,
+    /** It was nominated and waits for the evictions that make room for it. */
+    WaitingForPreemption,
+    /** Its team has no active compute quota. */
+    TeamInactive
+}

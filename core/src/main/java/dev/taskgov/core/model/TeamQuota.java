@@ -1,0 +1,106 @@
+package dev.taskgov.core.model;
+
+import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.Resources;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A team's effective compute quota (one {@code ComputeQuota}) with the derived amounts the
+ * scheduler works with, per instance type and resource:
+ * <ul>
+ *   <li>nominal N: the quota itself;</li>
+ *   <li>lendable L: N for {@code LendAndBorrow} and {@code Lend}, 0 for {@code DontLend};</li>
+ *   <li>guaranteed G = N - L: reserved for the team whatever others do;</li>
+ *   <li>borrowing limit B = floor(N x BorrowLimit / 100) for {@code LendAndBorrow}, else 0.</li>
+ * </ul>
+ *
+ * @param team               team name
+ * @param quotaName          the ComputeQuota's name (may be {@code null} when built in code)
+ * @param nominal            nominal quota per instance type
+ * @param strategy           lending/borrowing strategy
+ * @param borrowLimitPercent BorrowLimit, 0..10000 (percent of nominal)
+ * @param preemptTeamTasks   whether the team's tasks preempt its own lower-priority ones
+ * @param fairShareWeight    0..100; 0 is served last for idle capacity
+ * @param active             ActivationState Enabled; an inactive quota neither lends nor admits
+ */
+public record TeamQuota(String team, String quotaName, Map<String, Resources> nominal, SharingStrategy strategy,
+                        int borrowLimitPercent, PreemptTeamTasks preemptTeamTasks, int fairShareWeight, boolean active) {
+
+    /** The default {@code BorrowLimit} (percent). */
+    public static final int DEFAULT_BORROW_LIMIT = 50;
+
+    public TeamQuota {
+        Objects.requireNonNull(team, "team");
+        nominal = Collections.unmodifiableMap(new TreeMap<>(nominal));
+        strategy = strategy == null ? SharingStrategy.LendAndBorrow : strategy;
+        preemptTeamTasks = preemptTeamTasks == null ? PreemptTeamTasks.LowerPriority : preemptTeamTasks;
+    }
+
+    /** A quota with the defaults: LendAndBorrow, BorrowLimit 50, LowerPriority, weight 0, active. */
+    public static TeamQuota of(String team, Map<String, Resources> nominal) {
+        return new TeamQuota(team, team + "-quota", nominal, SharingStrategy.LendAndBorrow, DEFAULT_BORROW_LIMIT,
+                PreemptTeamTasks.LowerPriority, 0, true);
+    }
+
+    public TeamQuota withStrategy(SharingStrategy s) {
+        return new TeamQuota(team, quotaName, nominal, s, borrowLimitPercent, preemptTeamTasks, fairShareWeight, active);
+    }
+
+    public TeamQuota withBorrowLimit(int percent) {
+        return new TeamQuota(team, quotaName, nominal, strategy, percent, preemptTeamTasks, fairShareWeight, active);
+    }
+
+    public TeamQuota withPreemptTeamTasks(PreemptTeamTasks p) {
+        return new TeamQuota(team, quotaName, nominal, strategy, borrowLimitPercent, p, fairShareWeight, active);
+    }
+
+    public TeamQuota withFairShareWeight(int weight) {
+        return new TeamQuota(team, quotaName, nominal, strategy, borrowLimitPercent, preemptTeamTasks, weight, active);
+    }
+
+    public TeamQuota withActive(boolean a) {
+        return new TeamQuota(team, quotaName, nominal, strategy, borrowLimitPercent, preemptTeamTasks, fairShareWeight, a);
+    }
+
+    /** Nominal quota of an instance type (zero when the quota does not name it). */
+    public Resources nominal(String instanceType) {
+        return nominal.getOrDefault(instanceType, Resources.ZERO);
+    }
+
+    /** What the team lends to the cohort while unused. */
+    public Resources lendable(String instanceType) {
+        return strategy.lends() ? nominal(instanceType) : Resources.ZERO;
+    }
+
+    /** What nobody else can use: nominal minus lendable. */
+    public Resources guaranteed(String instanceType) {
+        return nominal(instanceType).minus(lendable(instanceType));
+    }
+
+    /** How much the team may use above its nominal: floor(nominal x BorrowLimit / 100) per resource. */
+    public Resources borrowingLimit(String instanceType) {
+        if (!strategy.borrows()) {
+            return Resources.ZERO;
+        }
+        Resources n = nominal(instanceType);
+        Resources out = Resources.ZERO;
+        for (ResourceName r : ResourceName.values()) {
+            out = out.with(r, percentOf(n.get(r), borrowLimitPercent));
+        }
+        return out;
+    }
+
+    /** Nominal plus borrowing limit: the most the team may ever hold of an instance type. */
+    public Resources ceiling(String instanceType) {
+        return nominal(instanceType).plus(borrowingLimit(instanceType));
+    }
+
+    private static long percentOf(long amount, int percent) {
+        return java.math.BigInteger.valueOf(amount).multiply(java.math.BigInteger.valueOf(percent))
+                .divide(java.math.BigInteger.valueOf(100)).min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValue();
+    }
+}

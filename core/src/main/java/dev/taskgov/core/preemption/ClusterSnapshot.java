@@ -1,0 +1,68 @@
+package dev.taskgov.core.preemption;
+
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.scheduling.QuotaLedger;
+import dev.taskgov.core.topology.Node;
+import dev.taskgov.core.topology.Topology;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A self-contained cluster state for planning outside the scheduler (the preemption service
+ * builds one from the state topics). Treat it as immutable: the planner only reads it.
+ */
+public final class ClusterSnapshot implements ClusterView {
+
+    private final SchedulerConfig config;
+    private final QuotaLedger ledger;
+    private final Map<String, List<RunningWorkload>> running;
+    private final Topology topology;
+
+    private ClusterSnapshot(SchedulerConfig config, QuotaLedger ledger, Map<String, List<RunningWorkload>> running,
+                            Topology topology) {
+        this.config = config;
+        this.ledger = ledger;
+        this.running = running;
+        this.topology = topology;
+    }
+
+    /** Builds the usage and node reservations from the admitted workloads. */
+    public static ClusterSnapshot of(SchedulerConfig config, Collection<TeamQuota> quotas, Collection<Node> nodes,
+                                     Collection<RunningWorkload> admitted) {
+        QuotaLedger ledger = new QuotaLedger();
+        quotas.forEach(ledger::putQuota);
+        Topology topology = Topology.of(nodes);
+        Map<String, List<RunningWorkload>> byTeam = new TreeMap<>();
+        for (RunningWorkload r : admitted) {
+            ledger.add(r.team(), r.requests());
+            topology.reserve(r.workload().podSets(), r.placement());
+            byTeam.computeIfAbsent(r.team(), t -> new ArrayList<>()).add(r);
+        }
+        return new ClusterSnapshot(config, ledger, byTeam, topology);
+    }
+
+    @Override
+    public SchedulerConfig config() {
+        return config;
+    }
+
+    @Override
+    public QuotaLedger ledger() {
+        return ledger;
+    }
+
+    @Override
+    public Collection<RunningWorkload> running(String team) {
+        return running.getOrDefault(team, List.of());
+    }
+
+    @Override
+    public Topology topology() {
+        return topology;
+    }
+}

@@ -1,0 +1,229 @@
+package dev.taskgov.core.preemption;
+
+import dev.taskgov.core.model.Amounts;
+import dev.taskgov.core.model.PreemptTeamTasks;
+import dev.taskgov.core.model.PreemptionReason;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.preemption.PlanResult.NoPlan;
+import dev.taskgov.core.preemption.PlanResult.PreemptionPlan;
+import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.scheduling.QuotaLedger;
+import dev.taskgov.core.scheduling.Share;
+import dev.taskgov.core.topology.PlacementResult;
+import dev.taskgov.core.topology.Topology;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Chooses which running workloads to evict so that a pending one can be admitted now. A pure
+ * function of a {@link ClusterView}: it copies the ledger and topology for its what-ifs.
+ *
+ * <p>Strategies, tried in this order; a victim set must make both quota and placement fit:
+ * <ol>
+ *   <li>Reclaim: only when the preemptor's team stays within its nominal quota on every resource
+ *       it asks for. Candidates: other teams' workloads while their team borrows, then the own
+ *       team's strictly lower-priority ones (if {@code PreemptTeamTasks: LowerPriority}); the
+ *       preemptor may not borrow.</li>
+ *   <li>Fair sharing (FairShare Enabled): a borrowing team's workload is a victim if the
+ *       preemptor's share with its workload is at most that team's share after the eviction;
+ *       failing any such set, if it is below that team's share before it.</li>
+ *   <li>The own team's strictly lower-priority workloads, the preemptor borrowing within its limit.</li>
+ * </ol>
+ * Candidates are ordered other teams first, lower priority first, most recently admitted first;
+ * taken until the preemptor fits, then each taken victim but the last is given back, from the
+ * second-last backwards, when the preemptor still fits without evicting it.
+ */
+public final class PreemptionPlanner {
+
+    private PreemptionPlanner() {
+    }
+
+    /** A plan to admit {@code preemptor} now, or why there is none. */
+    public static PlanResult plan(ClusterView view, Workload preemptor) {
+        QuotaLedger ledger = view.ledger();
+        TeamQuota quota = ledger.quota(preemptor.team());
+        if (quota == null || !quota.active()) {
+            return new NoPlan("team " + preemptor.team() + " has no active compute quota");
+        }
+        Map<String, Resources> req = preemptor.requestsByInstanceType();
+        Set<String> types = req.keySet();
+        boolean mayPreemptOwn = quota.preemptTeamTasks() == PreemptTeamTasks.LowerPriority;
+        List<RunningWorkload> ownLower = mayPreemptOwn ? ownLowerPriority(view, preemptor, types) : List.of();
+
+        if (ledger.withinNominal(preemptor.team(), req)) {
+            List<RunningWorkload> candidates = new ArrayList<>(othersWhileBorrowing(view, preemptor, types));
+            candidates.addAll(ownLower);
+            PreemptionPlan p = new Attempt(view, preemptor, false).run(candidates, Rule.RECLAIM);
+            if (p != null) return p;
+        }
+        if (view.config().fairShare()) {
+            List<RunningWorkload> candidates = othersWhileBorrowing(view, preemptor, types);
+            PreemptionPlan p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_FINAL_SHARE);
+            if (p == null) p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_INITIAL_SHARE);
+            if (p != null) return p;
+        }
+        if (!ownLower.isEmpty()) {
+            PreemptionPlan p = new Attempt(view, preemptor, true).run(ownLower, Rule.IN_TEAM);
+            if (p != null) return p;
+        }
+        return new NoPlan("no set of running workloads that may be preempted makes room for " + preemptor.id());
+    }
+
+    private enum Rule { RECLAIM, FAIR_FINAL_SHARE, FAIR_INITIAL_SHARE, IN_TEAM }
+
+    /** Other teams before own, lower priority first, most recently admitted first. */
+    private static final Comparator<RunningWorkload> VICTIM_ORDER = Comparator
+            .comparingInt(RunningWorkload::priority)
+            .thenComparing(Comparator.comparingLong(RunningWorkload::admissionSeq).reversed());
+
+    private static List<RunningWorkload> othersWhileBorrowing(ClusterView view, Workload p, Set<String> types) {
+        List<RunningWorkload> out = new ArrayList<>();
+        for (TeamQuota q : view.ledger().quotas()) {
+            if (q.team().equals(p.team()) || !view.ledger().isBorrowing(q.team(), types)) continue;
+            for (RunningWorkload r : view.running(q.team())) {
+                if (usesAny(r, types)) out.add(r);
+            }
+        }
+        out.sort(VICTIM_ORDER);
+        return out;
+    }
+
+    private static List<RunningWorkload> ownLowerPriority(ClusterView view, Workload p, Set<String> types) {
+        List<RunningWorkload> out = new ArrayList<>();
+        for (RunningWorkload r : view.running(p.team())) {
+            if (r.priority() < p.priority() && usesAny(r, types)) out.add(r);
+        }
+        out.sort(VICTIM_ORDER);
+        return out;
+    }
+
+    private static boolean usesAny(RunningWorkload r, Set<String> types) {
+        for (String t : r.requests().keySet()) {
+            if (types.contains(t)) return true;
+        }
+        return false;
+    }
+
+    /** One try at a victim set, on copies of the ledger and (when placement is checked) the topology. */
+    private static final class Attempt {
+        private final ClusterView view;
+        private final Workload preemptor;
+        private final Map<String, Resources> req;
+        private final boolean allowBorrow;
+        private final QuotaLedger ledger;
+        private Topology topology;
+        private final List<RunningWorkload> taken = new ArrayList<>();
+        private final List<Victim> reasons = new ArrayList<>();
+
+        Attempt(ClusterView view, Workload preemptor, boolean allowBorrow) {
+            this.view = view;
+            this.preemptor = preemptor;
+            this.req = preemptor.requestsByInstanceType();
+            this.allowBorrow = allowBorrow;
+            this.ledger = view.ledger().copy();
+        }
+
+        PreemptionPlan run(List<RunningWorkload> candidates, Rule rule) {
+            for (RunningWorkload c : candidates) {
+                Victim v = eligible(c, rule);
+                if (v == null) continue;
+                take(c);
+                reasons.add(v);
+                if (fits()) {
+                    restoreUnneeded();
+                    List<Victim> victims = new ArrayList<>();
+                    for (RunningWorkload t : taken) {
+                        victims.add(reasons.stream().filter(x -> x.workloadId().equals(t.id())).findFirst().orElseThrow());
+                    }
+                    return new PreemptionPlan(preemptor.id(), preemptor.team(), victims);
+                }
+            }
+            return null;
+        }
+
+        private Victim eligible(RunningWorkload c, Rule rule) {
+            boolean own = c.team().equals(preemptor.team());
+            if (own) {
+                return new Victim(c.id(), c.team(), PreemptionReason.InTeamPriority, preemptor.id() + " (priority "
+                        + preemptor.priority() + ") of " + preemptor.team() + " needs " + describe(req)
+                        + "; " + c.id() + " has the lower priority " + c.priority());
+            }
+            if (!ledger.isBorrowing(c.team(), req.keySet())) return null;
+            if (rule == Rule.RECLAIM) {
+                return new Victim(c.id(), c.team(), PreemptionReason.ReclaimLentCapacity, preemptor.team()
+                        + " reclaims its lent quota for " + preemptor.id() + " (needs " + describe(req) + " within its nominal "
+                        + describe(nominal(preemptor.team())) + "); " + c.team() + " uses " + describe(ledger.usage(c.team()))
+                        + " against its nominal " + describe(nominal(c.team())));
+            }
+            Share preemptorShare = ledger.shareWith(preemptor.team(), req);
+            Share before = ledger.share(c.team());
+            ledger.remove(c.team(), c.requests());
+            Share after = ledger.share(c.team());
+            ledger.add(c.team(), c.requests());
+            boolean ok = rule == Rule.FAIR_FINAL_SHARE ? preemptorShare.compareTo(after) <= 0 : preemptorShare.compareTo(before) < 0;
+            if (!ok) return null;
+            return new Victim(c.id(), c.team(), PreemptionReason.FairSharing, preemptor.team() + "'s weighted share with "
+                    + preemptor.id() + " would be " + preemptorShare + (rule == Rule.FAIR_FINAL_SHARE
+                    ? ", not above " + c.team() + "'s " + after + " after this eviction"
+                    : ", below " + c.team() + "'s " + before) + " (" + c.team() + " borrows; "
+                    + preemptor.id() + " needs " + describe(req) + ")");
+        }
+
+        private Map<String, Resources> nominal(String team) {
+            TeamQuota q = ledger.quota(team);
+            return q == null ? Map.of() : q.nominal();
+        }
+
+        private void take(RunningWorkload c) {
+            taken.add(c);
+            ledger.remove(c.team(), c.requests());
+            if (topology != null) topology.release(c.workload().podSets(), c.placement());
+        }
+
+        private void giveBack(RunningWorkload c) {
+            ledger.add(c.team(), c.requests());
+            if (topology != null) topology.reserve(c.workload().podSets(), c.placement());
+        }
+
+        private boolean fits() {
+            if (!ledger.check(preemptor.team(), req, allowBorrow).fits()) return false;
+            if (topology == null) {
+                topology = view.topology().copy();
+                for (RunningWorkload t : taken) topology.release(t.workload().podSets(), t.placement());
+            }
+            return topology.place(preemptor.podSets()) instanceof PlacementResult.Placed;
+        }
+
+        private void restoreUnneeded() {
+            for (int i = taken.size() - 2; i >= 0; i--) {
+                RunningWorkload v = taken.get(i);
+                giveBack(v);
+                if (fits()) {
+                    taken.remove(i);
+                } else {
+                    ledger.remove(v.team(), v.requests());
+                    if (topology != null) topology.release(v.workload().podSets(), v.placement());
+                }
+            }
+        }
+    }
+
+    /** "4 accelerators of ml.g5.8xlarge" style, all non-zero parts of all instance types. */
+    static String describe(Map<String, Resources> amounts) {
+        List<String> parts = new ArrayList<>();
+        amounts.forEach((type, r) -> {
+            List<String> rs = new ArrayList<>();
+            for (ResourceName n : ResourceName.values()) {
+                if (r.get(n) > 0) rs.add(Amounts.of(n, r.get(n)));
+            }
+            if (!rs.isEmpty()) parts.add(String.join(", ", rs) + " of " + type);
+        });
+        return parts.isEmpty() ? "nothing" : String.join("; ", parts);
+    }
+}

@@ -1,0 +1,22 @@
+package dev.taskgov.core.scheduling;
+
+/**
+ * What {@link Scheduler#finish} or {@link Scheduler#evict} did.
+ *
+ * @param workloadId the workload named
+ * @param outcome    what happened
+ * @param message    for people
+ */
+public record ChangeResult(String workloadId, Outcome outcome, String message) {
+
+    public enum Outcome {
+        /** It was running; its resources are free now. */
+        Released,
+        /** It was pending; it left its queue. */
+        RemovedFromQueue,
+        /** It was running and is pending again (evicted). */
+        Requeued,
+        /** Nothing changed (unknown id, already finished, or not running). */
+        Unchanged
+    }
+}

@@ -1,0 +1,89 @@
+package dev.taskgov.core.scheduling;
+
+import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadAdmitted;
+import dev.taskgov.core.events.WorkloadPreempted;
+import dev.taskgov.core.model.PendingReason;
+import dev.taskgov.core.model.RejectReason;
+import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.preemption.PlanResult.PreemptionPlan;
+import dev.taskgov.core.preemption.Victim;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.Placement;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What a scheduling cycle decided, in the order it decided it. */
+public sealed interface Decision {
+
+    /** The workload concerned. */
+    String workloadId();
+
+    /**
+     * The workload was admitted.
+     *
+     * @param borrowed per instance type, what it takes above its team's nominal quota
+     */
+    record Admit(String workloadId, String team, Placement placement, Map<String, Resources> borrowed,
+                 Instant admittedAt) implements Decision {
+        /** As a {@code taskgov.workload.admitted} event. */
+        public WorkloadAdmitted toEvent() {
+            return WorkloadAdmitted.of(workloadId, team, admittedAt, borrowed, placement);
+        }
+    }
+
+    /**
+     * In-process mode: these victims were evicted (and are pending again) so that the plan's
+     * preemptor could be admitted; an {@link Admit} of the preemptor follows.
+     */
+    record Preempt(PreemptionPlan plan, Instant preemptedAt) implements Decision {
+        @Override
+        public String workloadId() {
+            return plan.preemptorId();
+        }
+
+        /** One {@code taskgov.workload.preempted} event per victim. */
+        public List<WorkloadPreempted> toEvents() {
+            return plan.victims().stream().map(v -> toEvent(plan.preemptorId(), v, preemptedAt)).toList();
+        }
+
+        public static WorkloadPreempted toEvent(String preemptorId, Victim v, Instant at) {
+            return new WorkloadPreempted(v.workloadId(), v.team(), preemptorId, v.reason(), v.message(), at);
+        }
+    }
+
+    /**
+     * Delegated mode: the workload fits only by preemption; it stays pending (reason
+     * {@link PendingReason#WaitingForPreemption}) until the evictions arrive.
+     *
+     * @param workload      the nominated preemptor
+     * @param suggestedPlan the victims this engine would choose (the preemption service plans again)
+     * @param lacking       per instance type, what quota lacks for it now (empty when only placement lacks)
+     * @param message       for people, with numbers
+     */
+    record PreemptionNeeded(Workload workload, PreemptionPlan suggestedPlan, Map<String, Resources> lacking,
+                            String message) implements Decision {
+        @Override
+        public String workloadId() {
+            return workload.id();
+        }
+
+        /** {@link #lacking} in event form. */
+        public Map<String, ResourceAmounts> lackingAmounts() {
+            Map<String, ResourceAmounts> out = new LinkedHashMap<>();
+            lacking.forEach((t, r) -> out.put(t, ResourceAmounts.of(r)));
+            return out;
+        }
+    }
+
+    /** The workload is pending with a new reason or message. */
+    record StayPending(String workloadId, String team, PendingReason reason, String message) implements Decision {
+    }
+
+    /** The submission was refused. */
+    record Reject(String workloadId, String team, RejectReason reason, String message) implements Decision {
+    }
+}

@@ -1,0 +1,256 @@
+package dev.taskgov.core.scheduling;
+
+import dev.taskgov.core.model.Amounts;
+import dev.taskgov.core.model.PendingReason;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.Resources;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Quota accounting for one cohort (all teams of a cluster), per instance type and resource.
+ *
+ * <p>For a team: nominal N, lendable L, guaranteed G = N - L, borrowing limit B, usage U. The
+ * cohort pool holds what active teams lend: capacity = sum of L, usage = sum of max(0, U - G). A
+ * team may take a request R when, for each resource R asks for, U + R <= N + B and the pool has
+ * room for the part of U + R above G. So a DontLend team's quota stays its own, and a lending
+ * team's idle quota is what others borrow.
+ *
+ * <p>Mutable and incremental; {@link #copy()} gives an independent ledger for what-if planning.
+ */
+public final class QuotaLedger {
+
+    private final Map<String, TeamQuota> quotas = new TreeMap<>();
+    private final Map<String, Map<String, Resources>> usage = new HashMap<>();
+    private final Map<String, Resources> poolCapacity = new HashMap<>();
+    private final Map<String, Resources> poolUsage = new HashMap<>();
+    /** Sum over instance types of the cohort's lendable, per resource: the denominator of shares. */
+    private Resources lendableTotal = Resources.ZERO;
+
+    public QuotaLedger() {
+    }
+
+    /** An independent copy. */
+    public QuotaLedger copy() {
+        QuotaLedger c = new QuotaLedger();
+        c.quotas.putAll(quotas);
+        usage.forEach((team, m) -> c.usage.put(team, new HashMap<>(m)));
+        c.poolCapacity.putAll(poolCapacity);
+        c.poolUsage.putAll(poolUsage);
+        c.lendableTotal = lendableTotal;
+        return c;
+    }
+
+    /** Adds or replaces a team's quota; usage is kept. */
+    public void putQuota(TeamQuota quota) {
+        quotas.put(quota.team(), quota);
+        rebuildPool();
+    }
+
+    /** Removes a team's quota; its usage is kept (and no longer counts in the pool). */
+    public void removeQuota(String team) {
+        quotas.remove(team);
+        rebuildPool();
+    }
+
+    private void rebuildPool() {
+        poolCapacity.clear();
+        poolUsage.clear();
+        lendableTotal = Resources.ZERO;
+        for (TeamQuota q : quotas.values()) {
+            if (!q.active()) continue;
+            for (String type : q.nominal().keySet()) {
+                poolCapacity.merge(type, q.lendable(type), Resources::plus);
+                lendableTotal = lendableTotal.plus(q.lendable(type));
+            }
+            usage.getOrDefault(q.team(), Map.of()).forEach((type, used) ->
+                    poolUsage.merge(type, used.minus(q.guaranteed(type)), Resources::plus));
+        }
+    }
+
+    public TeamQuota quota(String team) {
+        return quotas.get(team);
+    }
+
+    public Collection<TeamQuota> quotas() {
+        return Collections.unmodifiableCollection(quotas.values());
+    }
+
+    /** What a team holds of an instance type. */
+    public Resources usage(String team, String instanceType) {
+        Map<String, Resources> m = usage.get(team);
+        return m == null ? Resources.ZERO : m.getOrDefault(instanceType, Resources.ZERO);
+    }
+
+    /** What a team holds, per instance type. */
+    public Map<String, Resources> usage(String team) {
+        return Collections.unmodifiableMap(usage.getOrDefault(team, Map.of()));
+    }
+
+    public Resources poolCapacity(String instanceType) {
+        return poolCapacity.getOrDefault(instanceType, Resources.ZERO);
+    }
+
+    public Resources poolUsage(String instanceType) {
+        return poolUsage.getOrDefault(instanceType, Resources.ZERO);
+    }
+
+    /** Records that a team now holds {@code requests} more. */
+    public void add(String team, Map<String, Resources> requests) {
+        change(team, requests, true);
+    }
+
+    /** Records that a team gave {@code requests} back. */
+    public void remove(String team, Map<String, Resources> requests) {
+        change(team, requests, false);
+    }
+
+    private void change(String team, Map<String, Resources> requests, boolean add) {
+        TeamQuota q = quotas.get(team);
+        Map<String, Resources> m = usage.computeIfAbsent(team, t -> new HashMap<>());
+        requests.forEach((type, r) -> {
+            Resources before = m.getOrDefault(type, Resources.ZERO);
+            Resources after = add ? before.plus(r) : before.minus(r);
+            m.put(type, after);
+            if (q != null && q.active()) {
+                Resources g = q.guaranteed(type);
+                Resources pool = poolUsage.getOrDefault(type, Resources.ZERO);
+                poolUsage.put(type, pool.minus(before.minus(g)).plus(after.minus(g)));
+            }
+        });
+    }
+
+    /**
+     * Whether the team may take {@code requests} now.
+     *
+     * @param allowBorrow false to require that the team stays within its nominal quota
+     */
+    public QuotaCheck check(String team, Map<String, Resources> requests, boolean allowBorrow) {
+        TeamQuota q = quotas.get(team);
+        if (q == null || !q.active()) {
+            return new QuotaCheck(false, PendingReason.TeamInactive, "team " + team + " has no active compute quota");
+        }
+        for (Map.Entry<String, Resources> e : requests.entrySet()) {
+            String type = e.getKey();
+            Resources r = e.getValue();
+            Resources u = usage(team, type);
+            Resources n = q.nominal(type);
+            Resources b = allowBorrow ? q.borrowingLimit(type) : Resources.ZERO;
+            Resources g = q.guaranteed(type);
+            for (ResourceName res : ResourceName.values()) {
+                long need = r.get(res);
+                if (need == 0) continue;
+                long used = u.get(res);
+                long after = sat(used + need);
+                long poolDelta = Math.max(0, after - g.get(res)) - Math.max(0, used - g.get(res));
+                long poolIdle = Math.max(0, poolCapacity(type).get(res) - poolUsage(type).get(res));
+                boolean overCeiling = after > sat(n.get(res) + b.get(res));
+                boolean overPool = poolDelta > poolIdle;
+                if (overCeiling || overPool) {
+                    PendingReason reason = overCeiling && after > n.get(res) && q.borrowingLimit(type).get(res) > 0 && allowBorrow
+                            ? PendingReason.BorrowLimitExceeded : PendingReason.QuotaExceeded;
+                    return new QuotaCheck(false, reason, explain(team, type, res, need, used, n.get(res),
+                            q.borrowingLimit(type).get(res), allowBorrow, poolIdle));
+                }
+            }
+        }
+        return QuotaCheck.FITS;
+    }
+
+    private static String explain(String team, String type, ResourceName res, long need, long used, long nominal,
+                                  long limit, boolean allowBorrow, long poolIdle) {
+        long free = Math.max(0, nominal - used);
+        long borrowed = Math.max(0, used - nominal);
+        long mayBorrow = allowBorrow ? Math.max(0, limit - borrowed) : 0;
+        return "needs " + Amounts.of(res, need) + " of " + type + "; " + team + " has " + Amounts.number(res, free)
+                + " of its quota free and may borrow " + Amounts.number(res, mayBorrow) + " more; the cohort has "
+                + Amounts.number(res, poolIdle) + " idle";
+    }
+
+    /** True when, for every instance type and resource asked for, usage + request stays within nominal. */
+    public boolean withinNominal(String team, Map<String, Resources> requests) {
+        TeamQuota q = quotas.get(team);
+        if (q == null) return false;
+        for (Map.Entry<String, Resources> e : requests.entrySet()) {
+            Resources after = usage(team, e.getKey()).plus(e.getValue());
+            Resources n = q.nominal(e.getKey());
+            for (ResourceName res : ResourceName.values()) {
+                if (e.getValue().get(res) > 0 && after.get(res) > n.get(res)) return false;
+            }
+        }
+        return true;
+    }
+
+    /** True when the team uses more than its nominal of any resource of any of these instance types. */
+    public boolean isBorrowing(String team, Collection<String> instanceTypes) {
+        TeamQuota q = quotas.get(team);
+        for (String type : instanceTypes) {
+            Resources n = q == null ? Resources.ZERO : q.nominal(type);
+            if (!usage(team, type).fitsIn(n)) return true;
+        }
+        return false;
+    }
+
+    /** What taking {@code requests} puts above the team's nominal, per instance type (zero parts kept out). */
+    public Map<String, Resources> borrowedBy(String team, Map<String, Resources> requests) {
+        TeamQuota q = quotas.get(team);
+        Map<String, Resources> out = new TreeMap<>();
+        requests.forEach((type, r) -> {
+            Resources n = q == null ? Resources.ZERO : q.nominal(type);
+            Resources u = usage(team, type);
+            Resources b = u.plus(r).minus(n).minus(u.minus(n));
+            if (!b.isZero()) out.put(type, b);
+        });
+        return out;
+    }
+
+    /** The team's weighted share now. */
+    public Share share(String team) {
+        return shareWith(team, Map.of());
+    }
+
+    /**
+     * The team's weighted share if it also held {@code extra}: max over resources (summed over
+     * instance types) of borrowed / cohort lendable, divided by the weight; resources nobody lends
+     * are ignored; weight 0 is infinite while borrowing.
+     */
+    public Share shareWith(String team, Map<String, Resources> extra) {
+        TeamQuota q = quotas.get(team);
+        Resources borrowed = Resources.ZERO;
+        Map<String, Resources> u = usage.getOrDefault(team, Map.of());
+        java.util.Set<String> types = new java.util.HashSet<>(u.keySet());
+        types.addAll(extra.keySet());
+        for (String type : types) {
+            Resources n = q == null ? Resources.ZERO : q.nominal(type);
+            Resources used = u.getOrDefault(type, Resources.ZERO).plus(extra.getOrDefault(type, Resources.ZERO));
+            borrowed = borrowed.plus(used.minus(n));
+        }
+        int weight = q == null ? 0 : q.fairShareWeight();
+        Share best = Share.ZERO;
+        for (ResourceName res : ResourceName.values()) {
+            long lend = lendableTotal.get(res);
+            long b = borrowed.get(res);
+            if (lend == 0 || b == 0) continue;
+            if (weight == 0) return Share.INFINITE;
+            best = Share.max(best, new Share(b, mulSat(lend, weight)));
+        }
+        return best;
+    }
+
+    private static long mulSat(long a, long b) {
+        try {
+            return Math.multiplyExact(a, b);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private static long sat(long v) {
+        return v < 0 ? Long.MAX_VALUE : v;
+    }
+}

@@ -1,0 +1,680 @@
+package dev.taskgov.core.scheduling;
+
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.events.WorkloadValidation;
+import dev.taskgov.core.model.InstanceType;
+import dev.taskgov.core.model.PendingReason;
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.core.preemption.ClusterView;
+import dev.taskgov.core.preemption.PlanResult;
+import dev.taskgov.core.preemption.PlanResult.PreemptionPlan;
+import dev.taskgov.core.preemption.PreemptionPlanner;
+import dev.taskgov.core.preemption.RunningWorkload;
+import dev.taskgov.core.preemption.Victim;
+import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.Node;
+import dev.taskgov.core.topology.Placement;
+import dev.taskgov.core.topology.PlacementResult;
+import dev.taskgov.core.topology.Topology;
+import dev.taskgov.core.topology.TopologyRequest;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The admission engine: per-team queues, admitted workloads with their placements, quota usage,
+ * and the nodes. Callers feed it changes ({@link #submit}, {@link #finish}, {@link #evict},
+ * {@link #applyQuota}, {@link #upsertNode}, ...) and then run {@link #cycle()}, which admits
+ * everything that can be admitted now and returns its decisions.
+ *
+ * <p>Two modes run the same logic. {@link Mode#IN_PROCESS} (simulator, tests): a workload that
+ * fits only by preemption has its victims evicted and is admitted in the same pass.
+ * {@link Mode#DELEGATED} (admission-service): the cycle emits {@link Decision.PreemptionNeeded}
+ * and leaves the workload pending ({@link PendingReason#WaitingForPreemption}); once the
+ * evictions arrive through {@link #evict}, the next cycle admits it ahead of other teams.
+ *
+ * <p>Workloads found inadmissible are parked and looked at again only after something that can
+ * help them happened (a release: finish, eviction, quota, node or config change), as Kueue
+ * requeues inadmissible workloads. Not thread-safe: one owner drives it.
+ */
+public final class Scheduler {
+
+    /** How preemptions are carried out. */
+    public enum Mode {
+        /** Victims are evicted inside the cycle. */
+        IN_PROCESS,
+        /** The cycle asks for preemption; another service evicts and reports through {@link #evict}. */
+        DELEGATED
+    }
+
+    private final Clock clock;
+    private final Mode mode;
+    private final Map<String, InstanceType> instanceTypes = new TreeMap<>();
+    private final QuotaLedger ledger = new QuotaLedger();
+    private final Topology topology;
+    private final Map<String, TeamQueue> teams = new TreeMap<>();
+    private final Map<String, Entry> workloads = new HashMap<>();
+    private SchedulerConfig config = SchedulerConfig.DEFAULT;
+    private long admissionSeq;
+    /** Bumped on every admission or eviction: a candidate evaluated at an older version is re-checked. */
+    private long stateVersion;
+    /** Something was released since the last cycle: parked workloads get another look. */
+    private boolean released;
+    private final Set<String> dirtyTeams = new LinkedHashSet<>();
+    private final View view = new View();
+
+    public Scheduler(Clock clock, Mode mode, Collection<InstanceType> instanceTypes, Collection<Node> nodes) {
+        this.clock = clock;
+        this.mode = mode;
+        instanceTypes.forEach(t -> this.instanceTypes.put(t.name(), t));
+        this.topology = Topology.of(nodes);
+    }
+
+    // ---------------------------------------------------------------- inputs
+
+    /** Adds or replaces an instance type (its capacity is used to validate pod requests). */
+    public void upsertInstanceType(InstanceType type) {
+        instanceTypes.put(type.name(), type);
+    }
+
+    /** Replaces the priority classes and the FairShare switch; queued workloads get their class's new weight. */
+    public void applySchedulerConfig(SchedulerConfig newConfig) {
+        this.config = newConfig;
+        for (Entry e : workloads.values()) {
+            if (e.workload.priorityClass() == null || newConfig.priorityClasses().containsKey(e.workload.priorityClass())) {
+                int p = e.workload.priorityClass() == null ? newConfig.defaultPriority()
+                        : newConfig.priorityClasses().get(e.workload.priorityClass());
+                if (p != e.workload.priority()) reprioritize(e, p);
+            }
+        }
+        markReleased();
+    }
+
+    private void reprioritize(Entry e, int priority) {
+        TeamQueue q = teams.get(e.workload.team());
+        boolean active = q != null && q.active.remove(e);
+        Workload w = e.workload;
+        e.workload = new Workload(w.id(), w.team(), w.priorityClass(), priority, w.submittedAt(), w.podSets());
+        if (active) q.active.add(e);
+        if (q != null && q.running.containsKey(w.id())) {
+            RunningWorkload r = q.running.get(w.id());
+            q.running.put(w.id(), new RunningWorkload(e.workload, r.placement(), r.admissionSeq()));
+        }
+    }
+
+    /** Adds or replaces a team's quota. */
+    public void applyQuota(TeamQuota quota) {
+        ledger.putQuota(quota);
+        teams.computeIfAbsent(quota.team(), TeamQueue::new);
+        markReleased();
+    }
+
+    /** Removes a team's quota: its queued workloads wait (TeamInactive), new submissions are refused. */
+    public void removeQuota(String team) {
+        ledger.removeQuota(team);
+        markReleased();
+    }
+
+    /** Adds or replaces a node. */
+    public void upsertNode(Node node) {
+        topology.upsertNode(node);
+        markReleased();
+    }
+
+    /** Removes a node (workloads placed on it keep their admission until they finish). */
+    public void removeNode(String nodeName) {
+        topology.removeNode(nodeName);
+        markReleased();
+    }
+
+    private void markReleased() {
+        released = true;
+    }
+
+    /** The context submissions are validated against. */
+    public WorkloadValidation.Context validationContext() {
+        return new WorkloadValidation.Context(instanceTypes, team -> ledger.quota(team) != null, config, topology.nodes());
+    }
+
+    /**
+     * Queues a submission (validated here). A known id changes nothing: a workload id seen twice
+     * is one workload, and a finished one is not run again.
+     */
+    public SubmitResult submit(WorkloadSubmitted submission) {
+        Entry known = submission.workloadId() == null ? null : workloads.get(submission.workloadId());
+        if (known != null) {
+            return new SubmitResult.Ignored(known.workload.id(), "workload " + known.workload.id() + " is already known ("
+                    + known.state + "); the submission changes nothing");
+        }
+        WorkloadValidation.Result r = WorkloadValidation.validate(submission, validationContext(), clock.instant());
+        if (r instanceof WorkloadValidation.Invalid invalid) {
+            Decision.Reject reject = new Decision.Reject(submission.workloadId(), submission.team(), invalid.reason(),
+                    invalid.message());
+            if (submission.workloadId() != null) {
+                Entry e = new Entry(placeholder(submission));
+                e.state = WorkloadState.Rejected;
+                e.reason = invalid.reason().name();
+                e.message = invalid.message();
+                workloads.put(submission.workloadId(), e);
+            }
+            return new SubmitResult.Rejected(reject);
+        }
+        return submit(((WorkloadValidation.Valid) r).workload());
+    }
+
+    private Workload placeholder(WorkloadSubmitted s) {
+        return new Workload(s.workloadId(), s.team() == null ? "" : s.team(), null, 0,
+                s.submittedAt() == null ? clock.instant() : s.submittedAt(), List.of());
+    }
+
+    /** Queues an already validated workload (its team must have a quota). */
+    public SubmitResult submit(Workload workload) {
+        Entry known = workloads.get(workload.id());
+        if (known != null) {
+            return new SubmitResult.Ignored(workload.id(), "workload " + workload.id() + " is already known ("
+                    + known.state + "); the submission changes nothing");
+        }
+        Entry e = new Entry(workload);
+        e.state = WorkloadState.Pending;
+        e.reason = PendingReason.Queued.name();
+        e.message = "waiting for the next scheduling cycle";
+        workloads.put(workload.id(), e);
+        TeamQueue q = teams.computeIfAbsent(workload.team(), TeamQueue::new);
+        q.active.add(e);
+        dirtyTeams.add(workload.team());
+        return new SubmitResult.Accepted(workload);
+    }
+
+    /**
+     * A workload ended. A running one frees its resources; a pending one leaves its queue; an
+     * unknown or already finished id changes nothing (and says so).
+     */
+    public ChangeResult finish(String workloadId) {
+        Entry e = workloads.get(workloadId);
+        if (e == null) {
+            return new ChangeResult(workloadId, ChangeResult.Outcome.Unchanged, "unknown workload " + workloadId + "; nothing changed");
+        }
+        switch (e.state) {
+            case Admitted -> {
+                release(e);
+                e.state = WorkloadState.Finished;
+                e.reason = null;
+                e.message = "finished";
+                return new ChangeResult(workloadId, ChangeResult.Outcome.Released, "finished; its resources are free");
+            }
+            case Pending -> {
+                TeamQueue q = teams.get(e.workload.team());
+                q.active.remove(e);
+                q.parked.remove(e);
+                e.state = WorkloadState.Finished;
+                e.reason = null;
+                e.message = "finished while pending; removed from its queue";
+                return new ChangeResult(workloadId, ChangeResult.Outcome.RemovedFromQueue, e.message);
+            }
+            default -> {
+                return new ChangeResult(workloadId, ChangeResult.Outcome.Unchanged,
+                        "workload " + workloadId + " is already " + e.state + "; nothing changed");
+            }
+        }
+    }
+
+    /**
+     * Evicts a running workload (delegated mode: the preemption service decided it): it frees its
+     * resources and returns to its queue, pending with reason Preempted, keeping its submission time.
+     */
+    public ChangeResult evict(Victim victim, String preemptorId) {
+        Entry e = workloads.get(victim.workloadId());
+        if (e == null || e.state != WorkloadState.Admitted) {
+            return new ChangeResult(victim.workloadId(), ChangeResult.Outcome.Unchanged, "workload " + victim.workloadId()
+                    + (e == null ? " is unknown" : " is " + e.state) + "; nothing to evict");
+        }
+        requeueEvicted(e, victim, preemptorId);
+        return new ChangeResult(victim.workloadId(), ChangeResult.Outcome.Requeued, e.message);
+    }
+
+    private void release(Entry e) {
+        TeamQueue q = teams.get(e.workload.team());
+        ledger.remove(e.workload.team(), e.requests);
+        topology.release(e.workload.podSets(), e.placement);
+        q.running.remove(e.workload.id());
+        e.placement = null;
+        e.borrowed = Map.of();
+        stateVersion++;
+        markReleased();
+    }
+
+    private void requeueEvicted(Entry e, Victim victim, String preemptorId) {
+        release(e);
+        e.state = WorkloadState.Pending;
+        e.reason = PendingReason.Preempted.name();
+        e.message = "preempted by " + preemptorId + " (" + victim.reason() + "): " + victim.message();
+        e.preemptedMessage = e.message;
+        e.admittedAt = null;
+        teams.get(e.workload.team()).active.add(e);
+        dirtyTeams.add(e.workload.team());
+    }
+
+    // ---------------------------------------------------------------- the cycle
+
+    /**
+     * Admits everything that can be admitted now, in order, and returns the decisions: admissions
+     * (with their preemptions in in-process mode), preemption requests (delegated mode), and new
+     * pending reasons.
+     */
+    public List<Decision> cycle() {
+        Cycle c = new Cycle();
+        requeueParkedAfterRelease();        // 1. a release may help parked workloads
+        nominateTeamHeads(c);               // 2. each changed team's first admissible workload
+        admitInOrder(c);                    // 3. best head first, then look again
+        explainPending(c);                  // 4. new reasons for those that stay pending
+        return c.decisions;
+    }
+
+    /** The work of one cycle. */
+    private static final class Cycle {
+        final List<Decision> decisions = new ArrayList<>();
+        final PriorityQueue<Candidate> heads = new PriorityQueue<>(CANDIDATE_ORDER);
+        final Set<Entry> touched = new LinkedHashSet<>();
+    }
+
+    private void requeueParkedAfterRelease() {
+        if (!released) return;
+        released = false;
+        for (TeamQueue q : teams.values()) {
+            q.active.addAll(q.parked);
+            q.parked.clear();
+            dirtyTeams.add(q.team);
+        }
+    }
+
+    private void nominateTeamHeads(Cycle c) {
+        for (String team : dirtyTeams) {
+            TeamQueue q = teams.get(team);
+            if (q == null) continue;
+            Candidate cand = findCandidate(q, c);
+            if (cand != null) c.heads.add(cand);
+        }
+        dirtyTeams.clear();
+    }
+
+    private void admitInOrder(Cycle c) {
+        while (!c.heads.isEmpty()) {
+            Candidate head = c.heads.poll();
+            if (head.version != stateVersion) {
+                Candidate fresh = evaluate(head.queue, head.entry, c);
+                if (fresh == null) {
+                    Candidate next = findCandidate(head.queue, c);
+                    if (next != null) c.heads.add(next);
+                    continue;
+                }
+                if (!c.heads.isEmpty() && CANDIDATE_ORDER.compare(fresh, c.heads.peek()) > 0) {
+                    c.heads.add(fresh);
+                    continue;
+                }
+                head = fresh;
+            }
+            if (head.plan == null) {
+                admit(head.entry, head.placement, c);
+                Candidate next = findCandidate(head.queue, c);
+                if (next != null) c.heads.add(next);
+            } else if (mode == Mode.IN_PROCESS) {
+                preemptAndAdmit(head, c);
+                c.heads.clear();
+                requeueParkedAfterRelease();
+                nominateTeamHeads(c);
+            } else {
+                requestPreemption(head, c);
+            }
+        }
+    }
+
+    private void preemptAndAdmit(Candidate head, Cycle c) {
+        Instant now = clock.instant();
+        for (Victim v : head.plan.victims()) {
+            Entry victim = workloads.get(v.workloadId());
+            requeueEvicted(victim, v, head.entry.workload.id());
+            c.touched.add(victim);
+        }
+        c.decisions.add(new Decision.Preempt(head.plan, now));
+        PlacementResult placed = topology.place(head.entry.workload.podSets());
+        if (placed instanceof PlacementResult.Placed p && ledger.check(head.entry.workload.team(), head.entry.requests, true).fits()) {
+            admit(head.entry, p.placement(), c);
+        }
+        // Otherwise the plan was wrong about this state; the workload stays queued and is looked at again.
+    }
+
+    private void requestPreemption(Candidate head, Cycle c) {
+        Entry e = head.entry;
+        if (!e.nominated) {
+            e.nominated = true;
+            Map<String, Resources> lacking = lacking(e);
+            c.decisions.add(new Decision.PreemptionNeeded(e.workload, head.plan, lacking, e.blockedMessage));
+        }
+        e.reason = PendingReason.WaitingForPreemption.name();
+        e.message = "waiting for " + head.plan.victims().size() + " preemption(s): " + e.blockedMessage;
+        c.touched.add(e);
+        dirtyTeams.add(e.workload.team()); // the team is held until the evictions arrive; look again next cycle
+    }
+
+    private void explainPending(Cycle c) {
+        for (Entry e : c.touched) {
+            if (e.state != WorkloadState.Pending) continue;
+            if (e.reason.equals(e.emittedReason) && e.message.equals(e.emittedMessage)) continue;
+            e.emittedReason = e.reason;
+            e.emittedMessage = e.message;
+            c.decisions.add(new Decision.StayPending(e.workload.id(), e.workload.team(), PendingReason.valueOf(e.reason), e.message));
+        }
+    }
+
+    private void admit(Entry e, Placement placement, Cycle c) {
+        TeamQueue q = teams.get(e.workload.team());
+        Map<String, Resources> borrowed = ledger.borrowedBy(e.workload.team(), e.requests);
+        ledger.add(e.workload.team(), e.requests);
+        topology.reserve(e.workload.podSets(), placement);
+        q.active.remove(e);
+        q.parked.remove(e);
+        e.state = WorkloadState.Admitted;
+        e.reason = null;
+        e.message = "admitted";
+        e.emittedReason = null;
+        e.emittedMessage = null;
+        e.placement = placement;
+        e.borrowed = borrowed;
+        e.admittedAt = clock.instant();
+        e.nominated = false;
+        e.preemptedMessage = null;
+        e.seq = ++admissionSeq;
+        q.running.put(e.workload.id(), new RunningWorkload(e.workload, placement, e.seq));
+        stateVersion++;
+        c.touched.remove(e);
+        c.decisions.add(new Decision.Admit(e.workload.id(), e.workload.team(), placement, borrowed, e.admittedAt));
+    }
+
+    /** The team's first workload, in queue order, that can be admitted directly or by preemption; the others are parked. */
+    private Candidate findCandidate(TeamQueue q, Cycle c) {
+        while (!q.active.isEmpty()) {
+            Candidate cand = evaluate(q, q.active.first(), c);
+            if (cand != null) return cand;
+        }
+        return null;
+    }
+
+    /** Can this workload be admitted now (directly or by preemption)? If not, it is parked with its reason. */
+    private Candidate evaluate(TeamQueue q, Entry e, Cycle c) {
+        Workload w = e.workload;
+        QuotaCheck quota = ledger.check(w.team(), e.requests, true);
+        PendingReason reason;
+        String message;
+        if (quota.fits()) {
+            PlacementResult placed = topology.place(w.podSets());
+            if (placed instanceof PlacementResult.Placed p) {
+                return candidate(q, e, p.placement(), null);
+            }
+            PlacementResult.NoFit noFit = (PlacementResult.NoFit) placed;
+            reason = requiresTopology(w, noFit.podSet()) ? PendingReason.TopologyPlacementFailed : PendingReason.InsufficientCapacity;
+            message = "pod set " + noFit.podSet() + ": " + noFit.message();
+        } else if (quota.reason() == PendingReason.TeamInactive) {
+            park(q, e, quota.reason(), quota.message(), c);
+            return null;
+        } else {
+            reason = quota.reason();
+            message = quota.message();
+        }
+        PlanResult plan = PreemptionPlanner.plan(view, w);
+        if (plan instanceof PreemptionPlan p) {
+            e.blockedMessage = message;
+            return candidate(q, e, null, p);
+        }
+        park(q, e, reason, message, c);
+        return null;
+    }
+
+    private static boolean requiresTopology(Workload w, String podSet) {
+        return w.podSets().stream().anyMatch(p -> p.name().equals(podSet) && p.topology().mode() == TopologyRequest.Mode.REQUIRED);
+    }
+
+    private void park(TeamQueue q, Entry e, PendingReason reason, String message, Cycle c) {
+        q.active.remove(e);
+        q.parked.add(e);
+        e.nominated = false;
+        if (e.preemptedMessage != null) {
+            e.reason = PendingReason.Preempted.name();
+            e.message = e.preemptedMessage + "; still waiting: " + message;
+        } else {
+            e.reason = reason.name();
+            e.message = message;
+        }
+        c.touched.add(e);
+    }
+
+    private Candidate candidate(TeamQueue q, Entry e, Placement placement, PreemptionPlan plan) {
+        String team = e.workload.team();
+        boolean withinNominal = ledger.withinNominal(team, e.requests);
+        Share shareAfter = config.fairShare() ? ledger.shareWith(team, e.requests) : Share.ZERO;
+        return new Candidate(q, e, placement, plan, stateVersion, e.nominated, withinNominal, shareAfter);
+    }
+
+    /** Per instance type, what the team's quota lacks for this workload now (nothing when only placement lacks). */
+    private Map<String, Resources> lacking(Entry e) {
+        TeamQuota q = ledger.quota(e.workload.team());
+        Map<String, Resources> out = new TreeMap<>();
+        if (q == null) return out;
+        e.requests.forEach((type, r) -> {
+            Resources u = ledger.usage(e.workload.team(), type);
+            Resources room = q.ceiling(type).minus(u);
+            Resources poolIdle = ledger.poolCapacity(type).minus(ledger.poolUsage(type));
+            Resources viaPool = q.guaranteed(type).minus(u).plus(poolIdle);
+            Resources missing = Resources.ZERO;
+            for (ResourceName n : ResourceName.values()) {
+                long avail = Math.min(room.get(n), viaPool.get(n));
+                missing = missing.with(n, Math.max(0, r.get(n) - avail));
+            }
+            if (!missing.isZero()) out.put(type, missing);
+        });
+        return out;
+    }
+
+    /** Heads that fit in their nominal first; then lowest share (FairShare); nominated first of all. */
+    private static final Comparator<Candidate> CANDIDATE_ORDER = Comparator
+            .comparing((Candidate c) -> !c.nominated)
+            .thenComparing(c -> !c.withinNominal)
+            .thenComparing(c -> c.shareAfter)
+            .thenComparing(c -> -c.entry.workload.priority())
+            .thenComparing(c -> c.entry.workload.submittedAt())
+            .thenComparing(c -> c.entry.workload.team());
+
+    private record Candidate(TeamQueue queue, Entry entry, Placement placement, PreemptionPlan plan, long version,
+                             boolean nominated, boolean withinNominal, Share shareAfter) {
+    }
+
+    // ---------------------------------------------------------------- dry run
+
+    /**
+     * Would this submission be admitted now if it were at the head of its queue: where, borrowing
+     * what, after preempting whom. Changes nothing.
+     */
+    public DryRunResult dryRun(WorkloadSubmitted submission) {
+        WorkloadValidation.Result r = WorkloadValidation.validate(submission, validationContext(), clock.instant());
+        if (r instanceof WorkloadValidation.Invalid invalid) {
+            return new DryRunResult(submission.workloadId(), submission.team(), DryRunResult.Verdict.Rejected,
+                    invalid.reason().name(), invalid.message(), null, Map.of(), List.of());
+        }
+        Workload w = ((WorkloadValidation.Valid) r).workload();
+        Map<String, Resources> req = w.requestsByInstanceType();
+        QuotaCheck quota = ledger.check(w.team(), req, true);
+        String reason;
+        String message;
+        if (quota.fits()) {
+            PlacementResult placed = topology.place(w.podSets());
+            if (placed instanceof PlacementResult.Placed p) {
+                return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Admitted, null, "would be admitted now",
+                        p.placement(), ledger.borrowedBy(w.team(), req), List.of());
+            }
+            PlacementResult.NoFit noFit = (PlacementResult.NoFit) placed;
+            reason = (requiresTopology(w, noFit.podSet()) ? PendingReason.TopologyPlacementFailed : PendingReason.InsufficientCapacity).name();
+            message = "pod set " + noFit.podSet() + ": " + noFit.message();
+        } else {
+            reason = quota.reason().name();
+            message = quota.message();
+        }
+        if (quota.reason() != PendingReason.TeamInactive && PreemptionPlanner.plan(view, w) instanceof PreemptionPlan plan) {
+            QuotaLedger l = ledger.copy();
+            Topology t = topology.copy();
+            for (Victim v : plan.victims()) {
+                Entry victim = workloads.get(v.workloadId());
+                l.remove(victim.workload.team(), victim.requests);
+                t.release(victim.workload.podSets(), victim.placement);
+            }
+            if (t.place(w.podSets()) instanceof PlacementResult.Placed p) {
+                return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.AdmittedAfterPreemption, null,
+                        "would be admitted after preempting " + plan.victims().size() + " workload(s); " + message,
+                        p.placement(), l.borrowedBy(w.team(), req), plan.victims());
+            }
+        }
+        return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Pending, reason, message, null, Map.of(), List.of());
+    }
+
+    // ---------------------------------------------------------------- queries
+
+    /** A workload's state, if the id is known. */
+    public Optional<WorkloadView> workload(String workloadId) {
+        Entry e = workloads.get(workloadId);
+        return e == null ? Optional.empty() : Optional.of(e.view());
+    }
+
+    /** Every known workload, by id. */
+    public List<WorkloadView> workloads() {
+        return workloads.values().stream().map(Entry::view).sorted(Comparator.comparing(WorkloadView::workloadId)).toList();
+    }
+
+    /** A team's pending workloads in queue order (position 0 is the head). */
+    public List<WorkloadView> queue(String team) {
+        TeamQueue q = teams.get(team);
+        if (q == null) return List.of();
+        TreeSet<Entry> all = new TreeSet<>(QUEUE_ORDER);
+        all.addAll(q.active);
+        all.addAll(q.parked);
+        return all.stream().map(Entry::view).toList();
+    }
+
+    /** A queued workload as validated, or null when the id is not pending. */
+    public Workload pendingWorkload(String workloadId) {
+        Entry e = workloads.get(workloadId);
+        return e == null || e.state != WorkloadState.Pending ? null : e.workload;
+    }
+
+    /** The quota ledger (read it; do not change it). */
+    public QuotaLedger ledger() {
+        return ledger;
+    }
+
+    /** The nodes with what admitted workloads hold on them (read it; do not change it). */
+    public Topology topology() {
+        return topology;
+    }
+
+    public SchedulerConfig config() {
+        return config;
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    /** What preemption planning reads: this scheduler's live state. */
+    public ClusterView clusterView() {
+        return view;
+    }
+
+    /** Admitted workloads, by team. */
+    public Collection<RunningWorkload> running(String team) {
+        TeamQueue q = teams.get(team);
+        return q == null ? List.of() : q.running.values();
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    /** Higher priority first, then earlier submission, then id. */
+    private static final Comparator<Entry> QUEUE_ORDER = Comparator
+            .comparingInt((Entry e) -> -e.workload.priority())
+            .thenComparing(e -> e.workload.submittedAt())
+            .thenComparing(e -> e.workload.id());
+
+    private static final class TeamQueue {
+        final String team;
+        final TreeSet<Entry> active = new TreeSet<>(QUEUE_ORDER);
+        final Set<Entry> parked = new HashSet<>();
+        final Map<String, RunningWorkload> running = new LinkedHashMap<>();
+
+        TeamQueue(String team) {
+            this.team = team;
+        }
+    }
+
+    private static final class Entry {
+        Workload workload;
+        final Map<String, Resources> requests;
+        WorkloadState state;
+        String reason;
+        String message;
+        String emittedReason;
+        String emittedMessage;
+        String blockedMessage;
+        String preemptedMessage;
+        Placement placement;
+        Map<String, Resources> borrowed = Map.of();
+        Instant admittedAt;
+        long seq;
+        boolean nominated;
+
+        Entry(Workload workload) {
+            this.workload = workload;
+            this.requests = workload.requestsByInstanceType();
+        }
+
+        WorkloadView view() {
+            return new WorkloadView(workload.id(), workload.team(), state, reason, message, workload.priority(),
+                    workload.submittedAt(), admittedAt, placement, borrowed);
+        }
+    }
+
+    private final class View implements ClusterView {
+        @Override
+        public SchedulerConfig config() {
+            return config;
+        }
+
+        @Override
+        public QuotaLedger ledger() {
+            return ledger;
+        }
+
+        @Override
+        public Collection<RunningWorkload> running(String team) {
+            return Scheduler.this.running(team);
+        }
+
+        @Override
+        public Topology topology() {
+            return topology;
+        }
+    }
+}

@@ -1,0 +1,263 @@
+package dev.taskgov.core.sim;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.events.WorkloadValidation;
+import dev.taskgov.core.model.ComputeQuotas;
+import dev.taskgov.core.model.InstanceType;
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.ValidationException;
+import dev.taskgov.core.model.Violation;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.Node;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A parsed, valid scenario file (see design.md, "Scenario files").
+ *
+ * @param instanceTypes  by name
+ * @param nodes          in file order, allocatable filled in from the instance types
+ * @param quotas         the compute quotas, checked against the cluster's capacity
+ * @param steps          submit, finish and expect steps in order
+ */
+public record Scenario(String name, String description, Map<String, InstanceType> instanceTypes, List<Node> nodes,
+                       SchedulerConfig schedulerConfig, List<TeamQuota> quotas, List<Step> steps) {
+
+    /** One step of a scenario; {@code index} is its position in {@code $.steps}. */
+    public sealed interface Step {
+        int index();
+    }
+
+    /** Submit a workload ({@code submittedAt} defaults to the step's virtual time). */
+    public record Submit(int index, WorkloadSubmitted workload) implements Step {
+    }
+
+    /** Finish a workload. */
+    public record Finish(int index, String workloadId) implements Step {
+    }
+
+    /**
+     * Check the state.
+     *
+     * @param admitted                 ids that must be admitted
+     * @param pending                  ids that must be pending
+     * @param preemptedSinceLastExpect exact set of victims since the previous expect, or null (not checked)
+     * @param placements               workload to pod set to node to pod count (0 = absent)
+     */
+    public record Expect(int index, List<String> admitted, List<String> pending, List<String> preemptedSinceLastExpect,
+                         Map<String, Map<String, Map<String, Integer>>> placements) implements Step {
+    }
+
+    /** Reads and validates a scenario file. */
+    public static Scenario read(Path file) {
+        JsonNode root;
+        try {
+            root = EventCodec.mapper().readTree(Files.readString(file));
+        } catch (JsonProcessingException e) {
+            throw new ScenarioException("$", "not valid JSON: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"));
+        } catch (IOException e) {
+            throw new ScenarioException("$", "cannot read " + file + ": " + e.getMessage());
+        }
+        return parse(root);
+    }
+
+    /**
+     * Validates a scenario; the first problem found is thrown with its JSON path.
+     *
+     * @throws ScenarioException e.g. {@code $.steps[3].submit.podSets[0].count: must be >= 1, was 0}
+     */
+    public static Scenario parse(JsonNode root) {
+        if (root == null || !root.isObject()) throw new ScenarioException("$", "must be a JSON object");
+        String name = root.path("name").asText(null);
+        String description = root.path("description").asText(null);
+        Map<String, InstanceType> types = instanceTypes(root.path("cluster"));
+        List<Node> nodes = nodes(root.path("cluster").get("nodes"), types);
+        SchedulerConfig config;
+        try {
+            config = root.hasNonNull("schedulerConfig") ? SchedulerConfig.fromRequest(root.get("schedulerConfig")) : SchedulerConfig.DEFAULT;
+        } catch (ValidationException e) {
+            throw at("$.schedulerConfig", e.violations().get(0));
+        }
+        List<TeamQuota> quotas = quotas(root.get("computeQuotas"), types, nodes);
+        List<Step> steps = steps(root.get("steps"));
+        return new Scenario(name == null ? "" : name, description, types, nodes, config, quotas, steps);
+    }
+
+    private static ScenarioException at(String prefix, Violation v) {
+        return new ScenarioException(v.field().startsWith("$") ? v.field() : prefix + "." + v.field(), v.rule());
+    }
+
+    private static Map<String, InstanceType> instanceTypes(JsonNode cluster) {
+        JsonNode it = cluster.get("instanceTypes");
+        if (it == null || !it.isObject()) throw new ScenarioException("$.cluster.instanceTypes", "is required (an object by instance type name)");
+        Map<String, InstanceType> out = new TreeMap<>();
+        Iterator<Map.Entry<String, JsonNode>> fields = it.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> f = fields.next();
+            String path = "$.cluster.instanceTypes." + f.getKey();
+            out.put(f.getKey(), new InstanceType(f.getKey(), amounts(f.getValue(), path)));
+        }
+        return out;
+    }
+
+    private static Resources amounts(JsonNode node, String path) {
+        ResourceAmounts a;
+        try {
+            a = EventCodec.read(node, ResourceAmounts.class);
+        } catch (EventCodec.EventFormatException e) {
+            throw new ScenarioException(path + e.path().substring(1), e.problem());
+        }
+        check(path + ".accelerators", a.accelerators());
+        check(path + ".vcpu", a.vcpu());
+        check(path + ".memoryGiB", a.memoryGiB());
+        return a.toResources();
+    }
+
+    private static void check(String path, java.math.BigDecimal d) {
+        if (d != null && d.signum() < 0) throw new ScenarioException(path, "must not be negative, was " + d.toPlainString());
+    }
+
+    private static List<Node> nodes(JsonNode list, Map<String, InstanceType> types) {
+        if (list == null || !list.isArray()) throw new ScenarioException("$.cluster.nodes", "is required (a list of nodes)");
+        List<Node> out = new ArrayList<>();
+        Set<String> names = new java.util.HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            String path = "$.cluster.nodes[" + i + "]";
+            NodeRecord r;
+            try {
+                r = EventCodec.read(list.get(i), NodeRecord.class);
+            } catch (EventCodec.EventFormatException e) {
+                throw new ScenarioException(path + e.path().substring(1), e.problem());
+            }
+            if (r.name() == null || r.name().isBlank()) throw new ScenarioException(path + ".name", "is required");
+            if (!names.add(r.name())) throw new ScenarioException(path + ".name", "duplicate node name '" + r.name() + "'");
+            if (r.instanceType() == null || !types.containsKey(r.instanceType())) {
+                throw new ScenarioException(path + ".instanceType", "unknown instance type '" + r.instanceType() + "'");
+            }
+            if (r.allocatable() != null) amounts(list.get(i).get("allocatable"), path + ".allocatable");
+            out.add(r.toNode(types));
+        }
+        return out;
+    }
+
+    private static List<TeamQuota> quotas(JsonNode list, Map<String, InstanceType> types, List<Node> nodes) {
+        List<TeamQuota> out = new ArrayList<>();
+        if (list == null || list.isNull()) return out;
+        if (!list.isArray()) throw new ScenarioException("$.computeQuotas", "must be a list of CreateComputeQuota bodies");
+        Map<String, Resources> capacity = ComputeQuotas.clusterCapacity(nodes);
+        Set<String> teams = new java.util.HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            String path = "$.computeQuotas[" + i + "]";
+            TeamQuota q;
+            try {
+                q = ComputeQuotas.fromRequest(list.get(i), types);
+            } catch (ValidationException e) {
+                throw at(path, e.violations().get(0));
+            }
+            if (!teams.add(q.team())) {
+                throw new ScenarioException(path + ".ComputeQuotaTarget.TeamName", "team '" + q.team() + "' already has a compute quota");
+            }
+            out.add(q);
+            List<Violation> over = ComputeQuotas.checkCapacity(out, capacity);
+            if (!over.isEmpty()) throw at(path, over.get(0));
+        }
+        return out;
+    }
+
+    private static List<Step> steps(JsonNode list) {
+        if (list == null || !list.isArray()) throw new ScenarioException("$.steps", "is required (a list of steps)");
+        List<Step> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            String path = "$.steps[" + i + "]";
+            JsonNode s = list.get(i);
+            if (s == null || !s.isObject() || s.size() != 1) {
+                throw new ScenarioException(path, "must be an object with exactly one of submit, finish, expect");
+            }
+            if (s.has("submit")) out.add(submit(i, s.get("submit"), path + ".submit"));
+            else if (s.has("finish")) {
+                if (!s.get("finish").isTextual()) throw new ScenarioException(path + ".finish", "must be a workload id (a string)");
+                out.add(new Finish(i, s.get("finish").asText()));
+            } else if (s.has("expect")) out.add(expect(i, s.get("expect"), path + ".expect"));
+            else throw new ScenarioException(path + "." + s.fieldNames().next(), "unknown step; use submit, finish or expect");
+        }
+        return out;
+    }
+
+    private static Submit submit(int i, JsonNode node, String path) {
+        if (!node.isObject()) throw new ScenarioException(path, "must be a WorkloadSubmitted object");
+        WorkloadSubmitted w;
+        try {
+            w = EventCodec.read(node, WorkloadSubmitted.class);
+        } catch (EventCodec.EventFormatException e) {
+            throw new ScenarioException(path + e.path().substring(1), e.problem());
+        }
+        List<Violation> v = WorkloadValidation.checkFields(w);
+        if (!v.isEmpty()) throw at(path, v.get(0));
+        return new Submit(i, w);
+    }
+
+    private static Expect expect(int i, JsonNode node, String path) {
+        if (!node.isObject()) throw new ScenarioException(path, "must be an object");
+        Iterator<String> names = node.fieldNames();
+        while (names.hasNext()) {
+            String n = names.next();
+            if (!Set.of("admitted", "pending", "preemptedSinceLastExpect", "placements").contains(n)) {
+                throw new ScenarioException(path + "." + n, "unknown expectation; use admitted, pending, preemptedSinceLastExpect, placements");
+            }
+        }
+        Map<String, Map<String, Map<String, Integer>>> placements = new LinkedHashMap<>();
+        JsonNode p = node.get("placements");
+        if (p != null) {
+            if (!p.isObject()) throw new ScenarioException(path + ".placements", "must be an object by workload id");
+            p.fields().forEachRemaining(w -> {
+                Map<String, Map<String, Integer>> podSets = new LinkedHashMap<>();
+                String wp = path + ".placements." + w.getKey();
+                if (!w.getValue().isObject()) throw new ScenarioException(wp, "must be an object by pod set name");
+                w.getValue().fields().forEachRemaining(ps -> {
+                    JsonNode nodes = ps.getValue().get("nodes");
+                    String np = wp + "." + ps.getKey() + ".nodes";
+                    if (nodes == null || !nodes.isObject()) throw new ScenarioException(np, "is required (an object of node name to pod count)");
+                    Map<String, Integer> counts = new TreeMap<>();
+                    nodes.fields().forEachRemaining(n -> {
+                        if (!n.getValue().canConvertToInt() || n.getValue().intValue() < 0) {
+                            throw new ScenarioException(np + "." + n.getKey(), "must be a pod count >= 0");
+                        }
+                        if (n.getValue().intValue() > 0) counts.put(n.getKey(), n.getValue().intValue());
+                    });
+                    podSets.put(ps.getKey(), counts);
+                });
+                placements.put(w.getKey(), podSets);
+            });
+        }
+        return new Expect(i, ids(node.get("admitted"), path + ".admitted"), ids(node.get("pending"), path + ".pending"),
+                node.has("preemptedSinceLastExpect") ? ids(node.get("preemptedSinceLastExpect"), path + ".preemptedSinceLastExpect") : null,
+                placements);
+    }
+
+    private static List<String> ids(JsonNode list, String path) {
+        if (list == null) return List.of();
+        if (!list.isArray()) throw new ScenarioException(path, "must be a list of workload ids");
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            if (!list.get(i).isTextual()) throw new ScenarioException(path + "[" + i + "]", "must be a workload id (a string)");
+            out.add(list.get(i).asText());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,175 @@
+package dev.taskgov.core.sim;
+
+import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.core.preemption.PlanResult;
+import dev.taskgov.core.preemption.PreemptionPlanner;
+import dev.taskgov.core.preemption.Victim;
+import dev.taskgov.core.scheduling.ChangeResult;
+import dev.taskgov.core.scheduling.Decision;
+import dev.taskgov.core.scheduling.Scheduler;
+import dev.taskgov.core.scheduling.SubmitResult;
+import dev.taskgov.core.scheduling.WorkloadView;
+import dev.taskgov.core.topology.PodSetPlacement;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Replays a {@link Scenario} deterministically on an in-process {@link Scheduler}: virtual time
+ * starts at {@link #START} and each step advances it by one second; after each submit or finish
+ * the scheduler runs until nothing more can be admitted or preempted.
+ */
+public final class Simulator {
+
+    /** Virtual time before the first step. */
+    public static final Instant START = Instant.parse("2026-11-30T10:00:00Z");
+
+    private Simulator() {
+    }
+
+    /** Replays a scenario in process; {@code file} is only reported back. */
+    public static ScenarioResult run(Scenario scenario, String file) {
+        return run(scenario, file, Scheduler.Mode.IN_PROCESS);
+    }
+
+    /**
+     * Replays a scenario in either mode. In {@link Scheduler.Mode#DELEGATED} the simulator plays
+     * the preemption service: on {@link Decision.PreemptionNeeded} it plans with
+     * {@link PreemptionPlanner} on the scheduler's state and reports each eviction through
+     * {@link Scheduler#evict}, as the live services do; both modes must give the same outcome.
+     */
+    public static ScenarioResult run(Scenario scenario, String file, Scheduler.Mode mode) {
+        VirtualClock clock = new VirtualClock(START);
+        Scheduler scheduler = new Scheduler(clock, mode, scenario.instanceTypes().values(), scenario.nodes());
+        scheduler.applySchedulerConfig(scenario.schedulerConfig());
+        for (TeamQuota q : scenario.quotas()) scheduler.applyQuota(q);
+        List<ScenarioResult.Check> checks = new ArrayList<>();
+        List<String> log = new ArrayList<>();
+        Set<String> preemptedSince = new LinkedHashSet<>();
+        for (Scenario.Step step : scenario.steps()) {
+            clock.advance(Duration.ofSeconds(1));
+            String at = "[" + step.index() + "] ";
+            if (step instanceof Scenario.Submit s) {
+                WorkloadSubmitted w = s.workload().submittedAt() == null ? s.workload().withSubmittedAt(clock.instant()) : s.workload();
+                SubmitResult r = scheduler.submit(w);
+                if (r instanceof SubmitResult.Accepted) {
+                    log.add(at + "submit " + w.workloadId());
+                } else if (r instanceof SubmitResult.Ignored ig) {
+                    log.add(at + "submit " + w.workloadId() + ": " + ig.message());
+                } else if (r instanceof SubmitResult.Rejected rj) {
+                    log.add(at + "submit " + w.workloadId() + ": rejected (" + rj.decision().reason() + ") " + rj.decision().message());
+                }
+                runUntilQuiet(scheduler, at, log, preemptedSince);
+            } else if (step instanceof Scenario.Finish f) {
+                ChangeResult r = scheduler.finish(f.workloadId());
+                log.add(at + "finish " + f.workloadId() + ": " + r.message());
+                runUntilQuiet(scheduler, at, log, preemptedSince);
+            } else if (step instanceof Scenario.Expect e) {
+                checks.addAll(check(scheduler, e, preemptedSince));
+                preemptedSince.clear();
+            }
+        }
+        boolean ok = checks.stream().allMatch(ScenarioResult.Check::ok);
+        List<ScenarioResult.FinalState> finals = scheduler.workloads().stream().map(Simulator::finalState).toList();
+        return new ScenarioResult(scenario.name(), file, ok, checks, finals, log);
+    }
+
+    private static void runUntilQuiet(Scheduler scheduler, String at, List<String> log, Set<String> preemptedSince) {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Decision d : scheduler.cycle()) {
+                if (d instanceof Decision.Admit a) {
+                    changed = true;
+                    log.add(at + "admit " + a.workloadId() + " on " + placementOf(a.placement().podSets())
+                            + (a.borrowed().isEmpty() ? "" : " borrowing " + a.borrowed()));
+                } else if (d instanceof Decision.Preempt p) {
+                    changed = true;
+                    for (Victim v : p.plan().victims()) {
+                        preemptedSince.add(v.workloadId());
+                        log.add(at + "preempt " + v.workloadId() + " for " + p.plan().preemptorId() + " (" + v.reason() + "): " + v.message());
+                    }
+                } else if (d instanceof Decision.StayPending sp) {
+                    log.add(at + "pending " + sp.workloadId() + " (" + sp.reason() + "): " + sp.message());
+                } else if (d instanceof Decision.Reject r) {
+                    log.add(at + "reject " + r.workloadId() + " (" + r.reason() + "): " + r.message());
+                } else if (d instanceof Decision.PreemptionNeeded n) {
+                    log.add(at + "preemption needed for " + n.workloadId() + ": " + n.message());
+                    if (PreemptionPlanner.plan(scheduler.clusterView(), n.workload()) instanceof PlanResult.PreemptionPlan plan) {
+                        for (Victim v : plan.victims()) {
+                            scheduler.evict(v, plan.preemptorId());
+                            preemptedSince.add(v.workloadId());
+                            changed = true;
+                            log.add(at + "preempt " + v.workloadId() + " for " + plan.preemptorId() + " (" + v.reason() + "): " + v.message());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<ScenarioResult.Check> check(Scheduler scheduler, Scenario.Expect e, Set<String> preemptedSince) {
+        List<ScenarioResult.Check> out = new ArrayList<>();
+        for (String id : e.admitted()) out.add(stateCheck(scheduler, e.index(), "admitted", id, WorkloadState.Admitted));
+        for (String id : e.pending()) out.add(stateCheck(scheduler, e.index(), "pending", id, WorkloadState.Pending));
+        if (e.preemptedSinceLastExpect() != null) {
+            Set<String> expected = new TreeSet<>(e.preemptedSinceLastExpect());
+            Set<String> seen = new TreeSet<>(preemptedSince);
+            out.add(new ScenarioResult.Check(e.index(), "preemptedSinceLastExpect", null, expected.equals(seen), expected, seen));
+        }
+        e.placements().forEach((id, podSets) -> {
+            Optional<WorkloadView> w = scheduler.workload(id);
+            Map<String, Map<String, Integer>> seenAll = w.filter(v -> v.placement() != null)
+                    .map(v -> placementOf(v.placement().podSets())).orElse(null);
+            podSets.forEach((podSet, expected) -> {
+                Object seen;
+                boolean ok;
+                if (seenAll == null) {
+                    seen = w.map(Simulator::describe).orElse("unknown workload");
+                    ok = false;
+                } else {
+                    Map<String, Integer> s = seenAll.getOrDefault(podSet, Map.of());
+                    seen = s;
+                    ok = s.equals(expected);
+                }
+                out.add(new ScenarioResult.Check(e.index(), "placements", id + "/" + podSet, ok, expected, seen));
+            });
+        });
+        return out;
+    }
+
+    private static ScenarioResult.Check stateCheck(Scheduler scheduler, int step, String check, String id, WorkloadState want) {
+        Optional<WorkloadView> w = scheduler.workload(id);
+        boolean ok = w.map(v -> v.state() == want).orElse(false);
+        return new ScenarioResult.Check(step, check, id, ok, want.name(), w.map(Simulator::describe).orElse("unknown workload"));
+    }
+
+    private static String describe(WorkloadView v) {
+        return v.state() + (v.reason() == null ? "" : " (" + v.reason() + ": " + v.message() + ")");
+    }
+
+    private static Map<String, Map<String, Integer>> placementOf(List<PodSetPlacement> podSets) {
+        Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
+        for (PodSetPlacement p : podSets) out.put(p.name(), new TreeMap<>(p.podsPerNode()));
+        return out;
+    }
+
+    private static ScenarioResult.FinalState finalState(WorkloadView v) {
+        Map<String, ResourceAmounts> borrowed = new TreeMap<>();
+        if (v.borrowed() != null) v.borrowed().forEach((t, r) -> borrowed.put(t, ResourceAmounts.of(r)));
+        return new ScenarioResult.FinalState(v.workloadId(), v.team(), v.state().name(), v.reason(), v.message(),
+                v.placement() == null ? null : placementOf(v.placement().podSets()), borrowed);
+    }
+}
