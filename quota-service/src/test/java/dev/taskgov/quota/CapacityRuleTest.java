@@ -70,8 +70,8 @@ class CapacityRuleTest {
                     () -> createQuota(sageMaker, cluster, team("b"), type, 9));
             assertThat(refused.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
             assertThat(refused.awsErrorDetails().errorMessage()).contains(
-                    "quota sum 25 accelerators of ml.p4de.24xlarge exceeds cluster capacity 24",
-                    "quota sum 300 vCPU of ml.p4de.24xlarge exceeds cluster capacity 288 vCPU");
+                    "the quotas for ml.p4de.24xlarge sum to 25 accelerators, more than the cluster's 24 accelerators on ready nodes",
+                    "the quotas for ml.p4de.24xlarge sum to 300 vcpu, more than the cluster's 288 vcpu on ready nodes");
             // exactly the capacity fits
             createQuota(sageMaker, cluster, team("c"), type, 8);
             // a disabled quota does not count, and enabling it is checked like a create
@@ -85,7 +85,7 @@ class CapacityRuleTest {
             SageMakerException enabling = catchThrowableOfType(SageMakerException.class, () -> sageMaker.updateComputeQuota(
                     r -> r.computeQuotaId(otherId).targetVersion(1).activationState(ActivationState.ENABLED)));
             assertThat(enabling.awsErrorDetails().errorMessage())
-                    .contains("quota sum 32 accelerators of ml.p4de.24xlarge exceeds cluster capacity 24");
+                    .contains("the quotas for ml.p4de.24xlarge sum to 32 accelerators, more than the cluster's 24 accelerators");
         }
     }
 
@@ -106,9 +106,10 @@ class CapacityRuleTest {
 
             var described = sageMaker.describeComputeQuota(r -> r.computeQuotaId(id));
             assertThat(described.failureReason()).contains(
-                    "quota sum 64 accelerators of ml.trn1n.32xlarge exceeds cluster capacity 48",
-                    "quota sum 512 vCPU of ml.trn1n.32xlarge exceeds cluster capacity 384 vCPU",
-                    "quota sum 2048 GiB memory of ml.trn1n.32xlarge exceeds cluster capacity 1536 GiB memory");
+                    "over-committed: ",
+                    "the quotas for ml.trn1n.32xlarge sum to 64 accelerators, more than the cluster's 48 accelerators",
+                    "the quotas for ml.trn1n.32xlarge sum to 512 vcpu, more than the cluster's 384 vcpu",
+                    "the quotas for ml.trn1n.32xlarge sum to 2048 GiB memory, more than the cluster's 1536 GiB memory");
             assertThat(described.status().toString()).isEqualTo("Created");
             assertThat(described.computeQuotaConfig().computeQuotaResources().get(0).accelerators()).isEqualTo(64);
 

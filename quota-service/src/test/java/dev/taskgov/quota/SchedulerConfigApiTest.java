@@ -110,14 +110,14 @@ class SchedulerConfigApiTest {
         }
         List<Case> cases = List.of(
                 new Case("weight above 100", List.of(priority("inference", 101)), null,
-                        "SchedulerConfig.PriorityClasses[0].Weight: must be in 0..100, was 101"),
+                        "SchedulerConfig.PriorityClasses[0].Weight: must be a whole number in 0..100, was 101"),
                 new Case("weight missing", List.of(PriorityClass.builder().name("x").build()), null,
-                        "SchedulerConfig.PriorityClasses[0].Weight: is required"),
+                        "SchedulerConfig.PriorityClasses[0].Weight: must be a whole number in 0..100"),
                 new Case("name with capitals", List.of(priority("Inference", 1)), null,
                         "SchedulerConfig.PriorityClasses[0].Name: must match"),
                 new Case("name twice", List.of(priority("a", 1), priority("a", 2)), null,
                         "SchedulerConfig.PriorityClasses[1].Name: priority class 'a' is given twice"),
-                new Case("fair share unknown", List.of(), "Sometimes", "SchedulerConfig.FairShare: must be one of [Disabled, Enabled], was 'Sometimes'"));
+                new Case("fair share unknown", List.of(), "Sometimes", "SchedulerConfig.FairShare: must be Enabled or Disabled, was 'Sometimes'"));
         List<String> failures = new ArrayList<>();
         for (Case c : cases) {
             try {

@@ -191,7 +191,7 @@ class SeedExamplesTest {
                         .computeQuotaConfig(c -> c.computeQuotaResources(ComputeQuotaResourceConfig.builder()
                                 .instanceType("ml.g5.8xlarge").accelerators(1).build()))
                         .computeQuotaTarget(q -> q.teamName(late))))
-                .hasMessageContaining("quota sum 16 accelerators of ml.g5.8xlarge exceeds cluster capacity 15");
+                .hasMessageContaining("the quotas for ml.g5.8xlarge sum to 16 accelerators, more than the cluster's 15 accelerators");
     }
 
     @Test

@@ -74,7 +74,7 @@ class ValidationErrorsTest {
                 invalid("TeamName missing", b -> b.computeQuotaTarget(t -> t.fairShareWeight(1)),
                         "ComputeQuotaTarget.TeamName: is required"),
                 invalid("TeamName with capitals", b -> b.computeQuotaTarget(t -> t.teamName("Team_A")),
-                        "ComputeQuotaTarget.TeamName: must match [a-z0-9]([-a-z0-9]*[a-z0-9]){0,39}, was 'Team_A'"),
+                        "ComputeQuotaTarget.TeamName: must match [a-z0-9]([-a-z0-9]*[a-z0-9]){0,39}"),
                 invalid("FairShareWeight above 100", b -> b.computeQuotaTarget(t -> t.teamName("t").fairShareWeight(101)),
                         "ComputeQuotaTarget.FairShareWeight: must be in 0..100, was 101"),
                 invalid("FairShareWeight negative", b -> b.computeQuotaTarget(t -> t.teamName("t").fairShareWeight(-1)),

@@ -18,7 +18,6 @@ import dev.taskgov.quota.api.RequestFields;
 import dev.taskgov.quota.capacity.ClusterCapacity;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import dev.taskgov.quota.outbox.QuotaTopicOutbox;
-import dev.taskgov.quota.rules.CapacityExcess;
 import dev.taskgov.quota.rules.EffectiveQuota;
 import dev.taskgov.quota.rules.QuotaRules;
 import io.quarkus.panache.common.Parameters;
@@ -281,21 +280,19 @@ public class ComputeQuotaOperations implements OperationRegistry {
             return null;
         }
         Set<String> types = ComputeQuotaDocuments.readNominal(e.nominalJson).keySet();
-        List<String> reports = rules.excesses(activeNominals(e.clusterArn, null, null), capacity.capacityByInstanceType())
-                .stream().filter(x -> types.contains(x.instanceType())).map(CapacityExcess::message).toList();
-        return reports.isEmpty() ? null : String.join("; ", reports);
+        List<String> reports = rules.capacityViolations(activeNominals(e.clusterArn, null, null),
+                capacity.capacityByInstanceType(), types);
+        return reports.isEmpty() ? null : "over-committed: " + String.join("; ", reports);
     }
 
     private void checkCapacity(String clusterArn, String replacedId, EffectiveQuota candidate) {
         if (!config.quota().enforceCapacity() || !candidate.active()) {
             return;
         }
-        List<CapacityExcess> excesses = rules.excesses(activeNominals(clusterArn, replacedId, candidate.nominal()),
-                capacity.capacityByInstanceType());
-        List<String> relevant = excesses.stream().filter(x -> candidate.nominal().containsKey(x.instanceType()))
-                .map(CapacityExcess::message).toList();
-        if (!relevant.isEmpty()) {
-            throw AwsApiException.validation("ComputeQuotaConfig.ComputeQuotaResources: " + String.join("; ", relevant)
+        List<String> violations = rules.capacityViolations(activeNominals(clusterArn, replacedId, candidate.nominal()),
+                capacity.capacityByInstanceType(), candidate.nominal().keySet());
+        if (!violations.isEmpty()) {
+            throw AwsApiException.validation("ComputeQuotaConfig.ComputeQuotaResources: " + String.join("; ", violations)
                     + " (the quotas of a cluster must not sum to more than its ready nodes' allocatable)");
         }
     }

@@ -72,7 +72,8 @@ public class QuotaMetrics {
         stale.set(true);
     }
 
-    @Scheduled(every = "${taskgov.quota.metrics-refresh-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${taskgov.quota.metrics-refresh-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void refreshIfStale() {
         if (stale.getAndSet(false)) {
             refresh();

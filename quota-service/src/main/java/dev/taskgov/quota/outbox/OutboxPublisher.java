@@ -62,8 +62,8 @@ public class OutboxPublisher {
         requestRelay();
     }
 
-    @Scheduled(every = "${taskgov.quota.outbox.poll-interval}", delayed = "1s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${taskgov.quota.outbox.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void poll() {
         requestRelay();
     }

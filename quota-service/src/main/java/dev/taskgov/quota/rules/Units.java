@@ -15,13 +15,4 @@ public final class Units {
         BigDecimal v = new BigDecimal(stored).divide(BigDecimal.valueOf(resource.unitsPerJsonUnit())).stripTrailingZeros();
         return v.scale() < 1 ? v.setScale(1) : v;
     }
-
-    /** "64 accelerators", "96 vCPU", "512 GiB memory". */
-    public static String format(ResourceName resource, long stored) {
-        return switch (resource) {
-            case ACCELERATORS -> stored + " accelerators";
-            case VCPU -> toApi(resource, stored).stripTrailingZeros().toPlainString() + " vCPU";
-            case MEMORY -> toApi(resource, stored).stripTrailingZeros().toPlainString() + " GiB memory";
-        };
-    }
 }
