@@ -116,8 +116,10 @@ class CapacityRuleTest {
             String gauge = "taskgov_quota_overcommit{cluster_arn=\"" + cluster
                     + "\",instance_type=\"ml.trn1n.32xlarge\",resource=\"accelerators\"} 16.0";
             await().atMost(Duration.ofSeconds(30)).until(() -> metrics().contains(gauge));
-            assertThat(metrics()).contains("taskgov_quota_nominal{instance_type=\"ml.trn1n.32xlarge\",resource=\"accelerators\",team=\""
-                    + team + "\"} 64.0");
+            assertThat(metrics()).contains("taskgov_quota_nominal{cluster_arn=\"" + cluster
+                    + "\",instance_type=\"ml.trn1n.32xlarge\",resource=\"accelerators\",team=\"" + team + "\"} 64.0");
+            assertThat(metrics()).contains("taskgov_quota_cluster_capacity{instance_type=\"ml.trn1n.32xlarge\",resource=\"accelerators\"} 48.0");
+            assertThat(metrics()).containsPattern("taskgov_quota_api_requests_total\\{operation=\"DescribeComputeQuota\",outcome=\"success\"} [1-9]");
 
             // the node comes back: the report goes away
             QuotaTestKit.publishNode(nodes.get(0), type, 16, 128, 512, true);

@@ -90,8 +90,8 @@ public class QuotaMetrics {
         for (ComputeQuotaReadModel.ActiveQuota q : active) {
             q.nominal().forEach((type, amount) -> {
                 for (ResourceName r : ResourceName.values()) {
-                    nominalRows.add(MultiGauge.Row.of(Tags.of("team", q.team(), "instance_type", type,
-                            "resource", r.jsonName()), Units.toApi(r, amount.get(r)).doubleValue()));
+                    nominalRows.add(MultiGauge.Row.of(Tags.of("cluster_arn", q.clusterArn(), "team", q.team(),
+                            "instance_type", type, "resource", r.jsonName()), Units.toApi(r, amount.get(r)).doubleValue()));
                 }
                 sumsByCluster.computeIfAbsent(q.clusterArn(), c -> new TreeMap<>()).merge(type, amount, Resources::plus);
             });
