@@ -128,6 +128,24 @@ class CapacityRuleTest {
         }
     }
 
+    @Test
+    void an_unreadable_node_record_goes_to_the_dead_letter_topic_with_its_reason() {
+        String key = "broken-" + team("node");
+        QuotaTestKit.send(dev.taskgov.testsupport.TaskgovTopics.TOPOLOGY, key, "{\"name\": \"" + key + "\", \"allocatable\": {}}");
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            var dead = QuotaTestKit.readTopic(dev.taskgov.testsupport.TaskgovTopics.DEADLETTER).stream()
+                    .filter(r -> key.equals(r.key())).toList();
+            assertThat(dead).hasSize(1);
+            assertThat(QuotaTestKit.headers(dead.get(0))).containsEntry("dead-letter-topic", "taskgov.topology")
+                    .containsEntry("dead-letter-reason", "instanceType: is required")
+                    .containsKeys("dead-letter-partition", "dead-letter-offset");
+        });
+        // the consumer goes on with the next record
+        QuotaTestKit.publishNode("after-broken-" + team("n"), "ml.c5.9xlarge", 0, 36, 72, true);
+        await().atMost(Duration.ofSeconds(60)).until(() ->
+                capacity.capacityByInstanceType().getOrDefault("ml.c5.9xlarge", Resources.ZERO).milliVcpu() >= 36_000);
+    }
+
     private String metrics() throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + service.getPort()
                 + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();

@@ -113,6 +113,11 @@ public final class QuotaTestKit {
 
     /** Every record of the quota topic, in offset order per partition (a real consumer, from the start). */
     public static List<ConsumerRecord<String, String>> readQuotaTopic() {
+        return readTopic(TaskgovTopics.QUOTA);
+    }
+
+    /** Every record of a topic, in offset order per partition (a real consumer, from the start). */
+    public static List<ConsumerRecord<String, String>> readTopic(String topic) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
@@ -121,7 +126,7 @@ public final class QuotaTestKit {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<String, String>> out = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
-            List<TopicPartition> partitions = consumer.partitionsFor(TaskgovTopics.QUOTA).stream()
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -129,7 +134,7 @@ public final class QuotaTestKit {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read the quota topic to its end");
+                    throw new IllegalStateException("could not read " + topic + " to its end");
                 }
                 consumer.poll(Duration.ofMillis(200)).forEach(out::add);
             }
