@@ -49,7 +49,7 @@ public class QuotaMetrics {
 
     @PostConstruct
     void register() {
-        nominal = MultiGauge.builder("taskgov.quota.nominal")
+        nominal = MultiGauge.builder("taskgov.quota.configured")
                 .description("Nominal quota of an enabled team, per instance type and resource (vCPU, GiB, accelerators)")
                 .register(registry);
         capacityGauge = MultiGauge.builder("taskgov.quota.cluster.capacity")
