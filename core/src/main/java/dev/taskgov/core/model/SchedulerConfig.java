@@ -53,7 +53,7 @@ public record SchedulerConfig(Map<String, Integer> priorityClasses, boolean fair
             }
         }
         throw new ValidationException("priorityClass", "unknown priority class '" + label + "'; known: "
-                + priorityClasses.keySet());
+                + new java.util.TreeSet<>(priorityClasses.keySet()));
     }
 
     /** The weight of a label's class, or {@link #defaultPriority()} when it names none. */

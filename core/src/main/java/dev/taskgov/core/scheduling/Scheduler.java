@@ -575,6 +575,12 @@ public final class Scheduler {
         return all.stream().map(Entry::view).toList();
     }
 
+    /** A queued workload as validated, or null when the id is not pending. */
+    public Workload pendingWorkload(String workloadId) {
+        Entry e = workloads.get(workloadId);
+        return e == null || e.state != WorkloadState.Pending ? null : e.workload;
+    }
+
     /** The quota ledger (read it; do not change it). */
     public QuotaLedger ledger() {
         return ledger;

@@ -4,6 +4,8 @@ import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.core.preemption.PlanResult;
+import dev.taskgov.core.preemption.PreemptionPlanner;
 import dev.taskgov.core.preemption.Victim;
 import dev.taskgov.core.scheduling.ChangeResult;
 import dev.taskgov.core.scheduling.Decision;
@@ -37,10 +39,20 @@ public final class Simulator {
     private Simulator() {
     }
 
-    /** Replays a scenario; {@code file} is only reported back. */
+    /** Replays a scenario in process; {@code file} is only reported back. */
     public static ScenarioResult run(Scenario scenario, String file) {
+        return run(scenario, file, Scheduler.Mode.IN_PROCESS);
+    }
+
+    /**
+     * Replays a scenario in either mode. In {@link Scheduler.Mode#DELEGATED} the simulator plays
+     * the preemption service: on {@link Decision.PreemptionNeeded} it plans with
+     * {@link PreemptionPlanner} on the scheduler's state and reports each eviction through
+     * {@link Scheduler#evict}, as the live services do; both modes must give the same outcome.
+     */
+    public static ScenarioResult run(Scenario scenario, String file, Scheduler.Mode mode) {
         VirtualClock clock = new VirtualClock(START);
-        Scheduler scheduler = new Scheduler(clock, Scheduler.Mode.IN_PROCESS, scenario.instanceTypes().values(), scenario.nodes());
+        Scheduler scheduler = new Scheduler(clock, mode, scenario.instanceTypes().values(), scenario.nodes());
         scheduler.applySchedulerConfig(scenario.schedulerConfig());
         for (TeamQuota q : scenario.quotas()) scheduler.applyQuota(q);
         List<ScenarioResult.Check> checks = new ArrayList<>();
@@ -94,7 +106,15 @@ public final class Simulator {
                 } else if (d instanceof Decision.Reject r) {
                     log.add(at + "reject " + r.workloadId() + " (" + r.reason() + "): " + r.message());
                 } else if (d instanceof Decision.PreemptionNeeded n) {
-                    log.add(at + "preemption needed for " + n.workloadId());
+                    log.add(at + "preemption needed for " + n.workloadId() + ": " + n.message());
+                    if (PreemptionPlanner.plan(scheduler.clusterView(), n.workload()) instanceof PlanResult.PreemptionPlan plan) {
+                        for (Victim v : plan.victims()) {
+                            scheduler.evict(v, plan.preemptorId());
+                            preemptedSince.add(v.workloadId());
+                            changed = true;
+                            log.add(at + "preempt " + v.workloadId() + " for " + plan.preemptorId() + " (" + v.reason() + "): " + v.message());
+                        }
+                    }
                 }
             }
         }

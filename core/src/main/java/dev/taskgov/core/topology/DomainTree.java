@@ -142,6 +142,54 @@ final class DomainTree {
         return root.isEmpty();
     }
 
+    /**
+     * A deep copy with the same ids and cached capacities; each node's state is copied too and
+     * put into {@code nodesOut} by name.
+     */
+    DomainTree copy(Map<String, NodeState> nodesOut) {
+        DomainTree t = new DomainTree();
+        t.dirty = dirty;
+        if (!dirty) {
+            t.byId = new Domain[byId.length];
+            for (int i = 0; i < byLevel.length; i++) {
+                t.byLevel[i] = new Domain[byLevel[i].length];
+                t.idsByLevel[i] = idsByLevel[i];
+            }
+        }
+        copyChildren(root, t.root, t, nodesOut);
+        if (!dirty) {
+            for (Domain d : t.byId) {
+                if (d.level >= 0) t.byLevel[d.level][levelIndex(d)] = d;
+            }
+            capacityCache.forEach((shape, cap) -> t.capacityCache.put(shape, cap.clone()));
+        }
+        return t;
+    }
+
+    private int levelIndex(Domain copy) {
+        return Arrays.binarySearch(idsByLevel[copy.level], copy.id);
+    }
+
+    private void copyChildren(Domain from, Domain to, DomainTree target, Map<String, NodeState> nodesOut) {
+        to.id = from.id;
+        if (!dirty) target.byId[to.id] = to;
+        for (Domain c : from.children.values()) {
+            Domain cc = new Domain(c.level, c.value, to);
+            to.children.put(c.value, cc);
+            copyChildren(c, cc, target, nodesOut);
+        }
+        for (NodeState ns : from.members.values()) {
+            NodeState copy = new NodeState(ns.node, ns.used);
+            copy.host = to;
+            to.members.put(ns.node.name(), copy);
+            nodesOut.put(ns.node.name(), copy);
+        }
+        if (!dirty) {
+            to.childArray = to.children.values().toArray(Domain[]::new);
+            to.memberArray = to.members.values().toArray(NodeState[]::new);
+        }
+    }
+
     /** Subtracts ({@code sign = -1}) or adds back ({@code +1}) a node's pods from every cached capacity. */
     void adjust(NodeState ns, int sign) {
         if (dirty) return;

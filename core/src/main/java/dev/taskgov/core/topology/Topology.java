@@ -53,6 +53,8 @@ public interface Topology {
     /**
      * Where the pod sets of one workload would go now, placed in order on what the earlier ones
      * leave. Pure: reserves nothing.
+     *
+     * @throws IllegalArgumentException when the pod sets break a rule of {@link PodSetValidation}
      */
     PlacementResult place(List<PodSetRequest> podSets);
 

@@ -5,6 +5,8 @@ import dev.taskgov.core.topology.DomainTree.Domain;
 import dev.taskgov.core.topology.DomainTree.NodeState;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -19,7 +21,7 @@ import java.util.TreeMap;
  */
 final class TopologyIndex implements Topology {
 
-    private final TreeMap<String, NodeState> nodes = new TreeMap<>();
+    private final HashMap<String, NodeState> nodes = new HashMap<>();
     private final Map<String, DomainTree> trees = new HashMap<>();
     /** Nodes by rank (name order); {@code null} after a node was added or removed. */
     private NodeState[] byRank;
@@ -32,6 +34,7 @@ final class TopologyIndex implements Topology {
 
     @Override
     public PlacementResult place(List<PodSetRequest> podSets) {
+        PodSetValidation.requireValid(podSets);
         List<Runnable> undo = new ArrayList<>();
         try {
             List<PodSetPlacement> placed = new ArrayList<>(podSets.size());
@@ -55,15 +58,8 @@ final class TopologyIndex implements Topology {
     }
 
     private PlacementResult placeOne(PodSetRequest ps) {
-        if (ps.count() < 1) {
-            throw new IllegalArgumentException("podSets[" + ps.name() + "].count must be at least 1, was " + ps.count());
-        }
         TopologyRequest request = ps.topology();
-        int requestedLevel = request.mode() == TopologyRequest.Mode.NONE ? -1 : TopologyLevels.indexOf(request.level());
-        if (request.mode() != TopologyRequest.Mode.NONE && requestedLevel < 0) {
-            throw new IllegalArgumentException("podSets[" + ps.name() + "]." + fieldOf(request)
-                    + " must be one of " + TopologyLevels.ALL + ", was " + request.level());
-        }
+        int requestedLevel = TopologyLevels.indexOf(request.level());
         int n = ps.count();
         DomainTree tree = trees.get(ps.instanceType());
         if (tree == null) {
@@ -103,13 +99,10 @@ final class TopologyIndex implements Topology {
     private NodeState[] ranked() {
         if (byRank == null) {
             byRank = nodes.values().toArray(NodeState[]::new);
+            Arrays.sort(byRank, Comparator.comparing(ns -> ns.node.name()));
             for (int i = 0; i < byRank.length; i++) byRank[i].rank = i;
         }
         return byRank;
-    }
-
-    private static String fieldOf(TopologyRequest request) {
-        return request.mode() == TopologyRequest.Mode.REQUIRED ? "requiredTopology" : "preferredTopology";
     }
 
     private static PlacementResult.NoFit noFit(PodSetRequest ps, long fitting) {
@@ -200,18 +193,23 @@ final class TopologyIndex implements Topology {
     @Override
     public Topology copy() {
         TopologyIndex t = new TopologyIndex();
-        for (NodeState ns : nodes.values()) {
-            NodeState c = new NodeState(ns.node, ns.used);
-            t.nodes.put(c.node.name(), c);
-            t.tree(c.node.instanceType()).add(c);
+        trees.forEach((type, tree) -> t.trees.put(type, tree.copy(t.nodes)));
+        if (byRank != null) {
+            t.byRank = new NodeState[byRank.length];
+            for (int i = 0; i < byRank.length; i++) {
+                NodeState c = t.nodes.get(byRank[i].node.name());
+                c.rank = i;
+                t.byRank[i] = c;
+            }
         }
         return t;
     }
 
     @Override
     public List<Node> nodes() {
-        List<Node> out = new ArrayList<>(nodes.size());
-        for (NodeState ns : nodes.values()) out.add(ns.node);
+        NodeState[] ranked = ranked();
+        List<Node> out = new ArrayList<>(ranked.length);
+        for (NodeState ns : ranked) out.add(ns.node);
         return Collections.unmodifiableList(out);
     }
 

@@ -15,9 +15,9 @@ public final class TopologyLevels {
     private TopologyLevels() {
     }
 
-    /** The index of a level in {@link #ALL}, or -1 when it is not a known level. */
+    /** The index of a level in {@link #ALL}, or -1 when it is not a known level (or null). */
     public static int indexOf(String level) {
-        return ALL.indexOf(level);
+        return level == null ? -1 : ALL.indexOf(level);
     }
 
     public static boolean isKnown(String level) {

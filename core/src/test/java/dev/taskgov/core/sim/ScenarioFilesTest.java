@@ -1,5 +1,6 @@
 package dev.taskgov.core.sim;
 
+import dev.taskgov.core.scheduling.Scheduler;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -15,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Replays every scenario of the repository's {@code scenarios/} and, when present, of
  * {@code ../shared/scenarios/} (relative to the repository root; or the directory named by the
- * {@code TASKGOV_SHARED_SCENARIOS} environment variable) and asserts that all expectations hold.
+ * {@code TASKGOV_SHARED_SCENARIOS} environment variable) in both scheduler modes (in-process, and
+ * delegated with the simulator playing the preemption service) and asserts that all expectations hold.
  */
 class ScenarioFilesTest {
 
@@ -33,9 +35,10 @@ class ScenarioFilesTest {
             }
         }
         assertThat(files).as("scenario files").isNotEmpty();
-        return files.stream().map(f -> DynamicTest.dynamicTest(f.getParent().getFileName() + "/" + f.getFileName(), () -> {
-            ScenarioResult r = Simulator.run(Scenario.read(f), f.toString());
-            assertThat(r.ok()).as(r.toJson()).isTrue();
-        }));
+        return files.stream().flatMap(f -> Stream.of(Scheduler.Mode.values()).map(mode ->
+                DynamicTest.dynamicTest(f.getParent().getFileName() + "/" + f.getFileName() + " (" + mode + ")", () -> {
+                    ScenarioResult r = Simulator.run(Scenario.read(f), f.toString(), mode);
+                    assertThat(r.ok()).as(r.toJson()).isTrue();
+                })));
     }
 }

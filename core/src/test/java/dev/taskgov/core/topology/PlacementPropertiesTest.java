@@ -240,7 +240,12 @@ class PlacementPropertiesTest {
                 }
                 List<PodSetRequest> probe = randomWorkload(rnd);
                 assertThat(t.place(probe)).as("iteration %d step %d", it, step).isEqualTo(m.fresh().place(probe));
-                assertThat(t.copy().place(probe)).isEqualTo(m.fresh().place(probe));
+                Topology copy = t.copy();
+                assertThat(copy.place(probe)).isEqualTo(m.fresh().place(probe));
+                // Changing the copy leaves the original alone.
+                if (copy.place(probe) instanceof PlacementResult.Placed p) copy.reserve(probe, p.placement());
+                copy.removeNode(new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size())));
+                assertThat(t.place(probe)).isEqualTo(m.fresh().place(probe));
                 assertThat(t.nodes()).containsExactlyElementsOf(m.nodes.values());
             }
         }

@@ -1,0 +1,12 @@
+package dev.taskgov.cli;
+
+import io.quarkus.picocli.runtime.annotations.TopCommand;
+import picocli.CommandLine.Command;
+
+/** The {@code taskgov} command; each subcommand is its own class. */
+@TopCommand
+@Command(name = "taskgov", mixinStandardHelpOptions = true, version = "taskgov 0.1.0",
+        description = "Task governance for shared accelerator clusters.",
+        subcommands = {SimulateCommand.class})
+public class TaskgovCommand {
+}

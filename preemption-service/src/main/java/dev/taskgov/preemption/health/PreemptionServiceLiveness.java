@@ -1,0 +1,21 @@
+package dev.taskgov.preemption.health;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Liveness;
+
+/**
+ * Says that preemption-service is up, under {@code /q/health/live}. Readiness of Kafka
+ * is reported by the extensions' own checks once channels exist.
+ */
+@Liveness
+@ApplicationScoped
+public class PreemptionServiceLiveness implements HealthCheck {
+
+    @Override
+    public HealthCheckResponse call() {
+        return HealthCheckResponse.up("preemption-service");
+    }
+}

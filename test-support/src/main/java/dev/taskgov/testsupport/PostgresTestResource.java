@@ -1,0 +1,28 @@
+package dev.taskgov.testsupport;
+
+import java.util.Map;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * Points a {@code @QuarkusTest} application's default datasource at this JVM's shared real PostgreSQL
+ * ({@link SharedPostgres}). Use: {@code @WithTestResource(PostgresTestResource.class)}.
+ *
+ * <p>The database outlives the application (one per JVM), so {@link #stop()} leaves it running.
+ */
+public class PostgresTestResource implements QuarkusTestResourceLifecycleManager {
+
+    @Override
+    public Map<String, String> start() {
+        DatabaseAddress database = SharedPostgres.address();
+        return Map.of(
+                "quarkus.datasource.jdbc.url", database.jdbcUrl(),
+                "quarkus.datasource.username", database.username(),
+                "quarkus.datasource.password", database.password());
+    }
+
+    @Override
+    public void stop() {
+        // The database is shared by every test of this JVM; SharedPostgres stops it when the JVM exits.
+    }
+}

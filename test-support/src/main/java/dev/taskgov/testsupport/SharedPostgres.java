@@ -1,0 +1,79 @@
+package dev.taskgov.testsupport;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+/**
+ * The one real PostgreSQL of this test JVM, started on first use and kept until the JVM exits.
+ *
+ * <p>Chosen in this order: {@code TASKGOV_DB_URL} (with {@code TASKGOV_DB_USER} and
+ * {@code TASKGOV_DB_PASSWORD}) if set; else a Testcontainers PostgreSQL when Docker answers; else an
+ * embedded PostgreSQL (zonky binaries, a temporary data folder, a free loopback port).
+ */
+public final class SharedPostgres {
+
+    public static final String URL_ENV = "TASKGOV_DB_URL";
+    public static final String USER_ENV = "TASKGOV_DB_USER";
+    public static final String PASSWORD_ENV = "TASKGOV_DB_PASSWORD";
+    static final String POSTGRES_IMAGE = "postgres:16-alpine";
+
+    private static volatile DatabaseAddress address;
+
+    private SharedPostgres() {
+    }
+
+    /** The database's JDBC address and credentials; starts the database on first call. */
+    public static DatabaseAddress address() {
+        if (address == null) {
+            synchronized (SharedPostgres.class) {
+                if (address == null) {
+                    address = start();
+                }
+            }
+        }
+        return address;
+    }
+
+    private static DatabaseAddress start() {
+        String url = System.getenv(URL_ENV);
+        if (url != null && !url.isBlank()) {
+            return new DatabaseAddress(url.trim(), envOr(USER_ENV, "postgres"), envOr(PASSWORD_ENV, ""),
+                    Source.ENVIRONMENT);
+        }
+        if (DockerCheck.dockerAvailable()) {
+            PostgreSQLContainer container = new PostgreSQLContainer(POSTGRES_IMAGE);
+            container.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "postgres-container-stop"));
+            return new DatabaseAddress(container.getJdbcUrl(), container.getUsername(), container.getPassword(),
+                    Source.TESTCONTAINERS);
+        }
+        return startEmbedded();
+    }
+
+    private static DatabaseAddress startEmbedded() {
+        try {
+            Path dataDir = Files.createTempDirectory("taskgov-test-pg");
+            // zonky stops the postmaster in its own shutdown hook and deletes the data folder.
+            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                    .setDataDirectory(dataDir)
+                    .setCleanDataDirectory(true)
+                    .setServerConfig("listen_addresses", "127.0.0.1")
+                    .setServerConfig("fsync", "off")
+                    .setServerConfig("synchronous_commit", "off")
+                    .start();
+            String jdbcUrl = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres";
+            return new DatabaseAddress(jdbcUrl, "postgres", "postgres", Source.EMBEDDED);
+        } catch (IOException e) {
+            throw new IllegalStateException("could not start the embedded PostgreSQL", e);
+        }
+    }
+
+    private static String envOr(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null ? fallback : value;
+    }
+}

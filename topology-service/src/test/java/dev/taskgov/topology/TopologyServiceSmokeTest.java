@@ -1,0 +1,52 @@
+package dev.taskgov.topology;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import jakarta.inject.Inject;
+
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import dev.taskgov.topology.config.TopologyServiceConfig;
+
+/** The service starts and answers on its standard endpoints, with its typed config defaults. */
+@QuarkusTest
+class TopologyServiceSmokeTest {
+
+    @Inject
+    TopologyServiceConfig config;
+
+    @Test
+    void health_is_up() {
+        given().when().get("/q/health")
+                .then().statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.name", org.hamcrest.Matchers.hasItem("topology-service"));
+    }
+
+    @Test
+    void metrics_are_exposed_for_prometheus() {
+        given().when().get("/q/metrics")
+                .then().statusCode(200)
+                .body(containsString("jvm_memory_used_bytes"));
+    }
+
+    @Test
+    void openapi_document_names_the_service() {
+        given().when().get("/q/openapi?format=json")
+                .then().statusCode(200)
+                .body("info.title", equalTo("taskgov topology-service"));
+    }
+
+    @Test
+    void topic_names_default_to_the_design() {
+        assertThat(config.topics().workloadSubmitted()).isEqualTo("taskgov.workload.submitted");
+        assertThat(config.topics().workloadStatus()).isEqualTo("taskgov.workload.status");
+        assertThat(config.topics().quota()).isEqualTo("taskgov.quota");
+        assertThat(config.topics().topology()).isEqualTo("taskgov.topology");
+        assertThat(config.topics().deadletter()).isEqualTo("taskgov.deadletter");
+    }
+}
