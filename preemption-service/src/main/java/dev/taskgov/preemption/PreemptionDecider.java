@@ -3,6 +3,13 @@ package dev.taskgov.preemption;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
 
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jboss.logging.Logger;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +23,11 @@ import java.util.Properties;
  * bean {@code PreemptionRuntime} owns one; tests start several against one broker.
  */
 public final class PreemptionDecider implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(PreemptionDecider.class);
+    /** Key of the changelog record that only wakes the loop up. */
+    public static final String WAKE_UP_KEY = "wake-up";
+    private static final Duration WAKE_UP_SPACING = Duration.ofMillis(500);
 
     /**
      * @param clientProps     Kafka client settings (bootstrap servers)
@@ -31,10 +43,14 @@ public final class PreemptionDecider implements AutoCloseable {
     private final Settings settings;
     private final PreemptionProcessor processor;
     private final TransactionalLoop loop;
+    private final Clock clock;
     private Thread thread;
+    private Thread waker;
+    private volatile boolean running = true;
 
     public PreemptionDecider(Settings settings, Clock clock, PreemptionObserver observer) {
         this.settings = settings;
+        this.clock = clock;
         this.processor = new PreemptionProcessor(settings.processor(), clock, observer);
         PreemptionTopics t = settings.processor().topics();
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
@@ -48,6 +64,39 @@ public final class PreemptionDecider implements AutoCloseable {
         thread = new Thread(loop, "preemption-decider");
         thread.setDaemon(true);
         thread.start();
+        waker = new Thread(this::wakeOnDeadlines, "preemption-grace-waker");
+        waker.setDaemon(true);
+        waker.start();
+    }
+
+    /**
+     * The loop acts on records only; when a grace period ends with no record arriving, this
+     * thread writes a wake-up record (key {@value #WAKE_UP_KEY}) to the changelog, the loop's side
+     * topic, so the next batch publishes the due evictions in a transaction like any other.
+     */
+    private void wakeOnDeadlines() {
+        Properties props = new Properties();
+        props.putAll(settings.clientProps());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        String topic = settings.processor().topics().changelog();
+        long lastWakeUp = 0;
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+            while (running) {
+                long now = System.nanoTime();
+                if (processor.hasDueWork(clock.instant()) && now - lastWakeUp > WAKE_UP_SPACING.toNanos()) {
+                    producer.send(new ProducerRecord<>(topic, WAKE_UP_KEY, (byte[]) null));
+                    producer.flush();
+                    lastWakeUp = now;
+                }
+                try {
+                    Thread.sleep(settings.pollTimeout().toMillis());
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        } catch (RuntimeException e) {
+            if (running) LOG.warn("grace wake-up thread stopped", e);
+        }
     }
 
     /** Creates the topics preemption uses when missing: one partition per cluster, compacted where latest-value. */
@@ -86,6 +135,8 @@ public final class PreemptionDecider implements AutoCloseable {
     /** Stops the loop and waits for its thread to leave the group. */
     @Override
     public synchronized void close() {
+        running = false;
+        if (waker != null) waker.interrupt();
         loop.close();
         if (thread != null) {
             try {

@@ -269,6 +269,8 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     /** Publishes the evictions whose grace ended; makes room for preemptors with no victim left in grace. */
     private void expireGraces(Outbox out) {
         Instant now = clock.instant();
+        if (state.graces().stream().noneMatch(g -> !g.deadline().isAfter(now))) return;
+        catchUp(out); // a victim may have finished meanwhile: it is then not evicted
         TreeSet<String> preemptors = new TreeSet<>();
         for (PendingGrace g : state.graces()) {
             if (g.deadline().isAfter(now)) continue;
