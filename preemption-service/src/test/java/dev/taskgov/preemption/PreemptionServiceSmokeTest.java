@@ -7,13 +7,16 @@ import static org.hamcrest.Matchers.equalTo;
 
 import jakarta.inject.Inject;
 
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import dev.taskgov.testsupport.KafkaTestResource;
 import org.junit.jupiter.api.Test;
 
 import dev.taskgov.preemption.config.PreemptionServiceConfig;
 
 /** The service starts and answers on its standard endpoints, with its typed config defaults. */
 @QuarkusTest
+@WithTestResource(KafkaTestResource.class)
 class PreemptionServiceSmokeTest {
 
     @Inject
@@ -32,6 +35,17 @@ class PreemptionServiceSmokeTest {
         given().when().get("/q/metrics")
                 .then().statusCode(200)
                 .body(containsString("jvm_memory_used_bytes"));
+    }
+
+    @Test
+    void the_decider_takes_the_requests_and_reports_its_meters() {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(1)).untilAsserted(() ->
+                given().when().get("/q/health/ready").then().statusCode(200)
+                        .body("checks.find { it.name == 'preemption-decider' }.data.role", equalTo("decider")));
+        given().when().get("/q/metrics").then().statusCode(200)
+                .body(containsString("taskgov_preemption_grace_pending"))
+                .body(containsString("taskgov_preemption_decider 1.0"))
+                .body(containsString("taskgov_preemption_request_duration_seconds"));
     }
 
     @Test

@@ -13,6 +13,57 @@ public interface PreemptionServiceConfig {
     /** Kafka topic names (design.md, "Kafka topics"). */
     Topics topics();
 
+    /** The decider. */
+    Preemption preemption();
+
+    interface Preemption {
+        /** Whether this instance joins the deciders' group at startup. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** The cluster this decider serves; part of the transactional id. */
+        @WithDefault("default")
+        String cluster();
+
+        /** Consumer group of the deciders; one member decides, the others stand by. */
+        @WithDefault("taskgov-preemption")
+        String groupId();
+
+        /** Prefix of the transactional id ({@code <prefix><cluster>}), stable so a new decider fences the old one. */
+        @WithDefault("taskgov-preemption-")
+        String transactionalIdPrefix();
+
+        /** Internal compacted changelog: room reserved for preemptors and pending grace periods. */
+        @WithDefault("taskgov.preemption.changelog")
+        String changelogTopic();
+
+        /** CloudEvents ce_source of what preemption-service publishes. */
+        @WithDefault("urn:taskgov:preemption-service")
+        String source();
+
+        /**
+         * Grace period per priority class of the victim ({@code taskgov.preemption.grace-period."training"=30s});
+         * a class not listed is evicted at once.
+         */
+        java.util.Map<String, java.time.Duration> gracePeriod();
+
+        /** How long room made for a preemptor is held when its admission never shows up. */
+        @WithDefault("PT5M")
+        java.time.Duration reservationTimeout();
+
+        /** How long one poll waits for records (also how often due grace periods are checked). */
+        @WithDefault("PT0.1S")
+        java.time.Duration pollTimeout();
+
+        /** How long reading the state topics to their end may take on takeover. */
+        @WithDefault("PT2M")
+        java.time.Duration rebuildTimeout();
+
+        /** Create missing topics at startup (one partition per cluster for the requests). */
+        @WithDefault("true")
+        boolean createTopics();
+    }
+
     interface Topics {
         /** Workload submissions (WorkloadSubmitted). */
         @WithDefault("taskgov.workload.submitted")

@@ -1,0 +1,172 @@
+package dev.taskgov.it;
+
+import dev.taskgov.admission.AdmissionDecider;
+import dev.taskgov.admission.AdmissionObserver;
+import dev.taskgov.admission.AdmissionTopics;
+import dev.taskgov.preemption.PreemptionDecider;
+import dev.taskgov.preemption.PreemptionObserver;
+import dev.taskgov.preemption.PreemptionProcessor;
+import dev.taskgov.preemption.PreemptionTopics;
+import dev.taskgov.service.support.CloudEventHeaders;
+import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.service.support.Json;
+import dev.taskgov.testsupport.SharedKafka;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One isolated taskgov cluster on the shared real broker, served by the real admission decider
+ * and the real preemption decider (the same classes the two services run), on topics with a
+ * unique prefix.
+ */
+final class LiveServices implements AutoCloseable {
+
+    final String id;
+    final AdmissionTopics admissionTopics;
+    final PreemptionTopics preemptionTopics;
+    final Properties client = new Properties();
+    private final KafkaProducer<String, byte[]> producer;
+    private final Admin admin;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+    AdmissionDecider admission;
+    PreemptionDecider preemption;
+    private Map<TopicPartition, Long> lastEnds = Map.of();
+
+    LiveServices(String name) {
+        id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
+        preemptionTopics = PreemptionTopics.defaults().prefixed(id);
+        AdmissionTopics d = AdmissionTopics.defaults();
+        admissionTopics = new AdmissionTopics(p(d.submitted()), p(d.finished()), p(d.preempted()), p(d.quota()),
+                p(d.topology()), p(d.admitted()), p(d.status()), p(d.preemptionRequested()), p(d.deadLetter()),
+                p(d.changelog()));
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        AdmissionDecider.ensureTopics(client, admissionTopics);
+        PreemptionDecider.ensureTopics(client, preemptionTopics);
+        Properties pp = new Properties();
+        pp.putAll(client);
+        pp.put(ProducerConfig.ACKS_CONFIG, "all");
+        pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
+        admin = Admin.create(client);
+    }
+
+    private String p(String topic) {
+        return id + "." + topic;
+    }
+
+    AdmissionDecider startAdmission() {
+        AdmissionDecider a = new AdmissionDecider(new AdmissionDecider.Settings(client, admissionTopics, "admission-" + id,
+                "admission-" + id, "urn:taskgov:admission-service", Duration.ofMillis(50), Duration.ofMinutes(2), false),
+                Clock.systemUTC(), AdmissionObserver.NONE);
+        a.start();
+        owned.add(a);
+        admission = a;
+        return a;
+    }
+
+    PreemptionDecider startPreemption(Map<String, Duration> graces) {
+        PreemptionDecider p = new PreemptionDecider(new PreemptionDecider.Settings(client,
+                new PreemptionProcessor.Settings(preemptionTopics, graces, Duration.ofMinutes(5)), "preemption-" + id,
+                "preemption-" + id, "urn:taskgov:preemption-service", Duration.ofMillis(50), Duration.ofMinutes(2), false),
+                Clock.systemUTC(), PreemptionObserver.NONE);
+        p.start();
+        owned.add(p);
+        preemption = p;
+        return p;
+    }
+
+    void publish(String topic, String key, Object value) {
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : Json.bytes(value));
+        CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
+                Instant.now(), key);
+        try {
+            producer.send(r).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot publish to " + topic, e);
+        }
+    }
+
+    List<ConsumerRecord<String, byte[]>> readAll(String topic) {
+        List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
+        CompactedTopicReader.readAll(client, List.of(topic), Duration.ofMinutes(1), out::add);
+        return out;
+    }
+
+    /**
+     * Waits until both deciders have processed every record of their inputs, twice in a row with
+     * the same end offsets (an eviction leads to an admission, which may lead to another request).
+     */
+    void awaitQuiet() {
+        lastEnds = Map.of();
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(40)).until(this::quiet);
+    }
+
+    private boolean quiet() {
+        if (!admission.isDecider() || !preemption.isDecider()) return false;
+        Map<TopicPartition, Long> ends = endOffsets(List.of(admissionTopics.submitted(), admissionTopics.finished(),
+                admissionTopics.preempted(), admissionTopics.quota(), admissionTopics.topology(),
+                preemptionTopics.requested()));
+        Map<String, Long> done = new HashMap<>(admission.processedOffsets());
+        done.putAll(preemption.processedOffsets());
+        for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
+            String key = e.getKey().topic() + "-" + e.getKey().partition();
+            if (done.getOrDefault(key, -1L) < e.getValue()) return false;
+        }
+        if (!ends.equals(lastEnds)) {
+            lastEnds = ends;
+            return false;
+        }
+        return true;
+    }
+
+    /** Last stable offsets (what read_committed consumers reach). */
+    Map<TopicPartition, Long> endOffsets(List<String> topics) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        for (String t : topics) request.put(new TopicPartition(t, 0), OffsetSpec.latest());
+        try {
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> r = admin.listOffsets(request,
+                    new org.apache.kafka.clients.admin.ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, Long> out = new HashMap<>();
+            r.forEach((tp, info) -> out.put(tp, info.offset()));
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot list offsets", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (int i = owned.size() - 1; i >= 0; i--) {
+            try {
+                owned.get(i).close();
+            } catch (Exception e) {
+                // best effort: the test JVM ends soon after
+            }
+        }
+        producer.close(Duration.ofSeconds(5));
+        admin.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,62 @@
+package dev.taskgov.preemption;
+
+import dev.taskgov.core.model.PreemptionReason;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/** The decider's Micrometer meters (names and tags in docs/metrics.md). */
+public final class PreemptionMetrics implements PreemptionObserver {
+
+    private final MeterRegistry registry;
+    private final AtomicInteger graces = new AtomicInteger();
+    private final Timer handling;
+
+    public PreemptionMetrics(MeterRegistry registry, Supplier<Boolean> decider, Supplier<Long> lag) {
+        this.registry = registry;
+        Gauge.builder("taskgov.preemption.grace.pending", graces::get)
+                .description("Victims chosen and waiting for their grace period to end").register(registry);
+        Gauge.builder("taskgov.preemption.decider", () -> decider.get() ? 1 : 0)
+                .description("1 while this instance is the preemption decider").register(registry);
+        Gauge.builder("taskgov.preemption.processing.lag", lag::get)
+                .description("Preemption requests behind the end of the decider's partitions").baseUnit("records").register(registry);
+        handling = Timer.builder("taskgov.preemption.request.duration")
+                .description("Time to handle one preemption request (view catch-up, plan, emit)")
+                .publishPercentileHistogram().register(registry);
+    }
+
+    @Override
+    public void evicted(String team, PreemptionReason reason) {
+        Counter.builder("taskgov.preemption.evictions").description("Published evictions per victim team and reason")
+                .tags("team", team == null ? "" : team, "reason", reason == null ? "" : reason.name())
+                .register(registry).increment();
+    }
+
+    @Override
+    public void noVictims(String why) {
+        Counter.builder("taskgov.preemption.no.victims")
+                .description("Requests that evicted nothing, per cause (NoPlan, AlreadyFits, AlreadyAdmitted, ...)")
+                .tag("cause", why).register(registry).increment();
+    }
+
+    @Override
+    public void handled(Duration took) {
+        handling.record(took);
+    }
+
+    @Override
+    public void deadLettered(String topic, String reason) {
+        Counter.builder("taskgov.preemption.deadletters").description("Records refused to the dead-letter topic")
+                .tags("topic", topic, "reason", reason).register(registry).increment();
+    }
+
+    @Override
+    public void gracesPending(int count) {
+        graces.set(count);
+    }
+}

@@ -1,0 +1,401 @@
+package dev.taskgov.preemption;
+
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.PreemptionRequested;
+import dev.taskgov.core.events.WorkloadAdmitted;
+import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPreempted;
+import dev.taskgov.core.events.WorkloadStatus;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.events.WorkloadValidation;
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.core.preemption.PlanResult;
+import dev.taskgov.core.preemption.PreemptionPlanner;
+import dev.taskgov.core.preemption.RunningWorkload;
+import dev.taskgov.core.preemption.Victim;
+import dev.taskgov.core.topology.PlacementResult;
+import dev.taskgov.core.topology.Topology;
+import dev.taskgov.preemption.ChangelogRecords.PendingGrace;
+import dev.taskgov.preemption.ChangelogRecords.Reservation;
+import dev.taskgov.preemption.ClusterState.PlanningView;
+import dev.taskgov.preemption.ClusterState.PreemptorState;
+import dev.taskgov.service.support.Json;
+import dev.taskgov.service.support.Outbox;
+import dev.taskgov.service.support.QuotaRecords;
+import dev.taskgov.service.support.TransactionalLoop;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeSet;
+
+/**
+ * The decider's state and the thin translation between Kafka records and the core
+ * {@link PreemptionPlanner}: for each request, bring the view up to date with the state topics,
+ * check that the request still needs anything, plan, and emit one eviction per victim (or start
+ * its grace period), recording the evictions and the room made in the view at once.
+ */
+public final class PreemptionProcessor implements TransactionalLoop.Processor {
+
+    private static final Logger LOG = Logger.getLogger(PreemptionProcessor.class);
+    static final String PREEMPTION_PENDING = "PreemptionPending";
+
+    /**
+     * @param gracePeriods       per priority class name (as configured, without {@code -priority}); absent = none
+     * @param reservationTimeout how long room made for a preemptor is held if its admission never shows up
+     */
+    public record Settings(PreemptionTopics topics, Map<String, Duration> gracePeriods, Duration reservationTimeout) {
+    }
+
+    private final Settings settings;
+    private final PreemptionTopics topics;
+    private final Clock clock;
+    private final PreemptionObserver observer;
+    private final ClusterState state;
+    private StateTopicsReader reader;
+    private volatile boolean ready;
+
+    public PreemptionProcessor(Settings settings, Clock clock, PreemptionObserver observer) {
+        this.settings = settings;
+        this.topics = settings.topics();
+        this.clock = clock;
+        this.observer = observer;
+        this.state = new ClusterState(settings.reservationTimeout());
+    }
+
+    /** The topics read to build the view (not the requests, not the changelog). */
+    List<String> stateTopics() {
+        return List.of(topics.submitted(), topics.admitted(), topics.finished(), topics.preempted(), topics.quota(),
+                topics.topology());
+    }
+
+    // ------------------------------------------------------------------ loop callbacks
+
+    @Override
+    public synchronized void rebuild(Properties clientProps, Duration timeout) {
+        closeReader();
+        state.clear();
+        reader = new StateTopicsReader(clientProps, stateTopics(), timeout);
+        reader.catchUp(r -> applyState(r, null));
+        LOG.infof("view rebuilt from %s", stateTopics());
+    }
+
+    /** The changelog (the loop's side topic): reservations and graces of the previous owner. */
+    @Override
+    public synchronized void restoreSide(ConsumerRecord<String, byte[]> record) {
+        if (!record.topic().equals(topics.changelog()) || record.key() == null) return;
+        if (record.value() == null) {
+            state.removeChangelogKey(record.key());
+            return;
+        }
+        try {
+            if (record.key().startsWith(ChangelogRecords.RESERVATION)) {
+                state.restoreReservation(Json.read(record.value(), Reservation.class));
+            } else if (record.key().startsWith(ChangelogRecords.GRACE)) {
+                state.restoreGrace(Json.read(record.value(), PendingGrace.class));
+            }
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "changelog record %s does not parse; skipped", record.key());
+        }
+    }
+
+    @Override
+    public synchronized void settle(Outbox out) {
+        state.pruneEnded(clock.instant());
+        tombstoneEnded(out);
+        expireGraces(out);
+        ready = true;
+        observer.gracesPending(state.graces().size());
+    }
+
+    @Override
+    public synchronized void apply(ConsumerRecord<String, byte[]> record, Outbox out) {
+        if (record.topic().equals(topics.changelog())) return; // our own writes, already in the view
+        if (!record.topic().equals(topics.requested())) {
+            deadLetter(out, record, "unexpected topic " + record.topic());
+            return;
+        }
+        long start = System.nanoTime();
+        try {
+            onRequest(record, out);
+        } finally {
+            observer.handled(Duration.ofNanos(System.nanoTime() - start));
+        }
+    }
+
+    @Override
+    public synchronized void afterBatch(Outbox out) {
+        expireGraces(out);
+        tombstoneEnded(out);
+        observer.gracesPending(state.graces().size());
+    }
+
+    @Override
+    public synchronized void revoked() {
+        ready = false;
+        closeReader();
+        state.clear();
+    }
+
+    /** True when a grace period has ended and its eviction waits to be published. */
+    public synchronized boolean hasDueWork(Instant now) {
+        return ready && state.graces().stream().anyMatch(g -> !g.deadline().isAfter(now));
+    }
+
+    // ------------------------------------------------------------------ requests
+
+    private void onRequest(ConsumerRecord<String, byte[]> record, Outbox out) {
+        PreemptionRequested request = decode(record, PreemptionRequested.class, out);
+        if (request == null) return;
+        if (request.workloadId() == null || request.workloadId().isBlank()) {
+            deadLetter(out, record, "workloadId: is required (the preemptor's id)");
+            return;
+        }
+        WorkloadSubmitted spec = request.workload();
+        if (spec == null) {
+            deadLetter(out, record, "workload: is required (the preemptor's submission)");
+            return;
+        }
+        if (!request.workloadId().equals(spec.workloadId())) {
+            deadLetter(out, record, "workload.workloadId: must equal workloadId '" + request.workloadId() + "', was '"
+                    + spec.workloadId() + "'");
+            return;
+        }
+        catchUp(out);
+        Instant now = clock.instant();
+        WorkloadValidation.Result validated = WorkloadValidation.validate(spec, state.validationContext(),
+                request.requestedAt() == null ? now : request.requestedAt());
+        if (validated instanceof WorkloadValidation.Invalid invalid) {
+            deadLetter(out, record, "workload: " + invalid.reason() + ": " + invalid.message());
+            return;
+        }
+        Workload preemptor = ((WorkloadValidation.Valid) validated).workload();
+        String id = preemptor.id();
+        PreemptorState where = state.preemptorState(id);
+        if (where != PreemptorState.PENDING) {
+            // Stale: it was admitted, finished or cancelled, or room is being made for it already.
+            skip(id, label(where), "request for " + id + " is stale: " + where);
+            return;
+        }
+        PlanningView view = state.planningView();
+        if (fitsNow(view, preemptor)) {
+            skip(id, "AlreadyFits", id + " fits without evicting anything now");
+            return;
+        }
+        PlanResult result = PreemptionPlanner.plan(view, preemptor);
+        if (result instanceof PlanResult.NoPlan none) {
+            skip(id, "NoPlan", none.reason());
+            return;
+        }
+        PlanResult.PreemptionPlan plan = (PlanResult.PreemptionPlan) result;
+        boolean anyGrace = false;
+        for (Victim v : plan.victims()) {
+            Duration grace = gracePeriod(v.workloadId());
+            if (grace.isZero() || grace.isNegative()) {
+                publishEviction(v, id, out);
+            } else {
+                startGrace(v, id, now.plus(grace), out);
+                anyGrace = true;
+            }
+        }
+        if (!anyGrace) reserveRoom(preemptor, out);
+        LOG.infof("%s: evicting %s", id, plan.victims().stream().map(v -> v.workloadId() + " (" + v.reason() + ")").toList());
+    }
+
+    private static String label(PreemptorState s) {
+        return switch (s) {
+            case UNKNOWN -> "UnknownPreemptor";
+            case ADMITTED -> "AlreadyAdmitted";
+            case FINISHED -> "PreemptorFinished";
+            case ROOM_RESERVED -> "RoomAlreadyMade";
+            case VICTIMS_IN_GRACE -> "VictimsInGrace";
+            case PENDING -> "Pending";
+        };
+    }
+
+    private void skip(String id, String why, String message) {
+        LOG.infof("no eviction for %s: %s", id, message);
+        observer.noVictims(why);
+    }
+
+    private static boolean fitsNow(PlanningView view, Workload w) {
+        if (!view.ledger().check(w.team(), w.requestsByInstanceType(), true).fits()) return false;
+        return view.topology().copy().place(w.podSets()) instanceof PlacementResult.Placed;
+    }
+
+    private void publishEviction(Victim v, String preemptorId, Outbox out) {
+        Instant now = clock.instant();
+        WorkloadPreempted event = new WorkloadPreempted(v.workloadId(), v.team(), preemptorId, v.reason(), v.message(), now);
+        out.emit(topics.preempted(), v.workloadId(), event, EventTypes.PREEMPTED,
+                v.workloadId() + ":" + state.admissions(v.workloadId()) + ":preempted");
+        state.recordEviction(v.workloadId());
+        observer.evicted(v.team(), v.reason());
+    }
+
+    private void startGrace(Victim v, String preemptorId, Instant deadline, Outbox out) {
+        Instant now = clock.instant();
+        PendingGrace g = new PendingGrace(v.workloadId(), v.team(), preemptorId, v.reason(), v.message(), now, deadline);
+        state.startGrace(g);
+        out.emit(topics.changelog(), g.key(), g, EventTypes.CHANGELOG, g.key() + ":" + state.admissions(v.workloadId()));
+        String message = "to be preempted by " + preemptorId + " (" + v.reason() + ") at " + deadline
+                + ", after its grace period; it keeps its placement until then: " + v.message();
+        out.emit(topics.status(), v.workloadId(), new WorkloadStatus(v.workloadId(), v.team(), WorkloadState.Admitted,
+                PREEMPTION_PENDING, message, now), EventTypes.STATUS, v.workloadId() + ":" + state.admissions(v.workloadId())
+                + ":preemption-pending");
+    }
+
+    /** Holds the room the evictions made for the preemptor until its admission shows up. */
+    private void reserveRoom(Workload preemptor, Outbox out) {
+        PlanningView after = state.planningView();
+        Topology topology = after.topology().copy();
+        if (!(topology.place(preemptor.podSets()) instanceof PlacementResult.Placed placed)) {
+            LOG.warnf("after the evictions %s still does not place in this view; no room reserved", preemptor.id());
+            return;
+        }
+        Reservation r = new Reservation(preemptor.id(), preemptor.team(), state.admissions(preemptor.id()),
+                WorkloadAdmitted.podSets(placed.placement()), clock.instant());
+        state.reserve(r);
+        out.emit(topics.changelog(), r.key(), r, EventTypes.CHANGELOG, r.key() + ":" + r.admissionsBefore());
+    }
+
+    /** Publishes the evictions whose grace ended; makes room for preemptors with no victim left in grace. */
+    private void expireGraces(Outbox out) {
+        Instant now = clock.instant();
+        if (state.graces().stream().noneMatch(g -> !g.deadline().isAfter(now))) return;
+        catchUp(out); // a victim may have finished meanwhile: it is then not evicted
+        TreeSet<String> preemptors = new TreeSet<>();
+        for (PendingGrace g : state.graces()) {
+            if (g.deadline().isAfter(now)) continue;
+            state.endGraceQuietly(g.workloadId());
+            out.tombstone(topics.changelog(), g.key());
+            if (state.isRunning(g.workloadId())) {
+                publishEviction(new Victim(g.workloadId(), g.team(), g.reason(), g.message()), g.preemptorWorkloadId(), out);
+                preemptors.add(g.preemptorWorkloadId());
+            }
+        }
+        for (String p : preemptors) {
+            if (state.preemptorState(p) != PreemptorState.PENDING) continue;
+            WorkloadSubmitted spec = state.spec(p);
+            if (spec != null) reserveRoom(state.toWorkload(spec), out);
+        }
+    }
+
+    private Duration gracePeriod(String victimId) {
+        String cls = state.priorityClass(victimId);
+        if (cls == null) return Duration.ZERO;
+        Duration d = settings.gracePeriods().get(cls);
+        if (d == null) d = settings.gracePeriods().get(cls + "-priority");
+        return d == null ? Duration.ZERO : d;
+    }
+
+    // ------------------------------------------------------------------ state topics
+
+    private void catchUp(Outbox out) {
+        reader.catchUp(r -> applyState(r, out));
+        state.pruneEnded(clock.instant());
+        tombstoneEnded(out);
+    }
+
+    private void tombstoneEnded(Outbox out) {
+        for (String key : state.drainEnded()) out.tombstone(topics.changelog(), key);
+    }
+
+    /** One state-topic record into the view; a bad one is logged (its owner dead-letters it) and skipped. */
+    private void applyState(ConsumerRecord<String, byte[]> r, Outbox out) {
+        String topic = r.topic();
+        try {
+            if (topic.equals(topics.quota())) {
+                if (r.key() == null) return;
+                if (QuotaRecords.SCHEDULER_CONFIG_KEY.equals(r.key())) {
+                    state.onSchedulerConfig(r.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(Json.tree(r.value())));
+                } else {
+                    state.onQuota(r.key(), r.value() == null ? null : Json.tree(r.value()));
+                }
+            } else if (topic.equals(topics.topology())) {
+                if (r.value() == null) {
+                    if (r.key() != null) state.onNode(r.key(), null);
+                    return;
+                }
+                NodeRecord n = EventCodec.read(r.value(), NodeRecord.class);
+                if (n != null && n.name() != null && n.instanceType() != null) state.onNode(n.name(), n);
+            } else if (r.value() == null) {
+                return;
+            } else if (topic.equals(topics.submitted())) {
+                WorkloadSubmitted s = EventCodec.read(r.value(), WorkloadSubmitted.class);
+                if (s != null && s.workloadId() != null && s.podSets() != null && s.namespace() != null) state.onSubmitted(s);
+            } else if (topic.equals(topics.admitted())) {
+                WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);
+                if (a != null && a.workloadId() != null && a.podSets() != null) state.onAdmitted(a);
+            } else if (topic.equals(topics.finished())) {
+                WorkloadFinished f = EventCodec.read(r.value(), WorkloadFinished.class);
+                if (f != null && f.workloadId() != null) state.onFinished(f.workloadId());
+            } else if (topic.equals(topics.preempted())) {
+                WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
+                if (p != null && p.workloadId() != null) state.onPreempted(p.workloadId());
+            }
+        } catch (RuntimeException | java.io.IOException e) {
+            // Not ours to refuse: the topic's consumer of record (admission) dead-letters it.
+            LOG.debugf("%s-%d@%d skipped in the view: %s", topic, r.partition(), r.offset(), e.getMessage());
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private <T> T decode(ConsumerRecord<String, byte[]> record, Class<T> type, Outbox out) {
+        if (record.value() == null) {
+            deadLetter(out, record, "the record has no value (a tombstone is not a " + type.getSimpleName() + ")");
+            return null;
+        }
+        try {
+            T value = EventCodec.read(record.value(), type);
+            if (value == null) deadLetter(out, record, "the value is JSON null, not a " + type.getSimpleName());
+            return value;
+        } catch (EventCodec.EventFormatException e) {
+            deadLetter(out, record, "unreadable " + type.getSimpleName() + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, String reason) {
+        out.deadLetter(record, reason);
+        int i = reason.indexOf(':');
+        observer.deadLettered(record.topic(), (i > 0 ? reason.substring(0, i) : reason).trim());
+        observer.noVictims("DeadLettered");
+    }
+
+    private void closeReader() {
+        if (reader != null) {
+            try {
+                reader.close();
+            } catch (RuntimeException e) {
+                LOG.debug("closing the state reader", e);
+            }
+            reader = null;
+        }
+    }
+
+    // ------------------------------------------------------------------ reads (HTTP, metrics, tests)
+
+    /** True while this instance decides and its view is rebuilt. */
+    public boolean isReady() {
+        return ready;
+    }
+
+    /** Victims waiting for their grace period to end. */
+    public synchronized List<PendingGrace> pendingGraces() {
+        return List.copyOf(state.graces());
+    }
+
+    /** Running workloads (admitted, not evicted, not finished) in this view, for tests and diagnostics. */
+    public synchronized List<String> running() {
+        return state.planningView().candidates().values().stream().flatMap(List::stream).map(RunningWorkload::id).sorted().toList();
+    }
+}

@@ -1,0 +1,63 @@
+package dev.taskgov.preemption;
+
+import dev.taskgov.preemption.config.PreemptionServiceConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/** Owns this instance's preemption decider: started at startup, stopped at shutdown. */
+@ApplicationScoped
+public class PreemptionRuntime {
+
+    @Inject
+    PreemptionServiceConfig config;
+
+    @Inject
+    MeterRegistry registry;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+
+    private PreemptionDecider decider;
+
+    void onStart(@Observes StartupEvent event) {
+        PreemptionServiceConfig.Topics t = config.topics();
+        PreemptionServiceConfig.Preemption p = config.preemption();
+        if (!p.enabled()) return;
+        PreemptionTopics topics = new PreemptionTopics(t.preemptionRequested(), t.workloadSubmitted(), t.workloadAdmitted(),
+                t.workloadFinished(), t.workloadPreempted(), t.quota(), t.topology(), t.workloadStatus(), t.deadletter(),
+                p.changelogTopic());
+        Properties client = new Properties();
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        client.put(CommonClientConfigs.CLIENT_ID_CONFIG, "preemption-service");
+        PreemptionDecider.Settings settings = new PreemptionDecider.Settings(client,
+                new PreemptionProcessor.Settings(topics, Map.copyOf(p.gracePeriod()), p.reservationTimeout()),
+                p.groupId(), p.transactionalIdPrefix() + p.cluster(), p.source(), p.pollTimeout(), p.rebuildTimeout(),
+                p.createTopics());
+        PreemptionDecider[] self = new PreemptionDecider[1];
+        PreemptionMetrics metrics = new PreemptionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
+                () -> self[0] == null ? 0L : self[0].lag());
+        decider = new PreemptionDecider(settings, Clock.systemUTC(), metrics);
+        self[0] = decider;
+        decider.start();
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        if (decider != null) decider.close();
+    }
+
+    /** The decider when this instance decides; empty on a standby or while it rebuilds. */
+    public Optional<PreemptionDecider> decider() {
+        return decider != null && decider.isDecider() ? Optional.of(decider) : Optional.empty();
+    }
+}

@@ -1,0 +1,46 @@
+package dev.taskgov.preemption;
+
+import dev.taskgov.core.events.WorkloadAdmitted;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Whether a workload runs does not depend on the order in which its records of different topics arrive. */
+class ClusterStateTest {
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                Arguments.of("admitted", List.of(ADMIT), true),
+                Arguments.of("admitted then evicted", List.of(ADMIT, EVICT), false),
+                Arguments.of("evicted read before its admission", List.of(EVICT, ADMIT), false),
+                Arguments.of("evicted and admitted again", List.of(ADMIT, EVICT, ADMIT), true),
+                Arguments.of("second admission read before the eviction", List.of(ADMIT, ADMIT, EVICT), true),
+                Arguments.of("finished", List.of(ADMIT, FINISH), false),
+                Arguments.of("finish read first", List.of(FINISH, ADMIT), false),
+                Arguments.of("eviction emitted, not read back yet", List.of(ADMIT, EMIT), false),
+                Arguments.of("eviction emitted and read back", List.of(ADMIT, EMIT, EVICT), false),
+                Arguments.of("eviction emitted, read back, admitted again", List.of(ADMIT, EMIT, EVICT, ADMIT), true));
+    }
+
+    static final Consumer<ClusterState> ADMIT = s -> s.onAdmitted(new WorkloadAdmitted("w", "team-a", Instant.EPOCH, Map.of(), List.of()));
+    static final Consumer<ClusterState> EVICT = s -> s.onPreempted("w");
+    static final Consumer<ClusterState> FINISH = s -> s.onFinished("w");
+    static final Consumer<ClusterState> EMIT = s -> s.recordEviction("w");
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void running_follows_the_counts(String name, List<Consumer<ClusterState>> records, boolean running) {
+        ClusterState state = new ClusterState(Duration.ofMinutes(5));
+        records.forEach(r -> r.accept(state));
+        assertThat(state.isRunning("w")).isEqualTo(running);
+    }
+}

@@ -1,0 +1,148 @@
+package dev.taskgov.preemption;
+
+import dev.taskgov.core.events.WorkloadPreempted;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.PreemptionReason;
+import dev.taskgov.service.support.DeadLetter;
+import dev.taskgov.service.support.Json;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The decider against a real broker, with the cluster state published as the other services would:
+ * one team, four 1-accelerator nodes, four low-priority workloads running.
+ */
+class PreemptionDeciderTest {
+
+    static final Map<String, Integer> CLASSES = Map.of("low", 10, "high", 90);
+
+    TestCluster cluster;
+    Fixture fixture;
+
+    @BeforeEach
+    void setUp(TestInfo info) {
+        cluster = new TestCluster(info.getTestMethod().orElseThrow().getName());
+        fixture = new Fixture(cluster).nodes(4, 1).config(CLASSES, false).quota("team-a", 4, 50);
+        for (int i = 1; i <= 4; i++) fixture.running("low-" + i, "team-a", "low-priority", "n" + i);
+    }
+
+    @AfterEach
+    void tearDown() {
+        cluster.close();
+    }
+
+    private List<WorkloadPreempted> preempted() {
+        return cluster.readAll(cluster.topics.preempted(), WorkloadPreempted.class);
+    }
+
+    @Test
+    void evicts_the_most_recently_admitted_lower_priority_workloads_and_names_preemptor_and_reason() {
+        PreemptionDecider decider = cluster.startDecider();
+        WorkloadSubmitted high = fixture.submit("high-1", "team-a", "high-priority", 2);
+        fixture.requestPreemption(high, 90);
+        cluster.awaitHandled(decider);
+
+        List<WorkloadPreempted> out = preempted();
+        assertThat(out).extracting(WorkloadPreempted::workloadId).containsExactly("low-4", "low-3");
+        assertThat(out).allSatisfy(p -> {
+            assertThat(p.team()).isEqualTo("team-a");
+            assertThat(p.preemptorWorkloadId()).isEqualTo("high-1");
+            assertThat(p.reason()).isEqualTo(PreemptionReason.InTeamPriority);
+            assertThat(p.message()).contains("priority 90").contains("lower priority 10");
+            assertThat(p.preemptedAt()).isNotNull();
+        });
+        List<ConsumerRecord<String, byte[]>> raw = cluster.readAll(cluster.topics.preempted());
+        assertThat(raw).allSatisfy(r -> {
+            assertThat(r.key()).isEqualTo(Json.read(r.value(), WorkloadPreempted.class).workloadId());
+            assertThat(header(r, "ce_type")).isEqualTo(EventTypes.PREEMPTED);
+            assertThat(header(r, "ce_specversion")).isEqualTo("1.0");
+            assertThat(header(r, "ce_source")).isEqualTo("urn:taskgov:test");
+            assertThat(header(r, "ce_id")).isNotBlank();
+            assertThat(header(r, "ce_time")).isNotBlank();
+        });
+    }
+
+    @Test
+    void a_repeated_request_and_a_competing_one_never_evict_a_victim_twice() {
+        PreemptionDecider decider = cluster.startDecider();
+        WorkloadSubmitted h1 = fixture.submit("high-1", "team-a", "high-priority", 2);
+        WorkloadSubmitted h2 = fixture.submit("high-2", "team-a", "high-priority", 2);
+        WorkloadSubmitted h3 = fixture.submit("high-3", "team-a", "high-priority", 1);
+        fixture.requestPreemption(h1, 90);
+        fixture.requestPreemption(h1, 90); // stale duplicate: room is made already
+        fixture.requestPreemption(h2, 90); // must take the other two, not the same ones
+        fixture.requestPreemption(h3, 90); // nothing left that may be preempted
+        cluster.awaitHandled(decider);
+
+        List<WorkloadPreempted> out = preempted();
+        assertThat(out).extracting(WorkloadPreempted::workloadId).containsExactly("low-4", "low-3", "low-2", "low-1");
+        assertThat(out).extracting(WorkloadPreempted::preemptorWorkloadId).containsExactly("high-1", "high-1", "high-2", "high-2");
+    }
+
+    @Test
+    void a_stale_request_evicts_nothing_needlessly_and_plans_use_the_fresh_view() {
+        PreemptionDecider decider = cluster.startDecider();
+        // Admitted meanwhile (low-1 finished): nothing to do.
+        WorkloadSubmitted admitted = fixture.submit("high-admitted", "team-a", "high-priority", 1);
+        fixture.finish("low-1");
+        fixture.admit("high-admitted", "team-a", "n1");
+        fixture.requestPreemption(admitted, 90);
+        // Cancelled meanwhile: nothing to do.
+        WorkloadSubmitted cancelled = fixture.submit("high-cancelled", "team-a", "high-priority", 1);
+        fixture.finish("high-cancelled");
+        fixture.requestPreemption(cancelled, 90);
+        // Fits now: low-2 finished after admission asked.
+        WorkloadSubmitted fits = fixture.submit("high-fits", "team-a", "high-priority", 1);
+        fixture.finish("low-2");
+        fixture.requestPreemption(fits, 90);
+        // Never submitted.
+        fixture.requestPreemption(Fixture.workload("high-unknown", "team-a", "high-priority", 1), 90);
+        cluster.awaitHandled(decider);
+        assertThat(preempted()).isEmpty();
+
+        // low-4 finished before the request is handled: the plan sees it and takes only low-3.
+        WorkloadSubmitted big = fixture.submit("high-big", "team-a", "high-priority", 3);
+        fixture.finish("low-4");
+        fixture.requestPreemption(big, 90);
+        cluster.awaitHandled(decider);
+        assertThat(preempted()).extracting(WorkloadPreempted::workloadId).containsExactly("low-3");
+    }
+
+    @Test
+    void bad_requests_go_to_the_dead_letter_topic_with_the_reason() {
+        PreemptionDecider decider = cluster.startDecider();
+        cluster.publishRaw(cluster.topics.requested(), "x", "{not json".getBytes(StandardCharsets.UTF_8));
+        cluster.publishRaw(cluster.topics.requested(), "y", null);
+        cluster.publishRaw(cluster.topics.requested(), "z", "{\"workloadId\":\"z\",\"team\":\"team-a\"}".getBytes(StandardCharsets.UTF_8));
+        WorkloadSubmitted unknownType = new WorkloadSubmitted("w", "hyperpod-ns-team-a", null, "high-priority", null, null,
+                List.of(new dev.taskgov.core.events.PodSetSpec("worker", 1, "ml.unknown", null, null, null)));
+        fixture.requestPreemption(unknownType, 90);
+        WorkloadSubmitted good = fixture.submit("high-1", "team-a", "high-priority", 1);
+        fixture.requestPreemption(good, 90);
+        cluster.awaitHandled(decider);
+
+        List<DeadLetter> letters = cluster.readAll(cluster.topics.deadLetter(), DeadLetter.class);
+        assertThat(letters).extracting(DeadLetter::key).containsExactly("x", "y", "z", "w");
+        assertThat(letters.get(0).reason()).startsWith("unreadable PreemptionRequested");
+        assertThat(letters.get(1).reason()).contains("no value");
+        assertThat(letters.get(2).reason()).startsWith("workload: is required");
+        assertThat(letters.get(3).reason()).contains("UnknownInstanceType").contains("ml.unknown");
+        assertThat(letters).allSatisfy(l -> assertThat(l.topic()).isEqualTo(cluster.topics.requested()));
+        // The loop went on: the good request after them was served.
+        assertThat(preempted()).extracting(WorkloadPreempted::workloadId).containsExactly("low-4");
+    }
+
+    private static String header(ConsumerRecord<String, byte[]> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+}

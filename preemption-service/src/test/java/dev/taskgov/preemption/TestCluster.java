@@ -1,0 +1,127 @@
+package dev.taskgov.preemption;
+
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.service.support.CloudEventHeaders;
+import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.service.support.Json;
+import dev.taskgov.testsupport.SharedKafka;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One isolated taskgov "cluster" on the shared real broker: its own topic names (a unique prefix),
+ * consumer group and transactional id, so tests never see each other's records.
+ */
+final class TestCluster implements AutoCloseable {
+
+    final String id;
+    final PreemptionTopics topics;
+    final Properties client = new Properties();
+    private final KafkaProducer<String, byte[]> producer;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    TestCluster(String name) {
+        id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
+        topics = PreemptionTopics.defaults().prefixed(id);
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        PreemptionDecider.ensureTopics(client, topics);
+        Properties pp = new Properties();
+        pp.putAll(client);
+        pp.put(ProducerConfig.ACKS_CONFIG, "all");
+        pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    PreemptionDecider.Settings settings(Map<String, Duration> graces) {
+        return new PreemptionDecider.Settings(client, new PreemptionProcessor.Settings(topics, graces, Duration.ofMinutes(5)),
+                "preemption-" + id, "preemption-" + id, "urn:taskgov:test", Duration.ofMillis(50), Duration.ofMinutes(2), false);
+    }
+
+    PreemptionDecider startDecider(Map<String, Duration> graces, Clock clock) {
+        PreemptionDecider d = new PreemptionDecider(settings(graces), clock, PreemptionObserver.NONE);
+        d.start();
+        owned.add(d);
+        await().atMost(Duration.ofMinutes(1)).until(d::isDecider);
+        return d;
+    }
+
+    PreemptionDecider startDecider() {
+        return startDecider(Map.of(), Clock.systemUTC());
+    }
+
+    /** Sends a JSON value with CloudEvents headers and waits for the ack. */
+    void publish(String topic, String key, Object value) {
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : Json.bytes(value));
+        CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
+                Instant.now(), key);
+        send(r);
+    }
+
+    void publishRaw(String topic, String key, byte[] value) {
+        send(new ProducerRecord<>(topic, key, value));
+    }
+
+    private void send(ProducerRecord<String, byte[]> r) {
+        try {
+            producer.send(r).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot publish to " + r.topic(), e);
+        }
+    }
+
+    /** Every committed record of a topic, in partition order. */
+    List<ConsumerRecord<String, byte[]>> readAll(String topic) {
+        List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
+        CompactedTopicReader.readAll(client, List.of(topic), Duration.ofMinutes(1), out::add);
+        return out;
+    }
+
+    <T> List<T> readAll(String topic, Class<T> type) {
+        return readAll(topic).stream().filter(r -> r.value() != null).map(r -> EventCodec.read(r.value(), type)).toList();
+    }
+
+    /** Waits until the decider has committed its work on every request published so far. */
+    void awaitHandled(PreemptionDecider decider) {
+        long end = readAll(topics.requested()).isEmpty() ? 0 : endOffset(topics.requested());
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(40))
+                .until(() -> decider.isDecider() && decider.processedOffsets().getOrDefault(topics.requested() + "-0", -1L) >= end);
+    }
+
+    long endOffset(String topic) {
+        List<ConsumerRecord<String, byte[]>> all = readAll(topic);
+        return all.isEmpty() ? 0 : all.get(all.size() - 1).offset() + 1;
+    }
+
+    void own(AutoCloseable c) {
+        owned.add(c);
+    }
+
+    @Override
+    public void close() {
+        for (int i = owned.size() - 1; i >= 0; i--) {
+            try {
+                owned.get(i).close();
+            } catch (Exception e) {
+                // best effort: the test JVM ends soon after
+            }
+        }
+        producer.close(Duration.ofSeconds(5));
+    }
+}
