@@ -12,10 +12,16 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.scheduling.QuotaLedger;
 import dev.taskgov.core.scheduling.Share;
 import dev.taskgov.core.topology.PlacementResult;
+import dev.taskgov.core.topology.PodSetPlacement;
+import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.Topology;
+import dev.taskgov.core.topology.TopologyDomain;
+import dev.taskgov.core.topology.TopologyRequest;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +46,28 @@ import java.util.Set;
  * Candidates are ordered other teams first, lower priority first, most recently admitted first;
  * taken until the preemptor fits, then each taken victim but the last is given back, from the
  * second-last backwards, when the preemptor still fits without evicting it.
+ *
+ * <h2>Topology-aware victims</h2>
+ * When the preemptor has a pod set with a required or preferred topology level L (the first such
+ * pod set counts), evicting in the generic order frees capacity scattered over many domains of L,
+ * none of which may then hold the pod set: the plan fails, or evicts more than needed. So each
+ * strategy above first looks for a victim set concentrated in one domain of L:
+ * <ol>
+ *   <li>Bound: {@link Topology#capacityByDomain(PodSetRequest, String, Map)} with every
+ *       candidate's pods given back tells which domains of L could hold the pod set at all; the
+ *       others are skipped.</li>
+ *   <li>Per remaining domain D: the candidates with pods in D, in the candidate order, then the
+ *       other candidates (in the same order; they can only help quota); taken until quota fits and
+ *       the pod set fits in one domain of L (as if required), then the unneeded ones restored from
+ *       the second-last backwards, as above.</li>
+ *   <li>Among the domains with a set, the best: fewest victims, then the lowest highest victim
+ *       priority, then fewest preempted pods, then the tightest domain (least capacity now), then
+ *       the smallest path.</li>
+ * </ol>
+ * Required: no such set, no plan (the generic order cannot do better: a set that lets the pod set
+ * fit in one domain is found by that domain's search). Preferred: no such set, the generic search
+ * runs, where the placement may climb levels or spread. Preemptors without a topology request
+ * are planned exactly as before.
  */
 public final class PreemptionPlanner {
 
@@ -157,13 +185,97 @@ public final class PreemptionPlanner {
 
         PreemptionPlan run(List<RunningWorkload> candidates, Rule rule) {
             if (candidates.isEmpty()) return null;
+            if (!fitsWithAllEvicted(candidates)) return null;
+            PodSetRequest constrained = constrainedPodSet(preemptor);
+            if (constrained != null) {
+                PreemptionPlan p = byDomain(candidates, rule, constrained);
+                if (p != null || constrained.topology().mode() == TopologyRequest.Mode.REQUIRED) return p;
+            }
+            return searchAndGiveBack(candidates, rule, preemptor.podSets());
+        }
+
+        private PreemptionPlan searchAndGiveBack(List<RunningWorkload> candidates, Rule rule, List<PodSetRequest> target) {
             try {
-                if (!fitsWithAllEvicted(candidates)) return null;
-                return search(candidates, rule);
+                return search(candidates, rule, target);
             } finally {
                 for (RunningWorkload t : taken) giveBack(t);
                 taken.clear();
+                reasons.clear();
             }
+        }
+
+        /** The best victim set concentrated in one domain of the constrained pod set's level, or null. */
+        private PreemptionPlan byDomain(List<RunningWorkload> candidates, Rule rule, PodSetRequest constrained) {
+            String level = constrained.topology().level();
+            List<PodSetRequest> strict = new ArrayList<>();
+            for (PodSetRequest p : preemptor.podSets()) {
+                strict.add(p == constrained ? new PodSetRequest(p.name(), p.count(), p.instanceType(), p.perPod(),
+                        TopologyRequest.required(level)) : p);
+            }
+            Map<RunningWorkload, Set<TopologyDomain>> domains = new HashMap<>();
+            Map<String, Resources> allBack = new HashMap<>();
+            for (RunningWorkload c : candidates) {
+                Set<TopologyDomain> in = new HashSet<>();
+                for (int i = 0; i < c.placement().podSets().size(); i++) {
+                    Resources perPod = c.workload().podSets().get(i).perPod();
+                    for (Map.Entry<String, Integer> n : c.placement().podSets().get(i).podsPerNode().entrySet()) {
+                        TopologyDomain d = topology.domainOf(n.getKey(), level);
+                        if (d == null) continue;
+                        in.add(d);
+                        allBack.merge(n.getKey(), perPod.times(n.getValue()), Resources::plus);
+                    }
+                }
+                domains.put(c, in);
+            }
+            Map<TopologyDomain, Long> now = topology.capacityByDomain(constrained, level);
+            Map<TopologyDomain, Long> bound = topology.capacityByDomain(constrained, level, allBack);
+            PreemptionPlan best = null;
+            long[] bestScore = null;
+            TopologyDomain bestDomain = null;
+            for (Map.Entry<TopologyDomain, Long> d : bound.entrySet()) {
+                if (d.getValue() < constrained.count()) continue;
+                List<RunningWorkload> ordered = new ArrayList<>();
+                List<RunningWorkload> elsewhere = new ArrayList<>();
+                for (RunningWorkload c : candidates) (domains.get(c).contains(d.getKey()) ? ordered : elsewhere).add(c);
+                ordered.addAll(elsewhere);
+                PreemptionPlan p = searchAndGiveBack(ordered, rule, strict);
+                if (p == null) continue;
+                long[] score = score(p, candidates, now.getOrDefault(d.getKey(), 0L));
+                if (best == null || better(score, d.getKey(), bestScore, bestDomain)) {
+                    best = p;
+                    bestScore = score;
+                    bestDomain = d.getKey();
+                }
+            }
+            return best;
+        }
+
+        /** Fewest victims, lowest highest victim priority, fewest pods, least capacity now: smaller is better. */
+        private static long[] score(PreemptionPlan p, List<RunningWorkload> candidates, long capacityNow) {
+            Set<String> ids = new HashSet<>();
+            p.victims().forEach(v -> ids.add(v.workloadId()));
+            long maxPriority = Long.MIN_VALUE;
+            long pods = 0;
+            for (RunningWorkload c : candidates) {
+                if (!ids.contains(c.id())) continue;
+                maxPriority = Math.max(maxPriority, c.priority());
+                for (PodSetPlacement ps : c.placement().podSets()) pods += ps.podsPerNode().values().stream().mapToLong(Integer::longValue).sum();
+            }
+            return new long[] {ids.size(), maxPriority, pods, capacityNow};
+        }
+
+        private static boolean better(long[] score, TopologyDomain domain, long[] bestScore, TopologyDomain bestDomain) {
+            for (int i = 0; i < score.length; i++) {
+                if (score[i] != bestScore[i]) return score[i] < bestScore[i];
+            }
+            return String.join("/", domain.path()).compareTo(String.join("/", bestDomain.path())) < 0;
+        }
+
+        private static PodSetRequest constrainedPodSet(Workload w) {
+            for (PodSetRequest p : w.podSets()) {
+                if (p.topology().mode() != TopologyRequest.Mode.NONE) return p;
+            }
+            return null;
         }
 
         /** Cheap bound: if evicting every candidate leaves too little quota, no subset makes room. */
@@ -181,14 +293,14 @@ public final class PreemptionPlanner {
             return quotaFits;
         }
 
-        private PreemptionPlan search(List<RunningWorkload> candidates, Rule rule) {
+        private PreemptionPlan search(List<RunningWorkload> candidates, Rule rule, List<PodSetRequest> target) {
             for (RunningWorkload c : candidates) {
                 Victim v = eligible(c, rule);
                 if (v == null) continue;
                 take(c);
                 reasons.add(v);
-                if (fits()) {
-                    restoreUnneeded();
+                if (fits(target)) {
+                    restoreUnneeded(target);
                     List<Victim> victims = new ArrayList<>();
                     for (RunningWorkload t : taken) {
                         victims.add(reasons.stream().filter(x -> x.workloadId().equals(t.id())).findFirst().orElseThrow());
@@ -243,16 +355,16 @@ public final class PreemptionPlanner {
             topology.reserve(c.workload().podSets(), c.placement());
         }
 
-        private boolean fits() {
+        private boolean fits(List<PodSetRequest> target) {
             return ledger.fits(preemptor.team(), req, allowBorrow)
-                    && topology.place(preemptor.podSets()) instanceof PlacementResult.Placed;
+                    && topology.place(target) instanceof PlacementResult.Placed;
         }
 
-        private void restoreUnneeded() {
+        private void restoreUnneeded(List<PodSetRequest> target) {
             for (int i = taken.size() - 2; i >= 0; i--) {
                 RunningWorkload v = taken.get(i);
                 giveBack(v);
-                if (fits()) {
+                if (fits(target)) {
                     taken.remove(i);
                 } else {
                     ledger.remove(v.team(), v.requests());
