@@ -22,9 +22,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Chooses which running workloads to evict so that a pending one can be admitted now. A function
@@ -74,6 +77,12 @@ public final class PreemptionPlanner {
     /** Candidate lists of the state version they were built at, by preemptor team and instance types. */
     private final Map<String, List<RunningWorkload>> borrowersCache = new java.util.HashMap<>();
     private long cachedVersion = Long.MIN_VALUE;
+    /**
+     * Per level, the domains each running workload's pods are in. Valid across versions: a running
+     * workload's placement is fixed (a re-admission is a new object); bounded, cleared when full.
+     */
+    private final Map<String, Map<RunningWorkload, Set<TopologyDomain>>> domainCache = new HashMap<>();
+    private static final int DOMAIN_CACHE_LIMIT = 200_000;
 
     /**
      * A planner that remembers candidate lists while {@link ClusterView#version()} stays the same
@@ -102,17 +111,17 @@ public final class PreemptionPlanner {
         if (ledger.withinNominal(preemptor.team(), req)) {
             List<RunningWorkload> candidates = new ArrayList<>(othersWhileBorrowing(view, preemptor, types));
             candidates.addAll(ownLower);
-            PreemptionPlan p = new Attempt(view, preemptor, false).run(candidates, Rule.RECLAIM);
+            PreemptionPlan p = new Attempt(view, preemptor, false, domainCache).run(candidates, Rule.RECLAIM);
             if (p != null) return p;
         }
         if (view.config().fairShare()) {
             List<RunningWorkload> candidates = othersWhileBorrowing(view, preemptor, types);
-            PreemptionPlan p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_FINAL_SHARE);
-            if (p == null) p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_INITIAL_SHARE);
+            PreemptionPlan p = new Attempt(view, preemptor, true, domainCache).run(candidates, Rule.FAIR_FINAL_SHARE);
+            if (p == null) p = new Attempt(view, preemptor, true, domainCache).run(candidates, Rule.FAIR_INITIAL_SHARE);
             if (p != null) return p;
         }
         if (!ownLower.isEmpty()) {
-            PreemptionPlan p = new Attempt(view, preemptor, true).run(ownLower, Rule.IN_TEAM);
+            PreemptionPlan p = new Attempt(view, preemptor, true, domainCache).run(ownLower, Rule.IN_TEAM);
             if (p != null) return p;
         }
         return new NoPlan("no set of running workloads that may be preempted makes room for " + preemptor.id());
@@ -163,6 +172,10 @@ public final class PreemptionPlanner {
         return false;
     }
 
+    /** A victim taken by a search, and why it may go. */
+    private record Taken(RunningWorkload workload, Supplier<Victim> why) {
+    }
+
     /** One try at a victim set, on copies of the ledger and (when placement is checked) the topology. */
     private static final class Attempt {
         private final ClusterView view;
@@ -172,9 +185,14 @@ public final class PreemptionPlanner {
         private final QuotaLedger ledger;
         private final Topology topology;
         private final List<RunningWorkload> taken = new ArrayList<>();
-        private final List<Victim> reasons = new ArrayList<>();
+        /** Why each taken victim may go; the message is written only for the victims of the final plan. */
+        private final Map<RunningWorkload, Supplier<Victim>> reasons = new IdentityHashMap<>();
+        private String describedRequest;
 
-        Attempt(ClusterView view, Workload preemptor, boolean allowBorrow) {
+        private final Map<String, Map<RunningWorkload, Set<TopologyDomain>>> domainCache;
+
+        Attempt(ClusterView view, Workload preemptor, boolean allowBorrow, Map<String, Map<RunningWorkload, Set<TopologyDomain>>> domainCache) {
+            this.domainCache = domainCache;
             this.view = view;
             this.preemptor = preemptor;
             this.req = preemptor.requestsByInstanceType();
@@ -212,56 +230,62 @@ public final class PreemptionPlanner {
                 strict.add(p == constrained ? new PodSetRequest(p.name(), p.count(), p.instanceType(), p.perPod(),
                         TopologyRequest.required(level)) : p);
             }
-            Map<RunningWorkload, Set<TopologyDomain>> domains = new HashMap<>();
+            // Identity maps: running workloads are records whose hash walks their whole placement.
+            Map<RunningWorkload, Set<TopologyDomain>> domains = new IdentityHashMap<>();
             Map<String, Resources> allBack = new HashMap<>();
             for (RunningWorkload c : candidates) {
-                Set<TopologyDomain> in = new HashSet<>();
+                domains.put(c, domainsOf(c, level));
                 for (int i = 0; i < c.placement().podSets().size(); i++) {
+                    if (!c.workload().podSets().get(i).instanceType().equals(constrained.instanceType())) continue;
                     Resources perPod = c.workload().podSets().get(i).perPod();
                     for (Map.Entry<String, Integer> n : c.placement().podSets().get(i).podsPerNode().entrySet()) {
-                        TopologyDomain d = topology.domainOf(n.getKey(), level);
-                        if (d == null) continue;
-                        in.add(d);
                         allBack.merge(n.getKey(), perPod.times(n.getValue()), Resources::plus);
                     }
                 }
-                domains.put(c, in);
             }
             Map<TopologyDomain, Long> now = topology.capacityByDomain(constrained, level);
             Map<TopologyDomain, Long> bound = topology.capacityByDomain(constrained, level, allBack);
-            PreemptionPlan best = null;
+            Map<TopologyDomain, List<RunningWorkload>> inDomain = new HashMap<>();
+            for (RunningWorkload c : candidates) {
+                for (TopologyDomain d : domains.get(c)) inDomain.computeIfAbsent(d, k -> new ArrayList<>()).add(c);
+            }
+            List<Taken> best = null;
             long[] bestScore = null;
             TopologyDomain bestDomain = null;
             for (Map.Entry<TopologyDomain, Long> d : bound.entrySet()) {
                 if (d.getValue() < constrained.count()) continue;
-                List<RunningWorkload> ordered = new ArrayList<>();
-                List<RunningWorkload> elsewhere = new ArrayList<>();
-                for (RunningWorkload c : candidates) (domains.get(c).contains(d.getKey()) ? ordered : elsewhere).add(c);
-                ordered.addAll(elsewhere);
-                PreemptionPlan p = searchAndGiveBack(ordered, rule, strict);
+                TopologyDomain domain = d.getKey();
+                List<Taken> p;
+                try {
+                    p = search(inDomain.getOrDefault(domain, List.of()), candidates, c -> domains.get(c).contains(domain), rule, strict);
+                } finally {
+                    for (RunningWorkload t : taken) giveBack(t);
+                    taken.clear();
+                    reasons.clear();
+                }
                 if (p == null) continue;
-                long[] score = score(p, candidates, now.getOrDefault(d.getKey(), 0L));
+                long[] score = score(p, now.getOrDefault(d.getKey(), 0L));
                 if (best == null || better(score, d.getKey(), bestScore, bestDomain)) {
                     best = p;
                     bestScore = score;
                     bestDomain = d.getKey();
                 }
             }
-            return best;
+            return toPlan(best);
         }
 
         /** Fewest victims, lowest highest victim priority, fewest pods, least capacity now: smaller is better. */
-        private static long[] score(PreemptionPlan p, List<RunningWorkload> candidates, long capacityNow) {
-            Set<String> ids = new HashSet<>();
-            p.victims().forEach(v -> ids.add(v.workloadId()));
+        private static long[] score(List<Taken> p, long capacityNow) {
             long maxPriority = Long.MIN_VALUE;
             long pods = 0;
-            for (RunningWorkload c : candidates) {
-                if (!ids.contains(c.id())) continue;
+            for (Taken t : p) {
+                RunningWorkload c = t.workload();
                 maxPriority = Math.max(maxPriority, c.priority());
-                for (PodSetPlacement ps : c.placement().podSets()) pods += ps.podsPerNode().values().stream().mapToLong(Integer::longValue).sum();
+                for (PodSetPlacement ps : c.placement().podSets()) {
+                    for (int n : ps.podsPerNode().values()) pods += n;
+                }
             }
-            return new long[] {ids.size(), maxPriority, pods, capacityNow};
+            return new long[] {p.size(), maxPriority, pods, capacityNow};
         }
 
         private static boolean better(long[] score, TopologyDomain domain, long[] bestScore, TopologyDomain bestDomain) {
@@ -269,6 +293,23 @@ public final class PreemptionPlanner {
                 if (score[i] != bestScore[i]) return score[i] < bestScore[i];
             }
             return String.join("/", domain.path()).compareTo(String.join("/", bestDomain.path())) < 0;
+        }
+
+        /** The domains of a level that hold the workload's pods; cached per workload (its placement never changes). */
+        private Set<TopologyDomain> domainsOf(RunningWorkload c, String level) {
+            Map<RunningWorkload, Set<TopologyDomain>> cache = domainCache.computeIfAbsent(level, l -> new IdentityHashMap<>());
+            Set<TopologyDomain> known = cache.get(c);
+            if (known != null) return known;
+            Set<TopologyDomain> in = new HashSet<>();
+            for (PodSetPlacement ps : c.placement().podSets()) {
+                for (String node : ps.podsPerNode().keySet()) {
+                    TopologyDomain d = topology.domainOf(node, level);
+                    if (d != null) in.add(d);
+                }
+            }
+            if (cache.size() > DOMAIN_CACHE_LIMIT) cache.clear();
+            cache.put(c, in);
+            return in;
         }
 
         private static PodSetRequest constrainedPodSet(Workload w) {
@@ -294,35 +335,55 @@ public final class PreemptionPlanner {
         }
 
         private PreemptionPlan search(List<RunningWorkload> candidates, Rule rule, List<PodSetRequest> target) {
+            return toPlan(search(List.of(), candidates, null, rule, target));
+        }
+
+        /** Takes from {@code first}, then from {@code then} except what {@code skip} says, until the preemptor fits. */
+        private List<Taken> search(List<RunningWorkload> first, List<RunningWorkload> then, Predicate<RunningWorkload> skip,
+                                   Rule rule, List<PodSetRequest> target) {
+            List<Taken> p = searchIn(first, null, rule, target);
+            return p != null ? p : searchIn(then, skip, rule, target);
+        }
+
+        /** The victims with their reasons; the messages are written only now, for the chosen set. */
+        private PreemptionPlan toPlan(List<Taken> victims) {
+            if (victims == null) return null;
+            List<Victim> out = new ArrayList<>();
+            for (Taken t : victims) out.add(t.why().get());
+            return new PreemptionPlan(preemptor.id(), preemptor.team(), out);
+        }
+
+        private List<Taken> searchIn(List<RunningWorkload> candidates, Predicate<RunningWorkload> skip, Rule rule,
+                                        List<PodSetRequest> target) {
             for (RunningWorkload c : candidates) {
-                Victim v = eligible(c, rule);
+                if (skip != null && skip.test(c)) continue;
+                Supplier<Victim> v = eligible(c, rule);
                 if (v == null) continue;
                 take(c);
-                reasons.add(v);
+                reasons.put(c, v);
                 if (fits(target)) {
                     restoreUnneeded(target);
-                    List<Victim> victims = new ArrayList<>();
-                    for (RunningWorkload t : taken) {
-                        victims.add(reasons.stream().filter(x -> x.workloadId().equals(t.id())).findFirst().orElseThrow());
-                    }
-                    return new PreemptionPlan(preemptor.id(), preemptor.team(), victims);
+                    List<Taken> victims = new ArrayList<>();
+                    for (RunningWorkload t : taken) victims.add(new Taken(t, reasons.get(t)));
+                    return victims;
                 }
             }
             return null;
         }
 
-        private Victim eligible(RunningWorkload c, Rule rule) {
+        private Supplier<Victim> eligible(RunningWorkload c, Rule rule) {
             boolean own = c.team().equals(preemptor.team());
             if (own) {
-                return new Victim(c.id(), c.team(), PreemptionReason.InTeamPriority, preemptor.id() + " (priority "
-                        + preemptor.priority() + ") of " + preemptor.team() + " needs " + describe(req)
+                return () -> new Victim(c.id(), c.team(), PreemptionReason.InTeamPriority, preemptor.id() + " (priority "
+                        + preemptor.priority() + ") of " + preemptor.team() + " needs " + request()
                         + "; " + c.id() + " has the lower priority " + c.priority());
             }
             if (!ledger.isBorrowing(c.team(), req.keySet())) return null;
             if (rule == Rule.RECLAIM) {
-                return new Victim(c.id(), c.team(), PreemptionReason.ReclaimLentCapacity, preemptor.team()
-                        + " reclaims its lent quota for " + preemptor.id() + " (needs " + describe(req) + " within its nominal "
-                        + describe(nominal(preemptor.team())) + "); " + c.team() + " uses " + describe(ledger.usage(c.team()))
+                Map<String, Resources> usage = Map.copyOf(ledger.usage(c.team()));
+                return () -> new Victim(c.id(), c.team(), PreemptionReason.ReclaimLentCapacity, preemptor.team()
+                        + " reclaims its lent quota for " + preemptor.id() + " (needs " + request() + " within its nominal "
+                        + describe(nominal(preemptor.team())) + "); " + c.team() + " uses " + describe(usage)
                         + " against its nominal " + describe(nominal(c.team())));
             }
             Share preemptorShare = ledger.shareWith(preemptor.team(), req);
@@ -332,11 +393,16 @@ public final class PreemptionPlanner {
             ledger.add(c.team(), c.requests());
             boolean ok = rule == Rule.FAIR_FINAL_SHARE ? preemptorShare.compareTo(after) <= 0 : preemptorShare.compareTo(before) < 0;
             if (!ok) return null;
-            return new Victim(c.id(), c.team(), PreemptionReason.FairSharing, preemptor.team() + "'s weighted share with "
+            return () -> new Victim(c.id(), c.team(), PreemptionReason.FairSharing, preemptor.team() + "'s weighted share with "
                     + preemptor.id() + " would be " + preemptorShare + (rule == Rule.FAIR_FINAL_SHARE
                     ? ", not above " + c.team() + "'s " + after + " after this eviction"
                     : ", below " + c.team() + "'s " + before) + " (" + c.team() + " borrows; "
-                    + preemptor.id() + " needs " + describe(req) + ")");
+                    + preemptor.id() + " needs " + request() + ")");
+        }
+
+        private String request() {
+            if (describedRequest == null) describedRequest = describe(req);
+            return describedRequest;
         }
 
         private Map<String, Resources> nominal(String team) {
