@@ -106,7 +106,8 @@ public final class PreemptionPlanner {
         Map<String, Resources> req = preemptor.requestsByInstanceType();
         Set<String> types = req.keySet();
         boolean mayPreemptOwn = quota.preemptTeamTasks() == PreemptTeamTasks.LowerPriority;
-        List<RunningWorkload> ownLower = mayPreemptOwn ? ownLowerPriority(view, preemptor, types) : List.of();
+        List<RunningWorkload> ownLower = mayPreemptOwn ? ownLowerPriority(preemptor, types,
+                view.runningVersion(preemptor.team()) < 0 ? null : teamList(view, preemptor.team(), types), view) : List.of();
 
         if (ledger.withinNominal(preemptor.team(), req)) {
             List<RunningWorkload> candidates = new ArrayList<>(othersWhileBorrowing(view, preemptor, types));
@@ -136,12 +137,61 @@ public final class PreemptionPlanner {
 
     private List<RunningWorkload> othersWhileBorrowing(ClusterView view, Workload p, Set<String> types) {
         long version = view.version();
-        if (version < 0) return buildOthersWhileBorrowing(view, p, types);
+        if (version < 0 || view.runningVersion(p.team()) < 0) return buildOthersWhileBorrowing(view, p, types);
         if (version != cachedVersion) {
             borrowersCache.clear();
             cachedVersion = version;
         }
-        return borrowersCache.computeIfAbsent(p.team() + "|" + types, k -> List.copyOf(buildOthersWhileBorrowing(view, p, types)));
+        return borrowersCache.computeIfAbsent(p.team() + "|" + types, k -> othersWhileBorrowingIncremental(view, p, types));
+    }
+
+    /**
+     * The same list as {@link #buildOthersWhileBorrowing}, reused while no borrowing team's running
+     * workloads changed and the set of borrowing teams is the same (an admission of a team within
+     * its nominal does not invalidate it); rebuilt by merging per-team lists that are themselves
+     * kept until their team's running workloads change.
+     */
+    private List<RunningWorkload> othersWhileBorrowingIncremental(ClusterView view, Workload p, Set<String> types) {
+        List<String> teams = new ArrayList<>();
+        List<Long> signature = new ArrayList<>();
+        for (TeamQuota q : view.ledger().quotas()) {
+            if (q.team().equals(p.team()) || !view.ledger().isBorrowing(q.team(), types)) continue;
+            teams.add(q.team());
+            signature.add(view.runningVersion(q.team()));
+        }
+        String key = p.team() + "|" + types;
+        Merged known = mergedCache.get(key);
+        if (known != null && known.teams.equals(teams) && known.signature.equals(signature)) return known.list;
+        List<RunningWorkload> out = new ArrayList<>();
+        for (String team : teams) out.addAll(teamList(view, team, types));
+        out.sort(VICTIM_ORDER); // TimSort: the per-team runs are already sorted
+        List<RunningWorkload> list = List.copyOf(out);
+        mergedCache.put(key, new Merged(teams, signature, list));
+        return list;
+    }
+
+    private record Merged(List<String> teams, List<Long> signature, List<RunningWorkload> list) {
+    }
+
+    private record TeamList(long runningVersion, List<RunningWorkload> list) {
+    }
+
+    private final Map<String, Merged> mergedCache = new HashMap<>();
+    private final Map<String, TeamList> teamCache = new HashMap<>();
+
+    /** A team's running workloads that use any of the types, in victim order; kept while the team's running set is unchanged. */
+    private List<RunningWorkload> teamList(ClusterView view, String team, Set<String> types) {
+        String key = team + "|" + types;
+        long v = view.runningVersion(team);
+        TeamList known = teamCache.get(key);
+        if (known != null && known.runningVersion == v) return known.list;
+        List<RunningWorkload> out = new ArrayList<>();
+        for (RunningWorkload r : view.running(team)) {
+            if (usesAny(r, types)) out.add(r);
+        }
+        out.sort(VICTIM_ORDER);
+        teamCache.put(key, new TeamList(v, out));
+        return out;
     }
 
     private static List<RunningWorkload> buildOthersWhileBorrowing(ClusterView view, Workload p, Set<String> types) {
@@ -156,8 +206,16 @@ public final class PreemptionPlanner {
         return out;
     }
 
-    private static List<RunningWorkload> ownLowerPriority(ClusterView view, Workload p, Set<String> types) {
+    private static List<RunningWorkload> ownLowerPriority(Workload p, Set<String> types, List<RunningWorkload> teamList, ClusterView view) {
         List<RunningWorkload> out = new ArrayList<>();
+        if (teamList != null) {
+            // already in victim order: lower priority first, so stop at the first one not lower
+            for (RunningWorkload r : teamList) {
+                if (r.priority() >= p.priority()) break;
+                out.add(r);
+            }
+            return out;
+        }
         for (RunningWorkload r : view.running(p.team())) {
             if (r.priority() < p.priority() && usesAny(r, types)) out.add(r);
         }
