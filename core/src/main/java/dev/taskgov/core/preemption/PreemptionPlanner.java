@@ -67,10 +67,14 @@ import java.util.function.Supplier;
  *       priority, then fewest preempted pods, then the tightest domain (least capacity now), then
  *       the smallest path.</li>
  * </ol>
- * Required: no such set, no plan (the generic order cannot do better: a set that lets the pod set
- * fit in one domain is found by that domain's search). Preferred: no such set, the generic search
- * runs, where the placement may climb levels or spread. Preemptors without a topology request
- * are planned exactly as before.
+ * The generic search runs first and is the cheap gate: when it finds no set, no one-domain set
+ * exists either (evicting more never makes quota or placement fit less), so there is no plan.
+ * A generic set of one victim is kept as it is: no set has fewer victims, and none a lower highest
+ * priority (a lower-priority candidate that fits alone comes earlier in the order and would have
+ * been taken alone first). Otherwise the per-domain search above replaces it with the best one-domain set; for a
+ * required level the generic set is itself inside one domain, and for a preferred level with no
+ * one-domain set the generic set stands (its placement may climb levels or spread). Preemptors
+ * without a topology request are planned exactly as before.
  */
 public final class PreemptionPlanner {
 
@@ -262,12 +266,23 @@ public final class PreemptionPlanner {
         PreemptionPlan run(List<RunningWorkload> candidates, Rule rule) {
             if (candidates.isEmpty()) return null;
             if (!fitsWithAllEvicted(candidates)) return null;
-            PodSetRequest constrained = constrainedPodSet(preemptor);
-            if (constrained != null) {
-                PreemptionPlan p = byDomain(candidates, rule, constrained);
-                if (p != null || constrained.topology().mode() == TopologyRequest.Mode.REQUIRED) return p;
+            // The generic search first: it is cheap, and when it finds nothing no one-domain set
+            // exists either (that would be a subset of the candidates it took, and evicting more
+            // never makes quota or placement fit less).
+            List<Taken> generic;
+            try {
+                generic = search(List.of(), candidates, null, rule, preemptor.podSets());
+            } finally {
+                for (RunningWorkload t : taken) giveBack(t);
+                taken.clear();
+                reasons.clear();
             }
-            return searchAndGiveBack(candidates, rule, preemptor.podSets());
+            PodSetRequest constrained = constrainedPodSet(preemptor);
+            // One victim cannot be beaten on count, nor on priority (a lower-priority candidate
+            // that fits alone comes earlier in the order and would have been found first).
+            if (generic == null || constrained == null || generic.size() == 1) return toPlan(generic);
+            PreemptionPlan p = byDomain(candidates, rule, constrained);
+            return p != null ? p : toPlan(generic);
         }
 
         private PreemptionPlan searchAndGiveBack(List<RunningWorkload> candidates, Rule rule, List<PodSetRequest> target) {
@@ -301,7 +316,7 @@ public final class PreemptionPlanner {
                     }
                 }
             }
-            Map<TopologyDomain, Long> now = topology.capacityByDomain(constrained, level);
+            Map<TopologyDomain, Long> now = null; // only needed to break ties between found sets
             Map<TopologyDomain, Long> bound = topology.capacityByDomain(constrained, level, allBack);
             Map<TopologyDomain, List<RunningWorkload>> inDomain = new HashMap<>();
             for (RunningWorkload c : candidates) {
@@ -322,6 +337,7 @@ public final class PreemptionPlanner {
                     reasons.clear();
                 }
                 if (p == null) continue;
+                if (now == null) now = topology.capacityByDomain(constrained, level);
                 long[] score = score(p, now.getOrDefault(d.getKey(), 0L));
                 if (best == null || better(score, d.getKey(), bestScore, bestDomain)) {
                     best = p;
