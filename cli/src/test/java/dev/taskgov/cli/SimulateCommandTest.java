@@ -34,9 +34,16 @@ class SimulateCommandTest {
     @Test
     void anInvalidFileExitsTwoWithTheJsonPath(QuarkusMainLauncher launcher) throws Exception {
         Path file = Files.createTempFile("invalid", ".json");
-        Files.writeString(file, Files.readString(SCENARIO).replaceFirst("\"count\": 2", "\"count\": 0"));
+        Files.writeString(file, Files.readString(SCENARIO).replaceFirst("\"count\": 2", "\"count\": \"two\""));
         LaunchResult r = launcher.launch("simulate", file.toString());
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.getOutput()).contains("$.steps[0].submit.podSets[0].count: must be >= 1, was 0");
+        assertThat(r.getOutput()).contains("$.steps[0].submit.podSets[0].count: ");
+    }
+
+    @Test
+    void aWorkloadThatBreaksARuleIsRejectedNotAFileError(QuarkusMainLauncher launcher) {
+        LaunchResult r = launcher.launch("simulate", "../scenarios/rejected-workloads.json");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.getOutput()).contains("podSets[0].count: must be >= 1, was 0").contains("\"state\" : \"Rejected\"");
     }
 }

@@ -30,4 +30,12 @@ public interface ClusterView {
     default long version() {
         return -1;
     }
+
+    /**
+     * A number that changes whenever the team's admitted workloads change (admission, release,
+     * new priority), so that planning may reuse per-team lists; negative when not tracked.
+     */
+    default long runningVersion(String team) {
+        return -1;
+    }
 }

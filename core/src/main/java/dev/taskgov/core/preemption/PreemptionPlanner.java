@@ -12,13 +12,22 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.scheduling.QuotaLedger;
 import dev.taskgov.core.scheduling.Share;
 import dev.taskgov.core.topology.PlacementResult;
+import dev.taskgov.core.topology.PodSetPlacement;
+import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.Topology;
+import dev.taskgov.core.topology.TopologyDomain;
+import dev.taskgov.core.topology.TopologyRequest;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Chooses which running workloads to evict so that a pending one can be admitted now. A function
@@ -40,12 +49,44 @@ import java.util.Set;
  * Candidates are ordered other teams first, lower priority first, most recently admitted first;
  * taken until the preemptor fits, then each taken victim but the last is given back, from the
  * second-last backwards, when the preemptor still fits without evicting it.
+ *
+ * <h2>Topology-aware victims</h2>
+ * When the preemptor has a pod set with a required or preferred topology level L (the first such
+ * pod set counts), evicting in the generic order frees capacity scattered over many domains of L,
+ * none of which may then hold the pod set: the plan fails, or evicts more than needed. So each
+ * strategy above first looks for a victim set concentrated in one domain of L:
+ * <ol>
+ *   <li>Bound: {@link Topology#capacityByDomain(PodSetRequest, String, Map)} with every
+ *       candidate's pods given back tells which domains of L could hold the pod set at all; the
+ *       others are skipped.</li>
+ *   <li>Per remaining domain D: the candidates with pods in D, in the candidate order, then the
+ *       other candidates (in the same order; they can only help quota); taken until quota fits and
+ *       the pod set fits in one domain of L (as if required), then the unneeded ones restored from
+ *       the second-last backwards, as above.</li>
+ *   <li>Among the domains with a set, the best: fewest victims, then the lowest highest victim
+ *       priority, then fewest preempted pods, then the tightest domain (least capacity now), then
+ *       the smallest path.</li>
+ * </ol>
+ * The generic search runs first and is the cheap gate: when it finds no set, no one-domain set
+ * exists either (evicting more never makes quota or placement fit less), so there is no plan.
+ * A generic set of one victim is kept as it is: no set has fewer victims, and none a lower highest
+ * priority (a lower-priority candidate that fits alone comes earlier in the order and would have
+ * been taken alone first). Otherwise the per-domain search above replaces it with the best one-domain set; for a
+ * required level the generic set is itself inside one domain, and for a preferred level with no
+ * one-domain set the generic set stands (its placement may climb levels or spread). Preemptors
+ * without a topology request are planned exactly as before.
  */
 public final class PreemptionPlanner {
 
     /** Candidate lists of the state version they were built at, by preemptor team and instance types. */
     private final Map<String, List<RunningWorkload>> borrowersCache = new java.util.HashMap<>();
     private long cachedVersion = Long.MIN_VALUE;
+    /**
+     * Per level, the domains each running workload's pods are in. Valid across versions: a running
+     * workload's placement is fixed (a re-admission is a new object); bounded, cleared when full.
+     */
+    private final Map<String, Map<RunningWorkload, Set<TopologyDomain>>> domainCache = new HashMap<>();
+    private static final int DOMAIN_CACHE_LIMIT = 200_000;
 
     /**
      * A planner that remembers candidate lists while {@link ClusterView#version()} stays the same
@@ -69,22 +110,23 @@ public final class PreemptionPlanner {
         Map<String, Resources> req = preemptor.requestsByInstanceType();
         Set<String> types = req.keySet();
         boolean mayPreemptOwn = quota.preemptTeamTasks() == PreemptTeamTasks.LowerPriority;
-        List<RunningWorkload> ownLower = mayPreemptOwn ? ownLowerPriority(view, preemptor, types) : List.of();
+        List<RunningWorkload> ownLower = mayPreemptOwn ? ownLowerPriority(preemptor, types,
+                view.runningVersion(preemptor.team()) < 0 ? null : teamList(view, preemptor.team(), types), view) : List.of();
 
         if (ledger.withinNominal(preemptor.team(), req)) {
             List<RunningWorkload> candidates = new ArrayList<>(othersWhileBorrowing(view, preemptor, types));
             candidates.addAll(ownLower);
-            PreemptionPlan p = new Attempt(view, preemptor, false).run(candidates, Rule.RECLAIM);
+            PreemptionPlan p = new Attempt(view, preemptor, false, domainCache).run(candidates, Rule.RECLAIM);
             if (p != null) return p;
         }
         if (view.config().fairShare()) {
             List<RunningWorkload> candidates = othersWhileBorrowing(view, preemptor, types);
-            PreemptionPlan p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_FINAL_SHARE);
-            if (p == null) p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_INITIAL_SHARE);
+            PreemptionPlan p = new Attempt(view, preemptor, true, domainCache).run(candidates, Rule.FAIR_FINAL_SHARE);
+            if (p == null) p = new Attempt(view, preemptor, true, domainCache).run(candidates, Rule.FAIR_INITIAL_SHARE);
             if (p != null) return p;
         }
         if (!ownLower.isEmpty()) {
-            PreemptionPlan p = new Attempt(view, preemptor, true).run(ownLower, Rule.IN_TEAM);
+            PreemptionPlan p = new Attempt(view, preemptor, true, domainCache).run(ownLower, Rule.IN_TEAM);
             if (p != null) return p;
         }
         return new NoPlan("no set of running workloads that may be preempted makes room for " + preemptor.id());
@@ -99,12 +141,61 @@ public final class PreemptionPlanner {
 
     private List<RunningWorkload> othersWhileBorrowing(ClusterView view, Workload p, Set<String> types) {
         long version = view.version();
-        if (version < 0) return buildOthersWhileBorrowing(view, p, types);
+        if (version < 0 || view.runningVersion(p.team()) < 0) return buildOthersWhileBorrowing(view, p, types);
         if (version != cachedVersion) {
             borrowersCache.clear();
             cachedVersion = version;
         }
-        return borrowersCache.computeIfAbsent(p.team() + "|" + types, k -> List.copyOf(buildOthersWhileBorrowing(view, p, types)));
+        return borrowersCache.computeIfAbsent(p.team() + "|" + types, k -> othersWhileBorrowingIncremental(view, p, types));
+    }
+
+    /**
+     * The same list as {@link #buildOthersWhileBorrowing}, reused while no borrowing team's running
+     * workloads changed and the set of borrowing teams is the same (an admission of a team within
+     * its nominal does not invalidate it); rebuilt by merging per-team lists that are themselves
+     * kept until their team's running workloads change.
+     */
+    private List<RunningWorkload> othersWhileBorrowingIncremental(ClusterView view, Workload p, Set<String> types) {
+        List<String> teams = new ArrayList<>();
+        List<Long> signature = new ArrayList<>();
+        for (TeamQuota q : view.ledger().quotas()) {
+            if (q.team().equals(p.team()) || !view.ledger().isBorrowing(q.team(), types)) continue;
+            teams.add(q.team());
+            signature.add(view.runningVersion(q.team()));
+        }
+        String key = p.team() + "|" + types;
+        Merged known = mergedCache.get(key);
+        if (known != null && known.teams.equals(teams) && known.signature.equals(signature)) return known.list;
+        List<RunningWorkload> out = new ArrayList<>();
+        for (String team : teams) out.addAll(teamList(view, team, types));
+        out.sort(VICTIM_ORDER); // TimSort: the per-team runs are already sorted
+        List<RunningWorkload> list = List.copyOf(out);
+        mergedCache.put(key, new Merged(teams, signature, list));
+        return list;
+    }
+
+    private record Merged(List<String> teams, List<Long> signature, List<RunningWorkload> list) {
+    }
+
+    private record TeamList(long runningVersion, List<RunningWorkload> list) {
+    }
+
+    private final Map<String, Merged> mergedCache = new HashMap<>();
+    private final Map<String, TeamList> teamCache = new HashMap<>();
+
+    /** A team's running workloads that use any of the types, in victim order; kept while the team's running set is unchanged. */
+    private List<RunningWorkload> teamList(ClusterView view, String team, Set<String> types) {
+        String key = team + "|" + types;
+        long v = view.runningVersion(team);
+        TeamList known = teamCache.get(key);
+        if (known != null && known.runningVersion == v) return known.list;
+        List<RunningWorkload> out = new ArrayList<>();
+        for (RunningWorkload r : view.running(team)) {
+            if (usesAny(r, types)) out.add(r);
+        }
+        out.sort(VICTIM_ORDER);
+        teamCache.put(key, new TeamList(v, out));
+        return out;
     }
 
     private static List<RunningWorkload> buildOthersWhileBorrowing(ClusterView view, Workload p, Set<String> types) {
@@ -119,8 +210,16 @@ public final class PreemptionPlanner {
         return out;
     }
 
-    private static List<RunningWorkload> ownLowerPriority(ClusterView view, Workload p, Set<String> types) {
+    private static List<RunningWorkload> ownLowerPriority(Workload p, Set<String> types, List<RunningWorkload> teamList, ClusterView view) {
         List<RunningWorkload> out = new ArrayList<>();
+        if (teamList != null) {
+            // already in victim order: lower priority first, so stop at the first one not lower
+            for (RunningWorkload r : teamList) {
+                if (r.priority() >= p.priority()) break;
+                out.add(r);
+            }
+            return out;
+        }
         for (RunningWorkload r : view.running(p.team())) {
             if (r.priority() < p.priority() && usesAny(r, types)) out.add(r);
         }
@@ -135,6 +234,10 @@ public final class PreemptionPlanner {
         return false;
     }
 
+    /** A victim taken by a search, and why it may go. */
+    private record Taken(RunningWorkload workload, Supplier<Victim> why) {
+    }
+
     /** One try at a victim set, on copies of the ledger and (when placement is checked) the topology. */
     private static final class Attempt {
         private final ClusterView view;
@@ -144,9 +247,14 @@ public final class PreemptionPlanner {
         private final QuotaLedger ledger;
         private final Topology topology;
         private final List<RunningWorkload> taken = new ArrayList<>();
-        private final List<Victim> reasons = new ArrayList<>();
+        /** Why each taken victim may go; the message is written only for the victims of the final plan. */
+        private final Map<RunningWorkload, Supplier<Victim>> reasons = new IdentityHashMap<>();
+        private String describedRequest;
 
-        Attempt(ClusterView view, Workload preemptor, boolean allowBorrow) {
+        private final Map<String, Map<RunningWorkload, Set<TopologyDomain>>> domainCache;
+
+        Attempt(ClusterView view, Workload preemptor, boolean allowBorrow, Map<String, Map<RunningWorkload, Set<TopologyDomain>>> domainCache) {
+            this.domainCache = domainCache;
             this.view = view;
             this.preemptor = preemptor;
             this.req = preemptor.requestsByInstanceType();
@@ -157,13 +265,132 @@ public final class PreemptionPlanner {
 
         PreemptionPlan run(List<RunningWorkload> candidates, Rule rule) {
             if (candidates.isEmpty()) return null;
+            if (!fitsWithAllEvicted(candidates)) return null;
+            // The generic search first: it is cheap, and when it finds nothing no one-domain set
+            // exists either (that would be a subset of the candidates it took, and evicting more
+            // never makes quota or placement fit less).
+            List<Taken> generic;
             try {
-                if (!fitsWithAllEvicted(candidates)) return null;
-                return search(candidates, rule);
+                generic = search(List.of(), candidates, null, rule, preemptor.podSets());
             } finally {
                 for (RunningWorkload t : taken) giveBack(t);
                 taken.clear();
+                reasons.clear();
             }
+            PodSetRequest constrained = constrainedPodSet(preemptor);
+            // One victim cannot be beaten on count, nor on priority (a lower-priority candidate
+            // that fits alone comes earlier in the order and would have been found first).
+            if (generic == null || constrained == null || generic.size() == 1) return toPlan(generic);
+            PreemptionPlan p = byDomain(candidates, rule, constrained);
+            return p != null ? p : toPlan(generic);
+        }
+
+        private PreemptionPlan searchAndGiveBack(List<RunningWorkload> candidates, Rule rule, List<PodSetRequest> target) {
+            try {
+                return search(candidates, rule, target);
+            } finally {
+                for (RunningWorkload t : taken) giveBack(t);
+                taken.clear();
+                reasons.clear();
+            }
+        }
+
+        /** The best victim set concentrated in one domain of the constrained pod set's level, or null. */
+        private PreemptionPlan byDomain(List<RunningWorkload> candidates, Rule rule, PodSetRequest constrained) {
+            String level = constrained.topology().level();
+            List<PodSetRequest> strict = new ArrayList<>();
+            for (PodSetRequest p : preemptor.podSets()) {
+                strict.add(p == constrained ? new PodSetRequest(p.name(), p.count(), p.instanceType(), p.perPod(),
+                        TopologyRequest.required(level)) : p);
+            }
+            // Identity maps: running workloads are records whose hash walks their whole placement.
+            Map<RunningWorkload, Set<TopologyDomain>> domains = new IdentityHashMap<>();
+            Map<String, Resources> allBack = new HashMap<>();
+            for (RunningWorkload c : candidates) {
+                domains.put(c, domainsOf(c, level));
+                for (int i = 0; i < c.placement().podSets().size(); i++) {
+                    if (!c.workload().podSets().get(i).instanceType().equals(constrained.instanceType())) continue;
+                    Resources perPod = c.workload().podSets().get(i).perPod();
+                    for (Map.Entry<String, Integer> n : c.placement().podSets().get(i).podsPerNode().entrySet()) {
+                        allBack.merge(n.getKey(), perPod.times(n.getValue()), Resources::plus);
+                    }
+                }
+            }
+            Map<TopologyDomain, Long> now = null; // only needed to break ties between found sets
+            Map<TopologyDomain, Long> bound = topology.capacityByDomain(constrained, level, allBack);
+            Map<TopologyDomain, List<RunningWorkload>> inDomain = new HashMap<>();
+            for (RunningWorkload c : candidates) {
+                for (TopologyDomain d : domains.get(c)) inDomain.computeIfAbsent(d, k -> new ArrayList<>()).add(c);
+            }
+            List<Taken> best = null;
+            long[] bestScore = null;
+            TopologyDomain bestDomain = null;
+            for (Map.Entry<TopologyDomain, Long> d : bound.entrySet()) {
+                if (d.getValue() < constrained.count()) continue;
+                TopologyDomain domain = d.getKey();
+                List<Taken> p;
+                try {
+                    p = search(inDomain.getOrDefault(domain, List.of()), candidates, c -> domains.get(c).contains(domain), rule, strict);
+                } finally {
+                    for (RunningWorkload t : taken) giveBack(t);
+                    taken.clear();
+                    reasons.clear();
+                }
+                if (p == null) continue;
+                if (now == null) now = topology.capacityByDomain(constrained, level);
+                long[] score = score(p, now.getOrDefault(d.getKey(), 0L));
+                if (best == null || better(score, d.getKey(), bestScore, bestDomain)) {
+                    best = p;
+                    bestScore = score;
+                    bestDomain = d.getKey();
+                }
+            }
+            return toPlan(best);
+        }
+
+        /** Fewest victims, lowest highest victim priority, fewest pods, least capacity now: smaller is better. */
+        private static long[] score(List<Taken> p, long capacityNow) {
+            long maxPriority = Long.MIN_VALUE;
+            long pods = 0;
+            for (Taken t : p) {
+                RunningWorkload c = t.workload();
+                maxPriority = Math.max(maxPriority, c.priority());
+                for (PodSetPlacement ps : c.placement().podSets()) {
+                    for (int n : ps.podsPerNode().values()) pods += n;
+                }
+            }
+            return new long[] {p.size(), maxPriority, pods, capacityNow};
+        }
+
+        private static boolean better(long[] score, TopologyDomain domain, long[] bestScore, TopologyDomain bestDomain) {
+            for (int i = 0; i < score.length; i++) {
+                if (score[i] != bestScore[i]) return score[i] < bestScore[i];
+            }
+            return String.join("/", domain.path()).compareTo(String.join("/", bestDomain.path())) < 0;
+        }
+
+        /** The domains of a level that hold the workload's pods; cached per workload (its placement never changes). */
+        private Set<TopologyDomain> domainsOf(RunningWorkload c, String level) {
+            Map<RunningWorkload, Set<TopologyDomain>> cache = domainCache.computeIfAbsent(level, l -> new IdentityHashMap<>());
+            Set<TopologyDomain> known = cache.get(c);
+            if (known != null) return known;
+            Set<TopologyDomain> in = new HashSet<>();
+            for (PodSetPlacement ps : c.placement().podSets()) {
+                for (String node : ps.podsPerNode().keySet()) {
+                    TopologyDomain d = topology.domainOf(node, level);
+                    if (d != null) in.add(d);
+                }
+            }
+            if (cache.size() > DOMAIN_CACHE_LIMIT) cache.clear();
+            cache.put(c, in);
+            return in;
+        }
+
+        private static PodSetRequest constrainedPodSet(Workload w) {
+            for (PodSetRequest p : w.podSets()) {
+                if (p.topology().mode() != TopologyRequest.Mode.NONE) return p;
+            }
+            return null;
         }
 
         /** Cheap bound: if evicting every candidate leaves too little quota, no subset makes room. */
@@ -181,36 +408,56 @@ public final class PreemptionPlanner {
             return quotaFits;
         }
 
-        private PreemptionPlan search(List<RunningWorkload> candidates, Rule rule) {
+        private PreemptionPlan search(List<RunningWorkload> candidates, Rule rule, List<PodSetRequest> target) {
+            return toPlan(search(List.of(), candidates, null, rule, target));
+        }
+
+        /** Takes from {@code first}, then from {@code then} except what {@code skip} says, until the preemptor fits. */
+        private List<Taken> search(List<RunningWorkload> first, List<RunningWorkload> then, Predicate<RunningWorkload> skip,
+                                   Rule rule, List<PodSetRequest> target) {
+            List<Taken> p = searchIn(first, null, rule, target);
+            return p != null ? p : searchIn(then, skip, rule, target);
+        }
+
+        /** The victims with their reasons; the messages are written only now, for the chosen set. */
+        private PreemptionPlan toPlan(List<Taken> victims) {
+            if (victims == null) return null;
+            List<Victim> out = new ArrayList<>();
+            for (Taken t : victims) out.add(t.why().get());
+            return new PreemptionPlan(preemptor.id(), preemptor.team(), out);
+        }
+
+        private List<Taken> searchIn(List<RunningWorkload> candidates, Predicate<RunningWorkload> skip, Rule rule,
+                                        List<PodSetRequest> target) {
             for (RunningWorkload c : candidates) {
-                Victim v = eligible(c, rule);
+                if (skip != null && skip.test(c)) continue;
+                Supplier<Victim> v = eligible(c, rule);
                 if (v == null) continue;
                 take(c);
-                reasons.add(v);
-                if (fits()) {
-                    restoreUnneeded();
-                    List<Victim> victims = new ArrayList<>();
-                    for (RunningWorkload t : taken) {
-                        victims.add(reasons.stream().filter(x -> x.workloadId().equals(t.id())).findFirst().orElseThrow());
-                    }
-                    return new PreemptionPlan(preemptor.id(), preemptor.team(), victims);
+                reasons.put(c, v);
+                if (fits(target)) {
+                    restoreUnneeded(target);
+                    List<Taken> victims = new ArrayList<>();
+                    for (RunningWorkload t : taken) victims.add(new Taken(t, reasons.get(t)));
+                    return victims;
                 }
             }
             return null;
         }
 
-        private Victim eligible(RunningWorkload c, Rule rule) {
+        private Supplier<Victim> eligible(RunningWorkload c, Rule rule) {
             boolean own = c.team().equals(preemptor.team());
             if (own) {
-                return new Victim(c.id(), c.team(), PreemptionReason.InTeamPriority, preemptor.id() + " (priority "
-                        + preemptor.priority() + ") of " + preemptor.team() + " needs " + describe(req)
+                return () -> new Victim(c.id(), c.team(), PreemptionReason.InTeamPriority, preemptor.id() + " (priority "
+                        + preemptor.priority() + ") of " + preemptor.team() + " needs " + request()
                         + "; " + c.id() + " has the lower priority " + c.priority());
             }
             if (!ledger.isBorrowing(c.team(), req.keySet())) return null;
             if (rule == Rule.RECLAIM) {
-                return new Victim(c.id(), c.team(), PreemptionReason.ReclaimLentCapacity, preemptor.team()
-                        + " reclaims its lent quota for " + preemptor.id() + " (needs " + describe(req) + " within its nominal "
-                        + describe(nominal(preemptor.team())) + "); " + c.team() + " uses " + describe(ledger.usage(c.team()))
+                Map<String, Resources> usage = Map.copyOf(ledger.usage(c.team()));
+                return () -> new Victim(c.id(), c.team(), PreemptionReason.ReclaimLentCapacity, preemptor.team()
+                        + " reclaims its lent quota for " + preemptor.id() + " (needs " + request() + " within its nominal "
+                        + describe(nominal(preemptor.team())) + "); " + c.team() + " uses " + describe(usage)
                         + " against its nominal " + describe(nominal(c.team())));
             }
             Share preemptorShare = ledger.shareWith(preemptor.team(), req);
@@ -220,11 +467,16 @@ public final class PreemptionPlanner {
             ledger.add(c.team(), c.requests());
             boolean ok = rule == Rule.FAIR_FINAL_SHARE ? preemptorShare.compareTo(after) <= 0 : preemptorShare.compareTo(before) < 0;
             if (!ok) return null;
-            return new Victim(c.id(), c.team(), PreemptionReason.FairSharing, preemptor.team() + "'s weighted share with "
+            return () -> new Victim(c.id(), c.team(), PreemptionReason.FairSharing, preemptor.team() + "'s weighted share with "
                     + preemptor.id() + " would be " + preemptorShare + (rule == Rule.FAIR_FINAL_SHARE
                     ? ", not above " + c.team() + "'s " + after + " after this eviction"
                     : ", below " + c.team() + "'s " + before) + " (" + c.team() + " borrows; "
-                    + preemptor.id() + " needs " + describe(req) + ")");
+                    + preemptor.id() + " needs " + request() + ")");
+        }
+
+        private String request() {
+            if (describedRequest == null) describedRequest = describe(req);
+            return describedRequest;
         }
 
         private Map<String, Resources> nominal(String team) {
@@ -243,16 +495,16 @@ public final class PreemptionPlanner {
             topology.reserve(c.workload().podSets(), c.placement());
         }
 
-        private boolean fits() {
+        private boolean fits(List<PodSetRequest> target) {
             return ledger.fits(preemptor.team(), req, allowBorrow)
-                    && topology.place(preemptor.podSets()) instanceof PlacementResult.Placed;
+                    && topology.place(target) instanceof PlacementResult.Placed;
         }
 
-        private void restoreUnneeded() {
+        private void restoreUnneeded(List<PodSetRequest> target) {
             for (int i = taken.size() - 2; i >= 0; i--) {
                 RunningWorkload v = taken.get(i);
                 giveBack(v);
-                if (fits()) {
+                if (fits(target)) {
                     taken.remove(i);
                 } else {
                     ledger.remove(v.team(), v.requests());

@@ -84,6 +84,8 @@ public final class Scheduler {
     /** Nodes by name and what admitted pods hold on each: to re-check a cached placement cheaply. */
     private final Map<String, Node> nodesByName = new HashMap<>();
     private final Map<String, Resources> heldOnNode = new HashMap<>();
+    /** Per team, bumped whenever its running workloads change: preemption planning reuses lists built at the same count. */
+    private final Map<String, Long> runningVersions = new HashMap<>();
 
     public Scheduler(Clock clock, Mode mode, Collection<InstanceType> instanceTypes, Collection<Node> nodes) {
         this.clock = clock;
@@ -122,6 +124,7 @@ public final class Scheduler {
         if (q != null && q.running.containsKey(w.id())) {
             RunningWorkload r = q.running.get(w.id());
             q.running.put(w.id(), new RunningWorkload(e.workload, r.placement(), r.admissionSeq()));
+            runningVersions.merge(w.team(), 1L, Long::sum);
         }
     }
 
@@ -265,6 +268,7 @@ public final class Scheduler {
         topology.release(e.workload.podSets(), e.placement);
         hold(e.workload, e.placement, false);
         q.running.remove(e.workload.id());
+        runningVersions.merge(e.workload.team(), 1L, Long::sum);
         e.placement = null;
         e.borrowed = Map.of();
         stateVersion++;
@@ -425,6 +429,7 @@ public final class Scheduler {
         e.preemptedMessage = null;
         e.seq = ++admissionSeq;
         q.running.put(e.workload.id(), new RunningWorkload(e.workload, placement, e.seq, e.requests));
+        runningVersions.merge(e.workload.team(), 1L, Long::sum);
         stateVersion++;
         c.touched.remove(e);
         c.progress = true;
@@ -742,6 +747,11 @@ public final class Scheduler {
         @Override
         public long version() {
             return stateVersion;
+        }
+
+        @Override
+        public long runningVersion(String team) {
+            return runningVersions.getOrDefault(team, 0L);
         }
     }
 }

@@ -6,7 +6,6 @@ import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadSubmitted;
-import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.SchedulerConfig;
@@ -78,9 +77,12 @@ public record Scenario(String name, String description, Map<String, InstanceType
     }
 
     /**
-     * Validates a scenario; the first problem found is thrown with its JSON path.
+     * Validates a scenario's structure; the first problem found is thrown with its JSON path. A
+     * submission that is well-formed JSON but breaks a workload rule (a count below 1, negative
+     * requests, an unknown topology level, both required and preferred topology, duplicate pod
+     * set names) is not a file error: it replays and the scheduler rejects it with its reason.
      *
-     * @throws ScenarioException e.g. {@code $.steps[3].submit.podSets[0].count: must be >= 1, was 0}
+     * @throws ScenarioException e.g. {@code $.steps[3].submit.podSets[0].count: ...} for a count that is not a number
      */
     public static Scenario parse(JsonNode root) {
         if (root == null || !root.isObject()) throw new ScenarioException("$", "must be a JSON object");
@@ -207,8 +209,10 @@ public record Scenario(String name, String description, Map<String, InstanceType
         } catch (EventCodec.EventFormatException e) {
             throw new ScenarioException(path + e.path().substring(1), e.problem());
         }
-        List<Violation> v = WorkloadValidation.checkFields(w);
-        if (!v.isEmpty()) throw at(path, v.get(0));
+        // Only what makes the step unusable is a file error: without an id no expectation can name
+        // it. Every other rule (count, requests, levels, names...) is the scheduler's to enforce:
+        // the submission replays and is Rejected with its reason, as the live services do.
+        if (w.workloadId() == null || w.workloadId().isBlank()) throw new ScenarioException(path + ".workloadId", "is required");
         return new Submit(i, w);
     }
 

@@ -120,6 +120,18 @@ public final class Cluster {
         return this;
     }
 
+    /** Submits {@code pods} one-GPU pods with a topology request (required or preferred level). */
+    public Cluster submit(String id, String team, int pods, String priorityClass, dev.taskgov.core.topology.TopologyRequest topology) {
+        steps.add(s -> {
+            int p = s.config().priorityOf(priorityClass);
+            String cls = s.config().resolveClass(priorityClass).orElse(null);
+            s.submit(new Workload(id, team, cls, p, Instant.EPOCH, List.of(
+                    new PodSetRequest("worker", pods, G5, Resources.accelerators(1), topology))));
+            return s;
+        });
+        return this;
+    }
+
     public Cluster submit(String id, String team, int pods) {
         return submit(id, team, pods, "training");
     }
