@@ -70,12 +70,15 @@ final class PlacementCluster {
         return new PodSetRequest("worker", pods, INSTANCE_TYPE, Resources.accelerators(1), topology);
     }
 
-    /** The narrowest of layer-3, layer-2, layer-1 where some domain holds the pods. */
+    /**
+     * The narrowest of layer-3, layer-2, layer-1 where some domain holds the pods; layer-1 when
+     * none does (the placement is then a NoFit).
+     */
     static String narrowestFittingLevel(Topology t, int pods) {
         PodSetRequest probe = podSet(pods, TopologyRequest.NONE);
-        for (String level : List.of(TopologyLevels.LAYER_3, TopologyLevels.LAYER_2, TopologyLevels.LAYER_1)) {
+        for (String level : List.of(TopologyLevels.LAYER_3, TopologyLevels.LAYER_2)) {
             if (t.capacityByDomain(probe, level).values().stream().anyMatch(c -> c >= pods)) return level;
         }
-        throw new IllegalStateException(pods + " pods fit no layer-1 domain");
+        return TopologyLevels.LAYER_1;
     }
 }

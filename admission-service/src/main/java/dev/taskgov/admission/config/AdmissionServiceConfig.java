@@ -13,6 +13,47 @@ public interface AdmissionServiceConfig {
     /** Kafka topic names (design.md, "Kafka topics"). */
     Topics topics();
 
+    /** The decider: consumer group, transactions, changelog. */
+    Admission admission();
+
+    interface Admission {
+        /** Whether this instance joins the deciders' group at startup (off: HTTP only, every read answers 503). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** The cluster this decider serves; part of the transactional id. */
+        @WithDefault("default")
+        String cluster();
+
+        /** Consumer group of the deciders; one member decides, the others stand by. */
+        @WithDefault("taskgov-admission")
+        String groupId();
+
+        /** Prefix of the transactional id ({@code <prefix><cluster>}), stable so a new decider fences the old one. */
+        @WithDefault("taskgov-admission-")
+        String transactionalIdPrefix();
+
+        /** Internal compacted changelog of the decider's state (key = workload id). */
+        @WithDefault("taskgov.admission.changelog")
+        String changelogTopic();
+
+        /** CloudEvents ce_source of what admission-service publishes. */
+        @WithDefault("urn:taskgov:admission-service")
+        String source();
+
+        /** How long one poll waits for records. */
+        @WithDefault("PT0.1S")
+        java.time.Duration pollTimeout();
+
+        /** How long reading the changelog and the quota/topology topics to their end may take on takeover. */
+        @WithDefault("PT2M")
+        java.time.Duration rebuildTimeout();
+
+        /** Create missing topics at startup (one partition for the decider's input topics). */
+        @WithDefault("true")
+        boolean createTopics();
+    }
+
     interface Topics {
         /** Workload submissions (WorkloadSubmitted). */
         @WithDefault("taskgov.workload.submitted")

@@ -1,41 +1,40 @@
 package dev.taskgov.core.topology;
 
-import dev.taskgov.core.resources.Resources;
-
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * The domains of one instance type's nodes: a virtual root, then layer-1, layer-2, layer-3 and
- * host domains, children sorted by label value.
+ * host domains, children sorted by label value. Structure only: what is free on the nodes lives in
+ * {@link TopologyIndex}, so that copies can share a tree.
  *
- * <p>Capacities ("how many pods of this shape fit") are kept per pod shape in a small LRU cache
- * of arrays indexed by domain id, and updated by delta when a node's free capacity changes, so a
- * placement reads them instead of visiting every node. Adding or removing a node changes the
- * structure: ids are renumbered (preorder, so id order is the lexicographic order of full paths
- * within a level) and the cache is dropped, lazily on the next read.
+ * <p>Domain ids are preorder numbers given by {@link #ensureIndexed()} after the structure changed,
+ * so id order within a level is the lexicographic order of full paths, and every child has a
+ * larger id than its parent. Capacities are arrays indexed by id.
  */
 final class DomainTree {
 
-    /** Pod count standing for "unlimited" on one node (a pod that asks for nothing). */
-    static final long UNLIMITED_PER_NODE = Integer.MAX_VALUE;
     static final int HOST_LEVEL = TopologyLevels.ALL.size() - 1;
-    private static final int MAX_CACHED_SHAPES = 32;
 
-    /** One domain. The root has level -1; host domains (level 3) hold nodes instead of children. */
+    /** How many pods of the current shape fit on one node (0 for a node that is not ready). */
+    @FunctionalInterface
+    interface SlotCapacity {
+        long of(Slot slot);
+    }
+
+    /** One domain. The root has level -1; host domains hold nodes instead of children. */
     static final class Domain {
         final int level;
         final String value;
         final Domain parent;
         final TreeMap<String, Domain> children = new TreeMap<>();
-        final TreeMap<String, NodeState> members = new TreeMap<>();
+        final TreeMap<String, Slot> members = new TreeMap<>();
         int id;
         Domain[] childArray;
-        NodeState[] memberArray;
+        Slot[] memberArray;
 
         Domain(int level, String value, Domain parent) {
             this.level = level;
@@ -48,63 +47,29 @@ final class DomainTree {
         }
     }
 
-    /** A node and what reservations hold on it. */
-    static final class NodeState {
-        Node node;
-        Resources used;
+    /** A node's place in the structure: its state index, host domain and rank in name order. */
+    static final class Slot {
+        final int index;
+        final String name;
+        final String instanceType;
+        final String[] path;
         Domain host;
-        /** Position in name order among all nodes of the topology (see {@link PodCounts}). */
         int rank;
 
-        NodeState(Node node, Resources used) {
-            this.node = node;
-            this.used = used;
-        }
-
-        Resources free() {
-            return node.allocatable().minus(used);
-        }
-
-        /** How many pods of this shape fit on the node now. */
-        long capacity(Resources perPod) {
-            return capacity(perPod, Resources.ZERO);
-        }
-
-        /** Same as {@code min(free().plus(extraFree).countFitting(perPod), UNLIMITED_PER_NODE)}, without allocating. */
-        long capacity(Resources perPod, Resources extraFree) {
-            if (!node.ready()) return 0;
-            Resources a = node.allocatable();
-            long n = UNLIMITED_PER_NODE;
-            if (perPod.accelerators() > 0) {
-                n = Math.min(n, free(a.accelerators(), used.accelerators(), extraFree.accelerators()) / perPod.accelerators());
-            }
-            if (perPod.milliVcpu() > 0) {
-                n = Math.min(n, free(a.milliVcpu(), used.milliVcpu(), extraFree.milliVcpu()) / perPod.milliVcpu());
-            }
-            if (perPod.memoryMiB() > 0) {
-                n = Math.min(n, free(a.memoryMiB(), used.memoryMiB(), extraFree.memoryMiB()) / perPod.memoryMiB());
-            }
-            return n;
-        }
-
-        private static long free(long allocatable, long used, long extra) {
-            long sum = Math.max(0, allocatable - used) + extra;
-            return sum < 0 ? Long.MAX_VALUE : sum;
+        Slot(int index, String name, String instanceType, String[] path) {
+            this.index = index;
+            this.name = name;
+            this.instanceType = instanceType;
+            this.path = path;
         }
     }
 
     final Domain root = new Domain(-1, "", null);
     private boolean dirty = true;
+    /** Bumped when ids change; capacity arrays of another version are stale. */
+    private int version;
     private Domain[] byId = new Domain[0];
-    private final Domain[][] byLevel = new Domain[TopologyLevels.ALL.size()][];
-    /** Ids of each level's domains, ascending (= full-path order); scanned without touching the domains. */
     private final int[][] idsByLevel = new int[TopologyLevels.ALL.size()][];
-    private final LinkedHashMap<Resources, long[]> capacityCache = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Resources, long[]> eldest) {
-            return size() > MAX_CACHED_SHAPES;
-        }
-    };
 
     static String[] pathOf(Node node) {
         String[] path = new String[TopologyLevels.ALL.size()];
@@ -114,27 +79,26 @@ final class DomainTree {
         return path;
     }
 
-    void add(NodeState ns) {
-        String[] path = pathOf(ns.node);
+    void add(Slot slot) {
         Domain d = root;
-        for (int level = 0; level < path.length; level++) {
+        for (int level = 0; level < slot.path.length; level++) {
             Domain parent = d;
             int lvl = level;
-            d = parent.children.computeIfAbsent(path[level], v -> new Domain(lvl, v, parent));
+            d = parent.children.computeIfAbsent(slot.path[level], v -> new Domain(lvl, v, parent));
         }
-        d.members.put(ns.node.name(), ns);
-        ns.host = d;
+        d.members.put(slot.name, slot);
+        slot.host = d;
         dirty = true;
     }
 
-    void remove(NodeState ns) {
-        Domain d = ns.host;
-        d.members.remove(ns.node.name());
+    void remove(Slot slot) {
+        Domain d = slot.host;
+        d.members.remove(slot.name);
         while (d.parent != null && d.isEmpty()) {
             d.parent.children.remove(d.value);
             d = d.parent;
         }
-        ns.host = null;
+        slot.host = null;
         dirty = true;
     }
 
@@ -142,80 +106,29 @@ final class DomainTree {
         return root.isEmpty();
     }
 
-    /**
-     * A deep copy with the same ids and cached capacities; each node's state is copied too and
-     * put into {@code nodesOut} by name.
-     */
-    DomainTree copy(Map<String, NodeState> nodesOut) {
-        DomainTree t = new DomainTree();
-        t.dirty = dirty;
-        if (!dirty) {
-            t.byId = new Domain[byId.length];
-            for (int i = 0; i < byLevel.length; i++) {
-                t.byLevel[i] = new Domain[byLevel[i].length];
-                t.idsByLevel[i] = idsByLevel[i];
-            }
-        }
-        copyChildren(root, t.root, t, nodesOut);
-        if (!dirty) {
-            for (Domain d : t.byId) {
-                if (d.level >= 0) t.byLevel[d.level][levelIndex(d)] = d;
-            }
-            capacityCache.forEach((shape, cap) -> t.capacityCache.put(shape, cap.clone()));
-        }
-        return t;
-    }
-
-    private int levelIndex(Domain copy) {
-        return Arrays.binarySearch(idsByLevel[copy.level], copy.id);
-    }
-
-    private void copyChildren(Domain from, Domain to, DomainTree target, Map<String, NodeState> nodesOut) {
-        to.id = from.id;
-        if (!dirty) target.byId[to.id] = to;
-        for (Domain c : from.children.values()) {
-            Domain cc = new Domain(c.level, c.value, to);
-            to.children.put(c.value, cc);
-            copyChildren(c, cc, target, nodesOut);
-        }
-        for (NodeState ns : from.members.values()) {
-            NodeState copy = new NodeState(ns.node, ns.used);
-            copy.host = to;
-            to.members.put(ns.node.name(), copy);
-            nodesOut.put(ns.node.name(), copy);
-        }
-        if (!dirty) {
-            to.childArray = to.children.values().toArray(Domain[]::new);
-            to.memberArray = to.members.values().toArray(NodeState[]::new);
-        }
-    }
-
-    /** Subtracts ({@code sign = -1}) or adds back ({@code +1}) a node's pods from every cached capacity. */
-    void adjust(NodeState ns, int sign) {
-        if (dirty) return;
-        for (Map.Entry<Resources, long[]> e : capacityCache.entrySet()) {
-            long delta = sign * ns.capacity(e.getKey());
-            if (delta == 0) continue;
-            long[] cap = e.getValue();
-            for (Domain d = ns.host; d != null; d = d.parent) {
-                cap[d.id] += delta;
-            }
-        }
-    }
-
-    private void ensureIndexed() {
+    /** Ids, arrays and {@link #version()} brought up to date with the structure. */
+    void ensureIndexed() {
         if (!dirty) return;
         List<Domain> order = new ArrayList<>();
         List<List<Domain>> levels = new ArrayList<>();
-        for (int i = 0; i < byLevel.length; i++) levels.add(new ArrayList<>());
+        for (int i = 0; i < idsByLevel.length; i++) levels.add(new ArrayList<>());
         number(root, order, levels);
         byId = order.toArray(Domain[]::new);
-        for (int i = 0; i < byLevel.length; i++) {
-            byLevel[i] = levels.get(i).toArray(Domain[]::new);
+        for (int i = 0; i < idsByLevel.length; i++) {
             idsByLevel[i] = levels.get(i).stream().mapToInt(d -> d.id).toArray();
         }
-        capacityCache.clear();
+        version++;
         dirty = false;
+    }
+
+    int version() {
+        ensureIndexed();
+        return version;
+    }
+
+    /** True when ids are those of {@code version} (without re-indexing). */
+    boolean isIndexedAt(int version) {
+        return !dirty && this.version == version;
     }
 
     private static void number(Domain d, List<Domain> order, List<List<Domain>> levels) {
@@ -223,42 +136,37 @@ final class DomainTree {
         order.add(d);
         if (d.level >= 0) levels.get(d.level).add(d);
         d.childArray = d.children.values().toArray(Domain[]::new);
-        d.memberArray = d.members.values().toArray(NodeState[]::new);
+        d.memberArray = d.members.values().toArray(Slot[]::new);
         for (Domain c : d.childArray) number(c, order, levels);
     }
 
-    /** Capacity per domain id for pods of this shape (cached; do not modify the array). */
-    long[] capacities(Resources perPod) {
-        ensureIndexed();
-        long[] cap = capacityCache.get(perPod);
-        if (cap == null) {
-            cap = computeCapacities(perPod, Map.of());
-            capacityCache.put(perPod, cap);
-        }
-        return cap;
-    }
-
-    /** Capacity per domain id as if some nodes had extra free resources (not cached). */
-    long[] computeCapacities(Resources perPod, Map<String, Resources> extraFree) {
+    /** Capacity per domain id: per host the sum over its nodes, per inner domain the sum over its children. */
+    long[] computeCapacities(SlotCapacity capacity) {
         ensureIndexed();
         long[] cap = new long[byId.length];
-        for (Domain host : byLevel[HOST_LEVEL]) {
+        for (int hostId : idsByLevel[HOST_LEVEL]) {
             long sum = 0;
-            for (NodeState ns : host.memberArray) {
-                sum += ns.capacity(perPod, extraFree.getOrDefault(ns.node.name(), Resources.ZERO));
-            }
-            cap[host.id] = sum;
+            for (Slot s : byId[hostId].memberArray) sum += capacity.of(s);
+            cap[hostId] = sum;
         }
-        // Preorder ids: every child has a larger id than its parent, so a reverse sweep sums bottom-up.
+        // Preorder ids: a reverse sweep adds every domain into its parent after its own children.
         for (int id = byId.length - 1; id > 0; id--) {
             cap[byId[id].parent.id] += cap[id];
         }
         return cap;
     }
 
-    Domain[] level(int level) {
+    /** Adds {@code delta} pods of capacity to a host and its ancestors. */
+    static void addAlongPath(Slot slot, long delta, long[] cap) {
+        for (Domain d = slot.host; d != null; d = d.parent) cap[d.id] += delta;
+    }
+
+    /** The domains of a level, in full-path order. */
+    List<Domain> level(int level) {
         ensureIndexed();
-        return byLevel[level];
+        List<Domain> out = new ArrayList<>(idsByLevel[level].length);
+        for (int id : idsByLevel[level]) out.add(byId[id]);
+        return out;
     }
 
     /**
@@ -293,16 +201,17 @@ final class DomainTree {
 
     /**
      * Puts {@code pods} pods into domain {@code d} (which holds at least that many), adding pods
-     * per node to {@code out}.
+     * per node to {@code out}: the tightest child that holds them all, or else children from the
+     * largest capacity down with the last one by best fit; at a host, node by node.
      */
-    void descend(Domain d, long pods, long[] cap, Resources perPod, PodCounts out) {
+    void descend(Domain d, long pods, long[] cap, SlotCapacity capacity, PodCounts out) {
         if (d.level == HOST_LEVEL) {
             long remaining = pods;
-            for (NodeState ns : d.memberArray) {
+            for (Slot s : d.memberArray) {
                 if (remaining == 0) break;
-                long take = Math.min(remaining, ns.capacity(perPod));
+                long take = Math.min(remaining, capacity.of(s));
                 if (take > 0) {
-                    out.add(ns, (int) take);
+                    out.add(s, (int) take);
                     remaining -= take;
                 }
             }
@@ -314,10 +223,9 @@ final class DomainTree {
             if (cap[c.id] >= pods && (tightest == null || cap[c.id] < cap[tightest.id])) tightest = c;
         }
         if (tightest != null) {
-            descend(tightest, pods, cap, perPod, out);
+            descend(tightest, pods, cap, capacity, out);
             return;
         }
-        // No single child holds them all: fill from the largest down, the last one by best fit.
         Domain[] sorted = children.clone();
         Arrays.sort(sorted, (x, y) -> {
             int c = Long.compare(cap[y.id], cap[x.id]);
@@ -327,14 +235,15 @@ final class DomainTree {
         for (int i = 0; i < sorted.length && remaining > 0; i++) {
             Domain c = sorted[i];
             if (cap[c.id] >= remaining) {
+                // The largest left holds the rest: take the tightest that does (first of equals = smallest path).
                 Domain last = c;
                 for (int j = i + 1; j < sorted.length && cap[sorted[j].id] >= remaining; j++) {
                     if (cap[sorted[j].id] < cap[last.id]) last = sorted[j];
                 }
-                descend(last, remaining, cap, perPod, out);
+                descend(last, remaining, cap, capacity, out);
                 remaining = 0;
             } else if (cap[c.id] > 0) {
-                descend(c, cap[c.id], cap, perPod, out);
+                descend(c, cap[c.id], cap, capacity, out);
                 remaining -= cap[c.id];
             }
         }
@@ -345,5 +254,39 @@ final class DomainTree {
         String[] path = new String[d.level + 1];
         for (Domain x = d; x.level >= 0; x = x.parent) path[x.level] = x.value;
         return new TopologyDomain(TopologyLevels.ALL.get(d.level), Arrays.asList(path));
+    }
+
+    /**
+     * A deep copy with the same ids (when indexed); its slots are new objects, put into
+     * {@code slotsOut} by name.
+     */
+    DomainTree copy(Map<String, Slot> slotsOut) {
+        ensureIndexed();
+        DomainTree t = new DomainTree();
+        t.byId = new Domain[byId.length];
+        System.arraycopy(idsByLevel, 0, t.idsByLevel, 0, idsByLevel.length);
+        copyInto(root, t.root, t, slotsOut);
+        t.version = version;
+        t.dirty = false;
+        return t;
+    }
+
+    private static void copyInto(Domain from, Domain to, DomainTree target, Map<String, Slot> slotsOut) {
+        to.id = from.id;
+        target.byId[to.id] = to;
+        for (Domain c : from.childArray) {
+            Domain cc = new Domain(c.level, c.value, to);
+            to.children.put(c.value, cc);
+            copyInto(c, cc, target, slotsOut);
+        }
+        for (Slot s : from.memberArray) {
+            Slot copy = new Slot(s.index, s.name, s.instanceType, s.path);
+            copy.host = to;
+            copy.rank = s.rank;
+            to.members.put(s.name, copy);
+            slotsOut.put(s.name, copy);
+        }
+        to.childArray = to.children.values().toArray(Domain[]::new);
+        to.memberArray = to.members.values().toArray(Slot[]::new);
     }
 }

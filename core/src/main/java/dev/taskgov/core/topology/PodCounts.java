@@ -1,6 +1,6 @@
 package dev.taskgov.core.topology;
 
-import dev.taskgov.core.topology.DomainTree.NodeState;
+import dev.taskgov.core.topology.DomainTree.Slot;
 
 import java.util.AbstractMap;
 import java.util.AbstractSet;
@@ -20,15 +20,15 @@ import java.util.TreeMap;
 final class PodCounts {
 
     private long[] entries = new long[16];
-    private NodeState[] byRank;
+    private final Slot[] byRank;
     private int size;
 
     /** @param byRank every node of the topology, indexed by its rank (name order) */
-    PodCounts(NodeState[] byRank) {
+    PodCounts(Slot[] byRank) {
         this.byRank = byRank;
     }
 
-    void add(NodeState node, int pods) {
+    void add(Slot node, int pods) {
         if (size == entries.length) entries = Arrays.copyOf(entries, size * 2);
         entries[size++] = ((long) node.rank << 32) | pods;
     }
@@ -58,7 +58,7 @@ final class PodCounts {
                         public Entry<String, Integer> next() {
                             if (i >= size) throw new NoSuchElementException();
                             long e = entries[i++];
-                            return new SimpleImmutableEntry<>(byRank[(int) (e >>> 32)].node.name(), (int) e);
+                            return new SimpleImmutableEntry<>(byRank[(int) (e >>> 32)].name, (int) e);
                         }
                     };
                 }
@@ -78,13 +78,13 @@ final class PodCounts {
         @Override
         public String firstKey() {
             if (size == 0) throw new NoSuchElementException();
-            return byRank[(int) (entries[0] >>> 32)].node.name();
+            return byRank[(int) (entries[0] >>> 32)].name;
         }
 
         @Override
         public String lastKey() {
             if (size == 0) throw new NoSuchElementException();
-            return byRank[(int) (entries[size - 1] >>> 32)].node.name();
+            return byRank[(int) (entries[size - 1] >>> 32)].name;
         }
 
         @Override

@@ -2,35 +2,97 @@ package dev.taskgov.core.topology;
 
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.DomainTree.Domain;
-import dev.taskgov.core.topology.DomainTree.NodeState;
+import dev.taskgov.core.topology.DomainTree.Slot;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
- * The best-fit topology placement of design.md "Topology": one {@link DomainTree} per instance
- * type, updated in place by reservations and node changes.
+ * The best-fit topology placement of design.md "Topology".
+ *
+ * <p>Two parts: the {@link Structure} (one {@link DomainTree} per instance type, node slots) and
+ * the state (each slot's node record and reserved resources, plus per pod shape the capacity of
+ * every domain). Reservations and readiness changes update the state by delta along one path of
+ * the tree; only adding, removing or relabelling a node touches the structure. {@link #copy()}
+ * shares the structure (copy-on-write) and clones the state arrays, so a what-if copy costs
+ * about one array copy per node and per cached shape.
  */
 final class TopologyIndex implements Topology {
 
-    private final HashMap<String, NodeState> nodes = new HashMap<>();
-    private final Map<String, DomainTree> trees = new HashMap<>();
-    /** Nodes by rank (name order); {@code null} after a node was added or removed. */
-    private NodeState[] byRank;
+    /** Pod count standing for "unlimited" on one node (a pod that asks for nothing). */
+    static final long UNLIMITED_PER_NODE = Integer.MAX_VALUE;
+    private static final int MAX_CACHED_SHAPES = 32;
+
+    /** Node slots and domain trees; shared between copies until one of them changes it. */
+    private static final class Structure {
+        final HashMap<String, Slot> slots = new HashMap<>();
+        final HashMap<String, DomainTree> trees = new HashMap<>();
+        final ArrayDeque<Integer> freeIndexes = new ArrayDeque<>();
+        int nextIndex;
+        /** Slots in name order; {@code null} after a slot was added or removed. */
+        Slot[] byRank;
+        boolean shared;
+
+        Slot[] ranked() {
+            if (byRank == null) {
+                byRank = slots.values().toArray(Slot[]::new);
+                Arrays.sort(byRank, Comparator.comparing(s -> s.name));
+                for (int i = 0; i < byRank.length; i++) byRank[i].rank = i;
+            }
+            return byRank;
+        }
+
+        Structure copy() {
+            ranked();
+            Structure s = new Structure();
+            trees.forEach((type, tree) -> s.trees.put(type, tree.copy(s.slots)));
+            s.freeIndexes.addAll(freeIndexes);
+            s.nextIndex = nextIndex;
+            s.byRank = new Slot[byRank.length];
+            for (int i = 0; i < byRank.length; i++) s.byRank[i] = s.slots.get(byRank[i].name);
+            return s;
+        }
+    }
+
+    /** Capacity arrays per pod shape for one instance type, valid for one tree version. */
+    private static final class ShapeCache {
+        int version;
+        final LinkedHashMap<Resources, long[]> byShape = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Resources, long[]> eldest) {
+                return size() > MAX_CACHED_SHAPES;
+            }
+        };
+
+        ShapeCache copy() {
+            ShapeCache c = new ShapeCache();
+            c.version = version;
+            byShape.forEach((shape, cap) -> c.byShape.put(shape, cap.clone()));
+            return c;
+        }
+    }
+
+    private Structure structure = new Structure();
+    private Node[] nodeAt = new Node[16];
+    private Resources[] usedAt = new Resources[16];
+    private final Map<String, ShapeCache> caches = new HashMap<>();
 
     static TopologyIndex of(Collection<Node> nodes) {
         TopologyIndex t = new TopologyIndex();
         nodes.forEach(t::upsertNode);
         return t;
     }
+
+    // ---- placement ---------------------------------------------------------------------------
 
     @Override
     public PlacementResult place(List<PodSetRequest> podSets) {
@@ -48,7 +110,8 @@ final class TopologyIndex implements Topology {
                 placed.add(p);
                 if (i + 1 < podSets.size()) {
                     // Later pod sets see what this one takes; undone before returning.
-                    p.podsPerNode().forEach((node, count) -> undo.add(addUsage(nodes.get(node), ps.perPod().times(count))));
+                    p.podsPerNode().forEach((node, count) ->
+                            undo.add(addUsage(structure.slots.get(node), ps.perPod().times(count))));
                 }
             }
             return new PlacementResult.Placed(new Placement(placed));
@@ -57,15 +120,16 @@ final class TopologyIndex implements Topology {
         }
     }
 
+    /** One pod set: Placed with a single pod set placement, or NoFit. */
     private PlacementResult placeOne(PodSetRequest ps) {
         TopologyRequest request = ps.topology();
         int requestedLevel = TopologyLevels.indexOf(request.level());
         int n = ps.count();
-        DomainTree tree = trees.get(ps.instanceType());
+        DomainTree tree = structure.trees.get(ps.instanceType());
         if (tree == null) {
             return noFit(ps, 0);
         }
-        long[] cap = tree.capacities(ps.perPod());
+        long[] cap = capacities(ps.instanceType(), tree, ps.perPod());
         Domain chosen = null;
         switch (request.mode()) {
             case REQUIRED -> {
@@ -90,19 +154,11 @@ final class TopologyIndex implements Topology {
         } else {
             return noFit(ps, cap[tree.root.id]);
         }
-        PodCounts podsPerNode = new PodCounts(ranked());
-        tree.descend(chosen, n, cap, ps.perPod(), podsPerNode);
+        PodCounts podsPerNode = new PodCounts(structure.ranked());
+        Resources perPod = ps.perPod();
+        tree.descend(chosen, n, cap, s -> capacity(s, perPod, Resources.ZERO), podsPerNode);
         return new PlacementResult.Placed(new Placement(List.of(
                 new PodSetPlacement(ps.name(), ps.instanceType(), domain, podsPerNode.sorted()))));
-    }
-
-    private NodeState[] ranked() {
-        if (byRank == null) {
-            byRank = nodes.values().toArray(NodeState[]::new);
-            Arrays.sort(byRank, Comparator.comparing(ns -> ns.node.name()));
-            for (int i = 0; i < byRank.length; i++) byRank[i].rank = i;
-        }
-        return byRank;
     }
 
     private static PlacementResult.NoFit noFit(PodSetRequest ps, long fitting) {
@@ -110,18 +166,74 @@ final class TopologyIndex implements Topology {
         return new PlacementResult.NoFit(ps.name(), k, "allows to fit only " + k + " out of " + ps.count() + " pods");
     }
 
-    /** Adds to a node's usage; returns the action that restores it exactly. */
-    private Runnable addUsage(NodeState ns, Resources amount) {
-        Resources before = ns.used;
-        setUsage(ns, before.plus(amount));
-        return () -> setUsage(ns, before);
+    // ---- capacities --------------------------------------------------------------------------
+
+    /** How many pods of this shape fit on a slot's node, as if it had {@code extraFree} more free. */
+    private long capacity(Slot s, Resources perPod, Resources extraFree) {
+        Node node = nodeAt[s.index];
+        if (!node.ready()) return 0;
+        Resources a = node.allocatable();
+        Resources used = usedAt[s.index];
+        long n = UNLIMITED_PER_NODE;
+        if (perPod.accelerators() > 0) {
+            n = Math.min(n, free(a.accelerators(), used.accelerators(), extraFree.accelerators()) / perPod.accelerators());
+        }
+        if (perPod.milliVcpu() > 0) {
+            n = Math.min(n, free(a.milliVcpu(), used.milliVcpu(), extraFree.milliVcpu()) / perPod.milliVcpu());
+        }
+        if (perPod.memoryMiB() > 0) {
+            n = Math.min(n, free(a.memoryMiB(), used.memoryMiB(), extraFree.memoryMiB()) / perPod.memoryMiB());
+        }
+        return n;
     }
 
-    private void setUsage(NodeState ns, Resources used) {
-        DomainTree tree = trees.get(ns.node.instanceType());
-        tree.adjust(ns, -1);
-        ns.used = used;
-        tree.adjust(ns, +1);
+    /** Same saturating arithmetic as {@code allocatable.minus(used).plus(extra)}, without allocating. */
+    private static long free(long allocatable, long used, long extra) {
+        long sum = Math.max(0, allocatable - used) + extra;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /** Capacity per domain id of a tree for a shape, from the cache (do not modify the array). */
+    private long[] capacities(String instanceType, DomainTree tree, Resources perPod) {
+        ShapeCache cache = caches.computeIfAbsent(instanceType, t -> new ShapeCache());
+        int version = tree.version();
+        if (cache.version != version) {
+            cache.byShape.clear();
+            cache.version = version;
+        }
+        long[] cap = cache.byShape.get(perPod);
+        if (cap == null) {
+            cap = tree.computeCapacities(s -> capacity(s, perPod, Resources.ZERO));
+            cache.byShape.put(perPod, cap);
+        }
+        return cap;
+    }
+
+    /** Takes ({@code sign = -1}) or gives back ({@code +1}) a slot's pods in every valid cached capacity. */
+    private void adjust(Slot s, int sign) {
+        ShapeCache cache = caches.get(s.instanceType);
+        DomainTree tree = structure.trees.get(s.instanceType);
+        // A cache of another tree version is dropped on its next read; nothing to keep up to date.
+        if (cache == null || tree == null || cache.byShape.isEmpty() || !tree.isIndexedAt(cache.version)) return;
+        for (Map.Entry<Resources, long[]> e : cache.byShape.entrySet()) {
+            long pods = capacity(s, e.getKey(), Resources.ZERO);
+            if (pods != 0) DomainTree.addAlongPath(s, sign * pods, e.getValue());
+        }
+    }
+
+    // ---- state changes -----------------------------------------------------------------------
+
+    /** Adds to a node's usage; returns the action that restores it exactly. */
+    private Runnable addUsage(Slot s, Resources amount) {
+        Resources before = usedAt[s.index];
+        setUsage(s, before.plus(amount));
+        return () -> setUsage(s, before);
+    }
+
+    private void setUsage(Slot s, Resources used) {
+        adjust(s, -1);
+        usedAt[s.index] = used;
+        adjust(s, +1);
     }
 
     /**
@@ -131,103 +243,113 @@ final class TopologyIndex implements Topology {
      */
     @Override
     public void reserve(List<PodSetRequest> podSets, Placement placement) {
-        forEachNode(podSets, placement, (ns, amount) -> setUsage(ns, ns.used.plus(amount)));
+        forEachNode(podSets, placement, (s, amount) -> setUsage(s, usedAt[s.index].plus(amount)));
     }
 
     @Override
     public void release(List<PodSetRequest> podSets, Placement placement) {
-        forEachNode(podSets, placement, (ns, amount) -> setUsage(ns, ns.used.minus(amount)));
+        forEachNode(podSets, placement, (s, amount) -> setUsage(s, usedAt[s.index].minus(amount)));
     }
 
-    private void forEachNode(List<PodSetRequest> podSets, Placement placement,
-                             java.util.function.BiConsumer<NodeState, Resources> action) {
+    private void forEachNode(List<PodSetRequest> podSets, Placement placement, BiConsumer<Slot, Resources> action) {
         for (int i = 0; i < placement.podSets().size(); i++) {
             Resources perPod = podSets.get(i).perPod();
             placement.podSets().get(i).podsPerNode().forEach((node, count) -> {
-                NodeState ns = nodes.get(node);
-                if (ns != null) action.accept(ns, perPod.times(count));
+                Slot s = structure.slots.get(node);
+                if (s != null) action.accept(s, perPod.times(count));
             });
         }
     }
 
     @Override
     public void upsertNode(Node node) {
-        NodeState ns = nodes.get(node.name());
-        if (ns == null) {
-            ns = new NodeState(node, Resources.ZERO);
-            nodes.put(node.name(), ns);
-            byRank = null;
-            tree(node.instanceType()).add(ns);
-        } else if (ns.node.instanceType().equals(node.instanceType())
-                && java.util.Arrays.equals(DomainTree.pathOf(ns.node), DomainTree.pathOf(node))) {
-            DomainTree tree = trees.get(node.instanceType());
-            tree.adjust(ns, -1);
-            ns.node = node;
-            tree.adjust(ns, +1);
-        } else {
-            detach(ns);
-            ns.node = node;
-            tree(node.instanceType()).add(ns);
+        Slot s = structure.slots.get(node.name());
+        String[] path = DomainTree.pathOf(node);
+        if (s != null && s.instanceType.equals(node.instanceType()) && Arrays.equals(s.path, path)) {
+            adjust(s, -1);
+            nodeAt[s.index] = node;
+            adjust(s, +1);
+            return;
         }
+        Resources used = Resources.ZERO;
+        if (s != null) {
+            used = usedAt[s.index];
+            removeNode(node.name());
+        }
+        Structure st = ownStructure();
+        Integer free = st.freeIndexes.poll();
+        int index = free != null ? free : st.nextIndex++;
+        if (index >= nodeAt.length) {
+            nodeAt = Arrays.copyOf(nodeAt, Math.max(index + 1, nodeAt.length * 2));
+            usedAt = Arrays.copyOf(usedAt, nodeAt.length);
+        }
+        nodeAt[index] = node;
+        usedAt[index] = used;
+        Slot added = new Slot(index, node.name(), node.instanceType(), path);
+        st.slots.put(node.name(), added);
+        st.byRank = null;
+        st.trees.computeIfAbsent(node.instanceType(), t -> new DomainTree()).add(added);
     }
 
     @Override
     public void removeNode(String nodeName) {
-        NodeState ns = nodes.remove(nodeName);
-        if (ns != null) {
-            byRank = null;
-            detach(ns);
+        if (!structure.slots.containsKey(nodeName)) return;
+        Structure st = ownStructure();
+        Slot s = st.slots.remove(nodeName);
+        st.byRank = null;
+        DomainTree tree = st.trees.get(s.instanceType);
+        tree.remove(s);
+        if (tree.isEmpty()) {
+            st.trees.remove(s.instanceType);
+            caches.remove(s.instanceType);
         }
+        nodeAt[s.index] = null;
+        usedAt[s.index] = null;
+        st.freeIndexes.push(s.index);
     }
 
-    private void detach(NodeState ns) {
-        DomainTree tree = trees.get(ns.node.instanceType());
-        tree.remove(ns);
-        if (tree.isEmpty()) trees.remove(ns.node.instanceType());
-    }
-
-    private DomainTree tree(String instanceType) {
-        return trees.computeIfAbsent(instanceType, t -> new DomainTree());
+    /** The structure, cloned first when a copy shares it. */
+    private Structure ownStructure() {
+        if (structure.shared) structure = structure.copy();
+        return structure;
     }
 
     @Override
     public Topology copy() {
+        structure.ranked();
+        structure.trees.values().forEach(DomainTree::ensureIndexed);
+        structure.shared = true;
         TopologyIndex t = new TopologyIndex();
-        trees.forEach((type, tree) -> t.trees.put(type, tree.copy(t.nodes)));
-        if (byRank != null) {
-            t.byRank = new NodeState[byRank.length];
-            for (int i = 0; i < byRank.length; i++) {
-                NodeState c = t.nodes.get(byRank[i].node.name());
-                c.rank = i;
-                t.byRank[i] = c;
-            }
-        }
+        t.structure = structure;
+        t.nodeAt = nodeAt.clone();
+        t.usedAt = usedAt.clone();
+        caches.forEach((type, cache) -> t.caches.put(type, cache.copy()));
         return t;
     }
 
+    // ---- queries -----------------------------------------------------------------------------
+
     @Override
     public List<Node> nodes() {
-        NodeState[] ranked = ranked();
+        Slot[] ranked = structure.ranked();
         List<Node> out = new ArrayList<>(ranked.length);
-        for (NodeState ns : ranked) out.add(ns.node);
+        for (Slot s : ranked) out.add(nodeAt[s.index]);
         return Collections.unmodifiableList(out);
     }
 
     @Override
     public Resources free(String nodeName) {
-        NodeState ns = nodes.get(nodeName);
-        if (ns == null || !ns.node.ready()) return Resources.ZERO;
-        return ns.free();
+        Slot s = structure.slots.get(nodeName);
+        if (s == null || !nodeAt[s.index].ready()) return Resources.ZERO;
+        return nodeAt[s.index].allocatable().minus(usedAt[s.index]);
     }
 
     @Override
     public TopologyDomain domainOf(String nodeName, String level) {
         int idx = requireLevel(level);
-        NodeState ns = nodes.get(nodeName);
-        if (ns == null) return null;
-        Domain d = ns.host;
-        while (d.level > idx) d = d.parent;
-        return DomainTree.identity(d);
+        Slot s = structure.slots.get(nodeName);
+        if (s == null) return null;
+        return new TopologyDomain(level, Arrays.asList(s.path).subList(0, idx + 1));
     }
 
     @Override
@@ -238,9 +360,12 @@ final class TopologyIndex implements Topology {
     @Override
     public Map<TopologyDomain, Long> capacityByDomain(PodSetRequest podSet, String level, Map<String, Resources> extraFree) {
         int idx = requireLevel(level);
-        DomainTree tree = trees.get(podSet.instanceType());
+        DomainTree tree = structure.trees.get(podSet.instanceType());
         if (tree == null) return Map.of();
-        long[] cap = extraFree.isEmpty() ? tree.capacities(podSet.perPod()) : tree.computeCapacities(podSet.perPod(), extraFree);
+        Resources perPod = podSet.perPod();
+        long[] cap = extraFree.isEmpty()
+                ? capacities(podSet.instanceType(), tree, perPod)
+                : tree.computeCapacities(s -> capacity(s, perPod, extraFree.getOrDefault(s.name, Resources.ZERO)));
         Map<TopologyDomain, Long> out = new LinkedHashMap<>();
         for (Domain d : tree.level(idx)) out.put(DomainTree.identity(d), cap[d.id]);
         return Collections.unmodifiableMap(out);

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PlacementPropertiesTest {
 
-    private static final int ITERATIONS = 3000;
+    private static final int ITERATIONS = 2000;
     private static final List<String> TYPES = List.of(TestCluster.P5, TestCluster.G5);
 
     /** The test's own model: nodes and what is used on each. */

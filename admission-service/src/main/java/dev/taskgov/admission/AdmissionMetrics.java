@@ -1,0 +1,154 @@
+package dev.taskgov.admission;
+
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.scheduling.QuotaLedger;
+import dev.taskgov.core.scheduling.Scheduler;
+import dev.taskgov.core.scheduling.Share;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * The decider's Micrometer meters (names in docs/metrics.md). Counters and the wait-time histogram
+ * are updated as decisions are made; the gauges are recomputed from the decider's state after each
+ * committed batch ({@link #refresh}).
+ */
+public final class AdmissionMetrics implements AdmissionObserver {
+
+    @Override
+    public void stateChanged(AdmissionProcessor processor) {
+        refresh(processor);
+    }
+
+    private final MeterRegistry registry;
+    private final MultiGauge pending;
+    private final MultiGauge nominal;
+    private final MultiGauge used;
+    private final MultiGauge borrowed;
+    private final MultiGauge lent;
+    private final MultiGauge share;
+
+    public AdmissionMetrics(MeterRegistry registry, Supplier<Boolean> decider, Supplier<Long> lag) {
+        this.registry = registry;
+        this.pending = MultiGauge.builder("taskgov.admission.pending.workloads")
+                .description("Pending workloads per team and reason").register(registry);
+        this.nominal = MultiGauge.builder("taskgov.quota.nominal")
+                .description("Nominal quota per team, instance type and resource (accelerators, vCPU, GiB)").register(registry);
+        this.used = MultiGauge.builder("taskgov.quota.used")
+                .description("What admitted workloads use per team, instance type and resource").register(registry);
+        this.borrowed = MultiGauge.builder("taskgov.quota.borrowed")
+                .description("Usage above nominal per team, instance type and resource").register(registry);
+        this.lent = MultiGauge.builder("taskgov.quota.lent")
+                .description("Idle lendable quota of a team that borrowers use now (the cohort's borrowing split in proportion to idle lendable quota)")
+                .register(registry);
+        this.share = MultiGauge.builder("taskgov.admission.weighted.share")
+                .description("Weighted (dominant resource) share per team; +Inf for weight 0 while borrowing").register(registry);
+        io.micrometer.core.instrument.Gauge.builder("taskgov.admission.decider", () -> decider.get() ? 1 : 0)
+                .description("1 while this instance is the decider").register(registry);
+        io.micrometer.core.instrument.Gauge.builder("taskgov.admission.processing.lag", lag::get)
+                .description("Input records behind the end of the decider's partitions").baseUnit("records").register(registry);
+    }
+
+    @Override
+    public void admitted(String team, String priorityClass, Duration waited) {
+        Counter.builder("taskgov.admission.admitted").description("Admissions per team")
+                .tag("team", team).register(registry).increment();
+        Timer.builder("taskgov.admission.wait").description("Time from submission to admission")
+                .tags("team", team, "priority_class", priorityClass == null ? "none" : priorityClass)
+                .publishPercentileHistogram().register(registry)
+                .record(waited.isNegative() ? Duration.ZERO : waited);
+    }
+
+    @Override
+    public void finished(String team) {
+        Counter.builder("taskgov.admission.finished").description("Finished workloads per team")
+                .tag("team", team).register(registry).increment();
+    }
+
+    @Override
+    public void preemptionRequested(String team) {
+        Counter.builder("taskgov.admission.preemption.requests").description("Preemption requests per preemptor team")
+                .tag("team", team).register(registry).increment();
+    }
+
+    @Override
+    public void deadLettered(String topic, String reasonCategory) {
+        Counter.builder("taskgov.admission.deadletters").description("Records sent to the dead-letter topic")
+                .tags("topic", topic, "reason", reasonCategory).register(registry).increment();
+    }
+
+    @Override
+    public void rejected(String team, String reason) {
+        Counter.builder("taskgov.admission.rejected").description("Rejected submissions per team and reason")
+                .tags("team", team, "reason", reason).register(registry).increment();
+    }
+
+    /** Recomputes the gauges from the decider's state. */
+    public void refresh(AdmissionProcessor processor) {
+        List<MultiGauge.Row<?>> p = new ArrayList<>();
+        processor.pendingByTeamAndReason().forEach((team, byReason) ->
+                byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of("team", team, "reason", reason), n))));
+        pending.register(p, true);
+        processor.withScheduler(s -> {
+            quotaRows(s);
+            return Boolean.TRUE;
+        });
+    }
+
+    private void quotaRows(Scheduler s) {
+        QuotaLedger ledger = s.ledger();
+        List<MultiGauge.Row<?>> n = new ArrayList<>();
+        List<MultiGauge.Row<?>> u = new ArrayList<>();
+        List<MultiGauge.Row<?>> b = new ArrayList<>();
+        List<MultiGauge.Row<?>> l = new ArrayList<>();
+        List<MultiGauge.Row<?>> sh = new ArrayList<>();
+        Map<String, Resources> cohortBorrowed = new TreeMap<>();
+        Map<String, Resources> cohortIdle = new TreeMap<>();
+        for (TeamQuota q : ledger.quotas()) {
+            for (String type : q.nominal().keySet()) {
+                Resources usage = ledger.usage(q.team(), type);
+                cohortBorrowed.merge(type, usage.minus(q.nominal(type)), Resources::plus);
+                cohortIdle.merge(type, q.lendable(type).minus(usage), Resources::plus);
+            }
+        }
+        for (TeamQuota q : ledger.quotas()) {
+            for (String type : q.nominal().keySet()) {
+                Resources usage = ledger.usage(q.team(), type);
+                Resources idle = q.lendable(type).minus(usage);
+                for (ResourceName r : ResourceName.values()) {
+                    Tags tags = Tags.of("team", q.team(), "instance_type", type, "resource", r.jsonName());
+                    n.add(MultiGauge.Row.of(tags, json(r, q.nominal(type).get(r))));
+                    u.add(MultiGauge.Row.of(tags, json(r, usage.get(r))));
+                    b.add(MultiGauge.Row.of(tags, json(r, usage.minus(q.nominal(type)).get(r))));
+                    long totalIdle = cohortIdle.get(type).get(r);
+                    long totalBorrowed = cohortBorrowed.get(type).get(r);
+                    double lentNow = totalIdle == 0 ? 0 : (double) Math.min(totalBorrowed, totalIdle) * idle.get(r) / totalIdle;
+                    l.add(MultiGauge.Row.of(tags, lentNow / r.unitsPerJsonUnit()));
+                }
+            }
+            Share s1 = ledger.share(q.team());
+            double v = s1.isInfinite() ? Double.POSITIVE_INFINITY : s1.denominator() == 0 ? 0 : (double) s1.numerator() / s1.denominator();
+            sh.add(MultiGauge.Row.of(Tags.of("team", q.team()), v));
+        }
+        nominal.register(n, true);
+        used.register(u, true);
+        borrowed.register(b, true);
+        lent.register(l, true);
+        share.register(sh, true);
+    }
+
+    private static double json(ResourceName r, long stored) {
+        return (double) stored / r.unitsPerJsonUnit();
+    }
+}

@@ -1,0 +1,522 @@
+package dev.taskgov.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.PodSetSpec;
+import dev.taskgov.core.events.PreemptionRequested;
+import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPreempted;
+import dev.taskgov.core.events.WorkloadStatus;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.events.WorkloadValidation;
+import dev.taskgov.core.model.ComputeQuotas;
+import dev.taskgov.core.model.InstanceType;
+import dev.taskgov.core.model.PendingReason;
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.ValidationException;
+import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.core.preemption.Victim;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.scheduling.ChangeResult;
+import dev.taskgov.core.scheduling.Decision;
+import dev.taskgov.core.scheduling.DryRunResult;
+import dev.taskgov.core.scheduling.Scheduler;
+import dev.taskgov.core.scheduling.SubmitResult;
+import dev.taskgov.core.scheduling.WorkloadView;
+import dev.taskgov.core.topology.Node;
+import dev.taskgov.core.topology.PodSetRequest;
+import dev.taskgov.core.topology.TopologyRequest;
+import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.service.support.Json;
+import dev.taskgov.service.support.Outbox;
+import dev.taskgov.service.support.TransactionalLoop;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * The decider's state, and the thin translation between Kafka records and the core
+ * {@link Scheduler} (DELEGATED mode): deserialize, call the core, persist the workload's record to
+ * the changelog, emit the decisions. Runs on the loop thread; the read methods used by HTTP take
+ * the same lock, so they see the state between two records (possibly one transaction ahead of
+ * what is committed).
+ */
+public final class AdmissionProcessor implements TransactionalLoop.Processor {
+
+    private static final Logger LOG = Logger.getLogger(AdmissionProcessor.class);
+
+    private final AdmissionTopics topics;
+    private final SettableClock clock;
+    private final AdmissionObserver observer;
+
+    private final Map<String, WorkloadRecord> workloads = new HashMap<>();
+    private final Map<String, JsonNode> rawQuotas = new TreeMap<>();
+    private final Map<String, TeamQuota> quotas = new TreeMap<>();
+    private final Map<String, NodeRecord> nodeRecords = new TreeMap<>();
+    private SchedulerConfig config = SchedulerConfig.DEFAULT;
+    private Scheduler scheduler;
+    private long admissionSeq;
+    private boolean dirty;
+    private volatile boolean ready;
+
+    public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer) {
+        this.topics = topics;
+        this.clock = new SettableClock(clock);
+        this.observer = observer;
+    }
+
+    // ------------------------------------------------------------------ loop callbacks
+
+    @Override
+    public void rebuild(Properties clientProps, Duration timeout) {
+        Map<String, byte[]> latest = CompactedTopicReader.latestByKey(clientProps, topics.changelog(), timeout);
+        synchronized (this) {
+            clear();
+            latest.forEach((id, bytes) -> {
+                try {
+                    WorkloadRecord r = Json.read(bytes, WorkloadRecord.class);
+                    workloads.put(id, r);
+                    admissionSeq = Math.max(admissionSeq, r.admissionSeq());
+                } catch (RuntimeException e) {
+                    LOG.errorf(e, "changelog record %s does not parse; skipped", id);
+                }
+            });
+            LOG.infof("restored %d workload records from %s", workloads.size(), topics.changelog());
+        }
+    }
+
+    @Override
+    public synchronized void restoreSide(ConsumerRecord<String, byte[]> record) {
+        if (record.topic().equals(topics.quota())) {
+            readQuotaRecord(record, null);
+        } else if (record.topic().equals(topics.topology())) {
+            readNodeRecord(record, null);
+        }
+    }
+
+    @Override
+    public synchronized void settle(Outbox out) {
+        Map<String, InstanceType> types = instanceTypes();
+        reparseQuotas(types, null);
+        List<SchedulerRestore.Admitted> admitted = new ArrayList<>();
+        List<Workload> pending = new ArrayList<>();
+        workloads.values().stream()
+                .filter(r -> r.state() == WorkloadState.Admitted)
+                .sorted(Comparator.comparingLong(WorkloadRecord::admissionSeq))
+                .forEach(r -> admitted.add(new SchedulerRestore.Admitted(toWorkload(r), r.placement(), r.admittedAt())));
+        workloads.values().stream()
+                .filter(r -> r.state() == WorkloadState.Pending)
+                .sorted(Comparator.comparing(WorkloadRecord::submittedAt).thenComparing(WorkloadRecord::workloadId))
+                .forEach(r -> pending.add(toWorkload(r)));
+        scheduler = SchedulerRestore.restore(clock, types.values(), nodes(types), config, quotas.values(), admitted, pending);
+        ready = true;
+        cycle(out);
+        observer.stateChanged(this);
+    }
+
+    @Override
+    public synchronized void apply(ConsumerRecord<String, byte[]> record, Outbox out) {
+        String topic = record.topic();
+        if (topic.equals(topics.submitted())) onSubmitted(record, out);
+        else if (topic.equals(topics.finished())) onFinished(record, out);
+        else if (topic.equals(topics.preempted())) onPreempted(record, out);
+        else if (topic.equals(topics.quota())) dirty |= readQuotaRecord(record, out);
+        else if (topic.equals(topics.topology())) dirty |= readNodeRecord(record, out);
+        else deadLetter(out, record, "unexpected topic " + topic);
+    }
+
+    @Override
+    public synchronized void afterBatch(Outbox out) {
+        if (dirty) cycle(out);
+        observer.stateChanged(this);
+    }
+
+    @Override
+    public synchronized void revoked() {
+        clear();
+    }
+
+    private void clear() {
+        ready = false;
+        scheduler = null;
+        workloads.clear();
+        rawQuotas.clear();
+        quotas.clear();
+        nodeRecords.clear();
+        config = SchedulerConfig.DEFAULT;
+        admissionSeq = 0;
+        dirty = false;
+    }
+
+    // ------------------------------------------------------------------ inputs
+
+    private void onSubmitted(ConsumerRecord<String, byte[]> record, Outbox out) {
+        WorkloadSubmitted s = decode(record, WorkloadSubmitted.class, out);
+        if (s == null) return;
+        if (s.workloadId() == null || s.workloadId().isBlank()) {
+            deadLetter(out, record, "workloadId: is required (a submission without an id cannot be tracked)");
+            return;
+        }
+        WorkloadRecord known = workloads.get(s.workloadId());
+        if (known != null) {
+            LOG.debugf("workload %s is already known (%s); the submission changes nothing", s.workloadId(), known.state());
+            return;
+        }
+        Instant now = clock.instant();
+        SubmitResult result = scheduler.submit(s);
+        if (result instanceof SubmitResult.Accepted a) {
+            Workload w = a.workload();
+            persist(WorkloadRecord.first(s.withSubmittedAt(w.submittedAt()), w.team(), w.priorityClass(), w.priority(),
+                    w.submittedAt(), WorkloadState.Pending, PendingReason.Queued.name(),
+                    "waiting for the next scheduling cycle", now), out);
+            dirty = true;
+        } else if (result instanceof SubmitResult.Rejected r) {
+            Decision.Reject d = r.decision();
+            String team = s.team() == null ? "" : s.team();
+            persist(WorkloadRecord.first(s, team, null, 0, s.submittedAt() == null ? now : s.submittedAt(),
+                    WorkloadState.Rejected, d.reason().name(), d.message(), now), out);
+            observer.rejected(team, d.reason().name());
+        } else if (result instanceof SubmitResult.Ignored i) {
+            LOG.debugf("%s", i.message());
+        }
+    }
+
+    private void onFinished(ConsumerRecord<String, byte[]> record, Outbox out) {
+        WorkloadFinished f = decode(record, WorkloadFinished.class, out);
+        if (f == null) return;
+        if (f.workloadId() == null || f.workloadId().isBlank()) {
+            deadLetter(out, record, "workloadId: is required");
+            return;
+        }
+        WorkloadRecord rec = workloads.get(f.workloadId());
+        ChangeResult change = scheduler.finish(f.workloadId());
+        if (rec == null || change.outcome() == ChangeResult.Outcome.Unchanged) {
+            LOG.infof("finish of %s: %s", f.workloadId(), change.message());
+            return;
+        }
+        String outcome = f.outcome() == null ? null : f.outcome().name();
+        persist(rec.moveTo(WorkloadState.Finished, outcome, change.message(), clock.instant()), out);
+        observer.finished(rec.team());
+        dirty = true;
+    }
+
+    private void onPreempted(ConsumerRecord<String, byte[]> record, Outbox out) {
+        WorkloadPreempted p = decode(record, WorkloadPreempted.class, out);
+        if (p == null) return;
+        if (p.workloadId() == null || p.workloadId().isBlank()) {
+            deadLetter(out, record, "workloadId: is required");
+            return;
+        }
+        WorkloadRecord rec = workloads.get(p.workloadId());
+        if (rec == null || rec.state() != WorkloadState.Admitted) {
+            // A stale eviction (already finished, or evicted before): nothing to release.
+            LOG.infof("eviction of %s ignored: it is %s", p.workloadId(), rec == null ? "unknown" : rec.state());
+            return;
+        }
+        Victim victim = new Victim(p.workloadId(), rec.team(), p.reason(), p.message() == null ? "" : p.message());
+        ChangeResult change = scheduler.evict(victim, p.preemptorWorkloadId());
+        if (change.outcome() != ChangeResult.Outcome.Requeued) {
+            LOG.infof("eviction of %s: %s", p.workloadId(), change.message());
+            return;
+        }
+        persist(rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), change.message(), clock.instant()), out);
+        dirty = true;
+    }
+
+    /** Quota records: key = team (null value = deleted) or the scheduler config key. */
+    private boolean readQuotaRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
+        String key = record.key();
+        if (key == null) {
+            deadLetter(out, record, "key: is required (the team name, or " + dev.taskgov.service.support.QuotaRecords.SCHEDULER_CONFIG_KEY + ")");
+            return false;
+        }
+        if (dev.taskgov.service.support.QuotaRecords.SCHEDULER_CONFIG_KEY.equals(key)) {
+            SchedulerConfig c;
+            try {
+                c = record.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(Json.tree(record.value()));
+            } catch (ValidationException | java.io.IOException e) {
+                deadLetter(out, record, "scheduler config: " + e.getMessage());
+                return false;
+            }
+            config = c;
+            if (scheduler != null) scheduler.applySchedulerConfig(c);
+            return true;
+        }
+        if (record.value() == null) {
+            rawQuotas.remove(key);
+            if (quotas.remove(key) != null && scheduler != null) scheduler.removeQuota(key);
+            return true;
+        }
+        JsonNode json;
+        try {
+            json = Json.tree(record.value());
+        } catch (java.io.IOException e) {
+            deadLetter(out, record, "unparseable quota JSON: " + e.getMessage());
+            return false;
+        }
+        rawQuotas.put(key, json);
+        if (scheduler == null) return true; // parsed at settle time, when every node is known
+        try {
+            TeamQuota q = ComputeQuotas.fromRequest(json, instanceTypes());
+            quotas.put(q.team(), q);
+            scheduler.applyQuota(q);
+            return true;
+        } catch (ValidationException e) {
+            if (waitsForTopology(e)) {
+                LOG.infof("quota of %s waits for its instance types to appear in the topology: %s", key, e.getMessage());
+            } else {
+                deadLetter(out, record, "quota: " + e.getMessage());
+            }
+            return false;
+        }
+    }
+
+    private static boolean waitsForTopology(ValidationException e) {
+        return e.violations().stream().allMatch(v -> v.rule().startsWith("unknown instance type"));
+    }
+
+    /** Topology records: key = node name, null value = node gone. */
+    private boolean readNodeRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
+        String key = record.key();
+        if (record.value() == null) {
+            if (key == null) {
+                deadLetter(out, record, "key: is required (the node name)");
+                return false;
+            }
+            nodeRecords.remove(key);
+            if (scheduler != null) scheduler.removeNode(key);
+            return true;
+        }
+        NodeRecord n = decode(record, NodeRecord.class, out);
+        if (n == null) return false;
+        if (n.name() == null || n.instanceType() == null) {
+            deadLetter(out, record, (n.name() == null ? "name" : "instanceType") + ": is required");
+            return false;
+        }
+        try {
+            if (n.allocatable() != null) n.allocatable().toResources();
+        } catch (IllegalArgumentException e) {
+            deadLetter(out, record, "allocatable: " + e.getMessage());
+            return false;
+        }
+        nodeRecords.put(n.name(), n);
+        if (scheduler != null) {
+            Map<String, InstanceType> types = instanceTypes();
+            types.values().forEach(scheduler::upsertInstanceType);
+            scheduler.upsertNode(n.toNode(types));
+            reparseQuotas(types, scheduler);
+        }
+        return true;
+    }
+
+    /** Quotas depend on instance capacities (Count, ratio defaults): parse again with the current ones. */
+    private void reparseQuotas(Map<String, InstanceType> types, Scheduler target) {
+        for (Map.Entry<String, JsonNode> e : rawQuotas.entrySet()) {
+            try {
+                TeamQuota q = ComputeQuotas.fromRequest(e.getValue(), types);
+                if (!q.equals(quotas.get(q.team()))) {
+                    quotas.put(q.team(), q);
+                    if (target != null) target.applyQuota(q);
+                }
+            } catch (ValidationException ex) {
+                LOG.infof("quota of %s not usable yet: %s", e.getKey(), ex.getMessage());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ decisions
+
+    private void cycle(Outbox out) {
+        dirty = false;
+        for (Decision d : scheduler.cycle()) {
+            if (d instanceof Decision.Admit a) {
+                onAdmit(a, out);
+            } else if (d instanceof Decision.StayPending p) {
+                update(p.workloadId(), WorkloadState.Pending, p.reason().name(), p.message(), out);
+            } else if (d instanceof Decision.Reject r) {
+                update(r.workloadId(), WorkloadState.Rejected, r.reason().name(), r.message(), out);
+                observer.rejected(r.team(), r.reason().name());
+            } else if (d instanceof Decision.PreemptionNeeded n) {
+                onPreemptionNeeded(n, out);
+            } else {
+                LOG.errorf("in-process preemption in delegated mode for %s; ignored", d.workloadId());
+            }
+        }
+    }
+
+    private void onAdmit(Decision.Admit a, Outbox out) {
+        WorkloadRecord rec = workloads.get(a.workloadId());
+        if (rec == null) {
+            LOG.errorf("admitted %s, which has no record", a.workloadId());
+            return;
+        }
+        var event = a.toEvent();
+        WorkloadRecord next = rec.admit(a.admittedAt(), ++admissionSeq, event.podSets(), event.borrowed(), "admitted");
+        out.emit(topics.admitted(), a.workloadId(), event, AdmissionEvents.ADMITTED, next.eventId());
+        persist(next, out);
+        observer.admitted(rec.team(), rec.priorityClass(), Duration.between(rec.submittedAt(), a.admittedAt()));
+    }
+
+    private void onPreemptionNeeded(Decision.PreemptionNeeded n, Outbox out) {
+        WorkloadRecord rec = workloads.get(n.workloadId());
+        if (rec == null) return;
+        PreemptionRequested request = new PreemptionRequested(rec.workloadId(), rec.team(), n.workload().priority(),
+                rec.spec().withSubmittedAt(rec.submittedAt()), n.lackingAmounts(), n.message(), clock.instant());
+        out.emit(topics.preemptionRequested(), rec.workloadId(), request, AdmissionEvents.PREEMPTION_REQUESTED,
+                rec.eventId() + ":preemption");
+        observer.preemptionRequested(rec.team());
+    }
+
+    private void update(String id, WorkloadState state, String reason, String message, Outbox out) {
+        WorkloadRecord rec = workloads.get(id);
+        if (rec == null || !rec.differs(state, reason, message)) return;
+        persist(rec.moveTo(state, reason, message, clock.instant()), out);
+    }
+
+    /** The record goes to the changelog and its status to the status topic, in the current transaction. */
+    private void persist(WorkloadRecord rec, Outbox out) {
+        workloads.put(rec.workloadId(), rec);
+        out.emit(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
+        WorkloadStatus status = new WorkloadStatus(rec.workloadId(), rec.team(), rec.state(), rec.reason(), rec.message(),
+                rec.history().get(rec.history().size() - 1).time());
+        out.emit(topics.status(), rec.workloadId(), status, AdmissionEvents.STATUS, rec.eventId());
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private <T> T decode(ConsumerRecord<String, byte[]> record, Class<T> type, Outbox out) {
+        if (record.value() == null) {
+            deadLetter(out, record, "the record has no value (a tombstone is not a " + type.getSimpleName() + ")");
+            return null;
+        }
+        try {
+            T value = EventCodec.read(record.value(), type);
+            if (value == null) deadLetter(out, record, "the value is JSON null, not a " + type.getSimpleName());
+            return value;
+        } catch (EventCodec.EventFormatException e) {
+            deadLetter(out, record, "unreadable " + type.getSimpleName() + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, String reason) {
+        if (out == null) {
+            LOG.warnf("%s-%d@%d refused while restoring: %s", record.topic(), record.partition(), record.offset(), reason);
+            return;
+        }
+        out.deadLetter(record, reason);
+        observer.deadLettered(record.topic(), reasonCategory(reason));
+    }
+
+    /** A short label for metrics: the text before the first colon. */
+    static String reasonCategory(String reason) {
+        int i = reason.indexOf(':');
+        return (i > 0 ? reason.substring(0, i) : reason).trim();
+    }
+
+    /** Instance types as the nodes show them: per type, the largest allocatable of its nodes. */
+    private Map<String, InstanceType> instanceTypes() {
+        Map<String, Resources> capacity = new TreeMap<>();
+        for (NodeRecord n : nodeRecords.values()) {
+            Resources r = n.allocatable() == null ? Resources.ZERO : n.allocatable().toResources();
+            capacity.merge(n.instanceType(), r, Resources::max);
+        }
+        Map<String, InstanceType> out = new LinkedHashMap<>();
+        capacity.forEach((t, r) -> out.put(t, new InstanceType(t, r)));
+        return out;
+    }
+
+    private List<Node> nodes(Map<String, InstanceType> types) {
+        return nodeRecords.values().stream().map(n -> n.toNode(types)).toList();
+    }
+
+    private Workload toWorkload(WorkloadRecord r) {
+        int priority = r.priorityClass() == null ? config.defaultPriority()
+                : config.priorityClasses().getOrDefault(r.priorityClass(), r.priority());
+        List<PodSetRequest> podSets = new ArrayList<>();
+        for (PodSetSpec p : r.spec().podSets()) {
+            Resources perPod = p.requests() == null ? Resources.ZERO : p.requests().toResources();
+            TopologyRequest topo = p.requiredTopology() != null ? TopologyRequest.required(p.requiredTopology())
+                    : p.preferredTopology() != null ? TopologyRequest.preferred(p.preferredTopology()) : TopologyRequest.NONE;
+            podSets.add(new PodSetRequest(p.name(), p.count(), p.instanceType(), perPod, topo));
+        }
+        return new Workload(r.workloadId(), r.team(), r.priorityClass(), priority, r.submittedAt(), podSets);
+    }
+
+    // ------------------------------------------------------------------ reads (HTTP, metrics)
+
+    /** True while this instance decides and its state is rebuilt. */
+    public boolean isReady() {
+        return ready;
+    }
+
+    public synchronized Optional<WorkloadRecord> workload(String id) {
+        return Optional.ofNullable(workloads.get(id));
+    }
+
+    /** Records filtered by team and state (null = any), by id. */
+    public synchronized List<WorkloadRecord> workloads(String team, WorkloadState state) {
+        return workloads.values().stream()
+                .filter(r -> team == null || team.equals(r.team()))
+                .filter(r -> state == null || state == r.state())
+                .sorted(Comparator.comparing(WorkloadRecord::workloadId))
+                .toList();
+    }
+
+    /** A team's pending workloads in queue order. */
+    public synchronized List<WorkloadView> queue(String team) {
+        return scheduler == null ? List.of() : scheduler.queue(team);
+    }
+
+    public synchronized DryRunResult dryRun(WorkloadSubmitted submission) {
+        return scheduler.dryRun(submission);
+    }
+
+    /** Validates against the current cluster, quotas and priority classes. */
+    public synchronized WorkloadValidation.Result validate(WorkloadSubmitted submission) {
+        return WorkloadValidation.validate(submission, scheduler.validationContext(), clock.instant());
+    }
+
+    /** Pending workloads per team and reason. */
+    public synchronized Map<String, Map<String, Long>> pendingByTeamAndReason() {
+        Map<String, Map<String, Long>> out = new TreeMap<>();
+        for (WorkloadRecord r : workloads.values()) {
+            if (r.state() != WorkloadState.Pending) continue;
+            out.computeIfAbsent(r.team(), t -> new TreeMap<>()).merge(r.reason() == null ? "" : r.reason(), 1L, Long::sum);
+        }
+        return out;
+    }
+
+    /** Runs a read against the scheduler's ledger and config under the lock (metrics); empty when not deciding. */
+    public synchronized <T> Optional<T> withScheduler(java.util.function.Function<Scheduler, T> read) {
+        return scheduler == null ? Optional.empty() : Optional.ofNullable(read.apply(scheduler));
+    }
+
+    /** Teams with a quota. */
+    public synchronized List<TeamQuota> quotas() {
+        return List.copyOf(quotas.values());
+    }
+
+    static Map<String, ResourceAmounts> amounts(Map<String, Resources> byType) {
+        Map<String, ResourceAmounts> out = new TreeMap<>();
+        byType.forEach((t, r) -> {
+            if (!r.isZero()) out.put(t, ResourceAmounts.of(r));
+        });
+        return out;
+    }
+}

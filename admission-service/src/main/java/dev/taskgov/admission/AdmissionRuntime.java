@@ -1,0 +1,100 @@
+package dev.taskgov.admission;
+
+import dev.taskgov.admission.config.AdmissionServiceConfig;
+import dev.taskgov.service.support.CloudEventHeaders;
+import dev.taskgov.service.support.Json;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.time.Clock;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Owns this instance's decider (started at startup, stopped at shutdown) and the plain producer
+ * that HTTP submissions go through. Reads are served from the decider's state; a standby has none.
+ */
+@ApplicationScoped
+public class AdmissionRuntime {
+
+    @Inject
+    AdmissionServiceConfig config;
+
+    @Inject
+    MeterRegistry registry;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+
+    private AdmissionDecider decider;
+    private KafkaProducer<String, byte[]> submissions;
+    private AdmissionTopics topics;
+
+    void onStart(@Observes StartupEvent event) {
+        AdmissionServiceConfig.Topics t = config.topics();
+        AdmissionServiceConfig.Admission a = config.admission();
+        topics = new AdmissionTopics(t.workloadSubmitted(), t.workloadFinished(), t.workloadPreempted(), t.quota(),
+                t.topology(), t.workloadAdmitted(), t.workloadStatus(), t.preemptionRequested(), t.deadletter(),
+                a.changelogTopic());
+        Properties client = clientProps();
+        Properties producerProps = new Properties();
+        producerProps.putAll(client);
+        producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        submissions = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
+        if (!a.enabled()) return;
+        AdmissionDecider.Settings settings = new AdmissionDecider.Settings(client, topics, a.groupId(),
+                a.transactionalIdPrefix() + a.cluster(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics());
+        AdmissionDecider[] self = new AdmissionDecider[1];
+        AdmissionMetrics metrics = new AdmissionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
+                () -> self[0] == null ? 0L : self[0].lag());
+        decider = new AdmissionDecider(settings, Clock.systemUTC(), metrics);
+        self[0] = decider;
+        decider.start();
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        if (decider != null) decider.close();
+        if (submissions != null) submissions.close();
+    }
+
+    private Properties clientProps() {
+        Properties p = new Properties();
+        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(CommonClientConfigs.CLIENT_ID_CONFIG, "admission-service");
+        return p;
+    }
+
+    /** The decider's state when this instance decides; empty on a standby (or while it rebuilds). */
+    public java.util.Optional<AdmissionProcessor> decider() {
+        return decider != null && decider.isDecider() ? java.util.Optional.of(decider.processor()) : java.util.Optional.empty();
+    }
+
+    public AdmissionDecider deciderInstance() {
+        return decider;
+    }
+
+    /** Publishes a submission (key = workload id) with CloudEvents headers; waits for the broker's ack. */
+    public void publishSubmission(dev.taskgov.core.events.WorkloadSubmitted submission)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.submitted(), submission.workloadId(),
+                Json.bytes(submission));
+        CloudEventHeaders.write(record.headers(), AdmissionEvents.SUBMITTED, config.admission().source(),
+                "http:" + submission.workloadId() + ":" + java.util.UUID.randomUUID(), java.time.Instant.now(),
+                submission.workloadId());
+        submissions.send(record).get(30, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.taskgov.admission;
+
+import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadAdmitted.AdmittedPodSet;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.WorkloadState;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything admission knows about one workload: the value of the compacted changelog topic
+ * ({@code taskgov.admission.changelog}, key = workload id). A decider that takes over restores its
+ * whole state from these records.
+ *
+ * @param workloadId    the id (the key)
+ * @param team          owning team
+ * @param spec          the submission as received (kept whole so the workload can be queued again)
+ * @param priorityClass resolved priority class name, null when none was named
+ * @param priority      resolved priority weight
+ * @param state         Pending, Admitted, Finished or Rejected
+ * @param reason        why it is in that state (PendingReason / RejectReason / preemption reason name); null when none
+ * @param message       for people, with numbers
+ * @param submittedAt   queue order among equal priorities (kept across evictions)
+ * @param admittedAt    when the current admission happened; null unless Admitted
+ * @param admissionSeq  order of the current admission among all admissions (victims: most recent first); 0 unless Admitted
+ * @param placement     the current placement; null unless Admitted
+ * @param borrowed      what the current admission borrows per instance type; null unless Admitted
+ * @param history       every state change, oldest first
+ * @param version       increases with every change; event ids are {@code <workloadId>:<version>}
+ */
+public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted spec, String priorityClass, int priority,
+                             WorkloadState state,
+                             String reason, String message, Instant submittedAt, Instant admittedAt, long admissionSeq,
+                             List<AdmittedPodSet> placement, Map<String, ResourceAmounts> borrowed,
+                             List<Condition> history, long version) {
+
+    /** One entry of the history: a state with its reason, like a Kubernetes condition. */
+    public record Condition(Instant time, WorkloadState state, String reason, String message) {
+    }
+
+    public WorkloadRecord {
+        history = history == null ? List.of() : List.copyOf(history);
+    }
+
+    /** A new record in state {@code state}; the history starts with it. */
+    public static WorkloadRecord first(WorkloadSubmitted spec, String team, String priorityClass, int priority,
+                                       Instant submittedAt, WorkloadState state, String reason, String message, Instant now) {
+        return new WorkloadRecord(spec.workloadId(), team, spec, priorityClass, priority, state, reason, message, submittedAt, null, 0,
+                null, null, List.of(new Condition(now, state, reason, message)), 1);
+    }
+
+    /** The next version in another state or with another reason; the history grows by one entry. */
+    public WorkloadRecord moveTo(WorkloadState newState, String newReason, String newMessage, Instant now) {
+        List<Condition> h = new ArrayList<>(history);
+        h.add(new Condition(now, newState, newReason, newMessage));
+        boolean admitted = newState == WorkloadState.Admitted;
+        return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, newState, newReason, newMessage, submittedAt,
+                admitted ? admittedAt : null, admitted ? admissionSeq : 0, admitted ? placement : null,
+                admitted ? borrowed : null, h, version + 1);
+    }
+
+    /** The next version, admitted with this placement. */
+    public WorkloadRecord admit(Instant now, long seq, List<AdmittedPodSet> podSets, Map<String, ResourceAmounts> borrowedNow,
+                                String newMessage) {
+        List<Condition> h = new ArrayList<>(history);
+        h.add(new Condition(now, WorkloadState.Admitted, null, newMessage));
+        return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, WorkloadState.Admitted, null, newMessage, submittedAt,
+                now, seq, podSets, borrowedNow, h, version + 1);
+    }
+
+    /** Whether a new (state, reason, message) differs from the current one. */
+    public boolean differs(WorkloadState s, String r, String m) {
+        return s != state || !java.util.Objects.equals(r, reason) || !java.util.Objects.equals(m, message);
+    }
+
+    /** The CloudEvents id of this version's events. */
+    public String eventId() {
+        return workloadId + ":" + version;
+    }
+}

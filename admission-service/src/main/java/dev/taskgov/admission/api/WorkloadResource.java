@@ -1,0 +1,125 @@
+package dev.taskgov.admission.api;
+
+import dev.taskgov.admission.AdmissionProcessor;
+import dev.taskgov.admission.AdmissionRuntime;
+import dev.taskgov.admission.api.WorkloadViews.Accepted;
+import dev.taskgov.admission.api.WorkloadViews.Described;
+import dev.taskgov.admission.api.WorkloadViews.DryRun;
+import dev.taskgov.admission.api.WorkloadViews.FieldError;
+import dev.taskgov.admission.api.WorkloadViews.Problem;
+import dev.taskgov.admission.api.WorkloadViews.Queue;
+import dev.taskgov.admission.api.WorkloadViews.QueueEntry;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.events.WorkloadValidation;
+import dev.taskgov.core.model.Violation;
+import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.core.scheduling.WorkloadView;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * admission-service over HTTP. Reads come from the decider's in-memory state: an instance that is
+ * not the decider (a standby, or one still rebuilding) answers 503 and says so; ask the decider.
+ */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+public class WorkloadResource {
+
+    private static final String STANDBY = "this admission-service instance is not the decider (standby or rebuilding); "
+            + "the decider holds the state, retry there or shortly";
+
+    @Inject
+    AdmissionRuntime runtime;
+
+    @GET
+    @Path("workloads/{id}")
+    @Operation(summary = "A workload's state, reason, placement, borrowing and history")
+    public Response describe(@PathParam("id") String id) {
+        Optional<AdmissionProcessor> p = runtime.decider();
+        if (p.isEmpty()) return standby();
+        return p.get().workload(id)
+                .map(r -> Response.ok(Described.of(r)).build())
+                .orElseGet(() -> Response.status(404).entity(Problem.of("no workload with id '" + id + "'")).build());
+    }
+
+    @GET
+    @Path("workloads")
+    @Operation(summary = "Workloads, optionally of one team and in one state")
+    public Response list(@QueryParam("team") String team, @QueryParam("state") String state) {
+        WorkloadState s = null;
+        if (state != null && !state.isBlank()) {
+            try {
+                s = WorkloadState.valueOf(state);
+            } catch (IllegalArgumentException e) {
+                return Response.status(400).entity(new Problem("state must be one of " + Arrays.toString(WorkloadState.values()),
+                        List.of(new FieldError("state", "unknown state '" + state + "'")))).build();
+            }
+        }
+        Optional<AdmissionProcessor> p = runtime.decider();
+        if (p.isEmpty()) return standby();
+        String t = team == null || team.isBlank() ? null : team;
+        return Response.ok(p.get().workloads(t, s).stream().map(Described::of).toList()).build();
+    }
+
+    @GET
+    @Path("teams/{team}/pending")
+    @Operation(summary = "A team's pending workloads in queue order, with positions and why each waits")
+    public Response pending(@PathParam("team") String team) {
+        Optional<AdmissionProcessor> p = runtime.decider();
+        if (p.isEmpty()) return standby();
+        List<WorkloadView> queue = p.get().queue(team);
+        List<QueueEntry> entries = new ArrayList<>();
+        for (int i = 0; i < queue.size(); i++) entries.add(QueueEntry.of(i + 1, queue.get(i)));
+        return Response.ok(new Queue(team, entries.size(), entries)).build();
+    }
+
+    @POST
+    @Path("workloads:dry-run")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Would this workload be admitted now: where, borrowing what, after preempting whom")
+    public Response dryRun(WorkloadSubmitted submission) {
+        if (submission == null) return Response.status(400).entity(Problem.of("the body must be a WorkloadSubmitted")).build();
+        Optional<AdmissionProcessor> p = runtime.decider();
+        if (p.isEmpty()) return standby();
+        return Response.ok(DryRun.of(p.get().dryRun(submission))).build();
+    }
+
+    @POST
+    @Path("workloads")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Submit a workload: validated, then published to the submissions topic (202)")
+    public Response submit(WorkloadSubmitted submission) throws Exception {
+        if (submission == null) return Response.status(400).entity(Problem.of("the body must be a WorkloadSubmitted")).build();
+        List<Violation> violations = new ArrayList<>(WorkloadValidation.checkFields(submission));
+        Optional<AdmissionProcessor> p = runtime.decider();
+        if (violations.isEmpty() && p.isPresent()
+                && p.get().validate(submission) instanceof WorkloadValidation.Invalid invalid) {
+            violations.addAll(invalid.violations());
+        }
+        if (!violations.isEmpty()) {
+            return Response.status(400).entity(new Problem("the workload breaks " + violations.size() + " rule(s)",
+                    violations.stream().map(v -> new FieldError(v.field(), v.rule())).toList())).build();
+        }
+        runtime.publishSubmission(submission);
+        return Response.accepted(new Accepted(submission.workloadId(),
+                "published; GET /workloads/" + submission.workloadId() + " shows its state")).build();
+    }
+
+    private static Response standby() {
+        return Response.status(503).entity(Problem.of(STANDBY)).build();
+    }
+}

@@ -1,0 +1,50 @@
+package dev.taskgov.admission;
+
+import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.TopologyLevels;
+import dev.taskgov.service.support.Json;
+import dev.taskgov.service.support.QuotaRecords;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.util.Map;
+import java.util.Properties;
+
+/** Publishes quota and topology records on the default topic names, as quota- and topology-service would. */
+final class DefaultTopics implements AutoCloseable {
+    private final KafkaProducer<String, byte[]> producer;
+    private final AdmissionTopics topics = AdmissionTopics.defaults();
+
+    DefaultTopics(Properties client) {
+        producer = new KafkaProducer<>(client, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    void cluster(int nodes, Map<String, Long> acceleratorsByTeam) {
+        send(topics.quota(), QuotaRecords.SCHEDULER_CONFIG_KEY,
+                QuotaRecords.schedulerConfig(new SchedulerConfig(Map.of("training", 50, "inference", 90), false)));
+        acceleratorsByTeam.forEach((team, acc) -> send(topics.quota(), team, QuotaRecords.effectiveQuota(
+                TeamQuota.of(team, Map.of(Fixtures.TYPE, Resources.of(acc, acc * 12_000, acc * 144 * 1024))))));
+        for (int i = 0; i < nodes; i++) {
+            String name = "api-node-" + i;
+            send(topics.topology(), name, new NodeRecord(name, "i-api-" + i, Fixtures.TYPE,
+                    Map.of(TopologyLevels.LAYER_1, "nn-1", TopologyLevels.LAYER_2, "nn-1-1", TopologyLevels.LAYER_3, "nn-1-1-1"),
+                    ResourceAmounts.of(Fixtures.NODE), true));
+        }
+        producer.flush();
+    }
+
+    private void send(String topic, String key, Object value) {
+        producer.send(new ProducerRecord<>(topic, key, Json.bytes(value)));
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

@@ -1,0 +1,199 @@
+package dev.taskgov.admission;
+
+import dev.taskgov.service.support.CloudEventHeaders;
+import dev.taskgov.service.support.Json;
+import dev.taskgov.testsupport.SharedKafka;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One isolated taskgov "cluster" on the shared real broker: its own topic names (a unique
+ * prefix), consumer groups and transactional ids, so tests never see each other's records.
+ */
+final class LiveCluster implements AutoCloseable {
+
+    final String id;
+    final AdmissionTopics topics;
+    final Properties client = new Properties();
+    private final KafkaProducer<String, byte[]> producer;
+    private final Admin admin;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+    private Map<String, Long> lastEnds = Map.of();
+
+    LiveCluster(String name) {
+        id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
+        AdmissionTopics d = AdmissionTopics.defaults();
+        topics = new AdmissionTopics(p(d.submitted()), p(d.finished()), p(d.preempted()), p(d.quota()), p(d.topology()),
+                p(d.admitted()), p(d.status()), p(d.preemptionRequested()), p(d.deadLetter()), p(d.changelog()));
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        AdmissionDecider.ensureTopics(client, topics);
+        Properties pp = new Properties();
+        pp.putAll(client);
+        pp.put(ProducerConfig.ACKS_CONFIG, "all");
+        pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
+        admin = Admin.create(client);
+    }
+
+    private String p(String topic) {
+        return id + "." + topic;
+    }
+
+    Properties consumerProps() {
+        Properties cp = new Properties();
+        cp.putAll(client);
+        cp.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return cp;
+    }
+
+    AdmissionDecider.Settings deciderSettings() {
+        return new AdmissionDecider.Settings(client, topics, "admission-" + id, "admission-" + id, "urn:taskgov:test",
+                Duration.ofMillis(50), Duration.ofMinutes(2), false);
+    }
+
+    AdmissionDecider startDecider(Clock clock) {
+        AdmissionDecider d = new AdmissionDecider(deciderSettings(), clock, AdmissionObserver.NONE);
+        d.start();
+        owned.add(d);
+        return d;
+    }
+
+    /** Sends a JSON value; with {@code cloudEvents} it carries binary-mode ce_* headers. */
+    void publish(String topic, String key, Object value, boolean cloudEvents) {
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : Json.bytes(value));
+        if (cloudEvents) {
+            CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
+                    Instant.now(), key);
+        }
+        send(r);
+    }
+
+    void publishRaw(String topic, String key, byte[] value) {
+        send(new ProducerRecord<>(topic, key, value));
+    }
+
+    private void send(ProducerRecord<String, byte[]> r) {
+        try {
+            producer.send(r).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot publish to " + r.topic(), e);
+        }
+    }
+
+    /** Sends without waiting for each ack (bursts); {@link #flush()} waits for all. */
+    void publishAsync(String topic, String key, Object value) {
+        producer.send(new ProducerRecord<>(topic, key, Json.bytes(value)));
+    }
+
+    void flush() {
+        producer.flush();
+    }
+
+    /** Every committed record of a topic, in partition order. */
+    List<ConsumerRecord<String, byte[]>> readAll(String topic) {
+        List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
+        dev.taskgov.service.support.CompactedTopicReader.readAll(client, List.of(topic), Duration.ofMinutes(1), out::add);
+        return out;
+    }
+
+    /** End offsets (last stable offset, as read_committed consumers see it) per {@code topic-partition}. */
+    synchronized Map<String, Long> endOffsets(List<String> topicNames) {
+        try {
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+            admin.describeTopics(topicNames).allTopicNames().get(30, TimeUnit.SECONDS).forEach((name, d) ->
+                    d.partitions().forEach(p -> request.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+            Map<String, Long> out = new HashMap<>();
+            admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(30, TimeUnit.SECONDS)
+                    .forEach((tp, info) -> out.put(tp.topic() + "-" + tp.partition(), info.offset()));
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read end offsets of " + topicNames, e);
+        }
+    }
+
+    /**
+     * Waits until the decider has processed every input record and the stand-in (if any) every
+     * preemption request, twice in a row with the same end offsets.
+     */
+    void awaitQuiet(AdmissionDecider decider, PreemptionStandIn standIn) {
+        awaitQuiet(List.of(decider), standIn);
+    }
+
+    /** As above, whichever of the candidates is the decider; answers it. */
+    AdmissionDecider awaitQuiet(List<AdmissionDecider> candidates, PreemptionStandIn standIn) {
+        lastEnds = Map.of();
+        AdmissionDecider[] found = new AdmissionDecider[1];
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(40)).until(() -> {
+            found[0] = candidates.stream().filter(AdmissionDecider::isDecider).findFirst().orElse(null);
+            return found[0] != null && quiet(found[0], standIn);
+        });
+        return found[0];
+    }
+
+    private boolean quiet(AdmissionDecider decider, PreemptionStandIn standIn) {
+        if (!decider.isDecider()) return false;
+        List<String> inputs = List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(),
+                topics.topology(), topics.preemptionRequested());
+        Map<String, Long> ends = endOffsets(inputs);
+        Map<String, Long> done = new HashMap<>(decider.processedOffsets());
+        if (standIn != null) done.putAll(standIn.processedOffsets());
+        for (Map.Entry<String, Long> e : ends.entrySet()) {
+            if (e.getKey().startsWith(topics.preemptionRequested() + "-") && standIn == null) continue;
+            if (done.getOrDefault(e.getKey(), -1L) < e.getValue()) return false;
+        }
+        if (!ends.equals(lastEnds)) {
+            lastEnds = ends;
+            return false;
+        }
+        return true;
+    }
+
+    void own(AutoCloseable c) {
+        owned.add(c);
+    }
+
+    @Override
+    public void close() {
+        for (int i = owned.size() - 1; i >= 0; i--) {
+            try {
+                owned.get(i).close();
+            } catch (Exception e) {
+                // best effort: the test JVM ends soon after
+            }
+        }
+        producer.close(Duration.ofSeconds(5));
+        synchronized (this) {
+            admin.close(Duration.ofSeconds(5));
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.taskgov.service.support;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.SharingStrategy;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.Resources;
+
+import java.math.BigDecimal;
+import java.util.Map;
+
+/**
+ * The values of {@code taskgov.quota}: a team's effective quota in the DescribeComputeQuota shape
+ * (every resource written out, so a reader needs no ratio defaults), and the cluster scheduler
+ * config in the DescribeClusterSchedulerConfig shape under the key {@link #SCHEDULER_CONFIG_KEY}.
+ */
+public final class QuotaRecords {
+    /** Key of the scheduler config record in {@code taskgov.quota}. */
+    public static final String SCHEDULER_CONFIG_KEY = "_scheduler-config";
+
+    private QuotaRecords() {
+    }
+
+    /** A team's effective quota; {@code ComputeQuotas.fromRequest} reads it back to an equal {@link TeamQuota}. */
+    public static ObjectNode effectiveQuota(TeamQuota q) {
+        ObjectNode root = Json.mapper().createObjectNode();
+        root.put("Name", q.quotaName() == null ? q.team() + "-quota" : q.quotaName());
+        ObjectNode config = root.putObject("ComputeQuotaConfig");
+        ArrayNode resources = config.putArray("ComputeQuotaResources");
+        for (Map.Entry<String, Resources> e : q.nominal().entrySet()) {
+            ObjectNode r = resources.addObject();
+            r.put("InstanceType", e.getKey());
+            r.put("Accelerators", e.getValue().accelerators());
+            r.put("VCpu", jsonUnits(ResourceName.VCPU, e.getValue().milliVcpu()));
+            r.put("MemoryInGiB", jsonUnits(ResourceName.MEMORY, e.getValue().memoryMiB()));
+        }
+        ObjectNode sharing = config.putObject("ResourceSharingConfig");
+        sharing.put("Strategy", q.strategy().name());
+        if (q.strategy() == SharingStrategy.LendAndBorrow) sharing.put("BorrowLimit", q.borrowLimitPercent());
+        config.put("PreemptTeamTasks", q.preemptTeamTasks().name());
+        ObjectNode target = root.putObject("ComputeQuotaTarget");
+        target.put("TeamName", q.team());
+        target.put("FairShareWeight", q.fairShareWeight());
+        root.put("ActivationState", q.active() ? "Enabled" : "Disabled");
+        return root;
+    }
+
+    /** {@code {"SchedulerConfig": {"PriorityClasses": [{"Name", "Weight"}], "FairShare"}}}. */
+    public static ObjectNode schedulerConfig(SchedulerConfig c) {
+        ObjectNode root = Json.mapper().createObjectNode();
+        ObjectNode config = root.putObject("SchedulerConfig");
+        ArrayNode classes = config.putArray("PriorityClasses");
+        c.priorityClasses().forEach((name, weight) -> classes.addObject().put("Name", name).put("Weight", weight));
+        config.put("FairShare", c.fairShare() ? "Enabled" : "Disabled");
+        return root;
+    }
+
+    private static BigDecimal jsonUnits(ResourceName r, long stored) {
+        return new BigDecimal(Resources.formatScaled(stored, r.unitsPerJsonUnit()));
+    }
+}
