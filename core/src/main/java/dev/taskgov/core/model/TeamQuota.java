@@ -100,6 +100,9 @@ public record TeamQuota(String team, String quotaName, Map<String, Resources> no
     }
 
     private static long percentOf(long amount, int percent) {
+        if (amount <= Long.MAX_VALUE / 10_000) {
+            return amount * percent / 100;
+        }
         return java.math.BigInteger.valueOf(amount).multiply(java.math.BigInteger.valueOf(percent))
                 .divide(java.math.BigInteger.valueOf(100)).min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValue();
     }

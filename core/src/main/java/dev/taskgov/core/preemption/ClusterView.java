@@ -22,4 +22,12 @@ public interface ClusterView {
 
     /** The nodes with what admitted workloads hold on them. */
     Topology topology();
+
+    /**
+     * A number that changes whenever usage, quotas or nodes change, so that planning may reuse
+     * what it computed at the same version; negative when the view does not track it.
+     */
+    default long version() {
+        return -1;
+    }
 }

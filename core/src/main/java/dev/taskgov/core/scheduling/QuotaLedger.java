@@ -26,6 +26,19 @@ import java.util.TreeMap;
 public final class QuotaLedger {
 
     private final Map<String, TeamQuota> quotas = new TreeMap<>();
+    /** Derived amounts per team and instance type, computed once per quota change. */
+    private final Map<String, Map<String, Limits>> limits = new HashMap<>();
+
+    /** N, G = N - L and B of one team and instance type. */
+    private record Limits(Resources nominal, Resources guaranteed, Resources borrowingLimit) {
+        static final Limits NONE = new Limits(Resources.ZERO, Resources.ZERO, Resources.ZERO);
+    }
+
+    private Limits limits(String team, String type) {
+        Map<String, Limits> m = limits.get(team);
+        Limits l = m == null ? null : m.get(type);
+        return l == null ? Limits.NONE : l;
+    }
     private final Map<String, Map<String, Resources>> usage = new HashMap<>();
     private final Map<String, Resources> poolCapacity = new HashMap<>();
     private final Map<String, Resources> poolUsage = new HashMap<>();
@@ -39,6 +52,7 @@ public final class QuotaLedger {
     public QuotaLedger copy() {
         QuotaLedger c = new QuotaLedger();
         c.quotas.putAll(quotas);
+        c.limits.putAll(limits);
         usage.forEach((team, m) -> c.usage.put(team, new HashMap<>(m)));
         c.poolCapacity.putAll(poolCapacity);
         c.poolUsage.putAll(poolUsage);
@@ -49,12 +63,18 @@ public final class QuotaLedger {
     /** Adds or replaces a team's quota; usage is kept. */
     public void putQuota(TeamQuota quota) {
         quotas.put(quota.team(), quota);
+        Map<String, Limits> m = new HashMap<>();
+        for (String type : quota.nominal().keySet()) {
+            m.put(type, new Limits(quota.nominal(type), quota.guaranteed(type), quota.borrowingLimit(type)));
+        }
+        limits.put(quota.team(), Map.copyOf(m));
         rebuildPool();
     }
 
     /** Removes a team's quota; its usage is kept (and no longer counts in the pool). */
     public void removeQuota(String team) {
         quotas.remove(team);
+        limits.remove(team);
         rebuildPool();
     }
 
@@ -118,7 +138,7 @@ public final class QuotaLedger {
             Resources after = add ? before.plus(r) : before.minus(r);
             m.put(type, after);
             if (q != null && q.active()) {
-                Resources g = q.guaranteed(type);
+                Resources g = limits(team, type).guaranteed();
                 Resources pool = poolUsage.getOrDefault(type, Resources.ZERO);
                 poolUsage.put(type, pool.minus(before.minus(g)).plus(after.minus(g)));
             }
@@ -139,23 +159,26 @@ public final class QuotaLedger {
             String type = e.getKey();
             Resources r = e.getValue();
             Resources u = usage(team, type);
-            Resources n = q.nominal(type);
-            Resources b = allowBorrow ? q.borrowingLimit(type) : Resources.ZERO;
-            Resources g = q.guaranteed(type);
+            Limits l = limits(team, type);
+            Resources n = l.nominal();
+            Resources b = allowBorrow ? l.borrowingLimit() : Resources.ZERO;
+            Resources g = l.guaranteed();
+            Resources poolCap = poolCapacity(type);
+            Resources poolUsed = poolUsage(type);
             for (ResourceName res : ResourceName.values()) {
                 long need = r.get(res);
                 if (need == 0) continue;
                 long used = u.get(res);
                 long after = sat(used + need);
                 long poolDelta = Math.max(0, after - g.get(res)) - Math.max(0, used - g.get(res));
-                long poolIdle = Math.max(0, poolCapacity(type).get(res) - poolUsage(type).get(res));
+                long poolIdle = Math.max(0, poolCap.get(res) - poolUsed.get(res));
                 boolean overCeiling = after > sat(n.get(res) + b.get(res));
                 boolean overPool = poolDelta > poolIdle;
                 if (overCeiling || overPool) {
-                    PendingReason reason = overCeiling && after > n.get(res) && q.borrowingLimit(type).get(res) > 0 && allowBorrow
+                    PendingReason reason = overCeiling && after > n.get(res) && l.borrowingLimit().get(res) > 0 && allowBorrow
                             ? PendingReason.BorrowLimitExceeded : PendingReason.QuotaExceeded;
                     return new QuotaCheck(false, reason, explain(team, type, res, need, used, n.get(res),
-                            q.borrowingLimit(type).get(res), allowBorrow, poolIdle));
+                            l.borrowingLimit().get(res), allowBorrow, poolIdle));
                 }
             }
         }

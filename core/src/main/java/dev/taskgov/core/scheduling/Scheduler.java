@@ -80,12 +80,17 @@ public final class Scheduler {
     private boolean released;
     private final Set<String> dirtyTeams = new LinkedHashSet<>();
     private final View view = new View();
+    private final PreemptionPlanner planner = new PreemptionPlanner();
+    /** Nodes by name and what admitted pods hold on each: to re-check a cached placement cheaply. */
+    private final Map<String, Node> nodesByName = new HashMap<>();
+    private final Map<String, Resources> heldOnNode = new HashMap<>();
 
     public Scheduler(Clock clock, Mode mode, Collection<InstanceType> instanceTypes, Collection<Node> nodes) {
         this.clock = clock;
         this.mode = mode;
         instanceTypes.forEach(t -> this.instanceTypes.put(t.name(), t));
         this.topology = Topology.of(nodes);
+        nodes.forEach(n -> nodesByName.put(n.name(), n));
     }
 
     // ---------------------------------------------------------------- inputs
@@ -136,17 +141,21 @@ public final class Scheduler {
     /** Adds or replaces a node. */
     public void upsertNode(Node node) {
         topology.upsertNode(node);
+        nodesByName.put(node.name(), node);
         markReleased();
     }
 
     /** Removes a node (workloads placed on it keep their admission until they finish). */
     public void removeNode(String nodeName) {
         topology.removeNode(nodeName);
+        nodesByName.remove(nodeName);
+        heldOnNode.remove(nodeName);
         markReleased();
     }
 
     private void markReleased() {
         released = true;
+        stateVersion++;
     }
 
     /** The context submissions are validated against. */
@@ -254,6 +263,7 @@ public final class Scheduler {
         TeamQueue q = teams.get(e.workload.team());
         ledger.remove(e.workload.team(), e.requests);
         topology.release(e.workload.podSets(), e.placement);
+        hold(e.workload, e.placement, false);
         q.running.remove(e.workload.id());
         e.placement = null;
         e.borrowed = Map.of();
@@ -281,18 +291,26 @@ public final class Scheduler {
      */
     public List<Decision> cycle() {
         Cycle c = new Cycle();
-        requeueParkedAfterRelease();        // 1. a release may help parked workloads
-        nominateTeamHeads(c);               // 2. each changed team's first admissible workload
-        admitInOrder(c);                    // 3. best head first, then look again
-        explainPending(c);                  // 4. new reasons for those that stay pending
+        int rounds = 0;
+        do {
+            c.progress = false;
+            requeueParkedAfterRelease();    // 1. a release may help parked workloads
+            nominateTeamHeads(c);           // 2. each changed team's first admissible workload
+            admitInOrder(c);                // 3. best head first, then look again
+        } while (released && c.progress && ++rounds < MAX_ROUNDS); // 4. evictions freed room: another round
+        explainPending(c);                  // 5. new reasons for those that stay pending
         return c.decisions;
     }
+
+    /** A guard against a preemption loop; rules make one impossible, this makes it certain. */
+    private static final int MAX_ROUNDS = 10_000;
 
     /** The work of one cycle. */
     private static final class Cycle {
         final List<Decision> decisions = new ArrayList<>();
         final PriorityQueue<Candidate> heads = new PriorityQueue<>(CANDIDATE_ORDER);
         final Set<Entry> touched = new LinkedHashSet<>();
+        boolean progress;
     }
 
     private void requeueParkedAfterRelease() {
@@ -319,7 +337,8 @@ public final class Scheduler {
         while (!c.heads.isEmpty()) {
             Candidate head = c.heads.poll();
             if (head.version != stateVersion) {
-                Candidate fresh = evaluate(head.queue, head.entry, c);
+                Candidate fresh = revalidate(head);
+                if (fresh == null) fresh = evaluate(head.queue, head.entry, c);
                 if (fresh == null) {
                     Candidate next = findCandidate(head.queue, c);
                     if (next != null) c.heads.add(next);
@@ -337,8 +356,9 @@ public final class Scheduler {
                 if (next != null) c.heads.add(next);
             } else if (mode == Mode.IN_PROCESS) {
                 preemptAndAdmit(head, c);
-                c.heads.clear();
-                requeueParkedAfterRelease();
+                // The victims' teams look again now; parked workloads get their look in the next round.
+                dirtyTeams.add(head.entry.workload.team());
+                c.heads.removeIf(h -> dirtyTeams.contains(h.entry.workload.team()));
                 nominateTeamHeads(c);
             } else {
                 requestPreemption(head, c);
@@ -354,6 +374,7 @@ public final class Scheduler {
             c.touched.add(victim);
         }
         c.decisions.add(new Decision.Preempt(head.plan, now));
+        c.progress = true;
         PlacementResult placed = topology.place(head.entry.workload.podSets());
         if (placed instanceof PlacementResult.Placed p && ledger.check(head.entry.workload.team(), head.entry.requests, true).fits()) {
             admit(head.entry, p.placement(), c);
@@ -389,6 +410,7 @@ public final class Scheduler {
         Map<String, Resources> borrowed = ledger.borrowedBy(e.workload.team(), e.requests);
         ledger.add(e.workload.team(), e.requests);
         topology.reserve(e.workload.podSets(), placement);
+        hold(e.workload, placement, true);
         q.active.remove(e);
         q.parked.remove(e);
         e.state = WorkloadState.Admitted;
@@ -405,7 +427,40 @@ public final class Scheduler {
         q.running.put(e.workload.id(), new RunningWorkload(e.workload, placement, e.seq));
         stateVersion++;
         c.touched.remove(e);
+        c.progress = true;
         c.decisions.add(new Decision.Admit(e.workload.id(), e.workload.team(), placement, borrowed, e.admittedAt));
+    }
+
+    private void hold(Workload w, Placement placement, boolean take) {
+        for (int i = 0; i < placement.podSets().size(); i++) {
+            Resources perPod = w.podSets().get(i).perPod();
+            placement.podSets().get(i).podsPerNode().forEach((node, count) -> {
+                if (nodesByName.containsKey(node)) {
+                    heldOnNode.merge(node, perPod.times(count), take ? Resources::plus : Resources::minus);
+                }
+            });
+        }
+    }
+
+    /**
+     * A head evaluated before the latest admission: if its quota still fits and its placement's
+     * nodes still have room, it keeps that placement (as Kueue keeps a cycle's assignment);
+     * otherwise it is evaluated again from scratch.
+     */
+    private Candidate revalidate(Candidate head) {
+        Entry e = head.entry;
+        if (head.plan != null || !ledger.check(e.workload.team(), e.requests, true).fits()) return null;
+        Map<String, Resources> need = new HashMap<>();
+        for (int i = 0; i < head.placement.podSets().size(); i++) {
+            Resources perPod = e.workload.podSets().get(i).perPod();
+            head.placement.podSets().get(i).podsPerNode().forEach((node, count) -> need.merge(node, perPod.times(count), Resources::plus));
+        }
+        for (Map.Entry<String, Resources> n : need.entrySet()) {
+            Node node = nodesByName.get(n.getKey());
+            if (node == null || !node.ready()) return null;
+            if (!heldOnNode.getOrDefault(n.getKey(), Resources.ZERO).plus(n.getValue()).fitsIn(node.allocatable())) return null;
+        }
+        return candidate(head.queue, e, head.placement, null);
     }
 
     /** The team's first workload, in queue order, that can be admitted directly or by preemption; the others are parked. */
@@ -438,7 +493,7 @@ public final class Scheduler {
             reason = quota.reason();
             message = quota.message();
         }
-        PlanResult plan = PreemptionPlanner.plan(view, w);
+        PlanResult plan = planner.planFor(view, w);
         if (plan instanceof PreemptionPlan p) {
             e.blockedMessage = message;
             return candidate(q, e, null, p);
@@ -493,13 +548,18 @@ public final class Scheduler {
     }
 
     /** Heads that fit in their nominal first; then lowest share (FairShare); nominated first of all. */
-    private static final Comparator<Candidate> CANDIDATE_ORDER = Comparator
-            .comparing((Candidate c) -> !c.nominated)
-            .thenComparing(c -> !c.withinNominal)
-            .thenComparing(c -> c.shareAfter)
-            .thenComparing(c -> -c.entry.workload.priority())
-            .thenComparing(c -> c.entry.workload.submittedAt())
-            .thenComparing(c -> c.entry.workload.team());
+    private static final Comparator<Candidate> CANDIDATE_ORDER = (a, b) -> {
+        if (a.nominated != b.nominated) return a.nominated ? -1 : 1;
+        if (a.withinNominal != b.withinNominal) return a.withinNominal ? -1 : 1;
+        int c = a.shareAfter.compareTo(b.shareAfter);
+        if (c != 0) return c;
+        Workload x = a.entry.workload;
+        Workload y = b.entry.workload;
+        c = Integer.compare(y.priority(), x.priority());
+        if (c != 0) return c;
+        c = x.submittedAt().compareTo(y.submittedAt());
+        return c != 0 ? c : x.team().compareTo(y.team());
+    };
 
     private record Candidate(TeamQueue queue, Entry entry, Placement placement, PreemptionPlan plan, long version,
                              boolean nominated, boolean withinNominal, Share shareAfter) {
@@ -613,10 +673,12 @@ public final class Scheduler {
     // ---------------------------------------------------------------- internals
 
     /** Higher priority first, then earlier submission, then id. */
-    private static final Comparator<Entry> QUEUE_ORDER = Comparator
-            .comparingInt((Entry e) -> -e.workload.priority())
-            .thenComparing(e -> e.workload.submittedAt())
-            .thenComparing(e -> e.workload.id());
+    private static final Comparator<Entry> QUEUE_ORDER = (a, b) -> {
+        int c = Integer.compare(b.workload.priority(), a.workload.priority());
+        if (c != 0) return c;
+        c = a.workload.submittedAt().compareTo(b.workload.submittedAt());
+        return c != 0 ? c : a.workload.id().compareTo(b.workload.id());
+    };
 
     private static final class TeamQueue {
         final String team;
@@ -675,6 +737,11 @@ public final class Scheduler {
         @Override
         public Topology topology() {
             return topology;
+        }
+
+        @Override
+        public long version() {
+            return stateVersion;
         }
     }
 }

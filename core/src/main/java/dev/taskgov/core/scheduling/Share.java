@@ -1,7 +1,5 @@
 package dev.taskgov.core.scheduling;
 
-import java.math.BigInteger;
-
 /**
  * A weighted share as an exact fraction: borrowed / (lendable x weight). A zero denominator with a
  * positive numerator is infinite (weight 0 while borrowing). Compared by cross-multiplication,
@@ -21,8 +19,16 @@ public record Share(long numerator, long denominator) implements Comparable<Shar
         if (isInfinite() || o.isInfinite()) {
             return Boolean.compare(isInfinite(), o.isInfinite());
         }
-        return BigInteger.valueOf(numerator).multiply(BigInteger.valueOf(o.denominator))
-                .compareTo(BigInteger.valueOf(o.numerator).multiply(BigInteger.valueOf(denominator)));
+        if (denominator == o.denominator) {
+            return Long.compare(numerator, o.numerator);
+        }
+        // exact 128-bit cross-multiplication; all parts are non-negative
+        long hi1 = Math.multiplyHigh(numerator, o.denominator);
+        long hi2 = Math.multiplyHigh(o.numerator, denominator);
+        if (hi1 != hi2) {
+            return Long.compare(hi1, hi2);
+        }
+        return Long.compareUnsigned(numerator * o.denominator, o.numerator * denominator);
     }
 
     public static Share max(Share a, Share b) {

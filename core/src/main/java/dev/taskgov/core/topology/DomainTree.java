@@ -55,6 +55,8 @@ final class DomainTree {
         final String[] path;
         Domain host;
         int rank;
+        /** Ids of the host domain and its ancestors up to the root, set by indexing. */
+        int[] pathIds;
 
         Slot(int index, String name, String instanceType, String[] path) {
             this.index = index;
@@ -138,6 +140,12 @@ final class DomainTree {
         d.childArray = d.children.values().toArray(Domain[]::new);
         d.memberArray = d.members.values().toArray(Slot[]::new);
         for (Domain c : d.childArray) number(c, order, levels);
+        if (d.level == HOST_LEVEL) {
+            int[] ids = new int[HOST_LEVEL + 2];
+            int i = 0;
+            for (Domain x = d; x != null; x = x.parent) ids[i++] = x.id;
+            for (Slot s : d.memberArray) s.pathIds = ids;
+        }
     }
 
     /** Capacity per domain id: per host the sum over its nodes, per inner domain the sum over its children. */
@@ -158,7 +166,7 @@ final class DomainTree {
 
     /** Adds {@code delta} pods of capacity to a host and its ancestors. */
     static void addAlongPath(Slot slot, long delta, long[] cap) {
-        for (Domain d = slot.host; d != null; d = d.parent) cap[d.id] += delta;
+        for (int id : slot.pathIds) cap[id] += delta;
     }
 
     /** The domains of a level, in full-path order. */
@@ -283,6 +291,7 @@ final class DomainTree {
             Slot copy = new Slot(s.index, s.name, s.instanceType, s.path);
             copy.host = to;
             copy.rank = s.rank;
+            copy.pathIds = s.pathIds;
             to.members.put(s.name, copy);
             slotsOut.put(s.name, copy);
         }

@@ -209,15 +209,32 @@ final class TopologyIndex implements Topology {
         return cap;
     }
 
-    /** Takes ({@code sign = -1}) or gives back ({@code +1}) a slot's pods in every valid cached capacity. */
-    private void adjust(Slot s, int sign) {
+    /** The slot's cache when it has shapes that are up to date with the tree, else {@code null}. */
+    private ShapeCache liveCache(Slot s) {
         ShapeCache cache = caches.get(s.instanceType);
         DomainTree tree = structure.trees.get(s.instanceType);
         // A cache of another tree version is dropped on its next read; nothing to keep up to date.
-        if (cache == null || tree == null || cache.byShape.isEmpty() || !tree.isIndexedAt(cache.version)) return;
+        if (cache == null || tree == null || cache.byShape.isEmpty() || !tree.isIndexedAt(cache.version)) return null;
+        return cache;
+    }
+
+    /** Replaces a slot's node record and usage, moving each cached capacity by the node's difference. */
+    private void updateSlot(Slot s, Node node, Resources used) {
+        ShapeCache cache = liveCache(s);
+        if (cache == null) {
+            nodeAt[s.index] = node;
+            usedAt[s.index] = used;
+            return;
+        }
+        long[] before = new long[cache.byShape.size()];
+        int i = 0;
+        for (Resources shape : cache.byShape.keySet()) before[i++] = capacity(s, shape, Resources.ZERO);
+        nodeAt[s.index] = node;
+        usedAt[s.index] = used;
+        i = 0;
         for (Map.Entry<Resources, long[]> e : cache.byShape.entrySet()) {
-            long pods = capacity(s, e.getKey(), Resources.ZERO);
-            if (pods != 0) DomainTree.addAlongPath(s, sign * pods, e.getValue());
+            long delta = capacity(s, e.getKey(), Resources.ZERO) - before[i++];
+            if (delta != 0) DomainTree.addAlongPath(s, delta, e.getValue());
         }
     }
 
@@ -231,9 +248,7 @@ final class TopologyIndex implements Topology {
     }
 
     private void setUsage(Slot s, Resources used) {
-        adjust(s, -1);
-        usedAt[s.index] = used;
-        adjust(s, +1);
+        updateSlot(s, nodeAt[s.index], used);
     }
 
     /**
@@ -266,9 +281,7 @@ final class TopologyIndex implements Topology {
         Slot s = structure.slots.get(node.name());
         String[] path = DomainTree.pathOf(node);
         if (s != null && s.instanceType.equals(node.instanceType()) && Arrays.equals(s.path, path)) {
-            adjust(s, -1);
-            nodeAt[s.index] = node;
-            adjust(s, +1);
+            updateSlot(s, node, usedAt[s.index]);
             return;
         }
         Resources used = Resources.ZERO;

@@ -1,0 +1,54 @@
+package dev.taskgov.benchmarks;
+
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.PlacementResult;
+import dev.taskgov.core.topology.PodSetRequest;
+import dev.taskgov.core.topology.Topology;
+import dev.taskgov.core.topology.TopologyLevels;
+import dev.taskgov.core.topology.TopologyRequest;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The worst case of the capacity cache: every placement asks for a pod shape that is not cached
+ * (64 shapes in rotation, more than the cache keeps), so each decision first sums the shape's
+ * capacity over every node of the instance type. 512 pods, preferred layer-3.
+ */
+@State(Scope.Benchmark)
+@Fork(1)
+public class PlacementColdShapeBenchmark {
+
+    private static final int SHAPES = 64;
+
+    @Param({"10000", "2500"})
+    public int nodes;
+
+    private Topology topology;
+    private final List<List<PodSetRequest>> workloads = new ArrayList<>();
+    private int next;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        topology = PlacementCluster.halfUsed(nodes, 20261130L);
+        for (int i = 0; i < SHAPES; i++) {
+            // 1 accelerator and a few vCPU that differ per shape (never the limit: 192 vCPU per node).
+            Resources perPod = Resources.of(1, 1000L + i, 0);
+            workloads.add(List.of(new PodSetRequest("worker", 512, PlacementCluster.INSTANCE_TYPE, perPod,
+                    TopologyRequest.preferred(TopologyLevels.LAYER_3))));
+        }
+    }
+
+    @Benchmark
+    public PlacementResult placeUncachedShape() {
+        next = (next + 1) % SHAPES;
+        return topology.place(workloads.get(next));
+    }
+}
