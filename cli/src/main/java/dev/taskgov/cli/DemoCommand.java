@@ -84,7 +84,7 @@ public class DemoCommand extends CliCommand {
         plan.addAll(randomMix(run, random, total, plan.size()));
         plan.sort((a, b) -> a.at().compareTo(b.at()));
         AdmissionClient admission = endpoints.admission();
-        admission.workloads(null, null); // fail fast, with the reason, when admission-service is down
+        awaitAdmission(admission);
         out().println("demo run " + run + " (seed " + s + "): " + plan.size() + " workloads over " + total.toSeconds() + "s");
         out().flush();
         Instant start = clock.instant();
@@ -178,10 +178,26 @@ public class DemoCommand extends CliCommand {
             PodSetSpec ps = s.podSets().get(0);
             String topo = ps.requiredTopology() != null ? ", required " + short_(ps.requiredTopology())
                     : ps.preferredTopology() != null ? ", preferred " + short_(ps.preferredTopology()) : "";
-            event("submitted", s.workloadId(), ps.count() + " pods × " + ps.requests().accelerators() + " accelerators, "
+            event("submitted", s.workloadId(), ps.count() + (ps.count() == 1 ? " pod × " : " pods × ") + ps.requests().accelerators() + " accelerators, "
                     + s.priorityClass() + topo + (p.note() == null ? "" : " — " + p.note()));
         } catch (CliException e) {
             event("refused", s.workloadId(), e.getMessage());
+        }
+    }
+
+    /** Waits up to two minutes for admission-service to answer as the decider (a fresh one starts as standby). */
+    private void awaitAdmission(AdmissionClient admission) {
+        Instant deadline = clock.instant().plusSeconds(120);
+        while (true) {
+            try {
+                admission.workloads(null, null);
+                return;
+            } catch (CliException e) {
+                if (clock.instant().isAfter(deadline)) throw e;
+                err().println("demo: waiting for admission-service: " + e.getMessage());
+                err().flush();
+                pause(3000);
+            }
         }
     }
 
