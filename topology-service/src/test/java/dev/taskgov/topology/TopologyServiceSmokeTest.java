@@ -7,13 +7,16 @@ import static org.hamcrest.Matchers.equalTo;
 
 import jakarta.inject.Inject;
 
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
+import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.topology.config.TopologyServiceConfig;
 
 /** The service starts and answers on its standard endpoints, with its typed config defaults. */
 @QuarkusTest
+@WithTestResource(KafkaTestResource.class)
 class TopologyServiceSmokeTest {
 
     @Inject

@@ -10,6 +10,9 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "taskgov")
 public interface TopologyServiceConfig {
 
+    /** Node sources, polling and labelling ({@code taskgov.topology.*}). */
+    dev.taskgov.topology.TopologyConfig topology();
+
     /** Kafka topic names (design.md, "Kafka topics"). */
     Topics topics();
 

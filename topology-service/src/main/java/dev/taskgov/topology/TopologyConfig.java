@@ -1,0 +1,114 @@
+package dev.taskgov.topology;
+
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+
+import java.math.BigDecimal;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Node inventory settings ({@code taskgov.topology.*}), a group of {@link dev.taskgov.topology.config.TopologyServiceConfig}; defaults are declared here only. */
+public interface TopologyConfig {
+
+    enum SourceKind { STATIC, EC2, KUBERNETES }
+
+    /** Where nodes come from: {@code static}, {@code ec2}, {@code kubernetes}, or {@code ec2,kubernetes}. */
+    @WithDefault("static")
+    Set<SourceKind> source();
+
+    /** Time between two polls of EC2 (and re-reads of the static file) when all goes well. */
+    @WithDefault("30s")
+    Duration pollInterval();
+
+    /** How long a refresh waits for the broker to acknowledge what it publishes (and to read the topic back at start). */
+    @WithDefault("60s")
+    Duration publishTimeout();
+
+    /** Backoff after a failed poll: first delay, doubled after each further failure up to max. */
+    Backoff backoff();
+
+    Ec2 ec2();
+
+    Kubernetes kubernetes();
+
+    StaticFile staticFile();
+
+    /** Capacity per instance type (JSON units), adding to or replacing the built-in catalog. */
+    Map<String, Capacity> instanceTypes();
+
+    interface Backoff {
+        @WithDefault("1s")
+        Duration initial();
+
+        @WithDefault("5m")
+        Duration max();
+    }
+
+    interface Ec2 {
+        @WithDefault("us-west-2")
+        String region();
+
+        /** Endpoint override (a VPC endpoint, or a local stub in tests). */
+        Optional<URI> endpoint();
+
+        /** Static credentials; when absent the SDK's default provider chain is used. */
+        Optional<String> accessKeyId();
+
+        Optional<String> secretAccessKey();
+
+        /** Only these instances (EC2 takes ids or placement groups, not both: ids win). */
+        Optional<List<String>> instanceIds();
+
+        /** Only instances in these placement groups. */
+        Optional<List<String>> placementGroups();
+
+        /** Only these EC2 instance types (the {@code instance-type} filter), e.g. p5.48xlarge. */
+        Optional<List<String>> instanceTypes();
+
+        /** MaxResults per page (EC2 allows 5..100 with filters; absent = EC2's default). */
+        Optional<Integer> pageSize();
+
+        /** Attempts per request; throttling and server errors are retried with exponential backoff. */
+        @WithDefault("4")
+        int maxAttempts();
+
+        @WithDefault("200ms")
+        Duration retryBaseDelay();
+
+        @WithDefault("20s")
+        Duration retryMaxDelay();
+
+        @WithDefault("30s")
+        Duration callTimeout();
+    }
+
+    interface Kubernetes {
+        /** Write the network-node layer labels onto nodes when they differ from EC2's topology. */
+        @WithDefault("true")
+        boolean writeLabels();
+
+        /** Informer resync period. */
+        @WithDefault("10m")
+        Duration resync();
+    }
+
+    interface StaticFile {
+        /** The inventory file (JSON, or YAML by extension); re-read at every poll. */
+        @WithDefault("deploy/local/demo-cluster.json")
+        Path path();
+    }
+
+    interface Capacity {
+        Optional<BigDecimal> accelerators();
+
+        Optional<BigDecimal> vcpu();
+
+        @WithName("memory-gib")
+        Optional<BigDecimal> memoryGiB();
+    }
+}

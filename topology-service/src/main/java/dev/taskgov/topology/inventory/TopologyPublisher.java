@@ -1,0 +1,165 @@
+package dev.taskgov.topology.inventory;
+
+import dev.taskgov.core.topology.Node;
+import dev.taskgov.topology.config.TopologyServiceConfig;
+import dev.taskgov.topology.model.NodeRecordCodec;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.reactive.messaging.kafka.Record;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
+import org.jboss.logging.Logger;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Publishes the inventory to the compacted topology topic: a record per node that changed since it
+ * was last published, a tombstone per node that left. What is published is remembered (and read
+ * back from the topic at start-up), so an unchanged inventory publishes nothing.
+ */
+@ApplicationScoped
+public class TopologyPublisher {
+
+    public static final String NODE_EVENT_TYPE = "dev.taskgov.topology.node.v1";
+    public static final String NODE_REMOVED_EVENT_TYPE = "dev.taskgov.topology.node.removed.v1";
+    public static final String EVENT_SOURCE = "/taskgov/topology-service";
+    private static final Logger LOG = Logger.getLogger(TopologyPublisher.class);
+
+    /** What a call published. */
+    public record Published(Set<String> upserted, Set<String> removed) {
+        public boolean isEmpty() {
+            return upserted.isEmpty() && removed.isEmpty();
+        }
+    }
+
+    @Inject
+    @Channel("topology-out")
+    @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER)
+    Emitter<Record<String, String>> emitter;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    MeterRegistry registry;
+
+    @Inject
+    TopologyServiceConfig config;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+
+    private final Map<String, Node> published = new HashMap<>();
+
+    /** Reads what is already on the topic; a value that is not a node record will be overwritten. */
+    public synchronized void restore(Duration timeout) {
+        published.clear();
+        PublishedTopologyReader.readAll(bootstrapServers, topic(), timeout).forEach((name, json) -> {
+            try {
+                published.put(name, NodeRecordCodec.fromJson(json));
+            } catch (IllegalArgumentException e) {
+                LOG.warnf("record for node %s on %s is not a node record (%s); it will be republished", name, topic(), e.getMessage());
+            }
+        });
+        LOG.infof("restored %d published nodes from %s", published.size(), topic());
+    }
+
+    /** The nodes as last published, by name. */
+    public synchronized Map<String, Node> published() {
+        return Map.copyOf(published);
+    }
+
+    /**
+     * Publishes the difference between the inventory and what was published, waiting for the broker's
+     * acknowledgement; a node is remembered as published only once acknowledged.
+     */
+    public synchronized Published publish(Map<String, Node> inventory, Duration timeout) {
+        Set<String> upserted = new TreeSet<>();
+        Set<String> removed = new TreeSet<>();
+        // Acknowledgements complete on the producer's threads; what they acknowledge is recorded here,
+        // on the caller's thread, so that no callback ever waits for this method's lock.
+        Map<String, Node> sentNodes = new HashMap<>();
+        Map<String, CompletableFuture<Void>> sent = new HashMap<>();
+        for (Node node : inventory.values()) {
+            if (!node.equals(published.get(node.name()))) {
+                sent.put(node.name(), send(node.name(), NodeRecordCodec.toJson(node), NODE_EVENT_TYPE));
+                sentNodes.put(node.name(), node);
+                upserted.add(node.name());
+            }
+        }
+        for (String name : published.keySet()) {
+            if (!inventory.containsKey(name)) {
+                sent.put(name, send(name, null, NODE_REMOVED_EVENT_TYPE));
+                removed.add(name);
+            }
+        }
+        try {
+            CompletableFuture.allOf(sent.values().toArray(CompletableFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("publishing to " + topic() + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while publishing to " + topic(), e);
+        } finally {
+            sent.forEach((name, future) -> {
+                if (future.isDone() && !future.isCompletedExceptionally()) {
+                    Node node = sentNodes.get(name);
+                    if (node == null) published.remove(name);
+                    else published.put(name, node);
+                }
+            });
+        }
+        registry.counter("taskgov.topology.records.published", "kind", "node").increment(upserted.size());
+        registry.counter("taskgov.topology.records.published", "kind", "tombstone").increment(removed.size());
+        return new Published(upserted, removed);
+    }
+
+    private String topic() {
+        return config.topics().topology();
+    }
+
+    private CompletableFuture<Void> send(String key, String value, String eventType) {
+        RecordHeaders headers = new RecordHeaders();
+        header(headers, "ce_specversion", "1.0");
+        header(headers, "ce_type", eventType);
+        header(headers, "ce_source", EVENT_SOURCE);
+        header(headers, "ce_id", UUID.randomUUID().toString());
+        header(headers, "ce_time", clock.instant().toString());
+        header(headers, "ce_subject", key);
+        if (value != null) header(headers, "content-type", "application/json");
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Message<Record<String, String>> message = Message.of(Record.of(key, value))
+                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).withHeaders(headers).build())
+                .withAck(() -> {
+                    done.complete(null);
+                    return CompletableFuture.completedFuture(null);
+                })
+                .withNack(t -> {
+                    done.completeExceptionally(t);
+                    return CompletableFuture.completedFuture(null);
+                });
+        emitter.send(message);
+        return done;
+    }
+
+    private static void header(RecordHeaders headers, String name, String value) {
+        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+}

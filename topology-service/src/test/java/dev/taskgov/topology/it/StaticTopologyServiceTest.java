@@ -1,0 +1,157 @@
+package dev.taskgov.topology.it;
+
+import dev.taskgov.core.topology.Node;
+import dev.taskgov.testsupport.KafkaTestResource;
+import dev.taskgov.testsupport.TaskgovTopics;
+import dev.taskgov.topology.inventory.InventoryRefresher;
+import dev.taskgov.topology.inventory.TopologyPublisher;
+import dev.taskgov.topology.model.NodeRecordCodec;
+import dev.taskgov.topology.staticfile.StaticInventoryFile;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The static demo inventory published to a real broker, and free capacity kept from the workload topics. */
+@QuarkusTest
+@WithTestResource(KafkaTestResource.class)
+class StaticTopologyServiceTest {
+
+    static final Duration WAIT = Duration.ofMinutes(3);
+    static final String NODE = "p5-b2r1h3";
+    static final String RACK = "$.domains[0].children[1].children[0]";
+
+    @Inject
+    InventoryRefresher refresher;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @Test
+    void publishesOneRecordPerNodeOfTheDemoFileAndNothingMoreWhenUnchanged() throws Exception {
+        Map<String, Node> expected = StaticInventoryFile.load(Path.of("../deploy/local/demo-cluster.json")).stream()
+                .collect(Collectors.toMap(Node::name, Function.identity(), (a, b) -> a, TreeMap::new));
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(published()).isEqualTo(expected));
+        List<ConsumerRecord<String, String>> records = TopicView.records(bootstrap, TaskgovTopics.TOPOLOGY);
+        assertThat(records).allSatisfy(r -> {
+            assertThat(TopicView.header(r, "ce_specversion")).isEqualTo("1.0");
+            assertThat(TopicView.header(r, "ce_source")).isEqualTo(TopologyPublisher.EVENT_SOURCE);
+        });
+
+        assertThat(refresher.pollNow().published().isEmpty()).isTrue();
+        assertThat(TopicView.records(bootstrap, TaskgovTopics.TOPOLOGY)).hasSize(records.size());
+    }
+
+    @Test
+    void theTreeShowsCapacityAndFreeCapacityPerDomainAndFollowsAdmissionsAndFinishes() {
+        await().atMost(WAIT).until(() -> topology().getInt("readyNodes") == 32);
+        JsonPath before = topology();
+        assertThat(before.getList("domains.value")).containsExactly("nn-1", "nn-2");
+        assertThat(before.getInt("capacity.accelerators")).isEqualTo(256);
+        assertThat(before.getInt("domains[0].capacity.accelerators")).isEqualTo(128);
+        assertThat(before.getString(path(RACK + ".value"))).isEqualTo("nn-b2-r1");
+        assertThat(before.getInt(path(RACK + ".capacity.accelerators"))).isEqualTo(32);
+        int rackFree = before.getInt(path(RACK + ".free.accelerators"));
+        int clusterFreeVcpu = before.getInt("free.vcpu");
+
+        String id = "topology-test-" + UUID.randomUUID();
+        send(TaskgovTopics.WORKLOAD_SUBMITTED, id, """
+                {"workloadId": "%s", "namespace": "hyperpod-ns-team-a", "queueName": "hyperpod-ns-team-a-localqueue",
+                 "submittedAt": "2026-11-30T10:00:00Z",
+                 "podSets": [{"name": "worker", "count": 3, "instanceType": "ml.p5.48xlarge",
+                              "requests": {"accelerators": 2, "vcpu": 4, "memoryGiB": 32}}]}""".formatted(id));
+        send(TaskgovTopics.WORKLOAD_ADMITTED, id, """
+                {"workloadId": "%s", "team": "team-a", "admittedAt": "2026-11-30T10:00:01Z", "borrowed": {},
+                 "podSets": [{"name": "worker", "instanceType": "ml.p5.48xlarge",
+                              "domain": {"level": "topology.k8s.aws/network-node-layer-3", "value": "nn-b2-r1"},
+                              "nodes": [{"name": "%s", "count": 3}]}]}""".formatted(id, NODE));
+
+        await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree - 6);
+        JsonPath admitted = topology();
+        assertThat(admitted.getInt("free.vcpu")).isEqualTo(clusterFreeVcpu - 12);
+        assertThat(admitted.getInt(path(RACK + ".capacity.accelerators"))).isEqualTo(32);
+        assertThat(metrics()).contains("taskgov_topology_domain_free{domain=\"nn-b2-r1\",level=\"topology.k8s.aws/network-node-layer-3\",resource=\"accelerators\"} "
+                + (rackFree - 6) + ".0");
+
+        send(TaskgovTopics.WORKLOAD_FINISHED, id, """
+                {"workloadId": "%s", "finishedAt": "2026-11-30T10:05:00Z", "outcome": "Succeeded"}""".formatted(id));
+
+        await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree);
+        assertThat(topology().getInt("free.vcpu")).isEqualTo(clusterFreeVcpu);
+    }
+
+    @Test
+    void anAdmissionThatDoesNotParseGoesToTheDeadLetterTopicWithItsReason() {
+        String key = "topology-bad-" + UUID.randomUUID();
+        send(TaskgovTopics.WORKLOAD_ADMITTED, key, "{\"team\": \"team-a\", \"podSets\": []}");
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            ConsumerRecord<String, String> dead = TopicView.records(bootstrap, TaskgovTopics.DEADLETTER).stream()
+                    .filter(r -> key.equals(r.key())).findFirst().orElseThrow();
+            assertThat(TopicView.header(dead, "dead-letter-reason")).contains("$.workloadId is required");
+            assertThat(TopicView.header(dead, "dead-letter-topic")).isEqualTo(TaskgovTopics.WORKLOAD_ADMITTED);
+        });
+    }
+
+    @Test
+    void metricsShowCapacityPerDomainAndNodesByReadiness() {
+        await().atMost(WAIT).until(() -> topology().getInt("readyNodes") == 32);
+        assertThat(metrics())
+                .contains("taskgov_topology_domain_capacity{domain=\"nn-1\",level=\"topology.k8s.aws/network-node-layer-1\",resource=\"accelerators\"} 128.0")
+                .contains("taskgov_topology_domain_capacity{domain=\"nn-b1-r1\",level=\"topology.k8s.aws/network-node-layer-3\",resource=\"memoryGiB\"} 8192.0")
+                .contains("taskgov_topology_nodes{ready=\"true\"} 32.0")
+                .contains("taskgov_topology_nodes{ready=\"false\"} 0.0");
+    }
+
+    private static String path(String jsonPath) {
+        return jsonPath.substring(2);
+    }
+
+    private static JsonPath topology() {
+        return given().get("/topology").then().statusCode(200).extract().jsonPath();
+    }
+
+    private static String metrics() {
+        return given().get("/q/metrics").then().statusCode(200).extract().asString();
+    }
+
+    private Map<String, Node> published() {
+        Map<String, Node> out = new TreeMap<>();
+        TopicView.compacted(bootstrap, TaskgovTopics.TOPOLOGY).forEach((k, v) -> out.put(k, NodeRecordCodec.fromJson(v)));
+        return out;
+    }
+
+    private void send(String topic, String key, String value) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            producer.send(new ProducerRecord<>(topic, key, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot send to " + topic, e);
+        }
+    }
+}

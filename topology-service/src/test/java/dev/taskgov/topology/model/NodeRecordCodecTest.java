@@ -1,0 +1,59 @@
+package dev.taskgov.topology.model;
+
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.Node;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+class NodeRecordCodecTest {
+
+    static final Node DESIGN_EXAMPLE = new Node("p5-b1r2h1", "i-0abc", "ml.p5.48xlarge", Map.of(
+            "topology.k8s.aws/network-node-layer-1", "nn-1",
+            "topology.k8s.aws/network-node-layer-2", "nn-b1",
+            "topology.k8s.aws/network-node-layer-3", "nn-b1-r2",
+            "kubernetes.io/hostname", "p5-b1r2h1"), Resources.of(8, 192_000, 2048 * 1024), true);
+
+    @Test
+    void writesTheDesignRecordShape() {
+        assertThat(NodeRecordCodec.toJson(DESIGN_EXAMPLE)).isEqualTo("{\"name\":\"p5-b1r2h1\",\"instanceId\":\"i-0abc\","
+                + "\"instanceType\":\"ml.p5.48xlarge\",\"labels\":{\"kubernetes.io/hostname\":\"p5-b1r2h1\","
+                + "\"topology.k8s.aws/network-node-layer-1\":\"nn-1\",\"topology.k8s.aws/network-node-layer-2\":\"nn-b1\","
+                + "\"topology.k8s.aws/network-node-layer-3\":\"nn-b1-r2\"},"
+                + "\"allocatable\":{\"accelerators\":8,\"vcpu\":192,\"memoryGiB\":2048},\"ready\":true}");
+    }
+
+    @Test
+    void readsBackWhatItWrites() {
+        Node fractional = new Node("n", null, "t", Map.of(), Resources.of(0, 1500, 512), false);
+        assertThat(NodeRecordCodec.fromJson(NodeRecordCodec.toJson(DESIGN_EXAMPLE))).isEqualTo(DESIGN_EXAMPLE);
+        assertThat(NodeRecordCodec.toJson(fractional)).contains("\"vcpu\":1.5,\"memoryGiB\":0.5").contains("\"instanceId\":null");
+        assertThat(NodeRecordCodec.fromJson(NodeRecordCodec.toJson(fractional))).isEqualTo(fractional);
+    }
+
+    static Stream<Arguments> invalidRecords() {
+        return Stream.of(
+                arguments("not JSON", "{", "node record is not valid JSON"),
+                arguments("not an object", "[]", "$ must be an object"),
+                arguments("name missing", "{\"instanceType\":\"t\"}", "$.name is required"),
+                arguments("instance type missing", "{\"name\":\"n\"}", "$.instanceType is required"),
+                arguments("label not a string", "{\"name\":\"n\",\"instanceType\":\"t\",\"labels\":{\"a\":1}}", "$.labels.a must be a string"),
+                arguments("unknown resource", "{\"name\":\"n\",\"instanceType\":\"t\",\"allocatable\":{\"gpu\":1}}", "$.allocatable.gpu is not a resource"),
+                arguments("negative resource", "{\"name\":\"n\",\"instanceType\":\"t\",\"allocatable\":{\"vcpu\":-1}}", "$.allocatable.vcpu must not be negative"),
+                arguments("ready not boolean", "{\"name\":\"n\",\"instanceType\":\"t\",\"ready\":\"yes\"}", "$.ready must be true or false"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalidRecords")
+    void refusesInvalidRecordsNamingTheField(String name, String json, String message) {
+        assertThatThrownBy(() -> NodeRecordCodec.fromJson(json)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+    }
+}
