@@ -174,7 +174,7 @@ public final class PreemptionPlanner {
                 c.requests().forEach((type, r) -> m.merge(type, r, Resources::plus));
             }
             byTeam.forEach(ledger::remove);
-            boolean quotaFits = ledger.check(preemptor.team(), req, allowBorrow).fits();
+            boolean quotaFits = ledger.fits(preemptor.team(), req, allowBorrow);
             byTeam.forEach(ledger::add);
             // Placement is left to the search: releasing thousands of candidates on the node tree
             // costs more than the search, which stops as soon as the preemptor fits.
@@ -244,7 +244,7 @@ public final class PreemptionPlanner {
         }
 
         private boolean fits() {
-            return ledger.check(preemptor.team(), req, allowBorrow).fits()
+            return ledger.fits(preemptor.team(), req, allowBorrow)
                     && topology.place(preemptor.podSets()) instanceof PlacementResult.Placed;
         }
 

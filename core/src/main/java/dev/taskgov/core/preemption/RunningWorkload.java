@@ -12,8 +12,14 @@ import java.util.Map;
  * @param workload     the workload
  * @param placement    where its pods run
  * @param admissionSeq admission order (higher = admitted more recently)
+ * @param requests     what it holds, per instance type (its pod sets' totals)
  */
-public record RunningWorkload(Workload workload, Placement placement, long admissionSeq) {
+public record RunningWorkload(Workload workload, Placement placement, long admissionSeq, Map<String, Resources> requests) {
+
+    /** With {@code requests} computed from the workload. */
+    public RunningWorkload(Workload workload, Placement placement, long admissionSeq) {
+        this(workload, placement, admissionSeq, workload.requestsByInstanceType());
+    }
 
     public String id() {
         return workload.id();
@@ -25,10 +31,5 @@ public record RunningWorkload(Workload workload, Placement placement, long admis
 
     public int priority() {
         return workload.priority();
-    }
-
-    /** What it holds, per instance type. */
-    public Map<String, Resources> requests() {
-        return workload.requestsByInstanceType();
     }
 }

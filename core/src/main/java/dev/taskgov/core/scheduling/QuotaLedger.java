@@ -151,6 +151,17 @@ public final class QuotaLedger {
      * @param allowBorrow false to require that the team stays within its nominal quota
      */
     public QuotaCheck check(String team, Map<String, Resources> requests, boolean allowBorrow) {
+        return check(team, requests, allowBorrow, true);
+    }
+
+    /** {@link #check} without building a message: for what-if planning. */
+    public boolean fits(String team, Map<String, Resources> requests, boolean allowBorrow) {
+        return check(team, requests, allowBorrow, false).fits();
+    }
+
+    private static final QuotaCheck DOES_NOT_FIT = new QuotaCheck(false, PendingReason.QuotaExceeded, "does not fit");
+
+    private QuotaCheck check(String team, Map<String, Resources> requests, boolean allowBorrow, boolean explain) {
         TeamQuota q = quotas.get(team);
         if (q == null || !q.active()) {
             return new QuotaCheck(false, PendingReason.TeamInactive, "team " + team + " has no active compute quota");
@@ -174,6 +185,9 @@ public final class QuotaLedger {
                 long poolIdle = Math.max(0, poolCap.get(res) - poolUsed.get(res));
                 boolean overCeiling = after > sat(n.get(res) + b.get(res));
                 boolean overPool = poolDelta > poolIdle;
+                if ((overCeiling || overPool) && !explain) {
+                    return DOES_NOT_FIT;
+                }
                 if (overCeiling || overPool) {
                     PendingReason reason = overCeiling && after > n.get(res) && l.borrowingLimit().get(res) > 0 && allowBorrow
                             ? PendingReason.BorrowLimitExceeded : PendingReason.QuotaExceeded;

@@ -424,7 +424,7 @@ public final class Scheduler {
         e.nominated = false;
         e.preemptedMessage = null;
         e.seq = ++admissionSeq;
-        q.running.put(e.workload.id(), new RunningWorkload(e.workload, placement, e.seq));
+        q.running.put(e.workload.id(), new RunningWorkload(e.workload, placement, e.seq, e.requests));
         stateVersion++;
         c.touched.remove(e);
         c.progress = true;
@@ -449,7 +449,7 @@ public final class Scheduler {
      */
     private Candidate revalidate(Candidate head) {
         Entry e = head.entry;
-        if (head.plan != null || !ledger.check(e.workload.team(), e.requests, true).fits()) return null;
+        if (head.plan != null || !ledger.fits(e.workload.team(), e.requests, true)) return null;
         Map<String, Resources> need = new HashMap<>();
         for (int i = 0; i < head.placement.podSets().size(); i++) {
             Resources perPod = e.workload.podSets().get(i).perPod();

@@ -1,0 +1,102 @@
+package dev.taskgov.benchmarks;
+
+import dev.taskgov.core.model.InstanceType;
+import dev.taskgov.core.model.PreemptTeamTasks;
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.SharingStrategy;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.scheduling.Scheduler;
+import dev.taskgov.core.topology.Node;
+import dev.taskgov.core.topology.PodSetRequest;
+import dev.taskgov.core.topology.TopologyLevels;
+import dev.taskgov.core.topology.TopologyRequest;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * A seeded synthetic cluster for the admission benchmark: {@code nodes} nodes (half 8-GPU p5, half
+ * 1-GPU g5; 10 nodes per layer-3 rack, 10 racks per layer-2 block), {@code teams} teams that share
+ * the capacity equally (LendAndBorrow, BorrowLimit 50%), and pending workloads of 1 to 4 pods, a
+ * tenth of them requiring one rack.
+ */
+public final class AdmissionWorkloads {
+
+    public static final InstanceType P5 = new InstanceType("ml.p5.48xlarge", Resources.of(8, 192_000, 2048 * 1024));
+    public static final InstanceType G5 = new InstanceType("ml.g5.8xlarge", Resources.of(1, 32_000, 128 * 1024));
+    private static final Instant START = Instant.parse("2026-11-30T10:00:00Z");
+
+    private final List<Node> nodes = new ArrayList<>();
+    private final List<TeamQuota> quotas = new ArrayList<>();
+    private final List<Workload> pending = new ArrayList<>();
+    private final SchedulerConfig config = new SchedulerConfig(Map.of("inference", 90, "training", 50, "experiment", 10), false);
+
+    public AdmissionWorkloads(int teams, int nodeCount, int pendingCount, long seed) {
+        Random rnd = new Random(seed);
+        for (int i = 0; i < nodeCount; i++) {
+            InstanceType type = i % 2 == 0 ? P5 : G5;
+            int rack = i / 10;
+            nodes.add(new Node(String.format("node-%05d", i), null, type.name(), Map.of(
+                    TopologyLevels.LAYER_1, "nn-" + rack / 100,
+                    TopologyLevels.LAYER_2, "nn-" + rack / 100 + "-" + rack / 10,
+                    TopologyLevels.LAYER_3, "nn-" + rack / 100 + "-" + rack / 10 + "-" + rack), type.capacity(), true));
+        }
+        long p5Nodes = (nodeCount + 1) / 2;
+        long g5Nodes = nodeCount / 2;
+        for (int t = 0; t < teams; t++) {
+            // an equal share of each instance type; whole instances, the remainder left unassigned
+            Map<String, Resources> nominal = Map.of(
+                    P5.name(), P5.capacity().times(p5Nodes / teams),
+                    G5.name(), G5.capacity().times(g5Nodes / teams));
+            quotas.add(new TeamQuota(team(t), team(t), nominal, SharingStrategy.LendAndBorrow, 50,
+                    PreemptTeamTasks.LowerPriority, 1 + t % 100, true));
+        }
+        String[] classes = {"inference", "training", "experiment"};
+        for (int i = 0; i < pendingCount; i++) {
+            String cls = classes[rnd.nextInt(3)];
+            boolean p5 = rnd.nextInt(5) != 0;
+            int pods = 1 + rnd.nextInt(4);
+            TopologyRequest topo = rnd.nextInt(10) == 0 ? TopologyRequest.required(TopologyLevels.LAYER_3) : TopologyRequest.NONE;
+            PodSetRequest ps = p5
+                    ? new PodSetRequest("worker", pods, P5.name(), Resources.of(2, 48_000, 512 * 1024), topo)
+                    : new PodSetRequest("worker", pods, G5.name(), Resources.of(1, 16_000, 64 * 1024), topo);
+            pending.add(new Workload("w-" + i, team(rnd.nextInt(teams)), cls, config.priorityClasses().get(cls),
+                    START.plusMillis(i), List.of(ps)));
+        }
+    }
+
+    private static String team(int t) {
+        return String.format("team-%03d", t);
+    }
+
+    /** An in-process scheduler with the cluster and quotas, and every workload queued. */
+    public Scheduler newSchedulerWithQueue() {
+        Scheduler s = new Scheduler(Clock.fixed(START, ZoneOffset.UTC), Scheduler.Mode.IN_PROCESS, List.of(P5, G5), nodes);
+        s.applySchedulerConfig(config);
+        quotas.forEach(s::applyQuota);
+        pending.forEach(s::submit);
+        return s;
+    }
+
+    /** Quick check without JMH: {@code java -cp benchmarks/target/benchmarks.jar dev.taskgov.benchmarks.AdmissionWorkloads PENDING [ROUNDS]}. */
+    public static void main(String[] args) {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+        AdmissionWorkloads w = new AdmissionWorkloads(100, 5000, n, 42);
+        for (int round = 0; round < (args.length > 1 ? Integer.parseInt(args[1]) : 3); round++) {
+            Scheduler s = w.newSchedulerWithQueue();
+            long t0 = System.nanoTime();
+            var decisions = s.cycle();
+            long ns = System.nanoTime() - t0;
+            long admits = decisions.stream().filter(d -> d instanceof dev.taskgov.core.scheduling.Decision.Admit).count();
+            System.out.printf("pending=%d decisions=%d admitted=%d time=%.1f ms -> %.0f decisions/s%n",
+                    n, decisions.size(), admits, ns / 1e6, decisions.size() / (ns / 1e9));
+        }
+    }
+}
