@@ -11,19 +11,38 @@ import jakarta.transaction.Transactional;
 import javax.sql.DataSource;
 
 import dev.taskgov.quota.outbox.OutboxEvent;
+import dev.taskgov.quota.outbox.OutboxPublisher;
+import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.PostgresTestResource;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** A Panache entity round-trips through a real PostgreSQL whose schema Flyway created at start. */
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
 class OutboxPersistenceTest {
 
     @Inject
     DataSource dataSource;
+
+    @Inject
+    OutboxPublisher publisher;
+
+    /** The relay would publish (and stamp) the rows these tests write and read back. */
+    @BeforeEach
+    void holdTheRelay() {
+        publisher.suspend();
+    }
+
+    @AfterEach
+    void releaseTheRelay() {
+        publisher.resume();
+    }
 
     @Test
     void flyway_applied_v1_to_a_real_postgresql() throws Exception {

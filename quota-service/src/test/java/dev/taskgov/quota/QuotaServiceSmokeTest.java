@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import jakarta.inject.Inject;
 
+import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.PostgresTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -17,6 +18,7 @@ import dev.taskgov.quota.config.QuotaServiceConfig;
 /** The service starts and answers on its standard endpoints, with its typed config defaults. */
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
 class QuotaServiceSmokeTest {
 
     @Inject

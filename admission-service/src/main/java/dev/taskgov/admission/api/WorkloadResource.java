@@ -4,7 +4,6 @@ import dev.taskgov.admission.AdmissionProcessor;
 import dev.taskgov.admission.AdmissionRuntime;
 import dev.taskgov.admission.api.WorkloadViews.Accepted;
 import dev.taskgov.admission.api.WorkloadViews.Described;
-import dev.taskgov.admission.api.WorkloadViews.DryRun;
 import dev.taskgov.admission.api.WorkloadViews.FieldError;
 import dev.taskgov.admission.api.WorkloadViews.Problem;
 import dev.taskgov.admission.api.WorkloadViews.Queue;
@@ -88,17 +87,6 @@ public class WorkloadResource {
     }
 
     @POST
-    @Path("workloads:dry-run")
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Would this workload be admitted now: where, borrowing what, after preempting whom")
-    public Response dryRun(WorkloadSubmitted submission) {
-        if (submission == null) return Response.status(400).entity(Problem.of("the body must be a WorkloadSubmitted")).build();
-        Optional<AdmissionProcessor> p = runtime.decider();
-        if (p.isEmpty()) return standby();
-        return Response.ok(DryRun.of(p.get().dryRun(submission))).build();
-    }
-
-    @POST
     @Path("workloads")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Submit a workload: validated, then published to the submissions topic (202)")
@@ -119,7 +107,7 @@ public class WorkloadResource {
                 "published; GET /workloads/" + submission.workloadId() + " shows its state")).build();
     }
 
-    private static Response standby() {
+    static Response standby() {
         return Response.status(503).entity(Problem.of(STANDBY)).build();
     }
 }

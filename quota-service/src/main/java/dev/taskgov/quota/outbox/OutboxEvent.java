@@ -30,8 +30,17 @@ public class OutboxEvent extends PanacheEntityBase {
     @Column(name = "record_key", length = 512)
     public String recordKey;
 
-    @Column(nullable = false, columnDefinition = "text")
+    /** The record value; null for a tombstone. */
+    @Column(columnDefinition = "text")
     public String payload;
+
+    /** CloudEvents {@code ce_type} (V2). */
+    @Column(name = "event_type", length = 200)
+    public String eventType;
+
+    /** CloudEvents {@code ce_id} (V2). */
+    @Column(name = "event_id", length = 64)
+    public String eventId;
 
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;

@@ -1,0 +1,96 @@
+package dev.taskgov.quota.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.quota.metrics.QuotaMetrics;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The SageMaker wire protocol (AWS JSON 1.1): {@code POST /} with {@code X-Amz-Target:
+ * SageMaker.<Operation>}; the body is the operation's input, the answer its output or an error
+ * {@code {"__type", "message"}}. Dispatches to the {@link OperationRegistry} beans.
+ */
+@Path("/")
+public class SageMakerApi {
+
+    private static final Logger LOG = Logger.getLogger(SageMakerApi.class);
+    private static final String TARGET_PREFIX = "SageMaker.";
+
+    @Inject
+    Instance<OperationRegistry> registries;
+
+    @Inject
+    QuotaMetrics metrics;
+
+    private final Map<String, Operation> operations = new HashMap<>();
+
+    @PostConstruct
+    void collectOperations() {
+        registries.forEach(r -> operations.putAll(r.operations()));
+    }
+
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    @Produces(AwsJson.CONTENT_TYPE)
+    public Response call(@HeaderParam("X-Amz-Target") String target, String body) {
+        String requestId = UUID.randomUUID().toString();
+        String operationName = target != null && target.startsWith(TARGET_PREFIX)
+                ? target.substring(TARGET_PREFIX.length()) : String.valueOf(target);
+        Operation operation = operations.get(operationName);
+        try {
+            if (operation == null) {
+                operationName = "unknown";
+                throw AwsApiException.unknownOperation(target);
+            }
+            ObjectNode result = operation.handle(parse(body));
+            metrics.countRequest(operationName, "success");
+            return Response.ok(AwsJson.write(result), AwsJson.CONTENT_TYPE)
+                    .header("x-amzn-RequestId", requestId).build();
+        } catch (AwsApiException e) {
+            metrics.countRequest(operationName, e.type());
+            return error(e.status(), e.type(), e.getMessage(), requestId);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "%s failed (request %s)", operationName, requestId);
+            metrics.countRequest(operationName, "InternalFailure");
+            return error(500, "InternalFailure", "internal error, request " + requestId, requestId);
+        }
+    }
+
+    private static JsonNode parse(String body) {
+        if (body == null || body.isBlank()) {
+            return AwsJson.object();
+        }
+        JsonNode node;
+        try {
+            node = AwsJson.MAPPER.readTree(body);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw AwsApiException.validation("request body: is not valid JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (node == null || !node.isObject()) {
+            throw AwsApiException.validation("request body: must be a JSON object");
+        }
+        return node;
+    }
+
+    private static Response error(int status, String type, String message, String requestId) {
+        ObjectNode error = AwsJson.object();
+        error.put("__type", type);
+        error.put("message", message);
+        return Response.status(status).entity(AwsJson.write(error)).type(AwsJson.CONTENT_TYPE)
+                .header("x-amzn-RequestId", requestId).header("x-amzn-ErrorType", type).build();
+    }
+}

@@ -1,0 +1,374 @@
+package dev.taskgov.quota.computequota;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.quota.api.AwsApiException;
+import dev.taskgov.quota.api.AwsJson;
+import dev.taskgov.quota.api.Enums.ActivationState;
+import dev.taskgov.quota.api.Enums.SortOrder;
+import dev.taskgov.quota.api.Enums.SortQuotaBy;
+import dev.taskgov.quota.api.Enums.Status;
+import dev.taskgov.quota.api.Ids;
+import dev.taskgov.quota.api.Operation;
+import dev.taskgov.quota.api.OperationRegistry;
+import dev.taskgov.quota.api.Paging;
+import dev.taskgov.quota.api.RequestFields;
+import dev.taskgov.quota.capacity.ClusterCapacity;
+import dev.taskgov.quota.config.QuotaServiceConfig;
+import dev.taskgov.quota.outbox.QuotaTopicOutbox;
+import dev.taskgov.quota.rules.EffectiveQuota;
+import dev.taskgov.quota.rules.QuotaRules;
+import io.quarkus.panache.common.Parameters;
+import io.quarkus.panache.common.Sort;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.OptimisticLockException;
+import jakarta.persistence.PersistenceException;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * {@code CreateComputeQuota}, {@code DescribeComputeQuota}, {@code UpdateComputeQuota},
+ * {@code DeleteComputeQuota} and {@code ListComputeQuotas}. Every change runs in one transaction:
+ * a per-cluster advisory lock (so the capacity sum is checked against committed quotas only), the
+ * row, its version document, and the outbox record for the quota topic.
+ */
+@ApplicationScoped
+public class ComputeQuotaOperations implements OperationRegistry {
+
+    private static final Set<String> CREATE_MEMBERS = Set.of("Name", "Description", "ClusterArn", "ComputeQuotaConfig",
+            "ComputeQuotaTarget", "ActivationState", "Tags");
+    private static final Set<String> UPDATE_MEMBERS = Set.of("ComputeQuotaId", "TargetVersion", "ComputeQuotaConfig",
+            "ComputeQuotaTarget", "ActivationState", "Description");
+    private static final Set<String> LIST_MEMBERS = Set.of("CreatedAfter", "CreatedBefore", "NameContains", "Status",
+            "ClusterArn", "SortBy", "SortOrder", "NextToken", "MaxResults");
+
+    @Inject
+    QuotaRules rules;
+
+    @Inject
+    ClusterCapacity capacity;
+
+    @Inject
+    QuotaTopicOutbox outbox;
+
+    @Inject
+    QuotaServiceConfig config;
+
+    @Inject
+    EntityManager entityManager;
+
+    @Inject
+    Clock clock;
+
+    @Override
+    public Map<String, Operation> operations() {
+        Map<String, Operation> ops = new LinkedHashMap<>();
+        ops.put("CreateComputeQuota", this::create);
+        ops.put("DescribeComputeQuota", this::describe);
+        ops.put("UpdateComputeQuota", this::update);
+        ops.put("DeleteComputeQuota", this::delete);
+        ops.put("ListComputeQuotas", this::list);
+        return ops;
+    }
+
+    @Transactional
+    public ObjectNode create(JsonNode request) {
+        RequestFields.onlyKnown(request, "", CREATE_MEMBERS);
+        String name = RequestFields.requiredString(request, "Name", RequestFields.RESOURCE_NAME, 63);
+        String clusterArn = RequestFields.requiredString(request, "ClusterArn", RequestFields.CLUSTER_ARN, 256);
+        String description = RequestFields.optionalString(request, "Description", null, 1024);
+        RequestFields.requiredObject(request, "", "ComputeQuotaConfig");
+        RequestFields.requiredObject(request, "", "ComputeQuotaTarget");
+        RequestFields.optionalEnum(request, "ActivationState", ActivationState.class);
+        EffectiveQuota quota = rules.fromRequest(request);
+
+        lockCluster(clusterArn);
+        if (ComputeQuotaEntity.count("clusterArn = ?1 and teamName = ?2", clusterArn, quota.team()) > 0) {
+            throw AwsApiException.conflict("ComputeQuotaTarget.TeamName: team '" + quota.team()
+                    + "' already has a compute quota in cluster " + clusterArn + " (one quota per team)");
+        }
+        checkCapacity(clusterArn, null, quota);
+
+        Instant now = now();
+        ComputeQuotaEntity e = new ComputeQuotaEntity();
+        e.id = Ids.newId();
+        e.clusterArn = clusterArn;
+        e.name = name;
+        e.createdAt = now;
+        e.version = 1;
+        apply(e, request, quota, description, Status.Created, now);
+        e.persist();
+        recordVersion(e);
+        flush("team '" + quota.team() + "' already has a compute quota in cluster " + clusterArn);
+        outbox.quotaChanged(e.teamName, e.documentJson);
+
+        ObjectNode response = AwsJson.object();
+        response.put("ComputeQuotaArn", arn(e.id));
+        response.put("ComputeQuotaId", e.id);
+        return response;
+    }
+
+    @Transactional
+    public ObjectNode describe(JsonNode request) {
+        RequestFields.onlyKnown(request, "", Set.of("ComputeQuotaId", "ComputeQuotaVersion"));
+        String id = RequestFields.requiredString(request, "ComputeQuotaId", RequestFields.RESOURCE_ID, 12);
+        Integer version = RequestFields.optionalInt(request, "ComputeQuotaVersion", 1, Integer.MAX_VALUE);
+        ComputeQuotaEntity e = find(id);
+        if (version != null && version != e.version) {
+            return ComputeQuotaVersionEntity.find(id, version).map(v -> AwsJson.parse(v.documentJson))
+                    .orElseThrow(() -> AwsApiException.notFound("ComputeQuotaVersion: compute quota " + id
+                            + " has no version " + version + " (current version " + e.version + ")"));
+        }
+        ObjectNode document = AwsJson.parse(e.documentJson);
+        String overCommit = overCommitReport(e);
+        if (overCommit != null) {
+            document.put("FailureReason", overCommit);
+        }
+        return document;
+    }
+
+    @Transactional
+    public ObjectNode update(JsonNode request) {
+        RequestFields.onlyKnown(request, "", UPDATE_MEMBERS);
+        String id = RequestFields.requiredString(request, "ComputeQuotaId", RequestFields.RESOURCE_ID, 12);
+        int targetVersion = RequestFields.requiredInt(request, "TargetVersion", 1, Integer.MAX_VALUE);
+        String description = RequestFields.optionalString(request, "Description", null, 1024);
+        RequestFields.optionalObject(request, "", "ComputeQuotaConfig");
+        RequestFields.optionalObject(request, "", "ComputeQuotaTarget");
+        RequestFields.optionalEnum(request, "ActivationState", ActivationState.class);
+
+        ComputeQuotaEntity found = find(id);
+        lockCluster(found.clusterArn);
+        ComputeQuotaEntity e = find(id);
+        entityManager.refresh(e);
+        if (e.version != targetVersion) {
+            throw AwsApiException.conflict("TargetVersion: " + targetVersion + " is not the current ComputeQuotaVersion "
+                    + e.version + " of compute quota " + id + "; describe it again and retry");
+        }
+        ObjectNode merged = AwsJson.parse(e.requestJson);
+        for (String member : List.of("ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "Description")) {
+            if (request.hasNonNull(member)) {
+                merged.set(member, request.get(member));
+            }
+        }
+        EffectiveQuota quota = rules.fromRequest(merged);
+        String previousTeam = e.teamName;
+        if (!quota.team().equals(previousTeam) && ComputeQuotaEntity.count("clusterArn = ?1 and teamName = ?2",
+                e.clusterArn, quota.team()) > 0) {
+            throw AwsApiException.conflict("ComputeQuotaTarget.TeamName: team '" + quota.team()
+                    + "' already has a compute quota in cluster " + e.clusterArn + " (one quota per team)");
+        }
+        checkCapacity(e.clusterArn, e.id, quota);
+
+        e.version = e.version + 1;
+        apply(e, merged, quota, merged.hasNonNull("Description") ? merged.get("Description").asText() : description,
+                Status.Updated, now());
+        recordVersion(e);
+        flush("compute quota " + id + " was changed concurrently");
+        if (!previousTeam.equals(e.teamName)) {
+            outbox.quotaDeleted(previousTeam);
+        }
+        outbox.quotaChanged(e.teamName, e.documentJson);
+
+        ObjectNode response = AwsJson.object();
+        response.put("ComputeQuotaArn", arn(e.id));
+        response.put("ComputeQuotaVersion", e.version);
+        return response;
+    }
+
+    @Transactional
+    public ObjectNode delete(JsonNode request) {
+        RequestFields.onlyKnown(request, "", Set.of("ComputeQuotaId"));
+        String id = RequestFields.requiredString(request, "ComputeQuotaId", RequestFields.RESOURCE_ID, 12);
+        ComputeQuotaEntity found = find(id);
+        lockCluster(found.clusterArn);
+        ComputeQuotaEntity e = find(id);
+        ComputeQuotaVersionEntity.delete("quotaId", id);
+        e.delete();
+        flush("compute quota " + id + " was changed concurrently");
+        outbox.quotaDeleted(e.teamName);
+        return AwsJson.object();
+    }
+
+    @Transactional
+    public ObjectNode list(JsonNode request) {
+        RequestFields.onlyKnown(request, "", LIST_MEMBERS);
+        Instant after = RequestFields.optionalTimestamp(request, "CreatedAfter");
+        Instant before = RequestFields.optionalTimestamp(request, "CreatedBefore");
+        String nameContains = RequestFields.optionalString(request, "NameContains", null, 63);
+        Status status = RequestFields.optionalEnum(request, "Status", Status.class);
+        String clusterArn = RequestFields.optionalString(request, "ClusterArn", RequestFields.CLUSTER_ARN, 256);
+        SortQuotaBy sortBy = RequestFields.optionalEnum(request, "SortBy", SortQuotaBy.class);
+        SortOrder order = RequestFields.optionalEnum(request, "SortOrder", SortOrder.class);
+        Paging paging = Paging.from(request);
+
+        List<String> where = new ArrayList<>();
+        Parameters params = new Parameters();
+        if (after != null) {
+            where.add("createdAt > :after");
+            params.and("after", after);
+        }
+        if (before != null) {
+            where.add("createdAt < :before");
+            params.and("before", before);
+        }
+        if (nameContains != null) {
+            where.add("locate(:name, name) > 0");
+            params.and("name", nameContains);
+        }
+        if (status != null) {
+            where.add("status = :status");
+            params.and("status", status.name());
+        }
+        if (clusterArn != null) {
+            where.add("clusterArn = :cluster");
+            params.and("cluster", clusterArn);
+        }
+        String column = switch (sortBy == null ? SortQuotaBy.CreationTime : sortBy) {
+            case Name -> "name";
+            case CreationTime -> "createdAt";
+            case Status -> "status";
+            case ClusterArn -> "clusterArn";
+        };
+        Sort.Direction direction = order == SortOrder.Ascending ? Sort.Direction.Ascending : Sort.Direction.Descending;
+        Sort sort = Sort.by(column, direction).and("id", direction);
+        var query = where.isEmpty() ? ComputeQuotaEntity.<ComputeQuotaEntity>findAll(sort)
+                : ComputeQuotaEntity.<ComputeQuotaEntity>find(String.join(" and ", where), sort, params);
+        long total = query.count();
+        List<ComputeQuotaEntity> page = query.range(paging.offset(), paging.offset() + paging.maxResults() - 1).list();
+
+        ArrayNode summaries = AwsJson.NODES.arrayNode();
+        for (ComputeQuotaEntity e : page) {
+            ObjectNode doc = AwsJson.parse(e.documentJson);
+            ObjectNode summary = AwsJson.object();
+            for (String member : List.of("ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status",
+                    "ClusterArn", "ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "CreationTime",
+                    "LastModifiedTime")) {
+                if (doc.has(member)) {
+                    summary.set(member, doc.get(member));
+                }
+            }
+            summaries.add(summary);
+        }
+        ObjectNode response = AwsJson.object();
+        response.set("ComputeQuotaSummaries", summaries);
+        String next = paging.nextToken(page.size(), total);
+        if (next != null) {
+            response.put("NextToken", next);
+        }
+        return response;
+    }
+
+    /**
+     * The over-commit of this quota's instance types when the cluster shrank below the sum of the
+     * quotas (null when none): reported, never acted on.
+     */
+    String overCommitReport(ComputeQuotaEntity e) {
+        if (!ActivationState.Enabled.name().equals(e.activationState)) {
+            return null;
+        }
+        Set<String> types = ComputeQuotaDocuments.readNominal(e.nominalJson).keySet();
+        List<String> reports = rules.capacityViolations(activeNominals(e.clusterArn, null, null),
+                capacity.capacityByInstanceType(), types);
+        return reports.isEmpty() ? null : "over-committed: " + String.join("; ", reports);
+    }
+
+    private void checkCapacity(String clusterArn, String replacedId, EffectiveQuota candidate) {
+        if (!config.quota().enforceCapacity() || !candidate.active()) {
+            return;
+        }
+        List<String> violations = rules.capacityViolations(activeNominals(clusterArn, replacedId, candidate.nominal()),
+                capacity.capacityByInstanceType(), candidate.nominal().keySet());
+        if (!violations.isEmpty()) {
+            throw AwsApiException.validation("ComputeQuotaConfig.ComputeQuotaResources: " + String.join("; ", violations)
+                    + " (the quotas of a cluster must not sum to more than its ready nodes' allocatable)");
+        }
+    }
+
+    /** The nominal quotas of the cluster's active quotas, one replaced (or added) by {@code candidate}. */
+    private List<Map<String, Resources>> activeNominals(String clusterArn, String replacedId,
+                                                        Map<String, Resources> candidate) {
+        List<Map<String, Resources>> out = ComputeQuotaEntity.inCluster(clusterArn).stream()
+                .filter(q -> !q.id.equals(replacedId))
+                .filter(q -> ActivationState.Enabled.name().equals(q.activationState))
+                .map(q -> ComputeQuotaDocuments.readNominal(q.nominalJson))
+                .collect(Collectors.toCollection(ArrayList::new));
+        if (candidate != null) {
+            out.add(candidate);
+        }
+        return out;
+    }
+
+    private void apply(ComputeQuotaEntity e, JsonNode request, EffectiveQuota quota, String description,
+                       Status status, Instant now) {
+        ObjectNode stored = AwsJson.object();
+        for (String member : List.of("ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState")) {
+            if (request.hasNonNull(member)) {
+                stored.set(member, request.get(member));
+            }
+        }
+        if (description != null) {
+            stored.put("Description", description);
+        }
+        e.teamName = quota.team();
+        e.activationState = quota.active() ? ActivationState.Enabled.name() : ActivationState.Disabled.name();
+        e.status = status.name();
+        e.lastModifiedAt = now;
+        e.requestJson = AwsJson.write(stored);
+        e.nominalJson = ComputeQuotaDocuments.writeNominal(quota.nominal());
+        e.documentJson = AwsJson.write(ComputeQuotaDocuments.describe(e, arn(e.id), description, stored, quota));
+    }
+
+    private void recordVersion(ComputeQuotaEntity e) {
+        ComputeQuotaVersionEntity.of(e.id, e.version, e.documentJson).persist();
+    }
+
+    private ComputeQuotaEntity find(String id) {
+        ComputeQuotaEntity e = ComputeQuotaEntity.findById(id);
+        if (e == null) {
+            throw AwsApiException.notFound("ComputeQuotaId: compute quota " + id + " does not exist");
+        }
+        return e;
+    }
+
+    /** Serializes the changes of one cluster's quotas, so that each sees the others committed. */
+    private void lockCluster(String clusterArn) {
+        entityManager.createNativeQuery("select count(*) from (select pg_advisory_xact_lock(hashtext(?1))) l")
+                .setParameter(1, "compute-quota:" + clusterArn).getSingleResult();
+    }
+
+    private void flush(String conflictMessage) {
+        try {
+            entityManager.flush();
+        } catch (OptimisticLockException e) {
+            throw AwsApiException.conflict(conflictMessage);
+        } catch (PersistenceException e) {
+            if (e.getCause() instanceof org.hibernate.exception.ConstraintViolationException
+                    || e instanceof org.hibernate.exception.ConstraintViolationException) {
+                throw AwsApiException.conflict(conflictMessage);
+            }
+            throw e;
+        }
+    }
+
+    private String arn(String id) {
+        return "arn:aws:sagemaker:" + config.quota().region() + ":" + config.quota().accountId() + ":compute-quota/" + id;
+    }
+
+    /** Millisecond precision: what the API returns is what the list filters compare. */
+    private Instant now() {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    }
+}

@@ -1,0 +1,125 @@
+package dev.taskgov.quota.metrics;
+
+import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.quota.capacity.ClusterCapacity;
+import dev.taskgov.quota.computequota.ComputeQuotaReadModel;
+import dev.taskgov.quota.outbox.QuotaTopicOutbox;
+import dev.taskgov.quota.rules.Units;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * quota-service's metrics (names in docs/metrics.md): API requests by operation and outcome, the
+ * nominal quota per team, instance type and resource, the cluster capacity and the over-commit
+ * (quota sum above capacity) per instance type and resource. Gauges are recomputed after every
+ * committed change and every capacity change (at most once per refresh interval).
+ */
+@ApplicationScoped
+public class QuotaMetrics {
+
+    @Inject
+    MeterRegistry registry;
+
+    @Inject
+    ClusterCapacity capacity;
+
+    @Inject
+    ComputeQuotaReadModel quotas;
+
+    private final AtomicBoolean stale = new AtomicBoolean(true);
+    private MultiGauge nominal;
+    private MultiGauge capacityGauge;
+    private MultiGauge overCommit;
+
+    @PostConstruct
+    void register() {
+        nominal = MultiGauge.builder("taskgov.quota.configured")
+                .description("Nominal quota of an enabled team, per instance type and resource (vCPU, GiB, accelerators)")
+                .register(registry);
+        capacityGauge = MultiGauge.builder("taskgov.quota.cluster.capacity")
+                .description("Allocatable of ready nodes per instance type and resource, from the topology topic")
+                .register(registry);
+        overCommit = MultiGauge.builder("taskgov.quota.overcommit")
+                .description("How much the enabled quotas of a cluster exceed its capacity (0 when they fit)")
+                .register(registry);
+    }
+
+    public void countRequest(String operation, String outcome) {
+        registry.counter("taskgov.quota.api.requests", "operation", operation, "outcome", outcome).increment();
+    }
+
+    void afterCommit(@Observes(during = TransactionPhase.AFTER_SUCCESS) QuotaTopicOutbox.OutboxWritten written) {
+        stale.set(true);
+    }
+
+    void onCapacity(@Observes ClusterCapacity.CapacityChanged changed) {
+        stale.set(true);
+    }
+
+    @Scheduled(every = "${taskgov.quota.metrics-refresh-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    void refreshIfStale() {
+        if (stale.getAndSet(false)) {
+            refresh();
+        }
+    }
+
+    /** Recomputes every gauge from the database and the current capacity. */
+    public void refresh() {
+        List<ComputeQuotaReadModel.ActiveQuota> active = QuarkusTransaction.requiringNew().call(quotas::activeQuotas);
+        Map<String, Resources> cap = capacity.capacityByInstanceType();
+
+        List<MultiGauge.Row<?>> nominalRows = new ArrayList<>();
+        Map<String, Map<String, Resources>> sumsByCluster = new TreeMap<>();
+        for (ComputeQuotaReadModel.ActiveQuota q : active) {
+            q.nominal().forEach((type, amount) -> {
+                for (ResourceName r : ResourceName.values()) {
+                    nominalRows.add(MultiGauge.Row.of(Tags.of("cluster_arn", q.clusterArn(), "team", q.team(),
+                            "instance_type", type, "resource", r.jsonName()), Units.toApi(r, amount.get(r)).doubleValue()));
+                }
+                sumsByCluster.computeIfAbsent(q.clusterArn(), c -> new TreeMap<>()).merge(type, amount, Resources::plus);
+            });
+        }
+        nominal.register(nominalRows, true);
+
+        List<MultiGauge.Row<?>> capacityRows = new ArrayList<>();
+        cap.forEach((type, amount) -> {
+            for (ResourceName r : ResourceName.values()) {
+                capacityRows.add(MultiGauge.Row.of(Tags.of("instance_type", type, "resource", r.jsonName()),
+                        Units.toApi(r, amount.get(r)).doubleValue()));
+            }
+        });
+        capacityGauge.register(capacityRows, true);
+
+        List<MultiGauge.Row<?>> overRows = new ArrayList<>();
+        sumsByCluster.forEach((cluster, sums) -> {
+            TreeSet<String> types = new TreeSet<>(sums.keySet());
+            for (String type : types) {
+                Resources sum = sums.get(type);
+                Resources available = cap.getOrDefault(type, Resources.ZERO);
+                for (ResourceName r : ResourceName.values()) {
+                    long excess = Math.max(0, sum.get(r) - available.get(r));
+                    overRows.add(MultiGauge.Row.of(Tags.of("cluster_arn", cluster, "instance_type", type,
+                            "resource", r.jsonName()), Units.toApi(r, excess).doubleValue()));
+                }
+            }
+        });
+        overCommit.register(overRows, true);
+    }
+}

@@ -1,0 +1,66 @@
+package dev.taskgov.quota.outbox;
+
+import dev.taskgov.quota.config.QuotaServiceConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+
+import java.time.Clock;
+import java.util.UUID;
+
+/**
+ * Writes the records of the quota topic into the outbox, inside the caller's transaction. Keys: the
+ * team name for a compute quota, {@value #SCHEDULER_CONFIG_KEY} for the cluster scheduler config;
+ * a deletion is a tombstone.
+ */
+@ApplicationScoped
+public class QuotaTopicOutbox {
+
+    /** Key of the cluster scheduler config on the quota topic (not a valid team name). */
+    public static final String SCHEDULER_CONFIG_KEY = "_scheduler-config";
+    /** {@code ce_type} of a compute quota's effective state. */
+    public static final String COMPUTE_QUOTA_CHANGED = "dev.taskgov.quota.ComputeQuotaChanged";
+    /** {@code ce_type} of a compute quota's tombstone. */
+    public static final String COMPUTE_QUOTA_DELETED = "dev.taskgov.quota.ComputeQuotaDeleted";
+    /** {@code ce_type} of the cluster scheduler config's state. */
+    public static final String SCHEDULER_CONFIG_CHANGED = "dev.taskgov.quota.ClusterSchedulerConfigChanged";
+    /** {@code ce_type} of the cluster scheduler config's tombstone. */
+    public static final String SCHEDULER_CONFIG_DELETED = "dev.taskgov.quota.ClusterSchedulerConfigDeleted";
+
+    @Inject
+    QuotaServiceConfig config;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Event<OutboxWritten> written;
+
+    /** Fired inside the writing transaction; the publisher reacts after it commits. */
+    public record OutboxWritten() {
+    }
+
+    public void quotaChanged(String team, String describeDocument) {
+        write(team, describeDocument, COMPUTE_QUOTA_CHANGED);
+    }
+
+    public void quotaDeleted(String team) {
+        write(team, null, COMPUTE_QUOTA_DELETED);
+    }
+
+    public void schedulerConfigChanged(String describeDocument) {
+        write(SCHEDULER_CONFIG_KEY, describeDocument, SCHEDULER_CONFIG_CHANGED);
+    }
+
+    public void schedulerConfigDeleted() {
+        write(SCHEDULER_CONFIG_KEY, null, SCHEDULER_CONFIG_DELETED);
+    }
+
+    private void write(String key, String payload, String type) {
+        OutboxEvent event = OutboxEvent.of(config.topics().quota(), key, payload, clock.instant());
+        event.eventType = type;
+        event.eventId = UUID.randomUUID().toString();
+        event.persist();
+        written.fire(new OutboxWritten());
+    }
+}

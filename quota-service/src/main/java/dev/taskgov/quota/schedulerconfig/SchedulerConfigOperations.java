@@ -1,0 +1,294 @@
+package dev.taskgov.quota.schedulerconfig;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.quota.api.AwsApiException;
+import dev.taskgov.quota.api.AwsJson;
+import dev.taskgov.quota.api.Enums.SortClusterSchedulerConfigBy;
+import dev.taskgov.quota.api.Enums.SortOrder;
+import dev.taskgov.quota.api.Enums.Status;
+import dev.taskgov.quota.api.Ids;
+import dev.taskgov.quota.api.Operation;
+import dev.taskgov.quota.api.OperationRegistry;
+import dev.taskgov.quota.api.Paging;
+import dev.taskgov.quota.api.RequestFields;
+import dev.taskgov.quota.config.QuotaServiceConfig;
+import dev.taskgov.quota.outbox.QuotaTopicOutbox;
+import dev.taskgov.quota.rules.QuotaRules;
+import io.quarkus.panache.common.Parameters;
+import io.quarkus.panache.common.Sort;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.OptimisticLockException;
+import jakarta.persistence.PersistenceException;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The five ClusterSchedulerConfig operations. A cluster has one scheduler config (its cluster
+ * policy); every change runs in one transaction with its version document and outbox record.
+ */
+@ApplicationScoped
+public class SchedulerConfigOperations implements OperationRegistry {
+
+    private static final Set<String> CREATE_MEMBERS = Set.of("Name", "ClusterArn", "SchedulerConfig", "Description", "Tags");
+    private static final Set<String> UPDATE_MEMBERS = Set.of("ClusterSchedulerConfigId", "TargetVersion",
+            "SchedulerConfig", "Description");
+    private static final Set<String> LIST_MEMBERS = Set.of("CreatedAfter", "CreatedBefore", "NameContains", "ClusterArn",
+            "Status", "SortBy", "SortOrder", "NextToken", "MaxResults");
+
+    @Inject
+    QuotaRules rules;
+
+    @Inject
+    QuotaTopicOutbox outbox;
+
+    @Inject
+    QuotaServiceConfig config;
+
+    @Inject
+    EntityManager entityManager;
+
+    @Inject
+    Clock clock;
+
+    @Override
+    public Map<String, Operation> operations() {
+        Map<String, Operation> ops = new LinkedHashMap<>();
+        ops.put("CreateClusterSchedulerConfig", this::create);
+        ops.put("DescribeClusterSchedulerConfig", this::describe);
+        ops.put("UpdateClusterSchedulerConfig", this::update);
+        ops.put("DeleteClusterSchedulerConfig", this::delete);
+        ops.put("ListClusterSchedulerConfigs", this::list);
+        return ops;
+    }
+
+    @Transactional
+    public ObjectNode create(JsonNode request) {
+        RequestFields.onlyKnown(request, "", CREATE_MEMBERS);
+        String name = RequestFields.requiredString(request, "Name", RequestFields.RESOURCE_NAME, 63);
+        String clusterArn = RequestFields.requiredString(request, "ClusterArn", RequestFields.CLUSTER_ARN, 256);
+        String description = RequestFields.optionalString(request, "Description", null, 256);
+        JsonNode requested = RequestFields.requiredObject(request, "", "SchedulerConfig");
+        ObjectNode effective = rules.schedulerConfig(requested, "SchedulerConfig");
+
+        lockCluster(clusterArn);
+        SchedulerConfigEntity existing = SchedulerConfigEntity.find("clusterArn", clusterArn).firstResult();
+        if (existing != null) {
+            throw AwsApiException.conflict("ClusterArn: cluster " + clusterArn
+                    + " already has a cluster scheduler config (" + existing.id + "); update it instead");
+        }
+        Instant now = now();
+        SchedulerConfigEntity e = new SchedulerConfigEntity();
+        e.id = Ids.newId();
+        e.clusterArn = clusterArn;
+        e.name = name;
+        e.createdAt = now;
+        e.version = 1;
+        apply(e, effective, description, Status.Created, now);
+        e.persist();
+        SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson).persist();
+        flush("cluster " + clusterArn + " already has a cluster scheduler config");
+        outbox.schedulerConfigChanged(e.documentJson);
+
+        ObjectNode response = AwsJson.object();
+        response.put("ClusterSchedulerConfigArn", arn(e.id));
+        response.put("ClusterSchedulerConfigId", e.id);
+        return response;
+    }
+
+    @Transactional
+    public ObjectNode describe(JsonNode request) {
+        RequestFields.onlyKnown(request, "", Set.of("ClusterSchedulerConfigId", "ClusterSchedulerConfigVersion"));
+        String id = RequestFields.requiredString(request, "ClusterSchedulerConfigId", RequestFields.RESOURCE_ID, 12);
+        Integer version = RequestFields.optionalInt(request, "ClusterSchedulerConfigVersion", 1, Integer.MAX_VALUE);
+        SchedulerConfigEntity e = find(id);
+        if (version != null && version != e.version) {
+            return SchedulerConfigVersionEntity.find(id, version).map(v -> AwsJson.parse(v.documentJson))
+                    .orElseThrow(() -> AwsApiException.notFound("ClusterSchedulerConfigVersion: cluster scheduler config "
+                            + id + " has no version " + version + " (current version " + e.version + ")"));
+        }
+        return AwsJson.parse(e.documentJson);
+    }
+
+    @Transactional
+    public ObjectNode update(JsonNode request) {
+        RequestFields.onlyKnown(request, "", UPDATE_MEMBERS);
+        String id = RequestFields.requiredString(request, "ClusterSchedulerConfigId", RequestFields.RESOURCE_ID, 12);
+        int targetVersion = RequestFields.requiredInt(request, "TargetVersion", 1, Integer.MAX_VALUE);
+        String description = RequestFields.optionalString(request, "Description", null, 256);
+        JsonNode requested = RequestFields.optionalObject(request, "", "SchedulerConfig");
+        ObjectNode effective = requested == null ? null : rules.schedulerConfig(requested, "SchedulerConfig");
+
+        SchedulerConfigEntity e = find(id);
+        lockCluster(e.clusterArn);
+        entityManager.refresh(e);
+        if (e.version != targetVersion) {
+            throw AwsApiException.conflict("TargetVersion: " + targetVersion
+                    + " is not the current ClusterSchedulerConfigVersion " + e.version + " of cluster scheduler config "
+                    + id + "; describe it again and retry");
+        }
+        ObjectNode current = AwsJson.parse(e.documentJson);
+        if (effective == null) {
+            effective = (ObjectNode) current.get("SchedulerConfig");
+        }
+        if (description == null && current.hasNonNull("Description")) {
+            description = current.get("Description").asText();
+        }
+        e.version = e.version + 1;
+        apply(e, effective, description, Status.Updated, now());
+        SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson).persist();
+        flush("cluster scheduler config " + id + " was changed concurrently");
+        outbox.schedulerConfigChanged(e.documentJson);
+
+        ObjectNode response = AwsJson.object();
+        response.put("ClusterSchedulerConfigArn", arn(e.id));
+        response.put("ClusterSchedulerConfigVersion", e.version);
+        return response;
+    }
+
+    @Transactional
+    public ObjectNode delete(JsonNode request) {
+        RequestFields.onlyKnown(request, "", Set.of("ClusterSchedulerConfigId"));
+        String id = RequestFields.requiredString(request, "ClusterSchedulerConfigId", RequestFields.RESOURCE_ID, 12);
+        SchedulerConfigEntity e = find(id);
+        lockCluster(e.clusterArn);
+        SchedulerConfigVersionEntity.delete("configId", id);
+        e.delete();
+        flush("cluster scheduler config " + id + " was changed concurrently");
+        outbox.schedulerConfigDeleted();
+        return AwsJson.object();
+    }
+
+    @Transactional
+    public ObjectNode list(JsonNode request) {
+        RequestFields.onlyKnown(request, "", LIST_MEMBERS);
+        Instant after = RequestFields.optionalTimestamp(request, "CreatedAfter");
+        Instant before = RequestFields.optionalTimestamp(request, "CreatedBefore");
+        String nameContains = RequestFields.optionalString(request, "NameContains", null, 63);
+        String clusterArn = RequestFields.optionalString(request, "ClusterArn", RequestFields.CLUSTER_ARN, 256);
+        Status status = RequestFields.optionalEnum(request, "Status", Status.class);
+        SortClusterSchedulerConfigBy sortBy = RequestFields.optionalEnum(request, "SortBy", SortClusterSchedulerConfigBy.class);
+        SortOrder order = RequestFields.optionalEnum(request, "SortOrder", SortOrder.class);
+        Paging paging = Paging.from(request);
+
+        List<String> where = new ArrayList<>();
+        Parameters params = new Parameters();
+        if (after != null) {
+            where.add("createdAt > :after");
+            params.and("after", after);
+        }
+        if (before != null) {
+            where.add("createdAt < :before");
+            params.and("before", before);
+        }
+        if (nameContains != null) {
+            where.add("locate(:name, name) > 0");
+            params.and("name", nameContains);
+        }
+        if (status != null) {
+            where.add("status = :status");
+            params.and("status", status.name());
+        }
+        if (clusterArn != null) {
+            where.add("clusterArn = :cluster");
+            params.and("cluster", clusterArn);
+        }
+        String column = switch (sortBy == null ? SortClusterSchedulerConfigBy.CreationTime : sortBy) {
+            case Name -> "name";
+            case CreationTime -> "createdAt";
+            case Status -> "status";
+        };
+        Sort.Direction direction = order == SortOrder.Ascending ? Sort.Direction.Ascending : Sort.Direction.Descending;
+        Sort sort = Sort.by(column, direction).and("id", direction);
+        var query = where.isEmpty() ? SchedulerConfigEntity.<SchedulerConfigEntity>findAll(sort)
+                : SchedulerConfigEntity.<SchedulerConfigEntity>find(String.join(" and ", where), sort, params);
+        long total = query.count();
+        List<SchedulerConfigEntity> page = query.range(paging.offset(), paging.offset() + paging.maxResults() - 1).list();
+
+        ArrayNode summaries = AwsJson.NODES.arrayNode();
+        for (SchedulerConfigEntity e : page) {
+            ObjectNode doc = AwsJson.parse(e.documentJson);
+            ObjectNode summary = AwsJson.object();
+            for (String member : List.of("ClusterSchedulerConfigArn", "ClusterSchedulerConfigId",
+                    "ClusterSchedulerConfigVersion", "Name", "CreationTime", "LastModifiedTime", "Status", "ClusterArn")) {
+                if (doc.has(member)) {
+                    summary.set(member, doc.get(member));
+                }
+            }
+            summaries.add(summary);
+        }
+        ObjectNode response = AwsJson.object();
+        response.set("ClusterSchedulerConfigSummaries", summaries);
+        String next = paging.nextToken(page.size(), total);
+        if (next != null) {
+            response.put("NextToken", next);
+        }
+        return response;
+    }
+
+    private void apply(SchedulerConfigEntity e, ObjectNode effective, String description, Status status, Instant now) {
+        e.status = status.name();
+        e.lastModifiedAt = now;
+        ObjectNode d = AwsJson.object();
+        d.put("ClusterSchedulerConfigArn", arn(e.id));
+        d.put("ClusterSchedulerConfigId", e.id);
+        d.put("Name", e.name);
+        d.put("ClusterSchedulerConfigVersion", e.version);
+        d.put("Status", e.status);
+        d.put("ClusterArn", e.clusterArn);
+        d.set("SchedulerConfig", effective);
+        if (description != null) {
+            d.put("Description", description);
+        }
+        d.put("CreationTime", AwsJson.epochSeconds(e.createdAt));
+        d.put("LastModifiedTime", AwsJson.epochSeconds(e.lastModifiedAt));
+        e.documentJson = AwsJson.write(d);
+    }
+
+    private SchedulerConfigEntity find(String id) {
+        SchedulerConfigEntity e = SchedulerConfigEntity.findById(id);
+        if (e == null) {
+            throw AwsApiException.notFound("ClusterSchedulerConfigId: cluster scheduler config " + id + " does not exist");
+        }
+        return e;
+    }
+
+    private void lockCluster(String clusterArn) {
+        entityManager.createNativeQuery("select count(*) from (select pg_advisory_xact_lock(hashtext(?1))) l")
+                .setParameter(1, "scheduler-config:" + clusterArn).getSingleResult();
+    }
+
+    private void flush(String conflictMessage) {
+        try {
+            entityManager.flush();
+        } catch (OptimisticLockException e) {
+            throw AwsApiException.conflict(conflictMessage);
+        } catch (PersistenceException e) {
+            if (e instanceof org.hibernate.exception.ConstraintViolationException
+                    || e.getCause() instanceof org.hibernate.exception.ConstraintViolationException) {
+                throw AwsApiException.conflict(conflictMessage);
+            }
+            throw e;
+        }
+    }
+
+    private String arn(String id) {
+        return "arn:aws:sagemaker:" + config.quota().region() + ":" + config.quota().accountId()
+                + ":cluster-scheduler-config/" + id;
+    }
+
+    /** Millisecond precision: what the API returns is what the list filters compare. */
+    private Instant now() {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    }
+}

@@ -1,0 +1,160 @@
+package dev.taskgov.quota;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.quota.api.Ids;
+import dev.taskgov.testsupport.SharedKafka;
+import dev.taskgov.testsupport.TaskgovTopics;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/** What the quota-service tests share: a real SageMaker client, a node publisher, a quota topic reader. */
+public final class QuotaTestKit {
+
+    public static final ObjectMapper JSON = new ObjectMapper();
+    private static KafkaProducer<String, String> producer;
+
+    private QuotaTestKit() {
+    }
+
+    /** The AWS SDK's own SageMaker client, pointed at the service under test, with dummy credentials. */
+    public static SageMakerClient sageMaker(URL service) {
+        return SageMakerClient.builder()
+                .endpointOverride(URI.create("http://localhost:" + service.getPort()))
+                .region(Region.US_WEST_2)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .build();
+    }
+
+    /** A cluster ARN of its own, so that each test's quota sums are its own. */
+    public static String newClusterArn() {
+        return "arn:aws:sagemaker:us-west-2:123456789012:cluster/" + Ids.newId();
+    }
+
+    /** A unique team name with a readable prefix. */
+    public static String team(String prefix) {
+        return prefix + "-" + Ids.newId().substring(0, 6);
+    }
+
+    /** Publishes ready nodes of an instance type to the topology topic; returns their names. */
+    public static List<String> publishNodes(String instanceType, int count, long accelerators, long vcpu, long memoryGiB) {
+        List<String> names = new ArrayList<>();
+        String prefix = "node-" + Ids.newId().substring(0, 6);
+        for (int i = 0; i < count; i++) {
+            String name = prefix + "-" + i;
+            publishNode(name, instanceType, accelerators, vcpu, memoryGiB, true);
+            names.add(name);
+        }
+        return names;
+    }
+
+    public static void publishNode(String name, String instanceType, long accelerators, long vcpu, long memoryGiB,
+                                   boolean ready) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("name", name);
+        node.put("instanceId", "i-" + name);
+        node.put("instanceType", instanceType);
+        ObjectNode labels = node.putObject("labels");
+        labels.put("topology.k8s.aws/network-node-layer-1", "nn-1");
+        labels.put("kubernetes.io/hostname", name);
+        ObjectNode alloc = node.putObject("allocatable");
+        alloc.put("accelerators", accelerators);
+        alloc.put("vcpu", vcpu);
+        alloc.put("memoryGiB", memoryGiB);
+        node.put("ready", ready);
+        send(TaskgovTopics.TOPOLOGY, name, node.toString());
+    }
+
+    /** The node left the cluster: a tombstone for its key. */
+    public static void removeNode(String name) {
+        send(TaskgovTopics.TOPOLOGY, name, null);
+    }
+
+    public static synchronized void send(String topic, String key, String value) {
+        if (producer == null) {
+            Properties p = new Properties();
+            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+            p.put(ProducerConfig.ACKS_CONFIG, "all");
+            p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+            p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+            producer = new KafkaProducer<>(p);
+        }
+        try {
+            producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not publish to " + topic, e);
+        }
+    }
+
+    /** Every record of the quota topic, in offset order per partition (a real consumer, from the start). */
+    public static List<ConsumerRecord<String, String>> readQuotaTopic() {
+        return readTopic(TaskgovTopics.QUOTA);
+    }
+
+    /** Every record of a topic, in offset order per partition (a real consumer, from the start). */
+    public static List<ConsumerRecord<String, String>> readTopic(String topic) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<ConsumerRecord<String, String>> out = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + topic + " to its end");
+                }
+                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    /** The latest record per key of the quota topic (what compaction keeps). */
+    public static Map<String, ConsumerRecord<String, String>> latestQuotaRecords() {
+        Map<String, ConsumerRecord<String, String>> latest = new LinkedHashMap<>();
+        for (ConsumerRecord<String, String> r : readQuotaTopic()) {
+            latest.put(r.key(), r);
+        }
+        return latest;
+    }
+
+    /** The headers of a record, as strings. */
+    public static Map<String, String> headers(ConsumerRecord<String, String> r) {
+        Map<String, String> out = new HashMap<>();
+        r.headers().forEach(h -> out.put(h.key(), new String(h.value(), StandardCharsets.UTF_8)));
+        return out;
+    }
+}

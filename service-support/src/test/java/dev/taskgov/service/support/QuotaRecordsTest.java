@@ -1,0 +1,54 @@
+package dev.taskgov.service.support;
+
+import dev.taskgov.core.model.ComputeQuotas;
+import dev.taskgov.core.model.InstanceType;
+import dev.taskgov.core.model.PreemptTeamTasks;
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.SharingStrategy;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.resources.Resources;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QuotaRecordsTest {
+
+    private static final Map<String, InstanceType> TYPES = Map.of("ml.g5.8xlarge",
+            new InstanceType("ml.g5.8xlarge", Resources.of(1, 32_000, 128 * 1024)));
+
+    record Case(String name, TeamQuota quota) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Case> cases() {
+        TeamQuota base = TeamQuota.of("team-a", Map.of("ml.g5.8xlarge", Resources.of(3, 96_500, 1000)));
+        return Stream.of(
+                new Case("defaults", base),
+                new Case("dont lend, never preempt, weight 7", base.withStrategy(SharingStrategy.DontLend)
+                        .withPreemptTeamTasks(PreemptTeamTasks.Never).withFairShareWeight(7)),
+                new Case("borrow limit 150, inactive", base.withBorrowLimit(150).withActive(false)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void the_effective_quota_reads_back_equal(Case c) {
+        assertThat(ComputeQuotas.fromRequest(QuotaRecords.effectiveQuota(c.quota()), TYPES)).isEqualTo(c.quota());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("configs")
+    void the_scheduler_config_reads_back_equal(SchedulerConfig config) {
+        assertThat(SchedulerConfig.fromRequest(QuotaRecords.schedulerConfig(config))).isEqualTo(config);
+    }
+
+    static Stream<SchedulerConfig> configs() {
+        return Stream.of(SchedulerConfig.DEFAULT, new SchedulerConfig(Map.of("inference", 90, "training", 50), true));
+    }
+}
