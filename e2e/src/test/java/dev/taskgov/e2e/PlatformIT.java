@@ -70,13 +70,16 @@ class PlatformIT {
         env.put("TASKGOV_TOPOLOGY_PORT", String.valueOf(ports.get("topology-service")));
         env.put("TASKGOV_ADMISSION_PORT", String.valueOf(ports.get("admission-service")));
         env.put("TASKGOV_PREEMPTION_PORT", String.valueOf(ports.get("preemption-service")));
-        env.put("TASKGOV_TOPOLOGY_SOURCE", "static");
         for (Map.Entry<String, Integer> s : ports.entrySet()) {
             Path app = ROOT.resolve(s.getKey()).resolve("target/quarkus-app/quarkus-run.jar");
             assertThat(app).as("the built " + s.getKey() + " (./mvnw package builds it before this module)").isRegularFile();
-            processes.start(s.getKey(), env, List.of(java(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC",
-                    "-Dtaskgov.topology.static-file.path=" + ROOT.resolve("deploy/local/demo-cluster.json"),
-                    "-jar", app.toString()));
+            List<String> command = new ArrayList<>(List.of(java(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC"));
+            // Only topology-service knows this key (the others refuse unknown taskgov.* properties).
+            if (s.getKey().equals("topology-service")) {
+                command.add("-Dtaskgov.topology.static-file.path=" + ROOT.resolve("deploy/local/demo-cluster.json"));
+            }
+            command.addAll(List.of("-jar", app.toString()));
+            processes.start(s.getKey(), env, command);
         }
         prometheus = Prometheus.start(processes, WORK.resolve("prometheus"), ports);
         HttpClient http = HttpClient.newHttpClient();
