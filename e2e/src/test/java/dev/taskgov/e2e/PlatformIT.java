@@ -93,7 +93,11 @@ class PlatformIT {
         Path demo = ROOT.resolve("deploy/local/demo");
         // quota-service refuses quotas beyond the capacity it has learned from the topology topic: retry until it knows the nodes.
         await("the cluster policy created").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2))
-                .until(() -> cli("scheduler-config", "create", "--cli-input-json", "file://" + demo.resolve("scheduler-config.json")).exit() == 0);
+                .until(() -> {
+                    ChildProcesses.Result r = cli("scheduler-config", "create", "--cli-input-json", "file://" + demo.resolve("scheduler-config.json"));
+                    if (r.exit() != 0) System.out.println("e2e: scheduler-config create: " + r.err().strip());
+                    return r.exit() == 0;
+                });
         try (Stream<Path> quotas = Files.list(demo.resolve("quotas"))) {
             for (Path quota : quotas.sorted().toList()) {
                 await("quota " + quota.getFileName()).atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2))
