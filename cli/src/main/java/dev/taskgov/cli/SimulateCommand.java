@@ -33,7 +33,10 @@ public class SimulateCommand implements Callable<Integer> {
     public Integer call() {
         PrintStream out = System.out;
         int exit = ALL_HOLD;
+        int done = 0;
+        try (Progress progress = Progress.onTerminal("simulate")) {
         for (Path file : files) {
+            progress.update(done++, files.size(), file.getFileName().toString());
             try {
                 ScenarioResult result = Simulator.run(Scenario.read(file), file.toString());
                 out.println(result.toJson());
@@ -49,6 +52,7 @@ public class SimulateCommand implements Callable<Integer> {
                 out.println(Json.pretty(invalid));
                 exit = INVALID_FILE;
             }
+        }
         }
         return exit;
     }

@@ -7,6 +7,8 @@ import picocli.CommandLine.Command;
 @TopCommand
 @Command(name = "taskgov", mixinStandardHelpOptions = true, version = "taskgov 0.1.0",
         description = "Task governance for shared accelerator clusters.",
-        subcommands = {SimulateCommand.class})
+        subcommands = {SubmitCommand.class, DryRunCommand.class, GetCommand.class, DescribeCommand.class, QueueCommand.class,
+                FinishCommand.class, QuotaCommand.class, SchedulerConfigCommand.class, SimulateCommand.class, DemoCommand.class,
+                CompletionCommand.class})
 public class TaskgovCommand {
 }

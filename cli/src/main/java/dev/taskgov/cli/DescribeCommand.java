@@ -1,0 +1,9 @@
+package dev.taskgov.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code taskgov describe <resource> <id>}, as {@code kubectl describe}. */
+@Command(name = "describe", mixinStandardHelpOptions = true, description = "Show one resource in detail (workload).",
+        subcommands = {DescribeWorkloadCommand.class})
+public class DescribeCommand {
+}

@@ -1,0 +1,77 @@
+package dev.taskgov.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+
+/**
+ * {@code taskgov describe workload ID}: state, reason and message (with the numbers), placement,
+ * borrowing, and the history as events, the way {@code kubectl describe workload} answers
+ * "why is my job pending?" and "why was it preempted?".
+ */
+@Command(name = "workload", aliases = {"workloads", "wl"}, mixinStandardHelpOptions = true,
+        description = "Explain a workload: why it waits or was preempted, where it runs, what it borrows, its history.")
+public class DescribeWorkloadCommand extends CliCommand {
+
+    @Parameters(paramLabel = "ID", description = "The workload id (its job name).")
+    String id;
+
+    @Mixin
+    Endpoints endpoints;
+    @Mixin
+    OutputOption output;
+
+    @Override
+    protected int run() {
+        JsonNode w = endpoints.admission().workload(id);
+        if (output.json()) {
+            out().println(Json.pretty(w));
+            return 0;
+        }
+        print(w, out());
+        return 0;
+    }
+
+    private void print(JsonNode w, PrintWriter out) {
+        field(out, "Name:", Views.text(w, "workloadId"));
+        field(out, "Team:", Views.text(w, "team"));
+        out.println("Status:");
+        field(out, "  State:", Views.text(w, "state"));
+        field(out, "  Reason:", Views.text(w, "reason"));
+        field(out, "  Message:", Views.text(w, "message"));
+        field(out, "  Submitted:", when(Views.text(w, "submittedAt")));
+        field(out, "  Admitted:", when(Views.text(w, "admittedAt")));
+        String borrowed = Views.amounts(w.get("borrowed"));
+        field(out, "  Borrowed:", borrowed == null ? "nothing (within the team's nominal quota)" : borrowed);
+        JsonNode placement = w.path("placement");
+        if (placement.isArray() && !placement.isEmpty()) {
+            out.println("  Placement:");
+            for (JsonNode p : placement) out.println("    " + Views.placement(p));
+        } else {
+            field(out, "  Placement:", null);
+        }
+        out.println("Events:");
+        JsonNode history = w.path("history");
+        if (!history.isArray() || history.isEmpty()) {
+            out.println("  <none>");
+            return;
+        }
+        Table t = new Table("  TIME", "AGE", "STATE", "REASON", "MESSAGE");
+        for (JsonNode h : history) {
+            t.row("  " + Views.text(h, "time"), Views.age(Views.text(h, "time"), clock), Views.text(h, "state"),
+                    Views.text(h, "reason"), Views.text(h, "message"));
+        }
+        t.print(out);
+    }
+
+    private String when(String iso) {
+        return iso == null ? null : iso + " (" + Views.age(iso, clock) + " ago)";
+    }
+
+    private static void field(PrintWriter out, String label, String value) {
+        out.println(String.format("%-14s%s", label, value == null ? "<none>" : value));
+    }
+}

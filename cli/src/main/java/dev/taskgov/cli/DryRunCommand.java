@@ -1,0 +1,49 @@
+package dev.taskgov.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code taskgov dry-run}: would this workload be admitted now, where, borrowing what, after preempting whom. */
+@Command(name = "dry-run", mixinStandardHelpOptions = true,
+        description = "Ask admission-service whether a workload (same flags as submit) would be admitted now; nothing is submitted.")
+public class DryRunCommand extends CliCommand {
+
+    @Mixin
+    WorkloadOptions workload;
+    @Mixin
+    Endpoints endpoints;
+    @Mixin
+    OutputOption output;
+
+    @Override
+    protected int run() {
+        WorkloadSubmitted submission = workload.submission(clock.instant(), err());
+        JsonNode r = endpoints.admission().dryRun(submission);
+        if (output.json()) {
+            out().println(Json.pretty(r));
+            return 0;
+        }
+        var out = out();
+        out.println("Workload:   " + Views.text(r, "workloadId") + " (team " + Views.text(r, "team") + ")");
+        out.println("Verdict:    " + Views.text(r, "verdict"));
+        if (r.hasNonNull("reason")) out.println("Reason:     " + Views.text(r, "reason"));
+        if (r.hasNonNull("message")) out.println("Message:    " + Views.text(r, "message"));
+        String borrowed = Views.amounts(r.get("borrowed"));
+        out.println("Borrowing:  " + (borrowed == null ? "nothing" : borrowed));
+        if (r.path("placement").isArray() && !r.path("placement").isEmpty()) {
+            out.println("Placement:");
+            for (JsonNode p : r.path("placement")) out.println("  " + Views.placement(p));
+        }
+        if (r.path("preempting").isArray() && !r.path("preempting").isEmpty()) {
+            out.println("Would preempt:");
+            Table t = new Table("WORKLOAD", "TEAM", "REASON", "MESSAGE");
+            for (JsonNode v : r.path("preempting")) {
+                t.row(Views.text(v, "workloadId"), Views.text(v, "team"), Views.text(v, "reason"), Views.text(v, "message"));
+            }
+            t.print(out);
+        }
+        return 0;
+    }
+}

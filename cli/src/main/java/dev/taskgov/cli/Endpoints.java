@@ -1,0 +1,44 @@
+package dev.taskgov.cli;
+
+import picocli.CommandLine.Option;
+
+import java.net.URI;
+
+/** Where the services are: flags, else the environment, else the local runtime's defaults. */
+final class Endpoints {
+
+    @Option(names = "--admission-url", paramLabel = "URL",
+            defaultValue = "${env:TASKGOV_ADMISSION_URL:-http://127.0.0.1:8083}",
+            description = "admission-service base URL (env TASKGOV_ADMISSION_URL; default ${DEFAULT-VALUE}).")
+    String admissionUrl;
+
+    @Option(names = "--quota-url", paramLabel = "URL",
+            defaultValue = "${env:TASKGOV_QUOTA_URL:-http://127.0.0.1:8081}",
+            description = "quota-service (SageMaker API) URL (env TASKGOV_QUOTA_URL; default ${DEFAULT-VALUE}).")
+    String quotaUrl;
+
+    @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT",
+            defaultValue = "${env:TASKGOV_KAFKA_BOOTSTRAP:-127.0.0.1:9092}",
+            description = "Kafka bootstrap servers (env TASKGOV_KAFKA_BOOTSTRAP; default ${DEFAULT-VALUE}).")
+    String kafkaBootstrap;
+
+    AdmissionClient admission() {
+        return new AdmissionClient(uri("--admission-url", admissionUrl));
+    }
+
+    URI quota() {
+        return uri("--quota-url", quotaUrl);
+    }
+
+    private static URI uri(String flag, String value) {
+        try {
+            URI uri = URI.create(value.endsWith("/") ? value.substring(0, value.length() - 1) : value);
+            if (uri.getScheme() == null || uri.getHost() == null) {
+                throw CliException.invalid(flag + " must be an http(s) URL such as http://127.0.0.1:8083, was '" + value + "'");
+            }
+            return uri;
+        } catch (IllegalArgumentException e) {
+            throw CliException.invalid(flag + " is not a URL: '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,9 @@
+package dev.taskgov.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code taskgov get <resource>}, as {@code kubectl get}. */
+@Command(name = "get", mixinStandardHelpOptions = true, description = "List resources (workloads).",
+        subcommands = {GetWorkloadsCommand.class})
+public class GetCommand {
+}

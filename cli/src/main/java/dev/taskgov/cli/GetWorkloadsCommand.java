@@ -1,0 +1,43 @@
+package dev.taskgov.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code taskgov get workloads [--team T] [--state S]}: a table like {@code kubectl get workloads}. */
+@Command(name = "workloads", aliases = {"workload", "wl"}, mixinStandardHelpOptions = true,
+        description = "List workloads with their state and reason, optionally of one team and in one state.")
+public class GetWorkloadsCommand extends CliCommand {
+
+    @Option(names = {"--team", "-t"}, description = "Only this team's workloads.")
+    String team;
+
+    @Option(names = "--state", description = "Only workloads in this state: Pending, Admitted, Finished, Rejected.")
+    String state;
+
+    @Mixin
+    Endpoints endpoints;
+    @Mixin
+    OutputOption output;
+
+    @Override
+    protected int run() {
+        JsonNode list = endpoints.admission().workloads(team, state);
+        if (output.json()) {
+            out().println(Json.pretty(list));
+            return 0;
+        }
+        Table t = new Table("NAME", "TEAM", "STATE", "REASON", "BORROWED", "AGE");
+        for (JsonNode w : list) {
+            t.row(Views.text(w, "workloadId"), Views.text(w, "team"), Views.text(w, "state"), Views.text(w, "reason"),
+                    Views.amounts(w.get("borrowed")), Views.age(Views.text(w, "submittedAt"), clock));
+        }
+        if (t.isEmpty()) {
+            err().println("No workloads found" + (team == null ? "" : " for team " + team) + (state == null ? "" : " in state " + state) + ".");
+        } else {
+            t.print(out());
+        }
+        return 0;
+    }
+}

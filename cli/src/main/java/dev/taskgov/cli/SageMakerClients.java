@@ -1,0 +1,46 @@
+package dev.taskgov.cli;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.function.Function;
+
+/** The AWS SDK's SageMaker client pointed at quota-service, and its failures as {@link CliException}s. */
+final class SageMakerClients {
+    private SageMakerClients() {
+    }
+
+    static SageMakerClient client(URI endpoint) {
+        return SageMakerClient.builder()
+                .endpointOverride(endpoint)
+                // quota-service does not check signatures; the SDK still needs a region and credentials to sign with.
+                .region(Region.of(System.getenv().getOrDefault("AWS_REGION", "us-west-2")))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("taskgov", "taskgov")))
+                .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(20)))
+                .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
+                .build();
+    }
+
+    /** Runs one call; a refusal keeps the service's error type and message. */
+    static <T> T call(URI endpoint, Function<SageMakerClient, T> call) {
+        try (SageMakerClient client = client(endpoint)) {
+            return call.apply(client);
+        } catch (AwsServiceException e) {
+            String type = e.awsErrorDetails() == null ? "Error" : e.awsErrorDetails().errorCode();
+            String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
+            int exit = e.statusCode() == 400 ? CliException.INVALID_INPUT : CliException.FAILED;
+            throw new CliException(exit, type + ": " + message, e);
+        } catch (SdkClientException e) {
+            throw new CliException(CliException.FAILED, "cannot reach quota-service at " + endpoint + " (" + e.getMessage()
+                    + "); is it running (deploy/local/taskgov-local up), or set --quota-url / TASKGOV_QUOTA_URL", e);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.taskgov.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code taskgov scheduler-config list}: ListClusterSchedulerConfigs (all pages). */
+@Command(name = "list", mixinStandardHelpOptions = true, description = "List cluster scheduler configs.")
+public class SchedulerConfigListCommand extends CliCommand {
+
+    @Option(names = "--cluster-arn")
+    String clusterArn;
+
+    @Mixin
+    Endpoints endpoints;
+    @Mixin
+    OutputOption output;
+
+    @Override
+    protected int run() {
+        ArrayNode json = SageMakerClients.call(endpoints.quota(), c -> {
+            ArrayNode acc = SageMakerJson.NODES.arrayNode();
+            c.listClusterSchedulerConfigsPaginator(b -> b.clusterArn(clusterArn))
+                    .forEach(page -> page.clusterSchedulerConfigSummaries().forEach(s -> acc.add(SageMakerJson.toJson(s))));
+            return acc;
+        });
+        if (output.json()) {
+            out().println(Json.pretty(SageMakerJson.NODES.objectNode().set("ClusterSchedulerConfigSummaries", json)));
+            return 0;
+        }
+        Table t = new Table("NAME", "ID", "VERSION", "STATUS", "CLUSTER");
+        for (JsonNode s : json) {
+            t.row(s.path("Name").asText(), s.path("ClusterSchedulerConfigId").asText(), s.path("ClusterSchedulerConfigVersion").asText(),
+                    s.path("Status").asText(), s.path("ClusterArn").asText());
+        }
+        if (t.isEmpty()) err().println("No cluster scheduler configs found.");
+        else t.print(out());
+        return 0;
+    }
+}

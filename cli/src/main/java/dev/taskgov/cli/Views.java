@@ -1,0 +1,75 @@
+package dev.taskgov.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/** Formatting shared by the table outputs: ages, amounts, placements. */
+final class Views {
+    private Views() {
+    }
+
+    /** kubectl's age: 45s, 3m12s, 2h5m, 3d4h. */
+    static String age(String isoTime, Clock clock) {
+        if (isoTime == null || isoTime.isBlank()) return null;
+        try {
+            Duration d = Duration.between(Instant.parse(isoTime), clock.instant());
+            if (d.isNegative()) d = Duration.ZERO;
+            long s = d.getSeconds();
+            if (s < 120) return s + "s";
+            if (s < 3600) return (s / 60) + "m" + (s % 60 == 0 ? "" : (s % 60) + "s");
+            if (s < 86400) return (s / 3600) + "h" + ((s % 3600) / 60 == 0 ? "" : ((s % 3600) / 60) + "m");
+            return (s / 86400) + "d" + ((s % 86400) / 3600 == 0 ? "" : ((s % 86400) / 3600) + "h");
+        } catch (DateTimeParseException e) {
+            return isoTime;
+        }
+    }
+
+    /** {"ml.p5.48xlarge": {"accelerators": 8}} as "ml.p5.48xlarge: 8 accelerators". */
+    static String amounts(JsonNode byType) {
+        if (byType == null || !byType.isObject() || byType.isEmpty()) return null;
+        List<String> parts = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = byType.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            parts.add(e.getKey() + ": " + resources(e.getValue()));
+        }
+        return String.join("; ", parts);
+    }
+
+    /** {"accelerators": 8, "vcpu": 4} as "8 accelerators, 4 vCPU". */
+    static String resources(JsonNode r) {
+        List<String> parts = new ArrayList<>();
+        if (r.hasNonNull("accelerators")) parts.add(r.get("accelerators").asText() + " accelerators");
+        if (r.hasNonNull("vcpu")) parts.add(r.get("vcpu").asText() + " vCPU");
+        if (r.hasNonNull("memoryGiB")) parts.add(r.get("memoryGiB").asText() + " GiB memory");
+        return parts.isEmpty() ? "nothing" : String.join(", ", parts);
+    }
+
+    /** One pod set's placement: "worker: 10 pods in network-node-layer-3=nn-b1-r2 on p5-b1r2h1×8, p5-b1r2h2×2". */
+    static String placement(JsonNode podSet) {
+        int pods = 0;
+        List<String> nodes = new ArrayList<>();
+        for (JsonNode n : podSet.path("nodes")) {
+            pods += n.path("count").asInt();
+            nodes.add(n.path("name").asText() + "×" + n.path("count").asInt());
+        }
+        StringBuilder sb = new StringBuilder(podSet.path("name").asText()).append(": ").append(pods).append(pods == 1 ? " pod" : " pods");
+        JsonNode domain = podSet.path("domain");
+        if (domain.isObject()) sb.append(" in ").append(domain.path("level").asText()).append('=').append(domain.path("value").asText());
+        if (podSet.hasNonNull("instanceType")) sb.append(" (").append(podSet.get("instanceType").asText()).append(')');
+        if (!nodes.isEmpty()) sb.append(" on ").append(String.join(", ", nodes));
+        return sb.toString();
+    }
+
+    static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+}
