@@ -181,6 +181,7 @@ public record Resources(long accelerators, long milliVcpu, long memoryMiB) imple
 
     /** A stored amount in JSON units, without trailing zeros ({@code 1500 / 1000 -> "1.5"}). */
     public static String formatScaled(long stored, long unitsPerJsonUnit) {
+        if (stored % unitsPerJsonUnit == 0) return Long.toString(stored / unitsPerJsonUnit); // the common case, without BigDecimal
         return BigDecimal.valueOf(stored).divide(BigDecimal.valueOf(unitsPerJsonUnit)).stripTrailingZeros().toPlainString();
     }
 

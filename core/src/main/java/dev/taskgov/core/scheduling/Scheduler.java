@@ -19,6 +19,7 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.PlacementResult;
+import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.Topology;
 import dev.taskgov.core.topology.TopologyRequest;
 
@@ -28,7 +29,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -86,8 +86,23 @@ public final class Scheduler {
     private final Map<String, Resources> heldOnNode = new HashMap<>();
     /** Per team, bumped whenever its running workloads change: preemption planning reuses lists built at the same count. */
     private final Map<String, Long> runningVersions = new HashMap<>();
+    /**
+     * Why workloads of a shape were parked at {@link #parkedShapesVersion}: a later workload of the
+     * same team, priority and pod sets gets the same verdict in the same state without being
+     * evaluated again (pipelines submit many alike; a full queue re-walked after a release is
+     * mostly repeats).
+     */
+    private final Map<Shape, Verdict> parkedShapes = new HashMap<>();
+    private long parkedShapesVersion = -1;
+    private final boolean reuseParkedVerdicts;
 
     public Scheduler(Clock clock, Mode mode, Collection<InstanceType> instanceTypes, Collection<Node> nodes) {
+        this(clock, mode, instanceTypes, nodes, true);
+    }
+
+    /** With {@code reuseParkedVerdicts} false every workload is evaluated on its own: the reference the shape memo is tested against. */
+    Scheduler(Clock clock, Mode mode, Collection<InstanceType> instanceTypes, Collection<Node> nodes, boolean reuseParkedVerdicts) {
+        this.reuseParkedVerdicts = reuseParkedVerdicts;
         this.clock = clock;
         this.mode = mode;
         instanceTypes.forEach(t -> this.instanceTypes.put(t.name(), t));
@@ -117,10 +132,14 @@ public final class Scheduler {
 
     private void reprioritize(Entry e, int priority) {
         TeamQueue q = teams.get(e.workload.team());
+        // both queues are sorted by priority: take the entry out before its priority changes
         boolean active = q != null && q.active.remove(e);
+        boolean parked = q != null && q.parked.remove(e);
         Workload w = e.workload;
         e.workload = new Workload(w.id(), w.team(), w.priorityClass(), priority, w.submittedAt(), w.podSets());
+        e.shape = Shape.of(e.workload);
         if (active) q.active.add(e);
+        if (parked) q.parked.add(e);
         if (q != null && q.running.containsKey(w.id())) {
             RunningWorkload r = q.running.get(w.id());
             q.running.put(w.id(), new RunningWorkload(e.workload, r.placement(), r.admissionSeq()));
@@ -321,8 +340,7 @@ public final class Scheduler {
         if (!released) return;
         released = false;
         for (TeamQueue q : teams.values()) {
-            q.active.addAll(q.parked);
-            q.parked.clear();
+            q.requeueParked();
             dirtyTeams.add(q.team);
         }
     }
@@ -479,6 +497,15 @@ public final class Scheduler {
 
     /** Can this workload be admitted now (directly or by preemption)? If not, it is parked with its reason. */
     private Candidate evaluate(TeamQueue q, Entry e, Cycle c) {
+        if (parkedShapesVersion != stateVersion) {
+            parkedShapes.clear();
+            parkedShapesVersion = stateVersion;
+        }
+        Verdict known = parkedShapes.get(e.shape);
+        if (known != null) {
+            park(q, e, known.reason(), known.message(), c);
+            return null;
+        }
         Workload w = e.workload;
         QuotaCheck quota = ledger.check(w.team(), e.requests, true);
         PendingReason reason;
@@ -492,7 +519,7 @@ public final class Scheduler {
             reason = requiresTopology(w, noFit.podSet()) ? PendingReason.TopologyPlacementFailed : PendingReason.InsufficientCapacity;
             message = "pod set " + noFit.podSet() + ": " + noFit.message();
         } else if (quota.reason() == PendingReason.TeamInactive) {
-            park(q, e, quota.reason(), quota.message(), c);
+            parkShape(q, e, quota.reason(), quota.message(), c);
             return null;
         } else {
             reason = quota.reason();
@@ -503,8 +530,27 @@ public final class Scheduler {
             e.blockedMessage = message;
             return candidate(q, e, null, p);
         }
-        park(q, e, reason, message, c);
+        parkShape(q, e, reason, message, c);
         return null;
+    }
+
+    /** Parks the workload and remembers the verdict for its shape while the state stays the same. */
+    private void parkShape(TeamQueue q, Entry e, PendingReason reason, String message, Cycle c) {
+        if (reuseParkedVerdicts) parkedShapes.put(e.shape, new Verdict(reason, message));
+        park(q, e, reason, message, c);
+    }
+
+    /**
+     * What evaluation depends on besides the cluster state: the team, the priority and the pod
+     * sets (never the id or submission time, which only order the queue).
+     */
+    private record Shape(String team, int priority, List<PodSetRequest> podSets) {
+        static Shape of(Workload w) {
+            return new Shape(w.team(), w.priority(), w.podSets());
+        }
+    }
+
+    private record Verdict(PendingReason reason, String message) {
     }
 
     private static boolean requiresTopology(Workload w, String podSet) {
@@ -687,17 +733,33 @@ public final class Scheduler {
 
     private static final class TeamQueue {
         final String team;
-        final TreeSet<Entry> active = new TreeSet<>(QUEUE_ORDER);
-        final Set<Entry> parked = new HashSet<>();
+        /** Waiting to be evaluated, in queue order. */
+        TreeSet<Entry> active = new TreeSet<>(QUEUE_ORDER);
+        /** Evaluated and found inadmissible; in queue order too, so that requeueing them is a merge. */
+        TreeSet<Entry> parked = new TreeSet<>(QUEUE_ORDER);
         final Map<String, RunningWorkload> running = new LinkedHashMap<>();
 
         TeamQueue(String team) {
             this.team = team;
         }
+
+        /** Every parked workload back to the active queue (usually empty by then: the sets are swapped). */
+        void requeueParked() {
+            if (parked.isEmpty()) return;
+            if (active.isEmpty()) {
+                TreeSet<Entry> empty = active;
+                active = parked;
+                parked = empty;
+            } else {
+                active.addAll(parked);
+                parked.clear();
+            }
+        }
     }
 
     private static final class Entry {
         Workload workload;
+        Shape shape;
         final Map<String, Resources> requests;
         WorkloadState state;
         String reason;
@@ -714,6 +776,7 @@ public final class Scheduler {
 
         Entry(Workload workload) {
             this.workload = workload;
+            this.shape = Shape.of(workload);
             this.requests = workload.requestsByInstanceType();
         }
 

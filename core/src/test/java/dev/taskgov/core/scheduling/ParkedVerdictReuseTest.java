@@ -1,0 +1,121 @@
+package dev.taskgov.core.scheduling;
+
+import dev.taskgov.core.model.InstanceType;
+import dev.taskgov.core.model.PreemptTeamTasks;
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.SharingStrategy;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.preemption.Victim;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.sim.VirtualClock;
+import dev.taskgov.core.topology.Node;
+import dev.taskgov.core.topology.PodSetRequest;
+import dev.taskgov.core.topology.TopologyLevels;
+import dev.taskgov.core.topology.TopologyRequest;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The scheduler reuses the verdict of a parked workload for later workloads of the same team,
+ * priority and pod sets while the state is unchanged. This differential test replays seeded
+ * random sequences (few shapes, so alike workloads are the rule) on a scheduler with that reuse
+ * and on one that evaluates every workload on its own, and requires the same decisions and the
+ * same workload states after every cycle: in both modes, with FairShare on and off.
+ */
+class ParkedVerdictReuseTest {
+
+    static final String G5 = "ml.g5.8xlarge";
+    static final InstanceType G5_TYPE = new InstanceType(G5, Resources.of(1, 32_000, 128 * 1024));
+    static final int STEPS = 200;
+
+    record Case(String name, long seed, Scheduler.Mode mode, boolean fairShare) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Case> cases() {
+        List<Case> out = new ArrayList<>();
+        for (int i = 1; i <= 10; i++) {
+            long seed = i * 104_729L;
+            out.add(new Case("in-process, FCFS, seed " + seed, seed, Scheduler.Mode.IN_PROCESS, false));
+            out.add(new Case("in-process, fair share, seed " + seed, seed, Scheduler.Mode.IN_PROCESS, true));
+            out.add(new Case("delegated, FCFS, seed " + seed, seed, Scheduler.Mode.DELEGATED, false));
+            out.add(new Case("delegated, fair share, seed " + seed, seed, Scheduler.Mode.DELEGATED, true));
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void reuseChangesNoDecision(Case c) {
+        Random rnd = new Random(c.seed());
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            nodes.add(new Node("g" + i, null, G5, Map.of(TopologyLevels.LAYER_3, "r" + i / 4), G5_TYPE.capacity(), true));
+        }
+        VirtualClock clock = new VirtualClock(Instant.parse("2026-11-30T10:00:00Z"));
+        Scheduler reusing = new Scheduler(clock, c.mode(), List.of(G5_TYPE), nodes, true);
+        Scheduler reference = new Scheduler(clock, c.mode(), List.of(G5_TYPE), nodes, false);
+        Map<String, Integer> classes = new LinkedHashMap<>(Map.of("high", 90, "low", 10));
+        for (Scheduler s : List.of(reusing, reference)) {
+            s.applySchedulerConfig(new SchedulerConfig(classes, c.fairShare()));
+            for (int t = 0; t < 3; t++) {
+                s.applyQuota(new TeamQuota("t" + t, "t" + t, Map.of(G5, G5_TYPE.capacity().times(4 + t)),
+                        SharingStrategy.LendAndBorrow, 50 * t, PreemptTeamTasks.LowerPriority, 25 * (t + 1), true));
+            }
+        }
+        List<String> ids = new ArrayList<>();
+        List<Victim> toEvict = new ArrayList<>();
+        List<String> preemptors = new ArrayList<>();
+        for (int step = 0; step < STEPS; step++) {
+            clock.advance(Duration.ofSeconds(1));
+            int action = rnd.nextInt(10);
+            if (!toEvict.isEmpty() && action < 3) {
+                // delegated mode: the preemption service's evictions arrive
+                for (int i = 0; i < toEvict.size(); i++) {
+                    Victim v = toEvict.get(i);
+                    String by = preemptors.get(i);
+                    assertThat(reusing.evict(v, by)).isEqualTo(reference.evict(v, by));
+                }
+                toEvict.clear();
+                preemptors.clear();
+            } else if (ids.isEmpty() || action < 7) {
+                String id = "w" + step;
+                String cls = rnd.nextBoolean() ? "high" : "low";
+                TopologyRequest topo = rnd.nextInt(4) == 0 ? TopologyRequest.required(TopologyLevels.LAYER_3) : TopologyRequest.NONE;
+                Workload w = new Workload(id, "t" + rnd.nextInt(3), cls, classes.get(cls), clock.instant(),
+                        List.of(new PodSetRequest("worker", 1 + rnd.nextInt(3), G5, Resources.of(1, 8_000, 32 * 1024), topo)));
+                assertThat(reusing.submit(w)).isEqualTo(reference.submit(w));
+                ids.add(id);
+            } else {
+                String id = ids.remove(rnd.nextInt(ids.size()));
+                assertThat(reusing.finish(id)).isEqualTo(reference.finish(id));
+            }
+            List<Decision> got = reusing.cycle();
+            assertThat(got).as("step " + step).isEqualTo(reference.cycle());
+            assertThat(reusing.workloads()).as("step " + step).isEqualTo(reference.workloads());
+            for (Decision d : got) {
+                if (d instanceof Decision.PreemptionNeeded p) {
+                    for (Victim v : p.suggestedPlan().victims()) {
+                        toEvict.add(v);
+                        preemptors.add(p.workload().id());
+                    }
+                }
+            }
+        }
+    }
+}
