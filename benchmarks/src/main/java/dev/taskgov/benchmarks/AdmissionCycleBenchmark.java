@@ -38,6 +38,10 @@ public class AdmissionCycleBenchmark {
     @Param({"1000", "10000", "100000"})
     public int pending;
 
+    /** FEW: alike workloads, as pipelines submit them; DISTINCT: no two alike (the worst case). */
+    @Param({"FEW", "DISTINCT"})
+    public AdmissionWorkloads.Shapes shapes;
+
     private AdmissionWorkloads workloads;
     private Scheduler scheduler;
 
@@ -57,7 +61,7 @@ public class AdmissionCycleBenchmark {
 
     @Setup(Level.Trial)
     public void cluster() {
-        workloads = new AdmissionWorkloads(100, 5000, pending, 42);
+        workloads = new AdmissionWorkloads(100, 5000, pending, 42, shapes);
     }
 
     @Setup(Level.Iteration)

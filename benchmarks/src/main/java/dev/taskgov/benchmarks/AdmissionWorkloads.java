@@ -26,6 +26,11 @@ import java.util.Random;
  * 1-GPU g5; 10 nodes per layer-3 rack, 10 racks per layer-2 block), {@code teams} teams that share
  * the capacity equally (LendAndBorrow, BorrowLimit 50%), and pending workloads of 1 to 4 pods, a
  * tenth of them requiring one rack.
+ *
+ * <p>{@link Shapes#FEW}: every pod asks for the same amounts per instance type, so many workloads
+ * of a team are alike (as a pipeline's are). {@link Shapes#DISTINCT}: each pod's memory request
+ * differs by a few MiB (4,096 different amounts), so alike workloads are rare, verdicts are seldom
+ * reused and placement sees thousands of pod shapes.
  */
 public final class AdmissionWorkloads {
 
@@ -38,7 +43,14 @@ public final class AdmissionWorkloads {
     private final List<Workload> pending = new ArrayList<>();
     private final SchedulerConfig config = new SchedulerConfig(Map.of("inference", 90, "training", 50, "experiment", 10), false);
 
+    /** How alike the pending workloads are. */
+    public enum Shapes { FEW, DISTINCT }
+
     public AdmissionWorkloads(int teams, int nodeCount, int pendingCount, long seed) {
+        this(teams, nodeCount, pendingCount, seed, Shapes.FEW);
+    }
+
+    public AdmissionWorkloads(int teams, int nodeCount, int pendingCount, long seed, Shapes shapes) {
         Random rnd = new Random(seed);
         for (int i = 0; i < nodeCount; i++) {
             InstanceType type = i % 2 == 0 ? P5 : G5;
@@ -64,9 +76,10 @@ public final class AdmissionWorkloads {
             boolean p5 = rnd.nextInt(5) != 0;
             int pods = 1 + rnd.nextInt(4);
             TopologyRequest topo = rnd.nextInt(10) == 0 ? TopologyRequest.required(TopologyLevels.LAYER_3) : TopologyRequest.NONE;
+            long memoryMiB = (p5 ? 512 * 1024 : 64 * 1024) - (shapes == Shapes.DISTINCT ? i % 4096 : 0);
             PodSetRequest ps = p5
-                    ? new PodSetRequest("worker", pods, P5.name(), Resources.of(2, 48_000, 512 * 1024), topo)
-                    : new PodSetRequest("worker", pods, G5.name(), Resources.of(1, 16_000, 64 * 1024), topo);
+                    ? new PodSetRequest("worker", pods, P5.name(), Resources.of(2, 48_000, memoryMiB), topo)
+                    : new PodSetRequest("worker", pods, G5.name(), Resources.of(1, 16_000, memoryMiB), topo);
             pending.add(new Workload("w-" + i, team(rnd.nextInt(teams)), cls, config.priorityClasses().get(cls),
                     START.plusMillis(i), List.of(ps)));
         }
@@ -85,18 +98,23 @@ public final class AdmissionWorkloads {
         return s;
     }
 
-    /** Quick check without JMH: {@code java -cp benchmarks/target/benchmarks.jar dev.taskgov.benchmarks.AdmissionWorkloads PENDING [ROUNDS]}. */
+    /** Quick check without JMH: {@code java -cp benchmarks/target/benchmarks.jar dev.taskgov.benchmarks.AdmissionWorkloads PENDING [ROUNDS [FEW|DISTINCT]]}. */
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
-        AdmissionWorkloads w = new AdmissionWorkloads(100, 5000, n, 42);
+        Shapes shapes = args.length > 2 ? Shapes.valueOf(args[2]) : Shapes.FEW;
+        AdmissionWorkloads w = new AdmissionWorkloads(100, 5000, n, 42, shapes);
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         for (int round = 0; round < (args.length > 1 ? Integer.parseInt(args[1]) : 3); round++) {
             Scheduler s = w.newSchedulerWithQueue();
+            long cpu0 = threads.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             var decisions = s.cycle();
             long ns = System.nanoTime() - t0;
+            long cpuNs = threads.getCurrentThreadCpuTime() - cpu0;
             long admits = decisions.stream().filter(d -> d instanceof dev.taskgov.core.scheduling.Decision.Admit).count();
-            System.out.printf("pending=%d decisions=%d admitted=%d time=%.1f ms -> %.0f decisions/s%n",
-                    n, decisions.size(), admits, ns / 1e6, decisions.size() / (ns / 1e9));
+            // CPU time of the draining thread: less disturbed than wall time on a shared machine
+            System.out.printf(shapes + " pending=%d decisions=%d admitted=%d time=%.1f ms (thread cpu %.1f ms) -> %.0f decisions/s, %.1f us/decision (cpu)%n",
+                    n, decisions.size(), admits, ns / 1e6, cpuNs / 1e6, decisions.size() / (ns / 1e9), cpuNs / 1e3 / decisions.size());
         }
     }
 }

@@ -84,6 +84,13 @@ final class TopologyIndex implements Topology {
     private Structure structure = new Structure();
     private Node[] nodeAt = new Node[16];
     private Resources[] usedAt = new Resources[16];
+    /**
+     * Free accelerators, milli-vCPU and MiB of each slot (three per index; zero when not ready),
+     * kept next to {@link #nodeAt}/{@link #usedAt}: computing a new shape's capacities reads one
+     * array instead of two records per node.
+     */
+    private long[] freeAt = new long[3 * 16];
+    private boolean[] readyAt = new boolean[16];
     private final Map<String, ShapeCache> caches = new HashMap<>();
 
     static TopologyIndex of(Collection<Node> nodes) {
@@ -170,27 +177,45 @@ final class TopologyIndex implements Topology {
 
     /** How many pods of this shape fit on a slot's node, as if it had {@code extraFree} more free. */
     private long capacity(Slot s, Resources perPod, Resources extraFree) {
-        Node node = nodeAt[s.index];
-        if (!node.ready()) return 0;
-        Resources a = node.allocatable();
-        Resources used = usedAt[s.index];
+        int i = s.index;
+        if (!readyAt[i]) return 0;
+        int f = 3 * i;
         long n = UNLIMITED_PER_NODE;
         if (perPod.accelerators() > 0) {
-            n = Math.min(n, free(a.accelerators(), used.accelerators(), extraFree.accelerators()) / perPod.accelerators());
+            n = Math.min(n, plus(freeAt[f], extraFree.accelerators()) / perPod.accelerators());
         }
         if (perPod.milliVcpu() > 0) {
-            n = Math.min(n, free(a.milliVcpu(), used.milliVcpu(), extraFree.milliVcpu()) / perPod.milliVcpu());
+            n = Math.min(n, plus(freeAt[f + 1], extraFree.milliVcpu()) / perPod.milliVcpu());
         }
         if (perPod.memoryMiB() > 0) {
-            n = Math.min(n, free(a.memoryMiB(), used.memoryMiB(), extraFree.memoryMiB()) / perPod.memoryMiB());
+            n = Math.min(n, plus(freeAt[f + 2], extraFree.memoryMiB()) / perPod.memoryMiB());
         }
         return n;
     }
 
-    /** Same saturating arithmetic as {@code allocatable.minus(used).plus(extra)}, without allocating. */
-    private static long free(long allocatable, long used, long extra) {
-        long sum = Math.max(0, allocatable - used) + extra;
+    /** Saturating, as {@link Resources#plus}: both are never negative. */
+    private static long plus(long free, long extra) {
+        long sum = free + extra;
         return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /** Records a slot's node and usage, and what that leaves free (same arithmetic as {@code allocatable.minus(used)}). */
+    private void store(int index, Node node, Resources used) {
+        nodeAt[index] = node;
+        usedAt[index] = used;
+        boolean ready = node != null && node.ready();
+        readyAt[index] = ready;
+        int f = 3 * index;
+        if (ready) {
+            Resources a = node.allocatable();
+            freeAt[f] = Math.max(0, a.accelerators() - used.accelerators());
+            freeAt[f + 1] = Math.max(0, a.milliVcpu() - used.milliVcpu());
+            freeAt[f + 2] = Math.max(0, a.memoryMiB() - used.memoryMiB());
+        } else {
+            freeAt[f] = 0;
+            freeAt[f + 1] = 0;
+            freeAt[f + 2] = 0;
+        }
     }
 
     /** Capacity per domain id of a tree for a shape, from the cache (do not modify the array). */
@@ -222,15 +247,13 @@ final class TopologyIndex implements Topology {
     private void updateSlot(Slot s, Node node, Resources used) {
         ShapeCache cache = liveCache(s);
         if (cache == null) {
-            nodeAt[s.index] = node;
-            usedAt[s.index] = used;
+            store(s.index, node, used);
             return;
         }
         long[] before = new long[cache.byShape.size()];
         int i = 0;
         for (Resources shape : cache.byShape.keySet()) before[i++] = capacity(s, shape, Resources.ZERO);
-        nodeAt[s.index] = node;
-        usedAt[s.index] = used;
+        store(s.index, node, used);
         i = 0;
         for (Map.Entry<Resources, long[]> e : cache.byShape.entrySet()) {
             long delta = capacity(s, e.getKey(), Resources.ZERO) - before[i++];
@@ -295,9 +318,10 @@ final class TopologyIndex implements Topology {
         if (index >= nodeAt.length) {
             nodeAt = Arrays.copyOf(nodeAt, Math.max(index + 1, nodeAt.length * 2));
             usedAt = Arrays.copyOf(usedAt, nodeAt.length);
+            readyAt = Arrays.copyOf(readyAt, nodeAt.length);
+            freeAt = Arrays.copyOf(freeAt, 3 * nodeAt.length);
         }
-        nodeAt[index] = node;
-        usedAt[index] = used;
+        store(index, node, used);
         Slot added = new Slot(index, node.name(), node.instanceType(), path);
         st.slots.put(node.name(), added);
         st.byRank = null;
@@ -316,8 +340,7 @@ final class TopologyIndex implements Topology {
             st.trees.remove(s.instanceType);
             caches.remove(s.instanceType);
         }
-        nodeAt[s.index] = null;
-        usedAt[s.index] = null;
+        store(s.index, null, null);
         st.freeIndexes.push(s.index);
     }
 
@@ -336,6 +359,8 @@ final class TopologyIndex implements Topology {
         t.structure = structure;
         t.nodeAt = nodeAt.clone();
         t.usedAt = usedAt.clone();
+        t.readyAt = readyAt.clone();
+        t.freeAt = freeAt.clone();
         caches.forEach((type, cache) -> t.caches.put(type, cache.copy()));
         return t;
     }
