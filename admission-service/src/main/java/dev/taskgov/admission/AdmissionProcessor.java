@@ -61,7 +61,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private static final Logger LOG = Logger.getLogger(AdmissionProcessor.class);
 
     private final AdmissionTopics topics;
-    private final SettableClock clock;
+    private final java.time.Clock clock;
     private final AdmissionObserver observer;
 
     private final Map<String, WorkloadRecord> workloads = new HashMap<>();
@@ -76,7 +76,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer) {
         this.topics = topics;
-        this.clock = new SettableClock(clock);
+        this.clock = clock;
         this.observer = observer;
     }
 
@@ -118,7 +118,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         workloads.values().stream()
                 .filter(r -> r.state() == WorkloadState.Admitted)
                 .sorted(Comparator.comparingLong(WorkloadRecord::admissionSeq))
-                .forEach(r -> admitted.add(new SchedulerRestore.Admitted(toWorkload(r), r.placement(), r.admittedAt())));
+                .forEach(r -> admitted.add(new SchedulerRestore.Admitted(toWorkload(r), r.placement(), r.borrowed(), r.admittedAt())));
         workloads.values().stream()
                 .filter(r -> r.state() == WorkloadState.Pending)
                 .sorted(Comparator.comparing(WorkloadRecord::submittedAt).thenComparing(WorkloadRecord::workloadId))

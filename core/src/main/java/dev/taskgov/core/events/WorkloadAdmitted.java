@@ -41,6 +41,18 @@ public record WorkloadAdmitted(String workloadId, String team, Instant admittedA
         return new WorkloadAdmitted(workloadId, team, admittedAt, b, podSets(placement));
     }
 
+    /** The placement these pod sets record (the inverse of {@link #podSets(Placement)}). */
+    public static Placement placement(List<AdmittedPodSet> podSets) {
+        List<PodSetPlacement> out = new ArrayList<>();
+        for (AdmittedPodSet p : podSets) {
+            java.util.SortedMap<String, Integer> perNode = new java.util.TreeMap<>();
+            for (NodeCount n : p.nodes()) perNode.merge(n.name(), n.count(), Integer::sum);
+            out.add(new PodSetPlacement(p.name(), p.instanceType(),
+                    p.domain() == null ? null : new PodSetPlacement.Domain(p.domain().level(), p.domain().value()), perNode));
+        }
+        return new Placement(out);
+    }
+
     /** The pod sets of a placement in event form. */
     public static List<AdmittedPodSet> podSets(Placement placement) {
         List<AdmittedPodSet> out = new ArrayList<>();

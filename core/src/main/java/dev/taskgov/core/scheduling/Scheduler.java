@@ -281,6 +281,39 @@ public final class Scheduler {
         return new ChangeResult(victim.workloadId(), ChangeResult.Outcome.Requeued, e.message);
     }
 
+    /**
+     * Puts back a workload that was admitted before (a decider taking over rebuilds its state from
+     * its changelog): it holds its recorded placement and quota as admitted at {@code admittedAt},
+     * without a cycle and without checking that it fits (quotas or nodes may have changed since;
+     * an admitted workload keeps running, as in Kueue). Call in admission order: later preemptions
+     * take the most recently admitted first. {@code borrowed} is what its admission recorded (what
+     * it borrowed then, shown as is). Nodes of the placement that are not known are skipped. A
+     * known id changes nothing.
+     */
+    public ChangeResult restoreAdmitted(Workload workload, Placement placement, Map<String, Resources> borrowed, Instant admittedAt) {
+        Entry known = workloads.get(workload.id());
+        if (known != null) {
+            return new ChangeResult(workload.id(), ChangeResult.Outcome.Unchanged, "workload " + workload.id()
+                    + " is already known (" + known.state + "); nothing restored");
+        }
+        Entry e = new Entry(workload);
+        workloads.put(workload.id(), e);
+        TeamQueue q = teams.computeIfAbsent(workload.team(), TeamQueue::new);
+        e.borrowed = Map.copyOf(borrowed);
+        ledger.add(workload.team(), e.requests);
+        topology.reserve(workload.podSets(), placement);
+        hold(workload, placement, true);
+        e.state = WorkloadState.Admitted;
+        e.message = "admitted";
+        e.placement = placement;
+        e.admittedAt = admittedAt;
+        e.seq = ++admissionSeq;
+        q.running.put(workload.id(), new RunningWorkload(workload, placement, e.seq, e.requests));
+        runningVersions.merge(workload.team(), 1L, Long::sum);
+        stateVersion++;
+        return new ChangeResult(workload.id(), ChangeResult.Outcome.Restored, "restored as admitted at " + admittedAt);
+    }
+
     private void release(Entry e) {
         TeamQueue q = teams.get(e.workload.team());
         ledger.remove(e.workload.team(), e.requests);
