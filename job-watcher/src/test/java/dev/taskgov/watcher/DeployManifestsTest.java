@@ -117,7 +117,7 @@ class DeployManifestsTest {
                 PolicyRule::getVerbs).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(List.of("coordination.k8s.io"), List.of("leases"), List.of(), List.of("create")),
                 org.assertj.core.groups.Tuple.tuple(List.of("coordination.k8s.io"), List.of("leases"), List.of("taskgov-job-watcher"),
-                        List.of("get", "update")));
+                        List.of("get", "patch")));
         RoleBinding binding = all(RoleBinding.class).stream()
                 .filter(b -> b.getRoleRef().getName().equals("taskgov-job-watcher-leader-election")).findFirst().orElseThrow();
         assertThat(binding.getSubjects()).singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo("taskgov-job-watcher"));

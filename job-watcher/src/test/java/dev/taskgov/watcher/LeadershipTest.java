@@ -11,11 +11,14 @@ import org.junit.jupiter.api.Test;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 
 /** Two watcher replicas on one Lease (fabric8's mock API server in CRUD mode): one leads, the other takes over when it stops. */
 @EnableKubernetesMockClient(crud = true)
 class LeadershipTest {
     static KubernetesClient client;
+    static KubernetesMockServer server;
 
     static final Leadership.Timing FAST = new Leadership.Timing(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(300));
 
@@ -51,6 +54,23 @@ class LeadershipTest {
 
         b.leadership().stop();
         assertThat(b.losses()).hasValue(1);
+
+        // The Role in deploy/k8s grants leases create and get/patch only: those are all the lock uses.
+        java.util.Set<String> methods = new java.util.TreeSet<>();
+        for (int i = server.getRequestCount(); i > 0; i--) {
+            RecordedRequest r = takeRequest();
+            if (r != null && r.getPath().contains("/leases")) methods.add(r.getMethod());
+        }
+        assertThat(methods).containsExactlyInAnyOrder("GET", "POST", "PATCH");
+    }
+
+    private static RecordedRequest takeRequest() {
+        try {
+            return server.takeRequest(1, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String holder() {
