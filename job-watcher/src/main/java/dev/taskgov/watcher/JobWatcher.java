@@ -107,6 +107,11 @@ public class JobWatcher {
         stop();
     }
 
+    /** The election this replica takes part in, or null when leader election is off. */
+    Leadership leadership() {
+        return leadership;
+    }
+
     /** A replica waiting for the lease: healthy, acting on nothing. */
     public boolean standby() {
         return leadership != null && !leadership.leading();
