@@ -453,7 +453,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             Resources perPod = p.requests() == null ? Resources.ZERO : p.requests().toResources();
             TopologyRequest topo = p.requiredTopology() != null ? TopologyRequest.required(p.requiredTopology())
                     : p.preferredTopology() != null ? TopologyRequest.preferred(p.preferredTopology()) : TopologyRequest.NONE;
-            podSets.add(new PodSetRequest(p.name(), p.count(), p.instanceType(), perPod, topo));
+            podSets.add(new PodSetRequest(p.name(), p.count(), p.instanceType(), perPod, topo, p.nodeSelector()));
         }
         return new Workload(r.workloadId(), r.team(), r.priorityClass(), priority, r.submittedAt(), podSets);
     }

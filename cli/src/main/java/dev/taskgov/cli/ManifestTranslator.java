@@ -23,7 +23,8 @@ import java.util.Map;
  * {@code kueue.x-k8s.io/priority-class} labels, one pod set per Job ({@code main}) or per replica type
  * ({@code master}, {@code worker}), topology from the pod template annotations, per-pod requests summed
  * over containers (a limit stands for a missing request, as in Kubernetes), the instance type from the
- * {@code node.kubernetes.io/instance-type} node selector.
+ * {@code node.kubernetes.io/instance-type} node selector, every other node selector label as the pod
+ * set's {@code nodeSelector} (a hard constraint on placement, such as seed 000's pinned rack).
  */
 final class ManifestTranslator {
 
@@ -121,11 +122,16 @@ final class ManifestTranslator {
         if (instanceType == null) {
             throw CliException.invalid(path + ".spec.nodeSelector: no node.kubernetes.io/instance-type; add it or give --instance-type");
         }
+        // Every other label is a hard constraint on the nodes (seed 000 pins a rack by its layer-3 label).
+        Map<String, String> nodeSelector = new java.util.TreeMap<>();
         for (Iterator<String> it = selector.fieldNames(); it.hasNext(); ) {
             String key = it.next();
-            if (!INSTANCE_TYPE_SELECTORS.contains(key)) {
-                warnings.add(path + ".spec.nodeSelector." + key + ": node selectors other than the instance type are not modelled; ignored");
+            if (INSTANCE_TYPE_SELECTORS.contains(key)) continue;
+            String value = text(selector, key);
+            if (value == null || value.isBlank()) {
+                throw CliException.invalid(path + ".spec.nodeSelector." + key + ": must not be empty");
             }
+            nodeSelector.put(key, value);
         }
         BigDecimal accelerators = BigDecimal.ZERO;
         BigDecimal cpu = BigDecimal.ZERO;
@@ -144,7 +150,7 @@ final class ManifestTranslator {
             if (m != null) memory = memory.add(Quantities.memoryGiB(cPath + ".memory", m, false));
         }
         ResourceAmounts requests = new ResourceAmounts(nonZero(accelerators), nonZero(cpu), nonZero(memory));
-        return new PodSetSpec(name, count, instanceType, requests, required, preferred);
+        return new PodSetSpec(name, count, instanceType, requests, required, preferred, nodeSelector);
     }
 
     /** The request, else the limit (Kubernetes defaults a missing request to its limit). */

@@ -30,12 +30,12 @@ class ManifestTranslationTest {
         return Stream.of(
                 Arguments.of("seed 000 Job, required layer-3", "seed-000-job-required.yaml", INSTANCE_P5,
                         submission("test-tas-job", "hyperpod-ns-team-name", "hyperpod-ns-team-name-localqueue", "PRIORITY_CLASS-priority", "Job",
-                                new PodSetSpec("main", 10, P5, amounts(null, "100", null), L3, null)),
-                        List.of("spec.template.spec.nodeSelector.topology.k8s.aws/network-node-layer-3: node selectors other than the instance type are not modelled; ignored")),
+                                new PodSetSpec("main", 10, P5, amounts(null, "100", null), L3, null, java.util.Map.of(L3, "TOPOLOGY_LABEL_VALUE"))),
+                        List.of()),
                 Arguments.of("seed 000 Job, preferred layer-3", "seed-000-job-preferred.yaml", INSTANCE_P5,
                         submission("test-tas-job", "hyperpod-ns-team-name", "hyperpod-ns-team-name-localqueue", "PRIORITY_CLASS-priority", "Job",
-                                new PodSetSpec("main", 10, P5, amounts(null, "100", null), null, L3)),
-                        List.of("spec.template.spec.nodeSelector.topology.k8s.aws/network-node-layer-3: node selectors other than the instance type are not modelled; ignored")),
+                                new PodSetSpec("main", 10, P5, amounts(null, "100", null), null, L3, java.util.Map.of(L3, "TOPOLOGY_LABEL_VALUE"))),
+                        List.of()),
                 Arguments.of("seed 000 PyTorchJob: master and worker pod sets, 200Mi in GiB, no priority", "seed-000-pytorchjob.yaml", INSTANCE_P5,
                         submission("tas-test-pytorch-job", "hyperpod-ns-team-name", "hyperpod-ns-team-name-localqueue", null, "PyTorchJob",
                                 new PodSetSpec("master", 1, P5, amounts(null, null, null), null, null),
@@ -90,6 +90,15 @@ class ManifestTranslationTest {
                               nodeSelector: {node.kubernetes.io/instance-type: ml.p5.48xlarge}
                               containers: [{name: c, resources: {limits: {nvidia.com/gpu: 500m}}}]
                         """, "spec.template.spec.containers[0].resources.nvidia.com/gpu: accelerators are whole devices, was '500m'"),
+                Arguments.of("an empty node selector value", """
+                        kind: Job
+                        metadata: {name: x, namespace: hyperpod-ns-a}
+                        spec:
+                          template:
+                            spec:
+                              nodeSelector: {node.kubernetes.io/instance-type: ml.p5.48xlarge, topology.k8s.aws/network-node-layer-3: ""}
+                              containers: [{name: c, resources: {requests: {cpu: 1}}}]
+                        """, "spec.template.spec.nodeSelector.topology.k8s.aws/network-node-layer-3: must not be empty"),
                 Arguments.of("seed 000 verbatim: the 'or' between the two annotations is not YAML",
                         "kind: Job\nmetadata:\n  annotations:\n    a: \"x\"\n    or\n    b: \"y\"\n", "the manifest is not valid YAML"));
     }

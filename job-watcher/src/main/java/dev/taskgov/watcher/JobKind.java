@@ -53,6 +53,11 @@ public enum JobKind {
         return suspendPath;
     }
 
+    /** The suspend flag's field path, e.g. {@code spec.runPolicy.suspend}. */
+    public String suspendField() {
+        return "spec." + String.join(".", suspendPath);
+    }
+
     public String successCondition() {
         return successCondition;
     }

@@ -22,7 +22,9 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 /**
  * Translates a governed job (a batch/v1 Job or a Kubeflow job, read as a generic resource) into a
  * {@link WorkloadSubmitted}, or says why it cannot: the same rules as the CLI's manifest translator
- * (pod set {@code main} for a Job, one pod set per replica spec in lower case for Kubeflow jobs).
+ * (pod set {@code main} for a Job, one pod set per replica spec in lower case for Kubeflow jobs; the
+ * pod template's node selector, but for the instance-type label, becomes the pod set's
+ * {@code nodeSelector}, a hard constraint on placement).
  */
 public final class JobTranslator {
 
@@ -134,23 +136,22 @@ public final class JobTranslator {
             throw new InvalidJob("InvalidTopology", path + ": give either " + REQUIRED_TOPOLOGY + " or "
                     + PREFERRED_TOPOLOGY + ", not both");
         }
-        // A node selector on a topology level pins the pods to one domain of that level (seed 000): a hard
-        // constraint, so it becomes the required level (the narrowest one when several are pinned).
-        String pinned = null;
-        for (String level : TopologyLevels.ALL) {
-            if (nodeSelector.containsKey(level)) pinned = level;
-        }
-        if (pinned != null && (required == null || TopologyLevels.indexOf(pinned) > TopologyLevels.indexOf(required))) {
-            required = pinned;
-        }
-        if (required != null) preferred = null;
         String instanceType = nodeSelector.get(INSTANCE_TYPE_LABEL);
         if (instanceType == null) instanceType = teamInstanceTypes.get(team);
         if (instanceType == null) {
             throw new InvalidJob("UnknownInstanceType", path + ".spec.nodeSelector: set " + INSTANCE_TYPE_LABEL
                     + " (team " + team + " has no single configured instance type)");
         }
-        return new PodSetSpec(name, count, instanceType, requests(template, path), required, preferred);
+        // Every other label is a hard constraint on the nodes (seed 000 pins a rack by its layer-3 label);
+        // the instance-type label is the pod set's instance type.
+        Map<String, String> pinned = new java.util.TreeMap<>(nodeSelector);
+        pinned.remove(INSTANCE_TYPE_LABEL);
+        for (Map.Entry<String, String> e : pinned.entrySet()) {
+            if (e.getValue() == null || e.getValue().isBlank()) {
+                throw new InvalidJob("InvalidSpec", path + ".spec.nodeSelector." + e.getKey() + ": must not be empty");
+            }
+        }
+        return new PodSetSpec(name, count, instanceType, requests(template, path), required, preferred, pinned);
     }
 
     private static String level(String value, String path) {

@@ -83,12 +83,38 @@ public class JobWatcher {
     private final AtomicBoolean running = new AtomicBoolean();
     private TopologyUngater ungater;
 
+    private Leadership leadership;
+
     void onStart(@Observes StartupEvent ev) {
-        if (config.watcher().enabled()) start();
+        if (!config.watcher().enabled()) return;
+        var election = config.watcher().leaderElection();
+        if (!election.enabled()) {
+            start();
+            return;
+        }
+        String identity = election.identity().orElseGet(() -> {
+            String host = System.getenv("HOSTNAME");
+            return host != null && !host.isBlank() ? host : UUID.randomUUID().toString();
+        });
+        leadership = new Leadership(client, election.namespace(), election.leaseName(), identity,
+                new Leadership.Timing(election.leaseDuration(), election.renewDeadline(), election.retryPeriod()),
+                this::start, this::stop);
+        leadership.start();
     }
 
     void onStop(@Observes ShutdownEvent ev) {
+        if (leadership != null) leadership.stop();
         stop();
+    }
+
+    /** The election this replica takes part in, or null when leader election is off. */
+    Leadership leadership() {
+        return leadership;
+    }
+
+    /** A replica waiting for the lease: healthy, acting on nothing. */
+    public boolean standby() {
+        return leadership != null && !leadership.leading();
     }
 
     /** Lists and watches every governed kind, then follows the decision topics. */
@@ -182,9 +208,12 @@ public class JobWatcher {
         if (!JobEditor.suspended(kind, job) && finishedOutcome(kind, job).isEmpty()) {
             boolean labelled = job.getMetadata().getLabels() != null
                     && job.getMetadata().getLabels().containsKey(JobTranslator.QUEUE_LABEL);
-            refuse(kind, job, labelled ? "NotSuspended" : "MissingQueueName", labelled
-                    ? "created without suspend: true, so it runs outside taskgov's quotas; create it suspended"
-                    : "label " + JobTranslator.QUEUE_LABEL + " is required on jobs in this namespace, and the job must be created suspended");
+            if (labelled) {
+                suspendUnadmitted(kind, job);
+            } else {
+                refuse(kind, job, "MissingQueueName", "label " + JobTranslator.QUEUE_LABEL
+                        + " is required on jobs in this namespace, and the job must be created suspended");
+            }
             return;
         }
         JobTranslator.Translation t = translator.translate(kind, job);
@@ -203,6 +232,27 @@ public class JobWatcher {
         events.record(kind, job, JobEvents.NORMAL, "Submitted", "submitted to taskgov as workload " + submission.workloadId()
                 + " (queue " + submission.queueName() + ", " + submission.podSets().size() + " pod set(s))");
         metrics.counter("taskgov.watcher.jobs", "outcome", "submitted", "kind", kind.kind()).increment();
+    }
+
+    /**
+     * The fallback for a queue-labelled job created running (no admission webhook, or it failed
+     * open): suspend it, as Kueue's webhook would have at creation. Its controller then stops its
+     * pods; the informer sees it suspended and submits it.
+     */
+    private void suspendUnadmitted(JobKind kind, GenericKubernetesResource job) {
+        boolean[] applied = {false};
+        annotate(kind, job, j -> {
+            // Only a job taskgov never saw: an admitted one is unsuspended on purpose.
+            if (JobEditor.annotations(j).get(JobStates.STATE) != null || JobEditor.suspended(kind, j)) return j;
+            JobEditor.setSuspended(kind, j, true);
+            applied[0] = true;
+            return j;
+        });
+        if (!applied[0]) return;
+        events.record(kind, job, JobEvents.WARNING, "SuspendedByTaskgov", "created without " + kind.suspendField()
+                + ": true; taskgov suspended it until it is admitted (its pods, if any started, are stopped). "
+                + "Create queue-labelled jobs suspended, or install the taskgov admission webhook that does it");
+        metrics.counter("taskgov.watcher.jobs", "outcome", "suspended-at-creation", "kind", kind.kind()).increment();
     }
 
     private void refuse(JobKind kind, GenericKubernetesResource job, String reason, String message) {

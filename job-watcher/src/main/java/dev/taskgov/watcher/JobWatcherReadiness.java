@@ -7,7 +7,7 @@ import org.eclipse.microprofile.health.Readiness;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-/** Ready once every informer has listed its kind. */
+/** Ready once every informer has listed its kind, or while a standby replica waits for the lease (it serves the webhook). */
 @Readiness
 @ApplicationScoped
 public class JobWatcherReadiness implements HealthCheck {
@@ -16,6 +16,6 @@ public class JobWatcherReadiness implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        return HealthCheckResponse.named("job-watcher-informers").status(watcher.synced()).build();
+        return HealthCheckResponse.named("job-watcher-informers").status(watcher.standby() || watcher.synced()).build();
     }
 }

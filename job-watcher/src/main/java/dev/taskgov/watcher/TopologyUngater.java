@@ -20,21 +20,31 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 /**
- * Gives each gated pod of a placed Job its host, as Kueue's topology ungater does: the pod template
+ * Gives each gated pod of a placed job its host, as Kueue's topology ungater does: the pod template
  * carries {@link JobEditor#NODE_ASSIGNMENT} ({node: pods}); a pod still holding the
  * {@link JobEditor#TOPOLOGY_GATE} gets a {@code kubernetes.io/hostname} node selector for a host whose
- * count is not used up yet (by the job's other live pods), then loses the gate so the scheduler binds it.
+ * count is not used up yet (by the other live pods of its pod set), then loses the gate so the
+ * scheduler binds it.
+ *
+ * <p>A pod set's pods are those of a batch Job (label {@code job-name}) or of one replica type of a
+ * Kubeflow job (PyTorchJob, TFJob, MPIJob: labels {@code training.kubeflow.org/job-name} and
+ * {@code training.kubeflow.org/replica-type}, or {@code training.kubeflow.org/job-role} as the MPI
+ * operator writes it), each replica type having its own template and so its own assignment.
  */
 final class TopologyUngater {
     private static final Logger LOG = Logger.getLogger(TopologyUngater.class);
     /** Label the Job controller puts on its pods. */
     static final String JOB_NAME_LABEL = "job-name";
+    /** Labels the Kubeflow training operators put on their pods. */
+    static final String KUBEFLOW_JOB_NAME_LABEL = "training.kubeflow.org/job-name";
+    static final String KUBEFLOW_REPLICA_TYPE_LABEL = "training.kubeflow.org/replica-type";
+    static final String KUBEFLOW_JOB_ROLE_LABEL = "training.kubeflow.org/job-role";
 
     private final KubernetesClient client;
     private final Executor worker;
     /** Hosts given by this ungater that the informer may not have seen yet (pod uid → host). */
     private final Map<String, String> given = new ConcurrentHashMap<>();
-    private SharedIndexInformer<Pod> informer;
+    private final java.util.List<SharedIndexInformer<Pod>> informers = new java.util.ArrayList<>();
 
     TopologyUngater(KubernetesClient client, Executor worker) {
         this.client = client;
@@ -42,34 +52,56 @@ final class TopologyUngater {
     }
 
     void start() {
-        informer = client.pods().inAnyNamespace().withLabel(JOB_NAME_LABEL).inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                worker.execute(() -> ungate(pod));
-            }
+        // No OR between label keys in a selector: one informer per pod family.
+        for (String label : java.util.List.of(JOB_NAME_LABEL, KUBEFLOW_JOB_NAME_LABEL)) {
+            informers.add(client.pods().inAnyNamespace().withLabel(label).inform(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(Pod pod) {
+                    worker.execute(() -> ungate(pod));
+                }
 
-            @Override
-            public void onUpdate(Pod old, Pod pod) {
-                worker.execute(() -> ungate(pod));
-            }
+                @Override
+                public void onUpdate(Pod old, Pod pod) {
+                    worker.execute(() -> ungate(pod));
+                }
 
-            @Override
-            public void onDelete(Pod pod, boolean unknownFinalState) {
-                given.remove(pod.getMetadata().getUid());
-            }
-        });
+                @Override
+                public void onDelete(Pod pod, boolean unknownFinalState) {
+                    given.remove(pod.getMetadata().getUid());
+                }
+            }));
+        }
     }
 
     void stop() {
-        if (informer != null) informer.close();
+        informers.forEach(SharedIndexInformer::close);
+        informers.clear();
     }
 
     boolean synced() {
-        return informer != null && informer.hasSynced();
+        return !informers.isEmpty() && informers.stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    /**
+     * The pod set a pod belongs to: namespace, job and (for Kubeflow) replica type; {@code null} for
+     * a pod of neither family.
+     */
+    static String podSetKey(Pod pod) {
+        Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+        String kubeflowJob = labels.get(KUBEFLOW_JOB_NAME_LABEL);
+        if (kubeflowJob != null) {
+            String replicaType = labels.get(KUBEFLOW_REPLICA_TYPE_LABEL);
+            if (replicaType == null) replicaType = labels.get(KUBEFLOW_JOB_ROLE_LABEL);
+            if (replicaType == null) return null;
+            return pod.getMetadata().getNamespace() + "/kubeflow/" + kubeflowJob + "/" + replicaType.toLowerCase(java.util.Locale.ROOT);
+        }
+        String job = labels.get(JOB_NAME_LABEL);
+        return job == null ? null : pod.getMetadata().getNamespace() + "/job/" + job;
     }
 
     private void ungate(Pod pod) {
-        if (!gated(pod)) return;
+        // A pod seen by both informers (or twice) is given one host only.
+        if (!gated(pod) || given.containsKey(pod.getMetadata().getUid())) return;
         String assignment = pod.getMetadata().getAnnotations() == null ? null
                 : pod.getMetadata().getAnnotations().get(JobEditor.NODE_ASSIGNMENT);
         if (assignment == null) return;
@@ -92,19 +124,23 @@ final class TopologyUngater {
         }
     }
 
-    /** The first host, in the placement's order, with fewer live pods of this job than its count. */
+    /** The first host, in the placement's order, with fewer live pods of this pod set than its count. */
     private Optional<String> freeHost(Pod pod, Map<String, Integer> counts) {
-        String job = pod.getMetadata().getLabels().get(JOB_NAME_LABEL);
+        String podSet = podSetKey(pod);
+        if (podSet == null) return Optional.empty();
         Map<String, Integer> used = new HashMap<>();
-        for (Pod other : informer.getStore().list()) {
-            if (!pod.getMetadata().getNamespace().equals(other.getMetadata().getNamespace())) continue;
-            if (!job.equals(other.getMetadata().getLabels().get(JOB_NAME_LABEL))) continue;
-            if (other.getMetadata().getUid().equals(pod.getMetadata().getUid())) continue;
-            String phase = other.getStatus() == null ? null : other.getStatus().getPhase();
-            if ("Succeeded".equals(phase) || "Failed".equals(phase)) continue;
-            String host = other.getSpec().getNodeSelector() == null ? null : other.getSpec().getNodeSelector().get(TopologyLevels.HOSTNAME);
-            if (host == null || gated(other)) host = given.get(other.getMetadata().getUid());
-            if (host != null) used.merge(host, 1, Integer::sum);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (SharedIndexInformer<Pod> informer : informers) {
+            for (Pod other : informer.getStore().list()) {
+                if (!seen.add(other.getMetadata().getUid())) continue;
+                if (!podSet.equals(podSetKey(other))) continue;
+                if (other.getMetadata().getUid().equals(pod.getMetadata().getUid())) continue;
+                String phase = other.getStatus() == null ? null : other.getStatus().getPhase();
+                if ("Succeeded".equals(phase) || "Failed".equals(phase)) continue;
+                String host = other.getSpec().getNodeSelector() == null ? null : other.getSpec().getNodeSelector().get(TopologyLevels.HOSTNAME);
+                if (host == null || gated(other)) host = given.get(other.getMetadata().getUid());
+                if (host != null) used.merge(host, 1, Integer::sum);
+            }
         }
         return counts.entrySet().stream().filter(e -> used.getOrDefault(e.getKey(), 0) < e.getValue())
                 .map(Map.Entry::getKey).findFirst();

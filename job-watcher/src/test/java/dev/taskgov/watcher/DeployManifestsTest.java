@@ -22,6 +22,9 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 /** deploy/k8s parses as Kubernetes objects, and they fit together with the least rights the watcher needs. */
@@ -103,6 +106,55 @@ class DeployManifestsTest {
         Deployment watcher = all(Deployment.class).stream().filter(d -> d.getMetadata().getName().equals("job-watcher"))
                 .findFirst().orElseThrow();
         assertThat(watcher.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("taskgov-job-watcher");
+    }
+
+    @Test
+    void theWatcherMayOnlyCreateAndRenewItsOwnLeaseInItsNamespace() {
+        Role role = all(Role.class).stream().filter(r -> r.getMetadata().getName().equals("taskgov-job-watcher-leader-election"))
+                .findFirst().orElseThrow();
+        assertThat(role.getMetadata().getNamespace()).isEqualTo("taskgov-system");
+        assertThat(role.getRules()).extracting(PolicyRule::getApiGroups, PolicyRule::getResources, PolicyRule::getResourceNames,
+                PolicyRule::getVerbs).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(List.of("coordination.k8s.io"), List.of("leases"), List.of(), List.of("create")),
+                org.assertj.core.groups.Tuple.tuple(List.of("coordination.k8s.io"), List.of("leases"), List.of("taskgov-job-watcher"),
+                        List.of("get", "patch")));
+        RoleBinding binding = all(RoleBinding.class).stream()
+                .filter(b -> b.getRoleRef().getName().equals("taskgov-job-watcher-leader-election")).findFirst().orElseThrow();
+        assertThat(binding.getSubjects()).singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo("taskgov-job-watcher"));
+
+        Deployment watcher = all(Deployment.class).stream().filter(d -> d.getMetadata().getName().equals("job-watcher"))
+                .findFirst().orElseThrow();
+        assertThat(watcher.getSpec().getReplicas()).isEqualTo(2);
+        assertThat(watcher.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+                .anySatisfy(e -> {
+                    assertThat(e.getName()).isEqualTo("TASKGOV_WATCHER_LEADER_ELECTION_ENABLED");
+                    assertThat(e.getValue()).isEqualTo("true");
+                });
+    }
+
+    @Test
+    void theOptionalWebhookCallsTheWatchersEndpointOnJobCreationsOnly() throws IOException {
+        List<HasMetadata> webhook = new ArrayList<>();
+        KubernetesSerialization serialization = new KubernetesSerialization();
+        try (InputStream in = Files.newInputStream(root().resolve("deploy/k8s/webhook/mutating-webhook.yaml"))) {
+            ((List<?>) serialization.unmarshal(in)).forEach(o -> webhook.add((HasMetadata) o));
+        }
+        MutatingWebhookConfiguration config = webhook.stream().filter(MutatingWebhookConfiguration.class::isInstance)
+                .map(MutatingWebhookConfiguration.class::cast).findFirst().orElseThrow();
+        assertThat(config.getWebhooks()).singleElement().satisfies(w -> {
+            assertThat(w.getClientConfig().getService().getPath()).isEqualTo("/admission/suspend-jobs");
+            assertThat(w.getClientConfig().getService().getName()).isEqualTo("job-watcher-webhook");
+            assertThat(w.getFailurePolicy()).isEqualTo("Ignore");
+            assertThat(w.getSideEffects()).isEqualTo("None");
+            assertThat(w.getRules()).allSatisfy(r -> assertThat(r.getOperations()).containsExactly("CREATE"));
+            assertThat(w.getRules()).flatExtracting(r -> r.getResources())
+                    .containsExactlyInAnyOrder("jobs", "pytorchjobs", "mpijobs", "tfjobs");
+        });
+        io.fabric8.kubernetes.api.model.Service service = webhook.stream().filter(io.fabric8.kubernetes.api.model.Service.class::isInstance)
+                .map(io.fabric8.kubernetes.api.model.Service.class::cast).findFirst().orElseThrow();
+        assertThat(service.getSpec().getPorts()).singleElement().satisfies(p -> assertThat(p.getTargetPort().getIntVal()).isEqualTo(8443));
+        assertThat(Files.readString(root().resolve("deploy/k8s/webhook/job-watcher-tls-patch.yaml")))
+                .contains("QUARKUS_HTTP_SSL_PORT", "\"8443\"", "job-watcher-webhook-tls");
     }
 
     @Test

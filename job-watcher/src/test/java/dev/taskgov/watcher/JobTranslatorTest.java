@@ -58,6 +58,13 @@ class JobTranslatorTest {
                 List.of(new PodSetSpec("main", count, type, r, required, preferred))));
     }
 
+    static JobTranslator.Submit main(int count, String type, ResourceAmounts r, String required, String preferred,
+                                     Map<String, String> nodeSelector) {
+        return new JobTranslator.Submit(new WorkloadSubmitted("team-a-train-01234567", "hyperpod-ns-team-a",
+                "hyperpod-ns-team-a-localqueue", null, "Job", CREATED,
+                List.of(new PodSetSpec("main", count, type, r, required, preferred, nodeSelector))));
+    }
+
     static ResourceAmounts res(String acc, String vcpu, String mem) {
         return new ResourceAmounts(acc == null ? null : new BigDecimal(acc), vcpu == null ? null : new BigDecimal(vcpu),
                 mem == null ? null : new BigDecimal(mem));
@@ -93,7 +100,7 @@ class JobTranslatorTest {
                           - name: b
                             resources: {requests: {cpu: 2, memory: 512Mi}}"""),
                         main(1, "ml.g5.8xlarge", res(null, "8", "1"), null, null)),
-                c("a topology node selector is required at its level and overrides preferred", job("", """
+                c("a topology node selector is kept with its value, next to the preferred level", job("", """
                         metadata:
                           annotations: {kueue.x-k8s.io/podset-preferred-topology: topology.k8s.aws/network-node-layer-1}
                         spec:
@@ -101,16 +108,29 @@ class JobTranslatorTest {
                           containers:
                           - name: c
                             resources: {requests: {nvidia.com/gpu: 1}}"""),
-                        main(1, "ml.g5.8xlarge", res("1", null, null), TopologyLevels.LAYER_2, null)),
-                c("the narrower of required annotation and topology selector wins", job("", """
+                        main(1, "ml.g5.8xlarge", res("1", null, null), null, TopologyLevels.LAYER_1,
+                                Map.of(TopologyLevels.LAYER_2, "nn-b1"))),
+                c("seed 000: required rack and the rack pinned by value; the instance-type label is not repeated", job("", """
                         metadata:
-                          annotations: {kueue.x-k8s.io/podset-required-topology: topology.k8s.aws/network-node-layer-1}
+                          annotations: {kueue.x-k8s.io/podset-required-topology: topology.k8s.aws/network-node-layer-3}
                         spec:
-                          nodeSelector: {topology.k8s.aws/network-node-layer-3: nn-b1-r2}
+                          nodeSelector:
+                            topology.k8s.aws/network-node-layer-3: nn-b1-r2
+                            node.kubernetes.io/instance-type: ml.p5.48xlarge
+                            example.com/pool: training
                           containers:
                           - name: c
                             resources: {requests: {nvidia.com/gpu: 1}}"""),
-                        main(1, "ml.g5.8xlarge", res("1", null, null), TopologyLevels.LAYER_3, null)),
+                        main(1, "ml.p5.48xlarge", res("1", null, null), TopologyLevels.LAYER_3, null,
+                                Map.of(TopologyLevels.LAYER_3, "nn-b1-r2", "example.com/pool", "training"))),
+                c("an empty node selector value is refused with its field", job("", """
+                        spec:
+                          nodeSelector: {topology.k8s.aws/network-node-layer-3: ""}
+                          containers:
+                          - name: c
+                            resources: {requests: {nvidia.com/gpu: 1}}"""),
+                        new JobTranslator.Invalid("InvalidSpec",
+                                "spec.template.spec.nodeSelector.topology.k8s.aws/network-node-layer-3: must not be empty")),
                 c("required and preferred annotations together are refused", job("", """
                         metadata:
                           annotations:

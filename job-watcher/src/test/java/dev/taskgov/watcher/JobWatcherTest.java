@@ -56,7 +56,8 @@ import jakarta.inject.Inject;
  * fabric8's mock API server (CRUD) and a real broker: submitted, admitted (unsuspended, placed),
  * preempted (suspended, selectors restored), pending with a reason, finished; a restart of the watcher
  * submits nothing twice; malformed jobs get Warning Events and publish nothing; a deleted pending job is
- * cancelled. The tests run in order on one cluster.
+ * cancelled; gated Job and Kubeflow pods get their hosts; a queue-labelled job created running is
+ * suspended, explained and submitted. The tests run in order on one cluster.
  */
 @QuarkusTest
 @TestProfile(WatcherTestProfile.class)
@@ -93,7 +94,7 @@ class JobWatcherTest {
         WorkloadSubmitted expected = new WorkloadSubmitted(id, NS, "hyperpod-ns-team-name-localqueue", "training-priority",
                 "Job", Instant.parse(job.getMetadata().getCreationTimestamp()),
                 List.of(new PodSetSpec("main", 10, P5, new ResourceAmounts(null, new BigDecimal("100"), null),
-                        TopologyLevels.LAYER_3, null)));
+                        TopologyLevels.LAYER_3, null, Map.of(TopologyLevels.LAYER_3, "nn-b1-r2"))));
         ConsumerRecord<String, String> record = awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
         assertThat(EventCodec.read(record.value(), WorkloadSubmitted.class)).isEqualTo(expected);
         assertThat(header(record, "ce_type")).isEqualTo("dev.taskgov.WorkloadSubmitted");
@@ -330,6 +331,57 @@ class JobWatcherTest {
                     p -> p.getSpec().getNodeSelector().get(TopologyLevels.HOSTNAME), java.util.stream.Collectors.counting())))
                     .isEqualTo(Map.of("p5-h1", 2L, "p5-h2", 1L));
         });
+    }
+
+    @Test
+    @Order(12)
+    void theUngaterGivesKubeflowPodsTheirHostsPerReplicaType() {
+        // Master and worker share host p5-a: their counts are separate, one per replica type's template.
+        kubeflowPod("kf-master-0", "Master", "{\"p5-a\":1}");
+        for (int i = 0; i < 3; i++) kubeflowPod("kf-worker-" + i, "Worker", "{\"p5-a\":1,\"p5-b\":2}");
+        await().atMost(WAIT).untilAsserted(() -> {
+            List<io.fabric8.kubernetes.api.model.Pod> pods = k8s.pods().inNamespace(NS)
+                    .withLabel(TopologyUngater.KUBEFLOW_JOB_NAME_LABEL, "kf-job").list().getItems();
+            assertThat(pods).hasSize(4).allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates()).isEmpty());
+            assertThat(pods.stream().filter(p -> p.getMetadata().getName().startsWith("kf-master"))
+                    .map(p -> p.getSpec().getNodeSelector().get(TopologyLevels.HOSTNAME))).containsExactly("p5-a");
+            assertThat(pods.stream().filter(p -> p.getMetadata().getName().startsWith("kf-worker")).collect(
+                    java.util.stream.Collectors.groupingBy(p -> p.getSpec().getNodeSelector().get(TopologyLevels.HOSTNAME),
+                            java.util.stream.Collectors.counting()))).isEqualTo(Map.of("p5-a", 1L, "p5-b", 2L));
+        });
+    }
+
+    @Test
+    @Order(13)
+    void aQueueLabelledJobCreatedRunningIsSuspendedWithAnEventThenSubmitted() {
+        Job running = load("job-required-topology.yaml", Job.class);
+        running.getMetadata().setName("created-running");
+        running.getSpec().setSuspend(false);
+        Job created = k8s.batch().v1().jobs().resource(running).create();
+        String id = "team-name-created-running-" + created.getMetadata().getUid().substring(0, 8);
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(job("created-running").getSpec().getSuspend()).isTrue();
+            assertThat(k8s.v1().events().inNamespace(NS).list().getItems().stream()
+                    .filter(e -> "created-running".equals(e.getInvolvedObject().getName())))
+                    .anySatisfy(e -> {
+                        assertThat(e.getType()).isEqualTo("Warning");
+                        assertThat(e.getReason()).isEqualTo("SuspendedByTaskgov");
+                        assertThat(e.getMessage()).startsWith("created without spec.suspend: true; taskgov suspended it");
+                    });
+        });
+        assertThat(EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class).workloadId())
+                .isEqualTo(id);
+    }
+
+    private void kubeflowPod(String name, String replicaType, String assignment) {
+        k8s.pods().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName(name).withNamespace(NS)
+                .addToLabels(TopologyUngater.KUBEFLOW_JOB_NAME_LABEL, "kf-job")
+                .addToLabels(TopologyUngater.KUBEFLOW_REPLICA_TYPE_LABEL, replicaType.toLowerCase(java.util.Locale.ROOT))
+                .addToAnnotations(JobEditor.NODE_ASSIGNMENT, assignment).endMetadata()
+                .withNewSpec().addNewSchedulingGate(JobEditor.TOPOLOGY_GATE)
+                .addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().build()).create();
     }
 
     // ---- helpers ----

@@ -364,7 +364,7 @@ final class ClusterState {
             Resources perPod = p.requests() == null ? Resources.ZERO : p.requests().toResources();
             TopologyRequest topo = p.requiredTopology() != null ? TopologyRequest.required(p.requiredTopology())
                     : p.preferredTopology() != null ? TopologyRequest.preferred(p.preferredTopology()) : TopologyRequest.NONE;
-            podSets.add(new PodSetRequest(p.name(), p.count(), p.instanceType(), perPod, topo));
+            podSets.add(new PodSetRequest(p.name(), p.count(), p.instanceType(), perPod, topo, p.nodeSelector()));
         }
         Instant at = spec.submittedAt() == null ? Instant.EPOCH : spec.submittedAt();
         return new Workload(spec.workloadId(), spec.team(), priorityClass, priority, at, podSets);

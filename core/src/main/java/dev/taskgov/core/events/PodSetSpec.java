@@ -2,6 +2,10 @@ package dev.taskgov.core.events;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
  * A pod set as submitted.
  *
@@ -11,8 +15,24 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param requests          per-pod requests (missing = 0)
  * @param requiredTopology  level label all pods must share one domain of, or null
  * @param preferredTopology level label to stay inside if possible, or null
+ * @param nodeSelector      node labels every pod's node must carry with these values (Kubernetes
+ *                          nodeSelector semantics), e.g. a rack pinned by its layer-3 label; empty
+ *                          for none, and then left out of the JSON
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PodSetSpec(String name, Integer count, String instanceType, ResourceAmounts requests,
-                         String requiredTopology, String preferredTopology) {
+                         String requiredTopology, String preferredTopology,
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> nodeSelector) {
+
+    public PodSetSpec {
+        // Sorted for stable messages; a TreeMap keeps null values so validation can name them.
+        nodeSelector = nodeSelector == null || nodeSelector.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new TreeMap<>(nodeSelector));
+    }
+
+    /** A pod set without a node selector. */
+    public PodSetSpec(String name, Integer count, String instanceType, ResourceAmounts requests,
+                      String requiredTopology, String preferredTopology) {
+        this(name, count, instanceType, requests, requiredTopology, preferredTopology, Map.of());
+    }
 }

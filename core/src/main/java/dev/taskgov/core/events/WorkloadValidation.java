@@ -9,6 +9,7 @@ import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.PodSetRequest;
+import dev.taskgov.core.topology.PodSetValidation;
 import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.core.topology.TopologyRequest;
 
@@ -58,7 +59,8 @@ public final class WorkloadValidation {
 
     /**
      * Rules that need nothing but the submission itself: ids present, pod set names unique, count
-     * >= 1, requests not negative, known topology levels, not both required and preferred.
+     * >= 1, requests not negative, known topology levels, not both required and preferred, node
+     * selector labels and values not blank.
      */
     public static List<Violation> checkFields(WorkloadSubmitted s) {
         List<Violation> v = new ArrayList<>();
@@ -91,6 +93,8 @@ public final class WorkloadValidation {
             }
             level(v, path + ".requiredTopology", p.requiredTopology());
             level(v, path + ".preferredTopology", p.preferredTopology());
+            PodSetValidation.nodeSelectorViolations(path, p.nodeSelector(), p.instanceType())
+                    .forEach((field, rule) -> v.add(new Violation(field, rule)));
         }
         return v;
     }
@@ -140,7 +144,7 @@ public final class WorkloadValidation {
             }
             TopologyRequest topo = p.requiredTopology() != null ? TopologyRequest.required(p.requiredTopology())
                     : p.preferredTopology() != null ? TopologyRequest.preferred(p.preferredTopology()) : TopologyRequest.NONE;
-            podSets.add(new PodSetRequest(p.name(), p.count(), p.instanceType(), perPod, topo));
+            podSets.add(new PodSetRequest(p.name(), p.count(), p.instanceType(), perPod, topo, p.nodeSelector()));
         }
         int priority = priorityClass.map(c -> ctx.config().priorityClasses().get(c)).orElse(ctx.config().defaultPriority());
         Instant at = s.submittedAt() != null ? s.submittedAt() : defaultSubmittedAt;

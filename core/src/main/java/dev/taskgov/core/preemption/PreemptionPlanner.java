@@ -75,6 +75,11 @@ import java.util.function.Supplier;
  * required level the generic set is itself inside one domain, and for a preferred level with no
  * one-domain set the generic set stands (its placement may climb levels or spread). Preemptors
  * without a topology request are planned exactly as before.
+ *
+ * <p>A preemptor pod set's node selector is honoured by every placement check and by the per-domain
+ * bound (a domain outside it holds nothing), so a victim whose pods are all on other nodes frees
+ * no room the preemptor can use: it stays in a plan only when quota needs it (the unneeded victims
+ * are given back as above).
  */
 public final class PreemptionPlanner {
 
@@ -300,8 +305,8 @@ public final class PreemptionPlanner {
             String level = constrained.topology().level();
             List<PodSetRequest> strict = new ArrayList<>();
             for (PodSetRequest p : preemptor.podSets()) {
-                strict.add(p == constrained ? new PodSetRequest(p.name(), p.count(), p.instanceType(), p.perPod(),
-                        TopologyRequest.required(level)) : p);
+                // withTopology keeps the node selector: a domain outside it must not look feasible.
+                strict.add(p == constrained ? p.withTopology(TopologyRequest.required(level)) : p);
             }
             // Identity maps: running workloads are records whose hash walks their whole placement.
             Map<RunningWorkload, Set<TopologyDomain>> domains = new IdentityHashMap<>();

@@ -33,6 +33,8 @@ final class DomainTree {
         final TreeMap<String, Domain> children = new TreeMap<>();
         final TreeMap<String, Slot> members = new TreeMap<>();
         int id;
+        /** One past the largest id in this domain's subtree (preorder ids make it a range). */
+        int end;
         Domain[] childArray;
         Slot[] memberArray;
 
@@ -140,6 +142,7 @@ final class DomainTree {
         d.childArray = d.children.values().toArray(Domain[]::new);
         d.memberArray = d.members.values().toArray(Slot[]::new);
         for (Domain c : d.childArray) number(c, order, levels);
+        d.end = order.size();
         if (d.level == HOST_LEVEL) {
             int[] ids = new int[HOST_LEVEL + 2];
             int i = 0;
@@ -162,6 +165,39 @@ final class DomainTree {
             cap[byId[id].parent.id] += cap[id];
         }
         return cap;
+    }
+
+    /**
+     * The capacities of only the subtrees whose path has the wanted values: {@code wanted[i]} is
+     * the value required at level i, or {@code null} for any. Other domains hold 0; ancestors hold
+     * the sum of their matching parts. The fast path of a node selector on topology labels: one
+     * copy of each matching subtree's range, no per-node work.
+     */
+    long[] restrict(long[] cap, String[] wanted) {
+        ensureIndexed();
+        int deepest = -1;
+        for (int i = 0; i < wanted.length; i++) {
+            if (wanted[i] != null) deepest = i;
+        }
+        long[] out = new long[cap.length];
+        if (deepest < 0) {
+            System.arraycopy(cap, 0, out, 0, cap.length);
+            return out;
+        }
+        for (int id : idsByLevel[deepest]) {
+            Domain d = byId[id];
+            if (!pathMatches(d, wanted)) continue;
+            System.arraycopy(cap, d.id, out, d.id, d.end - d.id);
+            for (Domain x = d.parent; x != null; x = x.parent) out[x.id] += cap[d.id];
+        }
+        return out;
+    }
+
+    private static boolean pathMatches(Domain d, String[] wanted) {
+        for (Domain x = d; x.level >= 0; x = x.parent) {
+            if (wanted[x.level] != null && !wanted[x.level].equals(x.value)) return false;
+        }
+        return true;
     }
 
     /** Adds {@code delta} pods of capacity to a host and its ancestors. */
@@ -281,6 +317,7 @@ final class DomainTree {
 
     private static void copyInto(Domain from, Domain to, DomainTree target, Map<String, Slot> slotsOut) {
         to.id = from.id;
+        to.end = from.end;
         target.byId[to.id] = to;
         for (Domain c : from.childArray) {
             Domain cc = new Domain(c.level, c.value, to);

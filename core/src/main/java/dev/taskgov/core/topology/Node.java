@@ -32,4 +32,26 @@ public record Node(String name, String instanceId, String instanceType, Map<Stri
         if (v != null) return v;
         return TopologyLevels.HOSTNAME.equals(level) ? name : "";
     }
+
+    /** The well-known label of a node's instance type, which {@link #matches} reads from {@link #instanceType}. */
+    public static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
+
+    /**
+     * Whether the node carries every label of a node selector with its value (Kubernetes
+     * nodeSelector semantics). Topology levels read as {@link #levelValue}, so
+     * {@code kubernetes.io/hostname} defaults to the name; {@link #INSTANCE_TYPE_LABEL} defaults
+     * to the instance type.
+     */
+    public boolean matches(Map<String, String> selector) {
+        for (Map.Entry<String, String> e : selector.entrySet()) {
+            String key = e.getKey();
+            String have = labels.get(key);
+            if (have == null) {
+                if (TopologyLevels.isKnown(key)) have = levelValue(key);
+                else if (INSTANCE_TYPE_LABEL.equals(key)) have = instanceType;
+            }
+            if (have == null || !have.equals(e.getValue())) return false;
+        }
+        return true;
+    }
 }

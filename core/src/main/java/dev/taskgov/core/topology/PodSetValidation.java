@@ -50,6 +50,33 @@ public final class PodSetValidation {
                 String levelField = field + (t.mode() == TopologyRequest.Mode.REQUIRED ? ".requiredTopology" : ".preferredTopology");
                 levelViolation(levelField, t.level()).ifPresent(out::add);
             }
+            nodeSelectorViolations(field, ps.nodeSelector(), ps.instanceType())
+                    .forEach((f, rule) -> out.add(f + ": " + rule));
+        }
+        return out;
+    }
+
+    /**
+     * The violations of a pod set's node selector, field path to rule: label names and values
+     * must not be blank, and an instance-type label must agree with the pod set's instance type.
+     *
+     * @param field the pod set's field path, e.g. {@code podSets[0]}
+     */
+    public static Map<String, String> nodeSelectorViolations(String field, Map<String, String> nodeSelector, String instanceType) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (nodeSelector == null) return out;
+        for (Map.Entry<String, String> e : nodeSelector.entrySet()) {
+            if (e.getKey() == null || e.getKey().isBlank()) {
+                out.put(field + ".nodeSelector", "label names must not be blank");
+                continue;
+            }
+            String f = field + ".nodeSelector[" + e.getKey() + "]";
+            if (e.getValue() == null || e.getValue().isBlank()) {
+                out.put(f, "must not be empty (a node must carry the label with a value)");
+            } else if (Node.INSTANCE_TYPE_LABEL.equals(e.getKey()) && instanceType != null && !e.getValue().equals(instanceType)) {
+                out.put(f, "is \"" + e.getValue() + "\" but the pod set's instanceType is \"" + instanceType
+                        + "\"; no node can match both");
+            }
         }
         return out;
     }

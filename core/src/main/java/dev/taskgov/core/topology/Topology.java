@@ -29,6 +29,15 @@ import java.util.Map;
  * count. {@link PodSetPlacement#domain()} is the one domain of the requested (or climbed-to)
  * level, or {@code null} when the pods were spread from the whole cluster.
  *
+ * <h2>Node selector</h2>
+ * A pod set's {@link PodSetRequest#nodeSelector()} is a hard filter applied before all of the
+ * above: only nodes that {@link Node#matches(Map) match} it hold any of its pods, and a NoFit
+ * message then ends with "on the nodes matching nodeSelector {label=value}". A selector on
+ * topology level labels only (e.g. a rack's layer-3 value, or a hostname) restricts the search to
+ * those domains' subtrees using the cached capacities (fast path); any other label makes the
+ * capacities be recomputed node by node for that pod set (slow path, linear in its instance
+ * type's nodes).
+ *
  * <h2>Preemption planning with topology</h2>
  * A planner freeing room for a topology-constrained pod set should prefer victims whose pods are
  * concentrated in one domain of the requested level, because evictions spread over many domains
@@ -89,7 +98,7 @@ public interface Topology {
 
     /**
      * How many pods of this pod set each domain of a level can hold now (its count and topology
-     * request are ignored), in full-path order. Only domains with nodes of the pod set's instance
+     * request are ignored; its node selector is honoured), in full-path order. Only domains with nodes of the pod set's instance
      * type are listed.
      *
      * @throws IllegalArgumentException when {@code level} is not one of {@link TopologyLevels#ALL}

@@ -136,7 +136,7 @@ final class TopologyIndex implements Topology {
         if (tree == null) {
             return noFit(ps, 0);
         }
-        long[] cap = capacities(ps.instanceType(), tree, ps.perPod());
+        long[] cap = capacitiesFor(ps, tree, Map.of());
         Domain chosen = null;
         switch (request.mode()) {
             case REQUIRED -> {
@@ -162,15 +162,15 @@ final class TopologyIndex implements Topology {
             return noFit(ps, cap[tree.root.id]);
         }
         PodCounts podsPerNode = new PodCounts(structure.ranked());
-        Resources perPod = ps.perPod();
-        tree.descend(chosen, n, cap, s -> capacity(s, perPod, Resources.ZERO), podsPerNode);
+        tree.descend(chosen, n, cap, s -> slotCapacity(s, ps, Resources.ZERO), podsPerNode);
         return new PlacementResult.Placed(new Placement(List.of(
                 new PodSetPlacement(ps.name(), ps.instanceType(), domain, podsPerNode.sorted()))));
     }
 
     private static PlacementResult.NoFit noFit(PodSetRequest ps, long fitting) {
         int k = (int) Math.min(fitting, ps.count() - 1L);
-        return new PlacementResult.NoFit(ps.name(), k, "allows to fit only " + k + " out of " + ps.count() + " pods");
+        String where = ps.nodeSelector().isEmpty() ? "" : " on the nodes matching nodeSelector " + ps.nodeSelector();
+        return new PlacementResult.NoFit(ps.name(), k, "allows to fit only " + k + " out of " + ps.count() + " pods" + where);
     }
 
     // ---- capacities --------------------------------------------------------------------------
@@ -191,6 +191,39 @@ final class TopologyIndex implements Topology {
             n = Math.min(n, plus(freeAt[f + 2], extraFree.memoryMiB()) / perPod.memoryMiB());
         }
         return n;
+    }
+
+    /** {@link #capacity}, or 0 on a node the pod set's node selector excludes. */
+    private long slotCapacity(Slot s, PodSetRequest ps, Resources extraFree) {
+        if (!ps.nodeSelector().isEmpty() && !nodeAt[s.index].matches(ps.nodeSelector())) return 0;
+        return capacity(s, ps.perPod(), extraFree);
+    }
+
+    /**
+     * Capacity per domain id of a tree for a pod set (do not modify the array). Without a node
+     * selector and extra free resources: the cached array of its shape. A selector on topology
+     * levels only (fast path): the cached array restricted to the matching subtrees. Any other
+     * label, or extra free resources (slow path): recomputed node by node.
+     */
+    private long[] capacitiesFor(PodSetRequest ps, DomainTree tree, Map<String, Resources> extraFree) {
+        if (extraFree.isEmpty()) {
+            long[] cap = capacities(ps.instanceType(), tree, ps.perPod());
+            if (ps.nodeSelector().isEmpty()) return cap;
+            String[] wanted = wantedLevelValues(ps.nodeSelector());
+            if (wanted != null) return tree.restrict(cap, wanted);
+        }
+        return tree.computeCapacities(s -> slotCapacity(s, ps, extraFree.getOrDefault(s.name, Resources.ZERO)));
+    }
+
+    /** Per level the selected value (or null) when every selector key is a topology level, else null. */
+    private static String[] wantedLevelValues(Map<String, String> selector) {
+        String[] wanted = new String[TopologyLevels.ALL.size()];
+        for (Map.Entry<String, String> e : selector.entrySet()) {
+            int level = TopologyLevels.indexOf(e.getKey());
+            if (level < 0) return null;
+            wanted[level] = e.getValue();
+        }
+        return wanted;
     }
 
     /** Saturating, as {@link Resources#plus}: both are never negative. */
@@ -400,10 +433,7 @@ final class TopologyIndex implements Topology {
         int idx = requireLevel(level);
         DomainTree tree = structure.trees.get(podSet.instanceType());
         if (tree == null) return Map.of();
-        Resources perPod = podSet.perPod();
-        long[] cap = extraFree.isEmpty()
-                ? capacities(podSet.instanceType(), tree, perPod)
-                : tree.computeCapacities(s -> capacity(s, perPod, extraFree.getOrDefault(s.name, Resources.ZERO)));
+        long[] cap = capacitiesFor(podSet, tree, extraFree);
         Map<TopologyDomain, Long> out = new LinkedHashMap<>();
         for (Domain d : tree.level(idx)) out.put(DomainTree.identity(d), cap[d.id]);
         return Collections.unmodifiableMap(out);

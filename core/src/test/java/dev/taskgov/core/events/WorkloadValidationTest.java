@@ -53,6 +53,14 @@ class WorkloadValidationTest {
             return podSet(name, count, type, req, required, preferred);
         }
 
+        /** Replaces the last pod set with the same one plus a node selector. */
+        Sub selector(Map<String, String> nodeSelector) {
+            PodSetSpec p = podSets.remove(podSets.size() - 1);
+            podSets.add(new PodSetSpec(p.name(), p.count(), p.instanceType(), p.requests(), p.requiredTopology(),
+                    p.preferredTopology(), nodeSelector));
+            return this;
+        }
+
         Sub namespace(String n) {
             ns = n;
             return this;
@@ -107,6 +115,22 @@ class WorkloadValidationTest {
                 new Case("negative request", Sub.submission().onlyPodSet("worker", 1, P5.name(),
                         new ResourceAmounts(null, new BigDecimal("-0.5"), null), null, null),
                         invalid(RejectReason.InvalidWorkload, "podSets[0].requests.vcpu", "must not be negative, was -0.5")),
+                new Case("valid: a node selector pinning a rack reaches the pod set request",
+                        Sub.submission().onlyPodSet("worker", 1, P5.name(), acc(1), layer3, null).selector(Map.of(layer3, "nn-b1-r2")),
+                        new WorkloadValidation.Valid(new Workload("w1", "team-a", "training", 50, T, List.of(
+                                new PodSetRequest("worker", 1, P5.name(), Resources.accelerators(1), TopologyRequest.required(layer3),
+                                        Map.of(layer3, "nn-b1-r2")))))),
+                new Case("node selector with an empty value",
+                        Sub.submission().selector(Map.of(layer3, "")),
+                        invalid(RejectReason.InvalidWorkload, "podSets[0].nodeSelector[" + layer3 + "]",
+                                "must not be empty (a node must carry the label with a value)")),
+                new Case("node selector with a blank label name",
+                        Sub.submission().selector(Map.of(" ", "x")),
+                        invalid(RejectReason.InvalidWorkload, "podSets[0].nodeSelector", "label names must not be blank")),
+                new Case("node selector on another instance type than the pod set's",
+                        Sub.submission().selector(Map.of(Node.INSTANCE_TYPE_LABEL, "ml.g5.8xlarge")),
+                        invalid(RejectReason.InvalidWorkload, "podSets[0].nodeSelector[" + Node.INSTANCE_TYPE_LABEL + "]",
+                                "is \"ml.g5.8xlarge\" but the pod set's instanceType is \"ml.p5.48xlarge\"; no node can match both")),
                 new Case("unknown priority class", Sub.submission().priorityClass("urgent"),
                         invalid(RejectReason.UnknownPriorityClass, "priorityClass", "unknown priority class 'urgent'; known: [experiment, training]")),
                 new Case("unknown team", Sub.submission().namespace("hyperpod-ns-team-z"),
@@ -140,6 +164,8 @@ class WorkloadValidationTest {
     static Stream<org.junit.jupiter.params.provider.Arguments> events() {
         return Stream.of(
                 org.junit.jupiter.params.provider.Arguments.of("WorkloadSubmitted", Sub.submission().build().withSubmittedAt(T)),
+                org.junit.jupiter.params.provider.Arguments.of("WorkloadSubmitted with a node selector", Sub.submission()
+                        .selector(Map.of(TopologyLevels.LAYER_3, "nn-b1-r2", TopologyLevels.HOSTNAME, "h1")).build().withSubmittedAt(T)),
                 org.junit.jupiter.params.provider.Arguments.of("WorkloadFinished", new WorkloadFinished("w1", T, WorkloadFinished.Outcome.Succeeded)),
                 org.junit.jupiter.params.provider.Arguments.of("WorkloadStatus", new WorkloadStatus("w1", "team-a",
                         dev.taskgov.core.model.WorkloadState.Pending, "QuotaExceeded", "needs 1", T)),
@@ -170,6 +196,14 @@ class WorkloadValidationTest {
                                 + "\"borrowed\":{\"ml.p5.48xlarge\":{\"accelerators\":8}},\"podSets\":[{\"name\":\"worker\","
                                 + "\"instanceType\":\"ml.p5.48xlarge\",\"domain\":{\"level\":\"topology.k8s.aws/network-node-layer-3\","
                                 + "\"value\":\"nn-b1-r2\"},\"nodes\":[{\"name\":\"p5-b1r2h1\",\"count\":8},{\"name\":\"p5-b1r2h2\",\"count\":2}]}]}"),
+                org.junit.jupiter.params.provider.Arguments.of("pod set without node selector: the field is left out",
+                        new PodSetSpec("worker", 2, "ml.p5.48xlarge", acc(1), null, null),
+                        "{\"name\":\"worker\",\"count\":2,\"instanceType\":\"ml.p5.48xlarge\",\"requests\":{\"accelerators\":1}}"),
+                org.junit.jupiter.params.provider.Arguments.of("pod set with a node selector",
+                        new PodSetSpec("worker", 2, "ml.p5.48xlarge", acc(1), null, null,
+                                Map.of("topology.k8s.aws/network-node-layer-3", "nn-b1-r2")),
+                        "{\"name\":\"worker\",\"count\":2,\"instanceType\":\"ml.p5.48xlarge\",\"requests\":{\"accelerators\":1},"
+                                + "\"nodeSelector\":{\"topology.k8s.aws/network-node-layer-3\":\"nn-b1-r2\"}}"),
                 org.junit.jupiter.params.provider.Arguments.of("WorkloadPreempted", new WorkloadPreempted("b-2", "team-b", "a-2",
                                 dev.taskgov.core.model.PreemptionReason.ReclaimLentCapacity, "m", Instant.parse("2026-11-30T10:00:01Z")),
                         "{\"workloadId\":\"b-2\",\"team\":\"team-b\",\"preemptorWorkloadId\":\"a-2\",\"reason\":\"ReclaimLentCapacity\","

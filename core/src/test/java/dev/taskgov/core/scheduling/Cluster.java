@@ -132,6 +132,19 @@ public final class Cluster {
         return this;
     }
 
+    /** Submits {@code pods} one-GPU pods with a topology request and a node selector. */
+    public Cluster submit(String id, String team, int pods, String priorityClass, dev.taskgov.core.topology.TopologyRequest topology,
+                          Map<String, String> nodeSelector) {
+        steps.add(s -> {
+            int p = s.config().priorityOf(priorityClass);
+            String cls = s.config().resolveClass(priorityClass).orElse(null);
+            s.submit(new Workload(id, team, cls, p, Instant.EPOCH, List.of(
+                    new PodSetRequest("worker", pods, G5, Resources.accelerators(1), topology, nodeSelector))));
+            return s;
+        });
+        return this;
+    }
+
     public Cluster submit(String id, String team, int pods) {
         return submit(id, team, pods, "training");
     }

@@ -44,6 +44,16 @@ class TopologyAwarePreemptionTest {
                 .submit("p", "a", 2, "inference", preemptor);
     }
 
+    /** {@link #oneBigTwoSmall}, the preemptor pinned to a rack by a node selector on the layer-3 label. */
+    static Cluster oneBigTwoSmallPinned(TopologyRequest preemptor, String rack) {
+        return Cluster.gpus(8).team("a", 8)
+                .submit("e1", "a", 2, "experiment", RACK)
+                .submit("t1", "a", 1, "training").submit("t2", "a", 1, "training")
+                .submit("t3", "a", 1, "training").submit("t4", "a", 1, "training")
+                .submit("e2", "a", 1, "experiment").submit("e3", "a", 1, "experiment")
+                .submit("p", "a", 2, "inference", preemptor, Map.of(TopologyLevels.LAYER_3, rack));
+    }
+
     /** Each rack: two inference pods and two experiment pods; p (inference) wants 3 pods. */
     static Cluster twoProtectedPerRack(TopologyRequest preemptor) {
         return Cluster.gpus(8).team("a", 8)
@@ -64,6 +74,12 @@ class TopologyAwarePreemptionTest {
                         result(List.of("e2", "e3", "p", "t1", "t2", "t3", "t4"), List.of("e1"), List.of("e1"), Map.of("n01", 1, "n02", 1))),
                 new Case("no topology request: the generic order (newest lowest priority first) as before",
                         oneBigTwoSmall(TopologyRequest.NONE),
+                        result(List.of("e1", "p", "t1", "t2", "t3", "t4"), List.of("e2", "e3"), List.of("e3", "e2"), Map.of("n07", 1, "n08", 1))),
+                new Case("nodeSelector on rack-0, no topology request: the victim inside rack-0, not the newer ones outside",
+                        oneBigTwoSmallPinned(TopologyRequest.NONE, "rack-0"),
+                        result(List.of("e2", "e3", "p", "t1", "t2", "t3", "t4"), List.of("e1"), List.of("e1"), Map.of("n01", 1, "n02", 1))),
+                new Case("nodeSelector on rack-1 with required rack: the two experiments of rack-1, not the one-victim set of rack-0",
+                        oneBigTwoSmallPinned(RACK, "rack-1"),
                         result(List.of("e1", "p", "t1", "t2", "t3", "t4"), List.of("e2", "e3"), List.of("e3", "e2"), Map.of("n07", 1, "n08", 1))),
                 new Case("required rack: no plan when no single rack can be freed, nothing evicted",
                         twoProtectedPerRack(RACK),

@@ -202,8 +202,79 @@ class PlacementCasesTest {
         );
     }
 
+    private static final String POOL = "example.com/pool";
+
+    /** Racks r1 (n1, n2) in block b1, r2 (n3) and r3 (n4, n5) in block b2; n2 and n4 in pool "a". */
+    private static TestCluster twoBlocks() {
+        return cluster()
+                .node("n1", labels("nn-1", "b1", "r1"))
+                .node("n2", withPool(labels("nn-1", "b1", "r1"), "a"))
+                .rack("nn-1", "b2", "r2", "n3")
+                .node("n4", withPool(labels("nn-1", "b2", "r3"), "a"))
+                .rack("nn-1", "b2", "r3", "n5");
+    }
+
+    private static Map<String, String> withPool(Map<String, String> labels, String pool) {
+        labels.put(POOL, pool);
+        return labels;
+    }
+
+    /** A node selector is a hard filter: nodes that do not carry its labels hold none of the pods. */
+    static Stream<Arguments> selectorCases() {
+        return Stream.of(
+                placement("nodeSelector on a rack pins the pods there, not on the first rack by path",
+                        twoRacks(),
+                        workload(pods("worker", 2).gpus(8).selector(LAYER_3, "r2")),
+                        placed(at("worker", null, "n3", 1, "n4", 1))),
+                placement("nodeSelector on a block with required rack: the best rack inside the block",
+                        twoBlocks(),
+                        workload(pods("worker", 2).gpus(8).required(LAYER_3).selector(LAYER_2, "b2")),
+                        placed(at("worker", domain(LAYER_3, "r3"), "n4", 1, "n5", 1))),
+                placement("nodeSelector on a rack with required block: the block of the rack, pods only in the rack",
+                        twoBlocks(),
+                        workload(pods("worker", 2).gpus(4).required(LAYER_2).selector(LAYER_3, "r2")),
+                        placed(at("worker", domain(LAYER_2, "b2"), "n3", 2))),
+                placement("nodeSelector on a full rack: no fit names the selector",
+                        twoRacks().used("n3", Resources.accelerators(8)),
+                        workload(pods("worker", 2).gpus(8).required(LAYER_3).selector(LAYER_3, "r2")),
+                        noFit("worker", 1, 2, "{" + LAYER_3 + "=r2}")),
+                placement("nodeSelector on a rack with no such rack: fits nothing",
+                        twoRacks(),
+                        workload(pods("worker", 1).gpus(1).selector(LAYER_3, "r9")),
+                        noFit("worker", 0, 1, "{" + LAYER_3 + "=r9}")),
+                placement("nodeSelector on a hostname: only that node",
+                        twoRacks(),
+                        workload(pods("worker", 2).gpus(4).selector(HOSTNAME, "n4")),
+                        placed(at("worker", null, "n4", 2))),
+                placement("nodeSelector on a rack value shared by two blocks matches both racks",
+                        cluster().rack("nn-1", "b1", "r", "n1").rack("nn-1", "b2", "r", "n2").rack("nn-1", "b2", "x", "n3"),
+                        workload(pods("worker", 2).gpus(8).selector(LAYER_3, "r")),
+                        placed(at("worker", null, "n1", 1, "n2", 1))),
+                placement("nodeSelector on another label (slow path): only the nodes carrying it",
+                        twoBlocks(),
+                        workload(pods("worker", 2).gpus(8).selector(POOL, "a")),
+                        placed(at("worker", null, "n2", 1, "n4", 1))),
+                placement("nodeSelector on a topology label and another label: both must match",
+                        twoBlocks(),
+                        workload(pods("worker", 2).gpus(8).selector(POOL, "a").selector(LAYER_2, "b2")),
+                        noFit("worker", 1, 2, "{" + POOL + "=a, " + LAYER_2 + "=b2}")),
+                placement("nodeSelector on the instance-type label matches the node's instance type",
+                        twoRacks(),
+                        workload(pods("worker", 1).gpus(8).selector(Node.INSTANCE_TYPE_LABEL, P5).selector(LAYER_3, "r2")),
+                        placed(at("worker", null, "n3", 1))),
+                placement("master pinned to a host, workers pinned to a rack: each pod set its own nodes",
+                        twoRacks(),
+                        workload(pods("master", 1).gpus(8).selector(HOSTNAME, "n3"), pods("workers", 2).gpus(8).required(LAYER_3).selector(LAYER_3, "r1")),
+                        placed(at("master", null, "n3", 1), at("workers", domain(LAYER_3, "r1"), "n1", 1, "n2", 1))),
+                placement("workers pinned to a rack see what the master took there",
+                        twoRacks(),
+                        workload(pods("master", 1).gpus(8).selector(HOSTNAME, "n1"), pods("workers", 2).gpus(8).selector(LAYER_3, "r1")),
+                        noFit("workers", 1, 2, "{" + LAYER_3 + "=r1}"))
+        );
+    }
+
     @ParameterizedTest(name = "{0}")
-    @MethodSource("cases")
+    @MethodSource({"cases", "selectorCases"})
     void places(String name, TestCluster cluster, List<PodSetRequest> podSets, PlacementResult expected) {
         Topology topology = cluster.build();
         List<Node> before = topology.nodes();

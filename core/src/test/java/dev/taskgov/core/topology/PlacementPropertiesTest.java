@@ -276,4 +276,49 @@ class PlacementPropertiesTest {
             assertThat(t.capacityByDomain(ps, level)).isEqualTo(m.fresh().capacityByDomain(ps, level));
         }
     }
+
+    /**
+     * A pod set with a node selector is placed exactly as the same pod set without it on a
+     * cluster of only the matching nodes, by the fast path (topology labels only) and the slow
+     * path (the same selector plus the instance-type label, which every candidate node matches).
+     */
+    @Test
+    void aNodeSelectorPlacesAsIfOnlyTheMatchingNodesExisted() {
+        Random rnd = new Random(303);
+        int placedCount = 0;
+        for (int it = 0; it < ITERATIONS; it++) {
+            Model m = randomModel(rnd);
+            PodSetRequest plain = randomPodSet(rnd, "worker");
+            Node pick = new ArrayList<>(m.nodes.values()).get(rnd.nextInt(m.nodes.size()));
+            Map<String, String> selector = new TreeMap<>();
+            for (String level : TopologyLevels.ALL) {
+                if (rnd.nextInt(3) == 0 && !pick.levelValue(level).isEmpty()) selector.put(level, pick.levelValue(level));
+            }
+            if (selector.isEmpty()) selector.put(TopologyLevels.HOSTNAME, pick.levelValue(TopologyLevels.HOSTNAME));
+            PodSetRequest fast = new PodSetRequest("worker", plain.count(), plain.instanceType(), plain.perPod(), plain.topology(), selector);
+            Map<String, String> slowSelector = new TreeMap<>(selector);
+            slowSelector.put(Node.INSTANCE_TYPE_LABEL, plain.instanceType());
+            PodSetRequest slow = new PodSetRequest("worker", plain.count(), plain.instanceType(), plain.perPod(), plain.topology(), slowSelector);
+
+            Model only = new Model();
+            m.nodes.values().stream().filter(n -> n.matches(selector)).forEach(n -> only.nodes.put(n.name(), n));
+            only.nodes.keySet().forEach(n -> only.used.put(n, m.used.getOrDefault(n, Resources.ZERO)));
+            PlacementResult expected = only.nodes.isEmpty()
+                    ? new PlacementResult.NoFit("worker", 0, "") : only.fresh().place(List.of(plain));
+
+            Topology t = m.fresh();
+            for (PodSetRequest ps : List.of(fast, slow)) {
+                PlacementResult r = t.place(List.of(ps));
+                if (expected instanceof PlacementResult.Placed) {
+                    placedCount++;
+                    assertThat(r).as("iteration %d, selector %s", it, ps.nodeSelector()).isEqualTo(expected);
+                } else {
+                    assertThat(r).as("iteration %d", it).isInstanceOf(PlacementResult.NoFit.class);
+                    assertThat(((PlacementResult.NoFit) r).fitting()).as("iteration %d", it)
+                            .isEqualTo(((PlacementResult.NoFit) expected).fitting());
+                }
+            }
+        }
+        assertThat(placedCount).as("enough placements to mean something").isGreaterThan(ITERATIONS / 10);
+    }
 }

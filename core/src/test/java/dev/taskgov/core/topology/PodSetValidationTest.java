@@ -33,6 +33,15 @@ class PodSetValidationTest {
                 Arguments.of("unknown preferred level",
                         workload(pods("worker", 1).preferred("rack")),
                         List.of("podSets[0].preferredTopology: unknown topology level \"rack\", must be one of " + LEVELS)),
+                Arguments.of("node selector with an empty value",
+                        workload(pods("worker", 1).selector(LAYER_3, "")),
+                        List.of("podSets[0].nodeSelector[" + LAYER_3 + "]: must not be empty (a node must carry the label with a value)")),
+                Arguments.of("node selector naming another instance type",
+                        workload(pods("worker", 1).selector(Node.INSTANCE_TYPE_LABEL, TestCluster.G5)),
+                        List.of("podSets[0].nodeSelector[" + Node.INSTANCE_TYPE_LABEL + "]: is \"ml.g5.8xlarge\" but the pod set's"
+                                + " instanceType is \"ml.p5.48xlarge\"; no node can match both")),
+                Arguments.of("valid node selector on a rack",
+                        workload(pods("worker", 1).selector(LAYER_3, "r1")), List.of()),
                 Arguments.of("blank name and instance type",
                         List.of(new PodSetRequest(" ", 1, "", null, null)),
                         List.of("podSets[0].name: must not be blank", "podSets[0].instanceType: must not be blank")));

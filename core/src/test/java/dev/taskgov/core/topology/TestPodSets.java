@@ -24,6 +24,7 @@ final class TestPodSets {
         private long milliVcpu;
         private long memoryMiB;
         private TopologyRequest topology = TopologyRequest.NONE;
+        private final java.util.Map<String, String> nodeSelector = new java.util.HashMap<>();
 
         private Builder(String name, int count) {
             this.name = name;
@@ -60,8 +61,15 @@ final class TestPodSets {
             return this;
         }
 
+        /** Adds a label the pods' nodes must carry with this value. */
+        Builder selector(String label, String value) {
+            nodeSelector.put(label, value);
+            return this;
+        }
+
         PodSetRequest build() {
-            return new PodSetRequest(name, count, instanceType, Resources.of(accelerators, milliVcpu, memoryMiB), topology);
+            return new PodSetRequest(name, count, instanceType, Resources.of(accelerators, milliVcpu, memoryMiB), topology,
+                    nodeSelector);
         }
     }
 
@@ -92,5 +100,11 @@ final class TestPodSets {
 
     static PlacementResult noFit(String podSet, int fitting, int count) {
         return new PlacementResult.NoFit(podSet, fitting, "allows to fit only " + fitting + " out of " + count + " pods");
+    }
+
+    /** A no-fit of a pod set with a node selector, written as {@code {label=value}}. */
+    static PlacementResult noFit(String podSet, int fitting, int count, String selector) {
+        return new PlacementResult.NoFit(podSet, fitting, "allows to fit only " + fitting + " out of " + count
+                + " pods on the nodes matching nodeSelector " + selector);
     }
 }

@@ -52,6 +52,37 @@ public interface JobWatcherConfig {
         /** Informer resync period (0 = none): a resync retries jobs whose submission failed. */
         @WithDefault("PT5M")
         Duration resyncPeriod();
+
+        /** Leader election among watcher replicas (only the leader acts on jobs). */
+        LeaderElection leaderElection();
+    }
+
+    interface LeaderElection {
+        /** Off: this process acts alone. On: it acts only while it holds the Lease. */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** Namespace of the coordination.k8s.io Lease (the watcher's own namespace). */
+        @WithDefault("taskgov-system")
+        String namespace();
+
+        @WithDefault("taskgov-job-watcher")
+        String leaseName();
+
+        /** This replica's name in the Lease; default the HOSTNAME variable (the pod name), else a random id. */
+        java.util.Optional<String> identity();
+
+        /** How long a lease holds without renewal before a standby may take it. */
+        @WithDefault("PT15S")
+        Duration leaseDuration();
+
+        /** How long the leader keeps trying to renew before it gives up leading. */
+        @WithDefault("PT10S")
+        Duration renewDeadline();
+
+        /** How often standbys try to take the lease. */
+        @WithDefault("PT2S")
+        Duration retryPeriod();
     }
 
     interface Topics {
