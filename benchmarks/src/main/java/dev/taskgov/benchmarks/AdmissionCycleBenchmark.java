@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * A full drain: 100 teams, 5,000 nodes, {@code pending} queued workloads; one {@link Scheduler#cycle()}
  * admits everything it can (with in-process preemptions) and explains the rest. The score is the
  * time of one drain; the {@code decisions} and {@code admitted} counters give decisions per drain,
- * so decisions/s = decisions / score.
+ * so decisions/s = decisions / score; {@code cpuMicros} is the draining thread's CPU time.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar AdmissionCycleBenchmark -p pending=1000,10000,100000}
  */
@@ -45,19 +45,26 @@ public class AdmissionCycleBenchmark {
     private AdmissionWorkloads workloads;
     private Scheduler scheduler;
 
-    /** Decisions of the measured drain, reported next to the time. */
+    /**
+     * Decisions of the measured drain, and the CPU time of the thread that ran it (in microseconds):
+     * on a shared machine wall time includes waiting for a core, CPU time much less so.
+     */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
     public static class Counts {
         public long decisions;
         public long admitted;
+        public long cpuMicros;
 
         @Setup(Level.Iteration)
         public void reset() {
             decisions = 0;
             admitted = 0;
+            cpuMicros = 0;
         }
     }
+
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
 
     @Setup(Level.Trial)
     public void cluster() {
@@ -71,7 +78,9 @@ public class AdmissionCycleBenchmark {
 
     @Benchmark
     public List<Decision> drain(Counts counts) {
+        long cpu0 = THREADS.getCurrentThreadCpuTime();
         List<Decision> decisions = scheduler.cycle();
+        counts.cpuMicros += (THREADS.getCurrentThreadCpuTime() - cpu0) / 1_000;
         counts.decisions += decisions.size();
         counts.admitted += decisions.stream().filter(d -> d instanceof Decision.Admit).count();
         return decisions;
