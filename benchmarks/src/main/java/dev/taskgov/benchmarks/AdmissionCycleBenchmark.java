@@ -30,8 +30,8 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1)
-@Measurement(iterations = 3)
+@Warmup(iterations = 20) // a drain at 1k pending lasts milliseconds: the JIT needs many of them
+@Measurement(iterations = 10)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx4g"})
 public class AdmissionCycleBenchmark {
 

@@ -17,7 +17,7 @@ import java.util.List;
  * time, decisions per second at each, and CPU time per decision.
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar dev.taskgov.benchmarks.AdmissionCycleReport
- * [PENDING,... [SHAPES,... [WARMUPS [ITERATIONS]]]]}, defaults {@code 1000,10000,100000 FEW,DISTINCT 5 10}.
+ * [PENDING,... [SHAPES,... [WARMUPS [ITERATIONS]]]]}, defaults {@code 1000,10000,100000 FEW,DISTINCT 20 10}.
  */
 public final class AdmissionCycleReport {
 
@@ -27,7 +27,7 @@ public final class AdmissionCycleReport {
     public static void main(String[] args) throws RunnerException {
         String pending = args.length > 0 ? args[0] : "1000,10000,100000";
         String shapes = args.length > 1 ? args[1] : "FEW,DISTINCT";
-        int warmups = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        int warmups = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         int iterations = args.length > 3 ? Integer.parseInt(args[3]) : 10;
         Options options = new OptionsBuilder()
                 .include(AdmissionCycleBenchmark.class.getSimpleName())
