@@ -44,7 +44,7 @@ public class AdmissionRuntime {
     private AdmissionTopics topics;
 
     void onStart(@Observes StartupEvent event) {
-        AdmissionServiceConfig.Topics t = config.topics();
+        dev.taskgov.service.support.TopicsConfig t = config.topics();
         AdmissionServiceConfig.Admission a = config.admission();
         topics = new AdmissionTopics(t.workloadSubmitted(), t.workloadFinished(), t.workloadPreempted(), t.quota(),
                 t.topology(), t.workloadAdmitted(), t.workloadStatus(), t.preemptionRequested(), t.deadletter(),

@@ -31,7 +31,7 @@ public class PreemptionRuntime {
     private PreemptionDecider decider;
 
     void onStart(@Observes StartupEvent event) {
-        PreemptionServiceConfig.Topics t = config.topics();
+        dev.taskgov.service.support.TopicsConfig t = config.topics();
         PreemptionServiceConfig.Preemption p = config.preemption();
         if (!p.enabled()) return;
         PreemptionTopics topics = new PreemptionTopics(t.preemptionRequested(), t.workloadSubmitted(), t.workloadAdmitted(),
