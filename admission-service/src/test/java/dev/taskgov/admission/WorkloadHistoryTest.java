@@ -111,6 +111,16 @@ class WorkloadHistoryTest {
     }
 
     @Test
+    void an_aggregated_history_survives_the_changelog_round_trip() {
+        WorkloadRecord r = history().change(10, Pending, "QuotaExceeded", "a").change(20, Pending, "QuotaExceeded", "b").apply();
+
+        WorkloadRecord back = Json.read(Json.bytes(r), WorkloadRecord.class);
+
+        assertThat(back.history()).isEqualTo(r.history());
+        assertThat(back.history().get(1).count()).isEqualTo(2);
+    }
+
+    @Test
     void a_changelog_entry_written_before_counts_existed_reads_as_one_occurrence() {
         String json = "{\"time\":\"2026-11-30T10:00:05Z\",\"state\":\"Pending\",\"reason\":\"Queued\",\"message\":\"m\"}";
         WorkloadRecord.Condition c = Json.read(json.getBytes(StandardCharsets.UTF_8), WorkloadRecord.Condition.class);
