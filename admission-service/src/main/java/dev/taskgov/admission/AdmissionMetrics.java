@@ -6,6 +6,7 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.scheduling.QuotaLedger;
 import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.scheduling.Share;
+import dev.taskgov.service.support.DeadLetterMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -14,6 +15,7 @@ import io.micrometer.core.instrument.Timer;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,9 +40,13 @@ public final class AdmissionMetrics implements AdmissionObserver {
     private final MultiGauge borrowed;
     private final MultiGauge lent;
     private final MultiGauge share;
+    private final DeadLetterMetrics deadLetters;
 
-    public AdmissionMetrics(MeterRegistry registry, Supplier<Boolean> decider, Supplier<Long> lag) {
+    /** @param inputTopics the topics the decider reads: their dead-letter counters start at 0 */
+    public AdmissionMetrics(MeterRegistry registry, Supplier<Boolean> decider, Supplier<Long> lag,
+                            Collection<String> inputTopics) {
         this.registry = registry;
+        this.deadLetters = new DeadLetterMetrics(registry, inputTopics);
         this.pending = MultiGauge.builder("taskgov.admission.pending.workloads")
                 .description("Pending workloads per team and reason").register(registry);
         this.nominal = MultiGauge.builder("taskgov.quota.nominal")
@@ -83,9 +89,8 @@ public final class AdmissionMetrics implements AdmissionObserver {
     }
 
     @Override
-    public void deadLettered(String topic, String reasonCategory) {
-        Counter.builder("taskgov.admission.deadletters").description("Records sent to the dead-letter topic")
-                .tags("topic", topic, "reason", reasonCategory).register(registry).increment();
+    public void deadLettered(String topic, DeadLetterMetrics.Reason reason) {
+        deadLetters.count(topic, reason);
     }
 
     @Override

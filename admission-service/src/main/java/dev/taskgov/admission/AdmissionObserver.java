@@ -1,5 +1,7 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.service.support.DeadLetterMetrics;
+
 import java.time.Duration;
 
 /** What the decider reports as it decides (metrics); called on the loop thread. */
@@ -10,7 +12,8 @@ public interface AdmissionObserver {
 
     void preemptionRequested(String team);
 
-    void deadLettered(String topic, String reasonCategory);
+    /** A record of {@code topic} went to the dead-letter topic. */
+    void deadLettered(String topic, DeadLetterMetrics.Reason reason);
 
     void rejected(String team, String reason);
 
@@ -29,7 +32,7 @@ public interface AdmissionObserver {
         public void preemptionRequested(String team) {
         }
 
-        public void deadLettered(String topic, String reasonCategory) {
+        public void deadLettered(String topic, DeadLetterMetrics.Reason reason) {
         }
 
         public void rejected(String team, String reason) {

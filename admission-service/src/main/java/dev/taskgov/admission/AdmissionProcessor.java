@@ -1,5 +1,7 @@
 package dev.taskgov.admission;
 
+import static dev.taskgov.service.support.DeadLetterMetrics.Reason.UNREADABLE;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
@@ -30,6 +32,7 @@ import dev.taskgov.core.scheduling.WorkloadView;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.TopologyRequest;
+import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.Json;
 import dev.taskgov.service.support.Outbox;
@@ -183,7 +186,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             Workload w = a.workload();
             persist(WorkloadRecord.first(s.withSubmittedAt(w.submittedAt()), w.team(), w.priorityClass(), w.priority(),
                     w.submittedAt(), WorkloadState.Pending, PendingReason.Queued.name(),
-                    "waiting for the next scheduling cycle", now), out);
+                    "queued: looked at when it reaches the head of its team's queue (the head goes first, also while it waits for a preemption)", now), out);
             dirty = true;
         } else if (result instanceof SubmitResult.Rejected r) {
             Decision.Reject d = r.decision();
@@ -401,32 +404,36 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     private <T> T decode(ConsumerRecord<String, byte[]> record, Class<T> type, Outbox out) {
         if (record.value() == null) {
-            deadLetter(out, record, "the record has no value (a tombstone is not a " + type.getSimpleName() + ")");
+            deadLetter(out, record, UNREADABLE, "the record has no value (a tombstone is not a " + type.getSimpleName() + ")");
             return null;
         }
         try {
             T value = EventCodec.read(record.value(), type);
-            if (value == null) deadLetter(out, record, "the value is JSON null, not a " + type.getSimpleName());
+            if (value == null) deadLetter(out, record, UNREADABLE, "the value is JSON null, not a " + type.getSimpleName());
             return value;
         } catch (EventCodec.EventFormatException e) {
-            deadLetter(out, record, "unreadable " + type.getSimpleName() + ": " + e.getMessage());
+            deadLetter(out, record, UNREADABLE, "unreadable " + type.getSimpleName() + ": " + e.getMessage());
             return null;
         }
     }
 
     private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, String reason) {
+        deadLetter(out, record, DeadLetterMetrics.Reason.INVALID, reason);
+    }
+
+    @Override
+    public void refusedAfterFailure(ConsumerRecord<String, byte[]> record, String reason) {
+        observer.deadLettered(record.topic(), DeadLetterMetrics.Reason.FAILED);
+    }
+
+    private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, DeadLetterMetrics.Reason category,
+                            String reason) {
         if (out == null) {
             LOG.warnf("%s-%d@%d refused while restoring: %s", record.topic(), record.partition(), record.offset(), reason);
             return;
         }
         out.deadLetter(record, reason);
-        observer.deadLettered(record.topic(), reasonCategory(reason));
-    }
-
-    /** A short label for metrics: the text before the first colon. */
-    static String reasonCategory(String reason) {
-        int i = reason.indexOf(':');
-        return (i > 0 ? reason.substring(0, i) : reason).trim();
+        observer.deadLettered(record.topic(), category);
     }
 
     /** Instance types as the nodes show them: per type, the largest allocatable of its nodes. */

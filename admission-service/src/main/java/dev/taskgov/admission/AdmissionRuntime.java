@@ -44,7 +44,7 @@ public class AdmissionRuntime {
     private AdmissionTopics topics;
 
     void onStart(@Observes StartupEvent event) {
-        AdmissionServiceConfig.Topics t = config.topics();
+        dev.taskgov.service.support.TopicsConfig t = config.topics();
         AdmissionServiceConfig.Admission a = config.admission();
         topics = new AdmissionTopics(t.workloadSubmitted(), t.workloadFinished(), t.workloadPreempted(), t.quota(),
                 t.topology(), t.workloadAdmitted(), t.workloadStatus(), t.preemptionRequested(), t.deadletter(),
@@ -60,7 +60,8 @@ public class AdmissionRuntime {
                 a.transactionalIdPrefix() + a.cluster(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics());
         AdmissionDecider[] self = new AdmissionDecider[1];
         AdmissionMetrics metrics = new AdmissionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
-                () -> self[0] == null ? 0L : self[0].lag());
+                () -> self[0] == null ? 0L : self[0].lag(),
+                java.util.List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(), topics.topology()));
         decider = new AdmissionDecider(settings, Clock.systemUTC(), metrics);
         self[0] = decider;
         decider.start();

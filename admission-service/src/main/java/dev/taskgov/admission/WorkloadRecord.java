@@ -28,7 +28,7 @@ import java.util.Map;
  * @param admissionSeq  order of the current admission among all admissions (victims: most recent first); 0 unless Admitted
  * @param placement     the current placement; null unless Admitted
  * @param borrowed      what the current admission borrows per instance type; null unless Admitted
- * @param history       every state change, oldest first
+ * @param history       the state changes, oldest first; consecutive ones with the same state and reason aggregated
  * @param version       increases with every change; event ids are {@code <workloadId>:<version>}
  */
 public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted spec, String priorityClass, int priority,
@@ -37,8 +37,34 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
                              List<AdmittedPodSet> placement, Map<String, ResourceAmounts> borrowed,
                              List<Condition> history, long version) {
 
-    /** One entry of the history: a state with its reason, like a Kubernetes condition. */
-    public record Condition(Instant time, WorkloadState state, String reason, String message) {
+    /**
+     * One entry of the history: a state with its reason, like a Kubernetes event. Consecutive changes with the
+     * same state and reason (a pending workload whose numbers move) are one entry, as Kubernetes aggregates
+     * repeated events: {@code count} times from {@code firstTime} to {@code time}, with the latest message.
+     *
+     * @param time      the latest occurrence
+     * @param firstTime the first occurrence (= time when count is 1; filled in for records written before it existed)
+     * @param count     how many consecutive changes this entry stands for (at least 1)
+     */
+    public record Condition(Instant time, WorkloadState state, String reason, String message, int count, Instant firstTime) {
+        public Condition {
+            if (count < 1) count = 1;
+            if (firstTime == null) firstTime = time;
+        }
+
+        public Condition(Instant time, WorkloadState state, String reason, String message) {
+            this(time, state, reason, message, 1, time);
+        }
+
+        /** Whether a change to (state, reason) repeats this entry. */
+        boolean repeatedBy(WorkloadState s, String r) {
+            return s == state && java.util.Objects.equals(r, reason);
+        }
+
+        /** This entry once more, at {@code now}, with the latest message. */
+        Condition again(Instant now, String newMessage) {
+            return new Condition(now, state, reason, newMessage, count + 1, firstTime);
+        }
     }
 
     public WorkloadRecord {
@@ -52,10 +78,15 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
                 null, null, List.of(new Condition(now, state, reason, message)), 1);
     }
 
-    /** The next version in another state or with another reason; the history grows by one entry. */
+    /**
+     * The next version in another state, with another reason or message. The history grows by one entry,
+     * unless the last entry has the same state and reason: then that entry counts once more (latest message).
+     */
     public WorkloadRecord moveTo(WorkloadState newState, String newReason, String newMessage, Instant now) {
         List<Condition> h = new ArrayList<>(history);
-        h.add(new Condition(now, newState, newReason, newMessage));
+        Condition last = h.isEmpty() ? null : h.get(h.size() - 1);
+        if (last != null && last.repeatedBy(newState, newReason)) h.set(h.size() - 1, last.again(now, newMessage));
+        else h.add(new Condition(now, newState, newReason, newMessage));
         boolean admitted = newState == WorkloadState.Admitted;
         return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, newState, newReason, newMessage, submittedAt,
                 admitted ? admittedAt : null, admitted ? admissionSeq : 0, admitted ? placement : null,

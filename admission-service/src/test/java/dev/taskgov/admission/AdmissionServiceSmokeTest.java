@@ -35,6 +35,17 @@ class AdmissionServiceSmokeTest {
     }
 
     @Test
+    void the_dead_letter_counter_is_there_from_the_start_for_every_input_topic_and_reason() {
+        String metrics = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
+        for (String topic : java.util.List.of("taskgov.workload.submitted", "taskgov.workload.finished", "taskgov.workload.preempted", "taskgov.quota", "taskgov.topology")) {
+            for (String reason : java.util.List.of("unreadable", "invalid", "failed")) {
+                assertThat(metrics).containsPattern("(?m)^taskgov_deadletter_records_total\\{reason=\"" + reason
+                        + "\",topic=\"" + java.util.regex.Pattern.quote(topic) + "\"} [0-9.]+$");
+            }
+        }
+    }
+
+    @Test
     void openapi_document_names_the_service() {
         given().when().get("/q/openapi?format=json")
                 .then().statusCode(200)

@@ -81,6 +81,18 @@ final class LiveCluster implements AutoCloseable {
                 Duration.ofMillis(50), Duration.ofMinutes(2), false);
     }
 
+    /**
+     * Waits until the deciders' consumer group has {@code members} members and is stable: a decider that
+     * just started has joined, so no rebalance is still to come when the test then waits for quiet.
+     */
+    void awaitGroupStable(int members) {
+        String group = deciderSettings().groupId();
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            var d = admin.describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group);
+            return d.members().size() == members && d.groupState() == org.apache.kafka.common.GroupState.STABLE;
+        });
+    }
+
     AdmissionDecider startDecider(Clock clock) {
         AdmissionDecider d = new AdmissionDecider(deciderSettings(), clock, AdmissionObserver.NONE);
         d.start();

@@ -61,7 +61,7 @@ public class DescribeWorkloadCommand extends CliCommand {
         }
         Table t = new Table("  TIME", "AGE", "STATE", "REASON", "MESSAGE");
         for (JsonNode h : history) {
-            t.row("  " + Views.text(h, "time"), Views.age(Views.text(h, "time"), clock), Views.text(h, "state"),
+            t.row("  " + Views.text(h, "time"), Views.eventAge(h, clock), Views.text(h, "state"),
                     Views.text(h, "reason"), Views.text(h, "message"));
         }
         t.print(out);

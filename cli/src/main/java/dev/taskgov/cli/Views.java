@@ -32,6 +32,18 @@ final class Views {
         }
     }
 
+    /**
+     * The age of a history entry; an entry that stands for repeated changes reads as kubectl shows repeated
+     * events: {@code 2m (x5 over 5m)} (last seen 2m ago, five times since 5m ago).
+     */
+    static String eventAge(JsonNode entry, Clock clock) {
+        String last = age(text(entry, "time"), clock);
+        int count = entry.path("count").asInt(1);
+        String first = text(entry, "firstTime");
+        if (count <= 1 || last == null) return last;
+        return last + " (x" + count + (first == null ? "" : " over " + age(first, clock)) + ")";
+    }
+
     /** {"ml.p5.48xlarge": {"accelerators": 8}} as "ml.p5.48xlarge: 8 accelerators". */
     static String amounts(JsonNode byType) {
         if (byType == null || !byType.isObject() || byType.isEmpty()) return null;

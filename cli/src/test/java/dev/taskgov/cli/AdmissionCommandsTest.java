@@ -42,6 +42,7 @@ class AdmissionCommandsTest {
         admission = new StubServer()
                 .answer("GET /workloads/team-3-train-borrow-x1", 200, json("workload-preempted.json"))
                 .answer("GET /workloads/team-a-train-001", 200, json("workload-admitted.json"))
+                .answer("GET /workloads/team-a-train-002", 200, json("workload-pending-repeated.json"))
                 .answer("GET /workloads/nope", 404, "{\"message\":\"no workload with id 'nope'\",\"errors\":[]}")
                 .answer("GET /workloads?team=team-a", 200, json("workloads.json"))
                 .answer("GET /workloads?state=Bogus", 400,
@@ -78,6 +79,19 @@ class AdmissionCommandsTest {
                   2026-11-30T10:00:00Z   5m      Pending    Submitted   queued in hyperpod-ns-team-3-localqueue
                   2026-11-30T10:00:01Z   4m59s   Admitted   Admitted    admitted borrowing 16 accelerators of ml.p5.48xlarge
                   2026-11-30T10:00:07Z   4m53s   Pending    Preempted   preempted by team-5-train-large-x1 (ReclaimLentCapacity): team-5 reclaims 16 accelerators of its nominal 80 that team-3 borrowed (team-3 uses 32 of nominal 16)
+                """);
+    }
+
+    @Test
+    void describeShowsRepeatedChangesAsOneEventWithCountAndSpanLikeKubectl() {
+        Cli.Result r = Cli.run("describe", "workload", "team-a-train-002", "--admission-url", admission.url());
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).endsWith("""
+                Events:
+                  TIME                   AGE                  STATE     REASON          MESSAGE
+                  2026-11-30T10:00:00Z   5m                   Pending   Queued          queued
+                  2026-11-30T10:03:00Z   2m (x5 over 4m58s)   Pending   QuotaExceeded   needs 16 accelerators of ml.p5.48xlarge, team-a has 4 free of nominal 32 and may borrow 0
                 """);
     }
 

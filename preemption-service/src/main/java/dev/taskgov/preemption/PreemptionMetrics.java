@@ -1,12 +1,14 @@
 package dev.taskgov.preemption;
 
 import dev.taskgov.core.model.PreemptionReason;
+import dev.taskgov.service.support.DeadLetterMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -16,9 +18,13 @@ public final class PreemptionMetrics implements PreemptionObserver {
     private final MeterRegistry registry;
     private final AtomicInteger graces = new AtomicInteger();
     private final Timer handling;
+    private final DeadLetterMetrics deadLetters;
 
-    public PreemptionMetrics(MeterRegistry registry, Supplier<Boolean> decider, Supplier<Long> lag) {
+    /** @param inputTopics the topics whose bad records the decider refuses: their dead-letter counters start at 0 */
+    public PreemptionMetrics(MeterRegistry registry, Supplier<Boolean> decider, Supplier<Long> lag,
+                             Collection<String> inputTopics) {
         this.registry = registry;
+        this.deadLetters = new DeadLetterMetrics(registry, inputTopics);
         Gauge.builder("taskgov.preemption.grace.pending", graces::get)
                 .description("Victims chosen and waiting for their grace period to end").register(registry);
         Gauge.builder("taskgov.preemption.decider", () -> decider.get() ? 1 : 0)
@@ -50,9 +56,8 @@ public final class PreemptionMetrics implements PreemptionObserver {
     }
 
     @Override
-    public void deadLettered(String topic, String reason) {
-        Counter.builder("taskgov.preemption.deadletters").description("Records refused to the dead-letter topic")
-                .tags("topic", topic, "reason", reason).register(registry).increment();
+    public void deadLettered(String topic, DeadLetterMetrics.Reason reason) {
+        deadLetters.count(topic, reason);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.taskgov.preemption;
 
+import dev.taskgov.service.support.DeadLetterMetrics;
+
 import dev.taskgov.core.model.PreemptionReason;
 
 import java.time.Duration;
@@ -23,7 +25,7 @@ public interface PreemptionObserver {
     }
 
     /** A record went to the dead-letter topic; {@code reason} is a short label. */
-    default void deadLettered(String topic, String reason) {
+    default void deadLettered(String topic, DeadLetterMetrics.Reason reason) {
     }
 
     /** Victims now waiting for their grace period to end. */

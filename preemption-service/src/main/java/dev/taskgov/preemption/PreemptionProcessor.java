@@ -22,6 +22,7 @@ import dev.taskgov.preemption.ChangelogRecords.PendingGrace;
 import dev.taskgov.preemption.ChangelogRecords.Reservation;
 import dev.taskgov.preemption.ClusterState.PlanningView;
 import dev.taskgov.preemption.ClusterState.PreemptorState;
+import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.Json;
 import dev.taskgov.service.support.Outbox;
 import dev.taskgov.service.support.QuotaRecords;
@@ -351,24 +352,34 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
 
     private <T> T decode(ConsumerRecord<String, byte[]> record, Class<T> type, Outbox out) {
         if (record.value() == null) {
-            deadLetter(out, record, "the record has no value (a tombstone is not a " + type.getSimpleName() + ")");
+            deadLetter(out, record, DeadLetterMetrics.Reason.UNREADABLE, "the record has no value (a tombstone is not a " + type.getSimpleName() + ")");
             return null;
         }
         try {
             T value = EventCodec.read(record.value(), type);
-            if (value == null) deadLetter(out, record, "the value is JSON null, not a " + type.getSimpleName());
+            if (value == null) deadLetter(out, record, DeadLetterMetrics.Reason.UNREADABLE, "the value is JSON null, not a " + type.getSimpleName());
             return value;
         } catch (EventCodec.EventFormatException e) {
-            deadLetter(out, record, "unreadable " + type.getSimpleName() + ": " + e.getMessage());
+            deadLetter(out, record, DeadLetterMetrics.Reason.UNREADABLE, "unreadable " + type.getSimpleName() + ": " + e.getMessage());
             return null;
         }
     }
 
     private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, String reason) {
+        deadLetter(out, record, DeadLetterMetrics.Reason.INVALID, reason);
+    }
+
+    private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, DeadLetterMetrics.Reason category,
+                            String reason) {
         out.deadLetter(record, reason);
-        int i = reason.indexOf(':');
-        observer.deadLettered(record.topic(), (i > 0 ? reason.substring(0, i) : reason).trim());
+        observer.deadLettered(record.topic(), category);
         observer.noVictims("DeadLettered");
+    }
+
+    @Override
+    public void refusedAfterFailure(ConsumerRecord<String, byte[]> record, String reason) {
+        observer.deadLettered(record.topic(), DeadLetterMetrics.Reason.FAILED);
+        if (record.topic().equals(topics.requested())) observer.noVictims("DeadLettered");
     }
 
     private void closeReader() {

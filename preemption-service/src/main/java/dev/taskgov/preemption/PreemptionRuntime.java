@@ -31,7 +31,7 @@ public class PreemptionRuntime {
     private PreemptionDecider decider;
 
     void onStart(@Observes StartupEvent event) {
-        PreemptionServiceConfig.Topics t = config.topics();
+        dev.taskgov.service.support.TopicsConfig t = config.topics();
         PreemptionServiceConfig.Preemption p = config.preemption();
         if (!p.enabled()) return;
         PreemptionTopics topics = new PreemptionTopics(t.preemptionRequested(), t.workloadSubmitted(), t.workloadAdmitted(),
@@ -46,7 +46,7 @@ public class PreemptionRuntime {
                 p.createTopics());
         PreemptionDecider[] self = new PreemptionDecider[1];
         PreemptionMetrics metrics = new PreemptionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
-                () -> self[0] == null ? 0L : self[0].lag());
+                () -> self[0] == null ? 0L : self[0].lag(), java.util.List.of(topics.requested()));
         decider = new PreemptionDecider(settings, Clock.systemUTC(), metrics);
         self[0] = decider;
         decider.start();

@@ -9,6 +9,10 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import dev.taskgov.service.support.DeadLetter;
+import dev.taskgov.service.support.Json;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.model.ActivationState;
 import software.amazon.awssdk.services.sagemaker.model.ComputeQuotaResourceConfig;
@@ -128,22 +132,34 @@ class CapacityRuleTest {
         }
     }
 
-    @Test
-    void an_unreadable_node_record_goes_to_the_dead_letter_topic_with_its_reason() {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a record without instanceType is invalid | {"name": "NODE", "allocatable": {}}  | invalid    | instanceType: is required
+            a record that is not JSON is unreadable  | not json at all                      | unreadable | value is not JSON
+            a JSON array is unreadable               | [1, 2]                               | unreadable | value must be a JSON object (a node record)
+            """)
+    void a_bad_node_record_goes_to_the_dead_letter_topic_with_its_reason_and_is_counted(
+            String scenario, String value, String reason, String reasonText) throws Exception {
         String key = "broken-" + team("node");
-        QuotaTestKit.send(dev.taskgov.testsupport.TaskgovTopics.TOPOLOGY, key, "{\"name\": \"" + key + "\", \"allocatable\": {}}");
+        String counter = "taskgov_deadletter_records_total{reason=\"" + reason + "\",topic=\"taskgov.topology\"}";
+        double before = QuotaTestKit.metricValue(metrics(), counter);
+        QuotaTestKit.send(dev.taskgov.testsupport.TaskgovTopics.TOPOLOGY, key, value.replace("NODE", key));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             var dead = QuotaTestKit.readTopic(dev.taskgov.testsupport.TaskgovTopics.DEADLETTER).stream()
                     .filter(r -> key.equals(r.key())).toList();
             assertThat(dead).hasSize(1);
-            assertThat(QuotaTestKit.headers(dead.get(0))).containsEntry("dead-letter-topic", "taskgov.topology")
-                    .containsEntry("dead-letter-reason", "instanceType: is required")
-                    .containsKeys("dead-letter-partition", "dead-letter-offset");
+            DeadLetter letter = Json.mapper().readValue(dead.get(0).value(), DeadLetter.class);
+            assertThat(letter.topic()).isEqualTo("taskgov.topology");
+            assertThat(letter.offset()).isNotNegative();
+            assertThat(letter.reason()).startsWith(reasonText);
+            assertThat(letter.value()).isEqualTo(value.replace("NODE", key));
+            assertThat(QuotaTestKit.headers(dead.get(0))).containsEntry("ce_type", "dev.taskgov.deadletter");
         });
+        await().atMost(Duration.ofSeconds(30)).until(() -> QuotaTestKit.metricValue(metrics(), counter) == before + 1);
         // the consumer goes on with the next record
-        QuotaTestKit.publishNode("after-broken-" + team("n"), "ml.c5.9xlarge", 0, 36, 72, true);
-        await().atMost(Duration.ofSeconds(60)).until(() ->
-                capacity.capacityByInstanceType().getOrDefault("ml.c5.9xlarge", Resources.ZERO).milliVcpu() >= 36_000);
+        String type = "ml.after-" + team("t");
+        QuotaTestKit.publishNode("after-broken-" + team("n"), type, 0, 36, 72, true);
+        await().atMost(Duration.ofSeconds(60)).until(() -> capacity.capacityByInstanceType().containsKey(type));
     }
 
     private String metrics() throws Exception {

@@ -40,6 +40,22 @@ class QuotaServiceSmokeTest {
     }
 
     @Test
+    void the_dead_letter_counter_is_there_from_the_start_for_every_input_topic_and_reason() {
+        String metrics = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
+        for (String reason : new String[] {"unreadable", "invalid", "failed"}) {
+            assertThat(metrics).containsPattern("(?m)^taskgov_deadletter_records_total\\{reason=\"" + reason
+                    + "\",topic=\"taskgov.topology\"} [0-9.]+$");
+        }
+    }
+
+    @Test
+    void the_topology_consumer_reports_its_lag() {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(given().when().get("/q/metrics").then().statusCode(200).extract().asString())
+                        .containsPattern("(?m)^kafka_consumer_fetch_manager_records_lag_max\\{.*client_id=\"kafka-consumer-topology\".*} [0-9.E-]+$"));
+    }
+
+    @Test
     void openapi_document_names_the_service() {
         given().when().get("/q/openapi?format=json")
                 .then().statusCode(200)

@@ -157,4 +157,10 @@ public final class QuotaTestKit {
         r.headers().forEach(h -> out.put(h.key(), new String(h.value(), StandardCharsets.UTF_8)));
         return out;
     }
+
+    /** The value of one series in a Prometheus text exposition ({@code name{labels}}), 0 when absent. */
+    public static double metricValue(String exposition, String series) {
+        return exposition.lines().filter(l -> l.startsWith(series + " "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1).trim())).findFirst().orElse(0);
+    }
 }

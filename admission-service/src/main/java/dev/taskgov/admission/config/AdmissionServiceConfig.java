@@ -1,5 +1,6 @@
 package dev.taskgov.admission.config;
 
+import dev.taskgov.service.support.TopicsConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -10,8 +11,8 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "taskgov")
 public interface AdmissionServiceConfig {
 
-    /** Kafka topic names (design.md, "Kafka topics"). */
-    Topics topics();
+    /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
+    TopicsConfig topics();
 
     /** The decider: consumer group, transactions, changelog. */
     Admission admission();
@@ -52,43 +53,5 @@ public interface AdmissionServiceConfig {
         /** Create missing topics at startup (one partition for the decider's input topics). */
         @WithDefault("true")
         boolean createTopics();
-    }
-
-    interface Topics {
-        /** Workload submissions (WorkloadSubmitted). */
-        @WithDefault("taskgov.workload.submitted")
-        String workloadSubmitted();
-
-        /** Finished workloads. */
-        @WithDefault("taskgov.workload.finished")
-        String workloadFinished();
-
-        /** Admission decisions (WorkloadAdmitted). */
-        @WithDefault("taskgov.workload.admitted")
-        String workloadAdmitted();
-
-        /** Evictions, with preemptor and reason. */
-        @WithDefault("taskgov.workload.preempted")
-        String workloadPreempted();
-
-        /** Latest state per workload (compacted). */
-        @WithDefault("taskgov.workload.status")
-        String workloadStatus();
-
-        /** Pending workloads asking for room. */
-        @WithDefault("taskgov.preemption.requested")
-        String preemptionRequested();
-
-        /** Effective quota per team and the scheduler config (compacted). */
-        @WithDefault("taskgov.quota")
-        String quota();
-
-        /** Nodes with topology labels and allocatable resources (compacted). */
-        @WithDefault("taskgov.topology")
-        String topology();
-
-        /** Records refused by a consumer, with the reason. */
-        @WithDefault("taskgov.deadletter")
-        String deadletter();
     }
 }

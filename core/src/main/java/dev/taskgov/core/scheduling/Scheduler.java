@@ -366,6 +366,8 @@ public final class Scheduler {
         final List<Decision> decisions = new ArrayList<>();
         final PriorityQueue<Candidate> heads = new PriorityQueue<>(CANDIDATE_ORDER);
         final Set<Entry> touched = new LinkedHashSet<>();
+        /** Delegated mode: preemptors that asked for room in this cycle; what they need is held for them (Kueue). */
+        final Set<Entry> held = new LinkedHashSet<>();
         boolean progress;
     }
 
@@ -404,6 +406,9 @@ public final class Scheduler {
                     continue;
                 }
                 head = fresh;
+            }
+            if (!c.held.isEmpty() && !head.entry.nominated && !fitsBesideHeld(head.queue, head.entry, c)) {
+                continue; // skipped until the preemption is done; its team is looked at again next cycle
             }
             if (head.plan == null) {
                 admit(head.entry, head.placement, c);
@@ -447,7 +452,36 @@ public final class Scheduler {
         e.reason = PendingReason.WaitingForPreemption.name();
         e.message = "waiting for " + head.plan.victims().size() + " preemption(s): " + e.blockedMessage;
         c.touched.add(e);
+        c.held.add(e);
         dirtyTeams.add(e.workload.team()); // the team is held until the evictions arrive; look again next cycle
+    }
+
+    /**
+     * Delegated mode, as Kueue does while a preemption is in flight: a workload that would need quota a
+     * preemptor of this cycle waits for is skipped (stays pending, its team looked at again next cycle);
+     * one that fits beside what the preemptors need goes on.
+     */
+    private boolean fitsBesideHeld(TeamQueue q, Entry e, Cycle c) {
+        for (Entry h : c.held) ledger.add(h.workload.team(), h.requests);
+        QuotaCheck check;
+        try {
+            check = ledger.check(e.workload.team(), e.requests, true);
+        } finally {
+            for (Entry h : c.held) ledger.remove(h.workload.team(), h.requests);
+        }
+        if (check.fits()) return true;
+        String message = check.message() + " (counting what " + c.held.stream().map(h -> h.workload.id()).toList()
+                + " wait(s) for by preemption)";
+        if (e.preemptedMessage != null) {
+            e.reason = PendingReason.Preempted.name();
+            e.message = e.preemptedMessage + "; still waiting: " + message;
+        } else {
+            e.reason = check.reason().name();
+            e.message = message;
+        }
+        c.touched.add(e);
+        dirtyTeams.add(q.team);
+        return false;
     }
 
     private void explainPending(Cycle c) {
@@ -479,6 +513,7 @@ public final class Scheduler {
         e.nominated = false;
         e.preemptedMessage = null;
         e.seq = ++admissionSeq;
+        c.held.remove(e);
         q.running.put(e.workload.id(), new RunningWorkload(e.workload, placement, e.seq, e.requests));
         runningVersions.merge(e.workload.team(), 1L, Long::sum);
         stateVersion++;

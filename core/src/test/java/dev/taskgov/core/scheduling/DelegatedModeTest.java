@@ -45,13 +45,28 @@ class DelegatedModeTest {
                         "Admit a-1", "Admit b-1", "Admit b-2 borrowing {ml.g5.8xlarge=3 accelerators}",
                         "PreemptionNeeded a-2: suggests [b-2 ReclaimLentCapacity], lacks {ml.g5.8xlarge=3 accelerators}",
                         "StayPending a-2: WaitingForPreemption")),
-                new Case("the eviction arrives: the nominated workload is admitted; idle capacity was not held for it meanwhile", seed001()
+                new Case("another team's workload that needs the quota the preemptor waits for is skipped; after the eviction both go, the preemptor first", seed001()
                         .submit("b-3", "b", 1).then(s -> s.evict(B2, "a-2")), List.of(
                         "Admit a-1", "Admit b-1", "Admit b-2 borrowing {ml.g5.8xlarge=3 accelerators}",
                         "PreemptionNeeded a-2: suggests [b-2 ReclaimLentCapacity], lacks {ml.g5.8xlarge=3 accelerators}",
                         "StayPending a-2: WaitingForPreemption",
-                        "Admit b-3 borrowing {ml.g5.8xlarge=1 accelerator}",
-                        "Admit a-2", "StayPending b-2: Preempted"))
+                        "StayPending b-3: QuotaExceeded",
+                        "Admit a-2", "Admit b-3", "StayPending b-2: Preempted")),
+                new Case("another team's workload that fits beside what the preemptor waits for is admitted meanwhile",
+                        Cluster.gpus(13).delegated().team("a", 6, borrowLimit(100)).team("b", 5, borrowLimit(100))
+                                .team("c", 2, Cluster.dontLend())
+                                .submit("a-1", "a", 2).submit("b-1", "b", 4).submit("b-2", "b", 4).submit("a-2", "a", 4)
+                                .submit("c-1", "c", 2).then(s -> s.evict(B2, "a-2")), List.of(
+                        "Admit a-1", "Admit b-1", "Admit b-2 borrowing {ml.g5.8xlarge=3 accelerators}",
+                        "PreemptionNeeded a-2: suggests [b-2 ReclaimLentCapacity], lacks {ml.g5.8xlarge=3 accelerators}",
+                        "StayPending a-2: WaitingForPreemption",
+                        "Admit c-1",
+                        "Admit a-2", "StayPending b-2: Preempted")),
+                new Case("the preemptor's own team waits behind it (one head per team, as Kueue's sticky head)", seed001()
+                        .submit("a-3", "a", 1, "experiment"), List.of(
+                        "Admit a-1", "Admit b-1", "Admit b-2 borrowing {ml.g5.8xlarge=3 accelerators}",
+                        "PreemptionNeeded a-2: suggests [b-2 ReclaimLentCapacity], lacks {ml.g5.8xlarge=3 accelerators}",
+                        "StayPending a-2: WaitingForPreemption"))
         );
     }
 

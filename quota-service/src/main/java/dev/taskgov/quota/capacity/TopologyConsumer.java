@@ -3,6 +3,7 @@ package dev.taskgov.quota.capacity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.taskgov.core.resources.Resources;
+import dev.taskgov.service.support.UnreadableRecordException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -14,7 +15,7 @@ import java.math.BigDecimal;
  * Learns the cluster's capacity from the compacted topology topic (key = node name, value = the
  * node record of design.md, tombstone = node gone). Every instance reads the topic from the start
  * (its own consumer group), so it always knows every node. A record that cannot be read is refused
- * and goes to the dead-letter topic with the reason (see application.properties).
+ * and goes to the dead-letter topic with the reason ({@link QuotaDeadLetters}).
  */
 @ApplicationScoped
 public class TopologyConsumer {
@@ -42,10 +43,10 @@ public class TopologyConsumer {
         try {
             n = mapper.readTree(value);
         } catch (Exception e) {
-            throw new IllegalArgumentException("value is not JSON: " + e.getMessage(), e);
+            throw new UnreadableRecordException("value is not JSON: " + e.getMessage(), e);
         }
         if (n == null || !n.isObject()) {
-            throw new IllegalArgumentException("value must be a JSON object (a node record)");
+            throw new UnreadableRecordException("value must be a JSON object (a node record)");
         }
         String name = n.hasNonNull("name") ? n.get("name").asText() : key;
         if (name == null || name.isBlank()) {

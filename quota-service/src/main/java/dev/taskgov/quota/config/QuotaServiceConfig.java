@@ -1,5 +1,6 @@
 package dev.taskgov.quota.config;
 
+import dev.taskgov.service.support.TopicsConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -13,8 +14,8 @@ import java.util.Map;
 @ConfigMapping(prefix = "taskgov")
 public interface QuotaServiceConfig {
 
-    /** Kafka topic names (design.md, "Kafka topics"). */
-    Topics topics();
+    /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
+    TopicsConfig topics();
 
     /** The quota API, its rules and its publishing (properties under {@code taskgov.quota.}). */
     Quota quota();
@@ -74,43 +75,5 @@ public interface QuotaServiceConfig {
         /** On start, write the current state of every quota and scheduler config to the outbox again. */
         @WithDefault("true")
         boolean republishOnStart();
-    }
-
-    interface Topics {
-        /** Workload submissions (WorkloadSubmitted). */
-        @WithDefault("taskgov.workload.submitted")
-        String workloadSubmitted();
-
-        /** Finished workloads. */
-        @WithDefault("taskgov.workload.finished")
-        String workloadFinished();
-
-        /** Admission decisions (WorkloadAdmitted). */
-        @WithDefault("taskgov.workload.admitted")
-        String workloadAdmitted();
-
-        /** Evictions, with preemptor and reason. */
-        @WithDefault("taskgov.workload.preempted")
-        String workloadPreempted();
-
-        /** Latest state per workload (compacted). */
-        @WithDefault("taskgov.workload.status")
-        String workloadStatus();
-
-        /** Pending workloads asking for room. */
-        @WithDefault("taskgov.preemption.requested")
-        String preemptionRequested();
-
-        /** Effective quota per team and the scheduler config (compacted). */
-        @WithDefault("taskgov.quota")
-        String quota();
-
-        /** Nodes with topology labels and allocatable resources (compacted). */
-        @WithDefault("taskgov.topology")
-        String topology();
-
-        /** Records refused by a consumer, with the reason. */
-        @WithDefault("taskgov.deadletter")
-        String deadletter();
     }
 }

@@ -30,12 +30,16 @@ public record DeadLetter(String topic, int partition, long offset, String key, S
     public static final String BASE64 = "base64";
 
     public static DeadLetter of(ConsumerRecord<String, byte[]> record, String reason, Instant failedAt) {
-        byte[] v = record.value();
+        return of(record.topic(), record.partition(), record.offset(), record.key(), record.value(), reason, failedAt);
+    }
+
+    /** The same from the refused record's coordinates, key and value bytes. */
+    public static DeadLetter of(String topic, int partition, long offset, String key, byte[] v, String reason,
+                                Instant failedAt) {
         String text = v == null ? null : utf8OrNull(v);
         String encoding = v == null ? null : text != null ? UTF8 : BASE64;
         String value = v == null ? null : text != null ? text : Base64.getEncoder().encodeToString(v);
-        return new DeadLetter(record.topic(), record.partition(), record.offset(), record.key(), value, encoding,
-                reason, failedAt);
+        return new DeadLetter(topic, partition, offset, key, value, encoding, reason, failedAt);
     }
 
     /** The original bytes back. */

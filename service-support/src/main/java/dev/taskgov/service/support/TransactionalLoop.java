@@ -96,6 +96,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
 
         /** This instance no longer decides: drop the state (reads answer "not the decider"). */
         void revoked();
+
+        /**
+         * The loop itself refused a record whose processing failed twice (it went to the dead-letter topic
+         * with the reason): the place to count it.
+         */
+        default void refusedAfterFailure(ConsumerRecord<String, byte[]> record, String reason) {
+        }
     }
 
     private final Settings settings;
@@ -288,6 +295,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         String reason = poison.get(coordinates(r));
         if (reason != null && reason.startsWith("!")) {
             out.deadLetter(r, reason.substring(1));
+            processor.refusedAfterFailure(r, reason.substring(1));
             return;
         }
         processor.apply(r, out);

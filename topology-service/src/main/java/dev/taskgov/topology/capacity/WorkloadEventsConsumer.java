@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.taskgov.core.resources.Resources;
+import dev.taskgov.service.support.UnreadableRecordException;
 import dev.taskgov.topology.model.NodeRecordCodec;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,7 +21,7 @@ import java.util.Map;
 /**
  * Keeps free capacity current from the workload topics: per-pod requests from submissions, pods per
  * node from admissions, releases from finishes and preemptions. A record that does not parse is
- * refused with the field and the rule, and goes to the dead-letter topic (channel configuration).
+ * refused with the field and the rule, and goes to the dead-letter topic ({@link TopologyDeadLetters}).
  */
 @ApplicationScoped
 public class WorkloadEventsConsumer {
@@ -97,10 +98,10 @@ public class WorkloadEventsConsumer {
     private static JsonNode parse(String value, String what) {
         try {
             JsonNode root = MAPPER.readTree(value);
-            if (root == null || !root.isObject()) throw new IllegalArgumentException("$ of a " + what + " must be a JSON object");
+            if (root == null || !root.isObject()) throw new UnreadableRecordException("$ of a " + what + " must be a JSON object");
             return root;
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(what + " is not valid JSON: " + e.getOriginalMessage(), e);
+            throw new UnreadableRecordException(what + " is not valid JSON: " + e.getOriginalMessage(), e);
         }
     }
 

@@ -18,6 +18,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import dev.taskgov.service.support.DeadLetter;
+import dev.taskgov.service.support.Json;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -102,17 +106,51 @@ class StaticTopologyServiceTest {
         assertThat(topology().getInt("free.vcpu")).isEqualTo(clusterFreeVcpu);
     }
 
-    @Test
-    void anAdmissionThatDoesNotParseGoesToTheDeadLetterTopicWithItsReason() {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a submission that is not JSON                | taskgov.workload.submitted | {"workloadId":     | unreadable | workload submission is not valid JSON
+            an admission without workloadId              | taskgov.workload.admitted  | {"team": "team-a", "podSets": []} | invalid | $.workloadId is required
+            a finish that is a JSON array                | taskgov.workload.finished  | [1, 2]             | unreadable | $ of a workload finish must be a JSON object
+            a preemption with a bad preemptedAt          | taskgov.workload.preempted | {"workloadId": "w", "preemptedAt": "yesterday"} | invalid | $.preemptedAt must be an ISO-8601 instant
+            """)
+    void aBadWorkloadRecordGoesToTheDeadLetterTopicWithItsReasonAndIsCounted(
+            String scenario, String topic, String value, String reason, String reasonText) {
         String key = "topology-bad-" + UUID.randomUUID();
-        send(TaskgovTopics.WORKLOAD_ADMITTED, key, "{\"team\": \"team-a\", \"podSets\": []}");
+        String counter = "taskgov_deadletter_records_total{reason=\"" + reason + "\",topic=\"" + topic + "\"}";
+        double before = metricValue(counter);
+        send(topic, key, value);
 
         await().atMost(WAIT).untilAsserted(() -> {
             ConsumerRecord<String, String> dead = TopicView.records(bootstrap, TaskgovTopics.DEADLETTER).stream()
                     .filter(r -> key.equals(r.key())).findFirst().orElseThrow();
-            assertThat(TopicView.header(dead, "dead-letter-reason")).contains("$.workloadId is required");
-            assertThat(TopicView.header(dead, "dead-letter-topic")).isEqualTo(TaskgovTopics.WORKLOAD_ADMITTED);
+            DeadLetter letter = Json.mapper().readValue(dead.value(), DeadLetter.class);
+            assertThat(letter.topic()).isEqualTo(topic);
+            assertThat(letter.offset()).isNotNegative();
+            assertThat(letter.reason()).contains(reasonText);
+            assertThat(letter.value()).isEqualTo(value);
+            assertThat(TopicView.header(dead, "ce_type")).isEqualTo("dev.taskgov.deadletter");
         });
+        await().atMost(WAIT).until(() -> metricValue(counter) == before + 1);
+    }
+
+    @Test
+    void theDeadLetterCounterStartsAtZeroForEveryInputTopicAndTheConsumersReportTheirLag() {
+        String metrics = metrics();
+        for (String topic : List.of(TaskgovTopics.WORKLOAD_SUBMITTED, TaskgovTopics.WORKLOAD_ADMITTED,
+                TaskgovTopics.WORKLOAD_FINISHED, TaskgovTopics.WORKLOAD_PREEMPTED)) {
+            for (String reason : List.of("unreadable", "invalid", "failed")) {
+                assertThat(metrics).containsPattern("(?m)^taskgov_deadletter_records_total\\{reason=\"" + reason
+                        + "\",topic=\"" + java.util.regex.Pattern.quote(topic) + "\"} [0-9.]+$");
+            }
+        }
+        await().atMost(WAIT).untilAsserted(() -> assertThat(metrics())
+                .containsPattern("(?m)^kafka_consumer_fetch_manager_records_lag_max\\{.*client_id=\"kafka-consumer-workload-admitted\".*} [0-9.E-]+$")
+                .containsPattern("(?m)^kafka_consumer_fetch_manager_records_lag\\{.*client_id=\"kafka-consumer-workload-admitted\".*topic=\"taskgov\\.workload\\.admitted\".*} [0-9.E]+$"));
+    }
+
+    private static double metricValue(String series) {
+        return metrics().lines().filter(l -> l.startsWith(series + " "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1).trim())).findFirst().orElse(0);
     }
 
     @Test
