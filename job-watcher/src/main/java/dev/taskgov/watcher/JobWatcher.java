@@ -82,6 +82,8 @@ public class JobWatcher {
     private Thread consumerThread;
     private final AtomicBoolean running = new AtomicBoolean();
     private TopologyUngater ungater;
+    /** Set once {@link #start()} has built everything (read by other threads through {@link #synced()}). */
+    private volatile boolean started;
 
     private Leadership leadership;
 
@@ -134,12 +136,14 @@ public class JobWatcher {
         consumer.subscribe(List.of(config.topics().workloadAdmitted(), config.topics().workloadPreempted(),
                 config.topics().workloadStatus()));
         consumerThread = new Thread(this::consumeDecisions, "job-watcher-decisions");
+        started = true;
         consumerThread.start();
     }
 
     /** Stops informers and the consumer (what a restart of the process does). */
     public synchronized void stop() {
         if (!running.compareAndSet(true, false)) return;
+        started = false;
         informers.values().forEach(SharedIndexInformer::close);
         informers.clear();
         ungater.stop();
@@ -160,7 +164,8 @@ public class JobWatcher {
 
     /** Whether every informer has listed its kind once. */
     public boolean synced() {
-        return running.get() && !informers.isEmpty() && informers.values().stream().allMatch(SharedIndexInformer::hasSynced)
+        // not synchronized: the decision thread asks while stop() holds the lock and joins it
+        return started && !informers.isEmpty() && informers.values().stream().allMatch(SharedIndexInformer::hasSynced)
                 && ungater.synced();
     }
 

@@ -1,5 +1,7 @@
 package dev.taskgov.watcher.config;
 
+import dev.taskgov.service.support.TopicsConfig;
+
 import java.time.Duration;
 import java.util.Map;
 
@@ -12,8 +14,8 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "taskgov")
 public interface JobWatcherConfig {
 
-    /** Kafka topic names (design.md, "Kafka topics"). */
-    Topics topics();
+    /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
+    TopicsConfig topics();
 
     /** The watcher itself. */
     Watcher watcher();
@@ -83,22 +85,5 @@ public interface JobWatcherConfig {
         /** How often standbys try to take the lease. */
         @WithDefault("PT2S")
         Duration retryPeriod();
-    }
-
-    interface Topics {
-        @WithDefault("taskgov.workload.submitted")
-        String workloadSubmitted();
-
-        @WithDefault("taskgov.workload.finished")
-        String workloadFinished();
-
-        @WithDefault("taskgov.workload.admitted")
-        String workloadAdmitted();
-
-        @WithDefault("taskgov.workload.preempted")
-        String workloadPreempted();
-
-        @WithDefault("taskgov.workload.status")
-        String workloadStatus();
     }
 }
