@@ -1,7 +1,6 @@
 package dev.taskgov.quota.computequota;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.quota.api.AwsApiException;
@@ -13,15 +12,13 @@ import dev.taskgov.quota.api.Enums.Status;
 import dev.taskgov.quota.api.Ids;
 import dev.taskgov.quota.api.Operation;
 import dev.taskgov.quota.api.OperationRegistry;
-import dev.taskgov.quota.api.Paging;
+import dev.taskgov.quota.api.ListRequest;
 import dev.taskgov.quota.api.RequestFields;
 import dev.taskgov.quota.capacity.ClusterCapacity;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import dev.taskgov.quota.rules.EffectiveQuota;
 import dev.taskgov.quota.rules.QuotaRules;
-import io.quarkus.panache.common.Parameters;
-import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -202,73 +199,26 @@ public class ComputeQuotaOperations implements OperationRegistry {
         return AwsJson.object();
     }
 
+    /** The members of a stored document that its List summary shows. */
+    private static final List<String> SUMMARY_MEMBERS = List.of("ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status",
+            "ClusterArn", "ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "CreationTime", "LastModifiedTime");
+
     @Transactional
     public ObjectNode list(JsonNode request) {
         RequestFields.onlyKnown(request, "", LIST_MEMBERS);
-        Instant after = RequestFields.optionalTimestamp(request, "CreatedAfter");
-        Instant before = RequestFields.optionalTimestamp(request, "CreatedBefore");
-        String nameContains = RequestFields.optionalString(request, "NameContains", null, 63);
-        Status status = RequestFields.optionalEnum(request, "Status", Status.class);
-        String clusterArn = RequestFields.optionalString(request, "ClusterArn", RequestFields.CLUSTER_ARN, 256);
+        ListRequest list = ListRequest.parse(request);
         SortQuotaBy sortBy = RequestFields.optionalEnum(request, "SortBy", SortQuotaBy.class);
-        SortOrder order = RequestFields.optionalEnum(request, "SortOrder", SortOrder.class);
-        Paging paging = Paging.from(request);
-
-        List<String> where = new ArrayList<>();
-        Parameters params = new Parameters();
-        if (after != null) {
-            where.add("createdAt > :after");
-            params.and("after", after);
-        }
-        if (before != null) {
-            where.add("createdAt < :before");
-            params.and("before", before);
-        }
-        if (nameContains != null) {
-            where.add("locate(:name, name) > 0");
-            params.and("name", nameContains);
-        }
-        if (status != null) {
-            where.add("status = :status");
-            params.and("status", status.name());
-        }
-        if (clusterArn != null) {
-            where.add("clusterArn = :cluster");
-            params.and("cluster", clusterArn);
-        }
         String column = switch (sortBy == null ? SortQuotaBy.CreationTime : sortBy) {
             case Name -> "name";
             case CreationTime -> "createdAt";
             case Status -> "status";
             case ClusterArn -> "clusterArn";
         };
-        Sort.Direction direction = order == SortOrder.Ascending ? Sort.Direction.Ascending : Sort.Direction.Descending;
-        Sort sort = Sort.by(column, direction).and("id", direction);
-        var query = where.isEmpty() ? ComputeQuotaEntity.<ComputeQuotaEntity>findAll(sort)
-                : ComputeQuotaEntity.<ComputeQuotaEntity>find(String.join(" and ", where), sort, params);
+        var query = list.where() == null ? ComputeQuotaEntity.<ComputeQuotaEntity>findAll(list.sort(column))
+                : ComputeQuotaEntity.<ComputeQuotaEntity>find(list.where(), list.sort(column), list.params());
         long total = query.count();
-        List<ComputeQuotaEntity> page = query.range(paging.offset(), paging.offset() + paging.maxResults() - 1).list();
-
-        ArrayNode summaries = AwsJson.NODES.arrayNode();
-        for (ComputeQuotaEntity e : page) {
-            ObjectNode doc = AwsJson.parse(e.documentJson);
-            ObjectNode summary = AwsJson.object();
-            for (String member : List.of("ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status",
-                    "ClusterArn", "ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "CreationTime",
-                    "LastModifiedTime")) {
-                if (doc.has(member)) {
-                    summary.set(member, doc.get(member));
-                }
-            }
-            summaries.add(summary);
-        }
-        ObjectNode response = AwsJson.object();
-        response.set("ComputeQuotaSummaries", summaries);
-        String next = paging.nextToken(page.size(), total);
-        if (next != null) {
-            response.put("NextToken", next);
-        }
-        return response;
+        List<ComputeQuotaEntity> page = query.range(list.paging().offset(), list.paging().offset() + list.paging().maxResults() - 1).list();
+        return list.response("ComputeQuotaSummaries", page.stream().map(e -> e.documentJson).toList(), SUMMARY_MEMBERS, total);
     }
 
     /**
