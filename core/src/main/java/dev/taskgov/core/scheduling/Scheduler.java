@@ -444,6 +444,7 @@ public final class Scheduler {
 
     private void requestPreemption(Candidate head, Cycle c) {
         Entry e = head.entry;
+        teams.get(e.workload.team()).waitingPreemptor = e;
         if (!e.nominated) {
             e.nominated = true;
             Map<String, Resources> lacking = lacking(e);
@@ -510,6 +511,13 @@ public final class Scheduler {
         e.placement = placement;
         e.borrowed = borrowed;
         e.admittedAt = clock.instant();
+        if (e.nominated) {
+            // Delegated mode: the preemptor whose evictions arrived is admitted only now, after the
+            // others were looked at without it. In-process mode evicts and admits in one step and
+            // then gives every parked workload another look (its team may now borrow, which makes
+            // its workloads fair-sharing candidates); so must this mode, or the two part ways.
+            released = true;
+        }
         e.nominated = false;
         e.preemptedMessage = null;
         e.seq = ++admissionSeq;
@@ -556,6 +564,21 @@ public final class Scheduler {
 
     /** The team's first workload, in queue order, that can be admitted directly or by preemption; the others are parked. */
     private Candidate findCandidate(TeamQueue q, Cycle c) {
+        Entry waiting = q.waitingPreemptor;
+        if (waiting != null) {
+            q.waitingPreemptor = null;
+            // Delegated mode: the preemptor whose evictions were asked for is its team's head
+            // while it can still be admitted, ahead of workloads before it in the queue that were
+            // set aside when it was chosen. In-process mode admits it in the same step as its
+            // evictions, so nothing can take the room it freed; neither may anything here.
+            if (waiting.nominated && waiting.state == WorkloadState.Pending && q.active.contains(waiting)) {
+                Candidate cand = evaluate(q, waiting, c);
+                if (cand != null) {
+                    q.waitingPreemptor = waiting;
+                    return cand;
+                }
+            }
+        }
         while (!q.active.isEmpty()) {
             Candidate cand = evaluate(q, q.active.first(), c);
             if (cand != null) return cand;
@@ -828,6 +851,8 @@ public final class Scheduler {
         TreeSet<Entry> active = new TreeSet<>(QUEUE_ORDER);
         /** Evaluated and found inadmissible; in queue order too, so that requeueing them is a merge. */
         TreeSet<Entry> parked = new TreeSet<>(QUEUE_ORDER);
+        /** Delegated mode: the workload that asked for preemptions and waits for them; looked at first. */
+        Entry waitingPreemptor;
         final Map<String, RunningWorkload> running = new LinkedHashMap<>();
 
         TeamQueue(String team) {
