@@ -7,6 +7,7 @@ import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.sim.Scenario;
+import dev.taskgov.core.sim.ScenarioFiles;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
 import dev.taskgov.core.topology.Node;
@@ -40,11 +41,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ScenarioParityTest {
 
-    static Stream<Path> scenarios() throws IOException {
-        Path dir = ScenarioFiles.directory();
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.toString().endsWith(".json")).sorted().toList().stream();
-        }
+    /** The repository's scenarios and the public ones of ../shared/scenarios, as the simulator's tests read them. */
+    static Stream<Path> scenarios() {
+        return ScenarioFiles.all(Path.of("")).stream();
     }
 
     @ParameterizedTest(name = "{0}")
