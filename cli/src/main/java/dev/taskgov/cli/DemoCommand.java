@@ -261,7 +261,7 @@ public class DemoCommand extends CliCommand {
         return level.substring(level.lastIndexOf('/') + 1);
     }
 
-    private static void pause(long millis) {
+    static void pause(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
