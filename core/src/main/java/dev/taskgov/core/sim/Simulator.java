@@ -28,8 +28,9 @@ import java.util.TreeSet;
 
 /**
  * Replays a {@link Scenario} deterministically on an in-process {@link Scheduler}: virtual time
- * starts at {@link #START} and each step advances it by one second; after each submit or finish
- * the scheduler runs until nothing more can be admitted or preempted.
+ * starts at {@link #START} and each step advances it by one second; after each step but an expect
+ * the scheduler runs until nothing more can be admitted or preempted. Evictions without a
+ * preemptor (node failure, quota removed) count in {@code preemptedSinceLastExpect} like preemptions.
  */
 public final class Simulator {
 
@@ -76,6 +77,27 @@ public final class Simulator {
                 ChangeResult r = scheduler.finish(f.workloadId());
                 log.add(at + "finish " + f.workloadId() + ": " + r.message());
                 runUntilQuiet(scheduler, at, log, preemptedSince);
+            } else if (step instanceof Scenario.NodeChange n) {
+                scheduler.upsertNode(n.node());
+                log.add(at + "node " + n.node().name() + (n.node().ready() ? " ready" : " not ready"));
+                runUntilQuiet(scheduler, at, log, preemptedSince);
+            } else if (step instanceof Scenario.RemoveNode n) {
+                boolean known = scheduler.topology().nodes().stream().anyMatch(x -> x.name().equals(n.nodeName()));
+                scheduler.removeNode(n.nodeName());
+                log.add(at + "removeNode " + n.nodeName() + (known ? "" : ": unknown node; nothing changed"));
+                runUntilQuiet(scheduler, at, log, preemptedSince);
+            } else if (step instanceof Scenario.QuotaChange q) {
+                scheduler.applyQuota(q.quota());
+                log.add(at + "quota of " + q.quota().team() + (q.quota().active() ? "" : " (disabled)"));
+                runUntilQuiet(scheduler, at, log, preemptedSince);
+            } else if (step instanceof Scenario.DeleteQuota q) {
+                scheduler.removeQuota(q.team());
+                log.add(at + "deleteQuota " + q.team());
+                runUntilQuiet(scheduler, at, log, preemptedSince);
+            } else if (step instanceof Scenario.ConfigChange c) {
+                scheduler.applySchedulerConfig(c.config());
+                log.add(at + "schedulerConfig " + c.config().priorityClasses() + " FairShare " + (c.config().fairShare() ? "Enabled" : "Disabled"));
+                runUntilQuiet(scheduler, at, log, preemptedSince);
             } else if (step instanceof Scenario.Expect e) {
                 checks.addAll(check(scheduler, e, preemptedSince));
                 preemptedSince.clear();
@@ -93,8 +115,12 @@ public final class Simulator {
             for (Decision d : scheduler.cycle()) {
                 if (d instanceof Decision.Admit a) {
                     changed = true;
-                    log.add(at + "admit " + a.workloadId() + " on " + placementOf(a.placement().podSets())
-                            + (a.borrowed().isEmpty() ? "" : " borrowing " + a.borrowed()));
+                    log.add(at + (a.nodeReplaced() ? "replace nodes of " : "admit ") + a.workloadId() + " on "
+                            + placementOf(a.placement().podSets()) + (a.borrowed().isEmpty() ? "" : " borrowing " + a.borrowed()));
+                } else if (d instanceof Decision.Evict ev) {
+                    changed = true;
+                    preemptedSince.add(ev.workloadId());
+                    log.add(at + "evict " + ev.workloadId() + " (" + ev.victim().reason() + "): " + ev.victim().message());
                 } else if (d instanceof Decision.Preempt p) {
                     changed = true;
                     for (Victim v : p.plan().victims()) {
