@@ -23,26 +23,32 @@ public sealed interface Decision {
     String workloadId();
 
     /**
-     * The workload was admitted, or (with {@link #nodeReplaced}) a running workload got a new
+     * The workload was admitted, or (with {@link #replacedBecause}) a running workload got a new
      * placement because a node it ran on failed.
      *
-     * @param placement    its whole placement
-     * @param borrowed     per instance type, what it takes above its team's nominal quota
-     * @param admittedAt   when it was admitted, or when its placement was replaced
-     * @param nodeReplaced true for a new placement after a node failure ({@link WorkloadAdmitted#NODE_REPLACED}):
-     *                     not a new admission
+     * @param placement       its whole placement
+     * @param borrowed        per instance type, what it takes above its team's nominal quota
+     * @param admittedAt      when it was admitted, or when its placement was replaced
+     * @param replacedBecause null for an admission; for a new placement after a node failure
+     *                        ({@link WorkloadAdmitted#NODE_REPLACED}), which node failed and where its
+     *                        pods went, for people: not a new admission
      */
     record Admit(String workloadId, String team, Placement placement, Map<String, Resources> borrowed,
-                 Instant admittedAt, boolean nodeReplaced) implements Decision {
+                 Instant admittedAt, String replacedBecause) implements Decision {
         /** An admission. */
         public Admit(String workloadId, String team, Placement placement, Map<String, Resources> borrowed, Instant admittedAt) {
-            this(workloadId, team, placement, borrowed, admittedAt, false);
+            this(workloadId, team, placement, borrowed, admittedAt, null);
+        }
+
+        /** True for a running workload's new placement after a node failure. */
+        public boolean nodeReplaced() {
+            return replacedBecause != null;
         }
 
         /** As a {@code taskgov.workload.admitted} event. */
         public WorkloadAdmitted toEvent() {
             return WorkloadAdmitted.of(workloadId, team, admittedAt, borrowed, placement,
-                    nodeReplaced ? WorkloadAdmitted.NODE_REPLACED : null);
+                    nodeReplaced() ? WorkloadAdmitted.NODE_REPLACED : null);
         }
     }
 

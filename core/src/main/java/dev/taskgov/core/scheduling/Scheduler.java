@@ -262,10 +262,15 @@ public final class Scheduler {
             }
             PlacementResult result = topology.place(lost);
             if (result instanceof PlacementResult.Placed p) {
-                replacePlacement(e, lostIndexes, p.placement());
+                replacePlacement(e, lostIndexes, p.placement(), what + "; its pods there moved to " + nodesOf(p.placement()));
             } else {
                 PlacementResult.NoFit noFit = (PlacementResult.NoFit) result;
-                evictForNodeFailure(e, what + "; pod set " + noFit.podSet() + " finds no replacement: " + noFit.message());
+                PodSetRequest ps = e.workload.podSets().stream().filter(x -> x.name().equals(noFit.podSet())).findFirst().orElseThrow();
+                PodSetRequest pods = lost.stream().filter(x -> x.name().equals(noFit.podSet())).findFirst().orElseThrow();
+                String where = ps.topology().mode() == TopologyRequest.Mode.NONE ? "anywhere in the cluster"
+                        : "inside its " + ps.topology().level() + " domain " + failed.levelValue(ps.topology().level());
+                evictForNodeFailure(e, what + "; the " + pods.count() + " pod(s) of pod set " + ps.name() + " on it find no room "
+                        + where + " (room for " + noFit.fitting() + ")");
             }
         }
     }
@@ -295,7 +300,7 @@ public final class Scheduler {
      * @param lostIndexes the pod sets (indexes in the workload) that lost pods, in order
      * @param replacement where their lost pods go, one pod set per index
      */
-    private void replacePlacement(Entry e, List<Integer> lostIndexes, Placement replacement) {
+    private void replacePlacement(Entry e, List<Integer> lostIndexes, Placement replacement, String because) {
         List<PodSetRequest> lostRequests = new ArrayList<>();
         List<PodSetPlacement> merged = new ArrayList<>(e.placement.podSets());
         for (int r = 0; r < lostIndexes.size(); r++) {
@@ -310,7 +315,16 @@ public final class Scheduler {
         q.running.put(e.workload.id(), new RunningWorkload(e.workload, e.placement, e.seq, e.requests));
         runningVersions.merge(e.workload.team(), 1L, Long::sum);
         stateVersion++;
-        changeDecisions.add(new Decision.Admit(e.workload.id(), e.workload.team(), e.placement, e.borrowed, clock.instant(), true));
+        changeDecisions.add(new Decision.Admit(e.workload.id(), e.workload.team(), e.placement, e.borrowed, clock.instant(), because));
+    }
+
+    /** "n3 (1 pod), n4 (2 pods)": where replacement pods went. */
+    private static String nodesOf(Placement placement) {
+        Map<String, Integer> pods = new TreeMap<>();
+        placement.podSets().forEach(p -> p.podsPerNode().forEach((n, c) -> pods.merge(n, c, Integer::sum)));
+        List<String> out = new ArrayList<>();
+        pods.forEach((n, c) -> out.add(n + " (" + c + (c == 1 ? " pod)" : " pods)")));
+        return String.join(", ", out);
     }
 
     private void evictForNodeFailure(Entry e, String message) {

@@ -115,8 +115,9 @@ public final class Simulator {
             for (Decision d : scheduler.cycle()) {
                 if (d instanceof Decision.Admit a) {
                     changed = true;
-                    log.add(at + (a.nodeReplaced() ? "replace nodes of " : "admit ") + a.workloadId() + " on "
-                            + placementOf(a.placement().podSets()) + (a.borrowed().isEmpty() ? "" : " borrowing " + a.borrowed()));
+                    log.add(at + (a.nodeReplaced() ? "new placement of " + a.workloadId() + " (NodeReplaced: " + a.replacedBecause() + ")"
+                            : "admit " + a.workloadId()) + " on " + placementOf(a.placement().podSets())
+                            + (a.borrowed().isEmpty() ? "" : " borrowing " + a.borrowed()));
                 } else if (d instanceof Decision.Evict ev) {
                     changed = true;
                     preemptedSince.add(ev.workloadId());

@@ -179,6 +179,47 @@ class ClusterChangesTest {
         assertThat(states(r.scheduler())).as("final states").isEqualTo(c.states());
     }
 
+    /** What people read: a workload's status message, or (for a replacement) why its placement changed. */
+    record Message(String name, Cluster cluster, String workloadId, String expected) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Message> messages() {
+        return Stream.of(
+                new Message("a replacement names the failed node and where its pods went",
+                        Cluster.gpus(8).team("a", 8).submit("a-1", "a", 2, "training", RACK).failNode("n01"), "a-1",
+                        "node n01 is not ready; its pods there moved to n03 (1 pod)"),
+                new Message("a node failure eviction names the node and why no replacement fits",
+                        Cluster.gpus(4).team("a", 4).submit("a-1", "a", 4, "training", RACK).removeNode("n03"), "a-1",
+                        "evicted (NodeFailure): node n03 left the cluster; the 1 pod(s) of pod set worker on it find no room inside its "
+                                + "topology.k8s.aws/network-node-layer-3 domain rack-0 (room for 0); still waiting: pod set worker: allows to fit "
+                                + "only 3 out of 4 pods"),
+                new Message("a node failure eviction of a pod set without topology says it found no room anywhere",
+                        Cluster.gpus(2).team("a", 2).submit("a-1", "a", 2).failNode("n02"), "a-1",
+                        "evicted (NodeFailure): node n02 is not ready; the 1 pod(s) of pod set worker on it find no room anywhere in the "
+                                + "cluster (room for 0); still waiting: pod set worker: allows to fit only 1 out of 2 pods"),
+                new Message("a quota removal eviction names the quota",
+                        Cluster.gpus(4).team("a", 2).team("b", 2).submit("a-1", "a", 2).deleteQuota("a"), "a-1",
+                        "evicted (QuotaRemoved): the compute quota of team a (a-quota) was deleted; still waiting: team a has no compute quota"),
+                new Message("a disabled quota keeps its work waiting with NoQuota",
+                        Cluster.gpus(4).team("a", 2).team("b", 2).submit("a-1", "a", 4).quota("a", 2, q -> q.withActive(false)), "a-1",
+                        "the compute quota of team a is disabled"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("messages")
+    void message(Message m) {
+        Cluster.Replay r = m.cluster().replay();
+        String seen = r.decisions().stream()
+                .filter(d -> d instanceof Decision.Admit a && a.nodeReplaced() && a.workloadId().equals(m.workloadId()))
+                .map(d -> ((Decision.Admit) d).replacedBecause())
+                .findFirst().orElseGet(() -> r.scheduler().workload(m.workloadId()).orElseThrow().message());
+        assertThat(seen).isEqualTo(m.expected());
+    }
+
     static List<String> decisions(List<Decision> decisions) {
         List<String> out = new ArrayList<>();
         for (Decision d : decisions) {
