@@ -10,6 +10,7 @@ import dev.taskgov.core.sim.Scenario;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
 import dev.taskgov.core.topology.Node;
+import dev.taskgov.service.support.ClusterChangeRecords;
 import dev.taskgov.service.support.QuotaRecords;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -90,6 +91,9 @@ class ScenarioParityTest {
                 } else if (step instanceof Scenario.Finish f) {
                     cluster.publish(t.finished(), f.workloadId(),
                             new WorkloadFinished(f.workloadId(), time, WorkloadFinished.Outcome.Succeeded), true);
+                    cluster.awaitQuiet(decider, standIn);
+                } else if (ClusterChangeRecords.of(step).orElse(null) instanceof ClusterChangeRecords c) {
+                    cluster.publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? t.quota() : t.topology(), c.key(), c.value(), true);
                     cluster.awaitQuiet(decider, standIn);
                 } else if (step instanceof Scenario.Expect e) {
                     List<String> preempted = cluster.readAll(t.preempted()).stream().map(r -> r.key()).toList();

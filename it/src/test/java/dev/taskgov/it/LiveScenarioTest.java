@@ -15,6 +15,8 @@ import dev.taskgov.core.sim.Scenario;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
 import dev.taskgov.core.topology.Node;
+import dev.taskgov.core.model.PreemptionReason;
+import dev.taskgov.service.support.ClusterChangeRecords;
 import dev.taskgov.service.support.QuotaRecords;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -68,7 +70,10 @@ class LiveScenarioTest {
             assertThat(seen).as("every expectation of %s holds live", file.getFileName()).allMatch(Check::ok);
             for (var r : live.readAll(live.admissionTopics.preempted())) {
                 WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
-                assertThat(p.preemptorWorkloadId()).as("preemptor of %s", p.workloadId()).isNotBlank();
+                // invariant 4: a preemption names its preemptor; an eviction by node failure or quota removal has none
+                if (p.reason() != PreemptionReason.NodeFailure && p.reason() != PreemptionReason.QuotaRemoved) {
+                    assertThat(p.preemptorWorkloadId()).as("preemptor of %s", p.workloadId()).isNotBlank();
+                }
                 assertThat(p.reason()).as("reason of %s", p.workloadId()).isNotNull();
                 assertThat(p.message()).as("message of %s", p.workloadId()).isNotBlank();
             }
@@ -95,6 +100,9 @@ class LiveScenarioTest {
                 live.awaitQuiet();
             } else if (step instanceof Scenario.Finish f) {
                 live.publish(t.finished(), f.workloadId(), new WorkloadFinished(f.workloadId(), time, WorkloadFinished.Outcome.Succeeded));
+                live.awaitQuiet();
+            } else if (ClusterChangeRecords.of(step).orElse(null) instanceof ClusterChangeRecords c) {
+                live.publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? t.quota() : t.topology(), c.key(), c.value());
                 live.awaitQuiet();
             } else if (step instanceof Scenario.Expect e) {
                 List<String> preempted = live.readAll(t.preempted()).stream().map(r -> r.key()).toList();
