@@ -92,14 +92,16 @@ class ScenarioParityTest {
                     cluster.publish(t.finished(), f.workloadId(),
                             new WorkloadFinished(f.workloadId(), time, WorkloadFinished.Outcome.Succeeded), true);
                     cluster.awaitQuiet(decider, standIn);
-                } else if (ClusterChangeRecords.of(step).orElse(null) instanceof ClusterChangeRecords c) {
-                    cluster.publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? t.quota() : t.topology(), c.key(), c.value(), true);
-                    cluster.awaitQuiet(decider, standIn);
                 } else if (step instanceof Scenario.Expect e) {
                     List<String> preempted = cluster.readAll(t.preempted()).stream().map(r -> r.key()).toList();
                     Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
                     seenPreemptions = preempted.size();
                     checks.addAll(check(decider.processor(), e, since));
+                } else {
+                    // node, removeNode, quota, deleteQuota, schedulerConfig: the record topology- or quota-service would publish
+                    ClusterChangeRecords c = ClusterChangeRecords.of(step).orElseThrow();
+                    cluster.publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? t.quota() : t.topology(), c.key(), c.value(), true);
+                    cluster.awaitQuiet(decider, standIn);
                 }
             }
             return checks;

@@ -101,14 +101,16 @@ class LiveScenarioTest {
             } else if (step instanceof Scenario.Finish f) {
                 live.publish(t.finished(), f.workloadId(), new WorkloadFinished(f.workloadId(), time, WorkloadFinished.Outcome.Succeeded));
                 live.awaitQuiet();
-            } else if (ClusterChangeRecords.of(step).orElse(null) instanceof ClusterChangeRecords c) {
-                live.publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? t.quota() : t.topology(), c.key(), c.value());
-                live.awaitQuiet();
             } else if (step instanceof Scenario.Expect e) {
                 List<String> preempted = live.readAll(t.preempted()).stream().map(r -> r.key()).toList();
                 Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
                 seenPreemptions = preempted.size();
                 checks.addAll(check(live.admission.processor(), e, since));
+            } else {
+                // node, removeNode, quota, deleteQuota, schedulerConfig: the record topology- or quota-service would publish
+                ClusterChangeRecords c = ClusterChangeRecords.of(step).orElseThrow();
+                live.publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? t.quota() : t.topology(), c.key(), c.value());
+                live.awaitQuiet();
             }
         }
         return checks;
