@@ -495,8 +495,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     }
 
     private Workload toWorkload(WorkloadRecord r) {
+        // a class removed from the scheduler config since counts as the lowest, as in the scheduler
         int priority = r.priorityClass() == null ? config.defaultPriority()
-                : config.priorityClasses().getOrDefault(r.priorityClass(), r.priority());
+                : config.priorityClasses().getOrDefault(r.priorityClass(), config.defaultPriority());
         List<PodSetRequest> podSets = new ArrayList<>();
         for (PodSetSpec p : r.spec().podSets()) {
             Resources perPod = p.requests() == null ? Resources.ZERO : p.requests().toResources();
