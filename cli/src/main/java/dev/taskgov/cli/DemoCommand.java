@@ -91,6 +91,8 @@ public class DemoCommand extends CliCommand {
     protected int run() {
         Duration total = parseDuration(duration);
         if (rate < 0) throw CliException.invalid("--rate must be >= 0, was " + rate);
+        Duration failStart = parseDuration(failAt, "--fail-at");
+        Duration failLength = parseDuration(failFor, "--fail-for");
         long s = seed != null ? seed : clock.millis();
         Random random = new Random(s);
         String run = Long.toString(Math.abs(s % 46656), 36);
@@ -104,7 +106,7 @@ public class DemoCommand extends CliCommand {
         out().flush();
         Instant start = clock.instant();
         Instant end = start.plus(total);
-        NodeFailure failure = failNode == null ? null : new NodeFailure(failNode, parseDuration(failAt, "--fail-at"), parseDuration(failFor, "--fail-for"));
+        NodeFailure failure = failNode == null ? null : new NodeFailure(failNode, failStart, failLength);
         int next = 0;
         try (KafkaWriter kafka = new KafkaWriter(endpoints.kafkaBootstrap, clock);
              Progress progress = Progress.onTerminal("demo")) {
