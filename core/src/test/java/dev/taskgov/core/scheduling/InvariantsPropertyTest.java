@@ -326,43 +326,6 @@ class InvariantsPropertyTest {
         }
     }
 
-    private static void checkQuotaInvariant(Scheduler s, List<Node> nodes) {
-        Map<String, Resources> cohort = new HashMap<>();
-        for (TeamQuota q : s.ledger().quotas()) {
-            Map<String, Resources> sum = new HashMap<>();
-            for (RunningWorkload r : s.running(q.team())) {
-                r.requests().forEach((t, amount) -> sum.merge(t, amount, Resources::plus));
-            }
-            for (String type : List.of(G5, P4)) {
-                Resources used = sum.getOrDefault(type, Resources.ZERO);
-                assertThat(s.ledger().usage(q.team(), type)).as("ledger usage of " + q.team()).isEqualTo(used);
-                assertThat(used.fitsIn(q.ceiling(type))).as(q.team() + " uses " + used + " of " + type + " within "
-                        + q.ceiling(type)).isTrue();
-                cohort.merge(type, used, Resources::plus);
-            }
-        }
-        Map<String, Resources> capacity = dev.taskgov.core.model.ComputeQuotas.clusterCapacity(nodes);
-        cohort.forEach((type, used) -> assertThat(used.fitsIn(capacity.get(type))).as("cohort " + type).isTrue());
-    }
-
-    private static void checkNodeInvariant(Scheduler s, List<Node> nodes) {
-        Map<String, Resources> held = new HashMap<>();
-        for (WorkloadView v : s.workloads()) {
-            if (v.state() != WorkloadState.Admitted) continue;
-            Workload w = s.running(v.team()).stream().filter(r -> r.id().equals(v.workloadId())).findFirst().orElseThrow().workload();
-            for (int i = 0; i < w.podSets().size(); i++) {
-                PodSetPlacement p = v.placement().podSets().get(i);
-                Resources perPod = w.podSets().get(i).perPod();
-                p.podsPerNode().forEach((node, count) -> held.merge(node, perPod.times(count), Resources::plus));
-                assertThat(p.podCount()).isEqualTo(w.podSets().get(i).count());
-            }
-        }
-        for (Node n : nodes) {
-            Resources h = held.getOrDefault(n.name(), Resources.ZERO);
-            assertThat(h.fitsIn(n.allocatable())).as("node " + n.name() + " holds " + h).isTrue();
-        }
-    }
-
     /** No pending workload of an active team stays pending while it fits within its team's nominal quota (and needs no one rack). */
     private static void checkReclaimAlwaysSucceeds(Scheduler s) {
         for (WorkloadView v : s.workloads()) {
