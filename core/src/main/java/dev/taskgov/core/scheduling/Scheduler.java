@@ -107,7 +107,22 @@ public final class Scheduler {
         this.mode = mode;
         instanceTypes.forEach(t -> this.instanceTypes.put(t.name(), t));
         this.topology = Topology.of(nodes);
-        nodes.forEach(n -> nodesByName.put(n.name(), n));
+        nodes.forEach(n -> {
+            nodesByName.put(n.name(), n);
+            countCapacity(null, n);
+        });
+    }
+
+    /** Keeps the ledger's cluster capacity (for idle resource sharing) up to date when a node changes. */
+    private void countCapacity(Node before, Node after) {
+        if (before != null && before.ready()) {
+            ledger.setClusterCapacity(before.instanceType(),
+                    ledger.clusterCapacity(before.instanceType()).minus(before.allocatable()));
+        }
+        if (after != null && after.ready()) {
+            ledger.setClusterCapacity(after.instanceType(),
+                    ledger.clusterCapacity(after.instanceType()).plus(after.allocatable()));
+        }
     }
 
     // ---------------------------------------------------------------- inputs
@@ -120,6 +135,7 @@ public final class Scheduler {
     /** Replaces the priority classes and the FairShare switch; queued workloads get their class's new weight. */
     public void applySchedulerConfig(SchedulerConfig newConfig) {
         this.config = newConfig;
+        ledger.setIdleResourceSharing(newConfig.idleResourceSharing());
         for (Entry e : workloads.values()) {
             if (e.workload.priorityClass() == null || newConfig.priorityClasses().containsKey(e.workload.priorityClass())) {
                 int p = e.workload.priorityClass() == null ? newConfig.defaultPriority()
@@ -163,14 +179,14 @@ public final class Scheduler {
     /** Adds or replaces a node. */
     public void upsertNode(Node node) {
         topology.upsertNode(node);
-        nodesByName.put(node.name(), node);
+        countCapacity(nodesByName.put(node.name(), node), node);
         markReleased();
     }
 
     /** Removes a node (workloads placed on it keep their admission until they finish). */
     public void removeNode(String nodeName) {
         topology.removeNode(nodeName);
-        nodesByName.remove(nodeName);
+        countCapacity(nodesByName.remove(nodeName), null);
         heldOnNode.remove(nodeName);
         markReleased();
     }

@@ -189,6 +189,8 @@ public class SchedulerConfigOperations implements OperationRegistry {
     private void apply(SchedulerConfigEntity e, ObjectNode effective, String description, Status status, Instant now) {
         e.status = status.name();
         e.lastModifiedAt = now;
+        e.fairShare = effective.path("FairShare").asText();
+        e.idleResourceSharing = effective.path("IdleResourceSharing").asText();
         ObjectNode d = AwsJson.object();
         d.put("ClusterSchedulerConfigArn", arn(e.id));
         d.put("ClusterSchedulerConfigId", e.id);
