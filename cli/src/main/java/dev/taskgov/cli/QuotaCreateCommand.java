@@ -30,6 +30,8 @@ public class QuotaCreateCommand extends CliCommand {
         flags.apply(r);
         if (name != null) r.put("Name", name);
         if (clusterArn != null) r.put("ClusterArn", clusterArn);
+        SageMakerJson.onlyKnown(r, "$", "Name", "Description", "ClusterArn", "ComputeQuotaConfig", "ComputeQuotaTarget",
+                "ActivationState", "Tags");
         CreateComputeQuotaRequest request = CreateComputeQuotaRequest.builder()
                 .name(SageMakerJson.text(r, "Name", "$"))
                 .description(SageMakerJson.text(r, "Description", "$"))

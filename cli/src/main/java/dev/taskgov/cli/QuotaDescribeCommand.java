@@ -10,14 +10,18 @@ import software.amazon.awssdk.services.sagemaker.model.DescribeComputeQuotaRespo
 import java.io.PrintWriter;
 
 /** {@code taskgov quota describe ID}: SageMaker DescribeComputeQuota. */
-@Command(name = "describe", mixinStandardHelpOptions = true, description = "Show a compute quota (DescribeComputeQuota).")
+@Command(name = "describe", description = "Show a compute quota (DescribeComputeQuota).")
 public class QuotaDescribeCommand extends CliCommand {
 
     @Parameters(paramLabel = "ID", description = "ComputeQuotaId.")
     String id;
 
-    @Option(names = "--version", paramLabel = "N", description = "ComputeQuotaVersion (default: the latest).")
+    @Option(names = {"--version", "--compute-quota-version"}, paramLabel = "N",
+            description = "ComputeQuotaVersion (default: the latest); --compute-quota-version as the aws CLI spells it.")
     Integer version;
+
+    @Mixin
+    HelpOption help;
 
     @Mixin
     Endpoints endpoints;

@@ -33,6 +33,8 @@ public class QuotaUpdateCommand extends CliCommand {
     @Override
     protected int run() {
         ObjectNode input = SageMakerJson.input(flags.cliInputJson);
+        SageMakerJson.onlyKnown(input, "$", "ComputeQuotaId", "TargetVersion", "ComputeQuotaConfig", "ComputeQuotaTarget",
+                "ActivationState", "Description");
         String quotaId = id != null ? id : SageMakerJson.text(input, "ComputeQuotaId", "$");
         if (quotaId == null) throw CliException.invalid("ID (or ComputeQuotaId in --cli-input-json) is required");
         DescribeComputeQuotaResponse current = SageMakerClients.call(endpoints.quota(), c -> c.describeComputeQuota(b -> b.computeQuotaId(quotaId)));

@@ -29,6 +29,7 @@ public class SchedulerConfigCreateCommand extends CliCommand {
         ObjectNode r = flags.apply(SageMakerJson.NODES.objectNode());
         if (name != null) r.put("Name", name);
         if (clusterArn != null) r.put("ClusterArn", clusterArn);
+        SageMakerJson.onlyKnown(r, "$", "Name", "ClusterArn", "SchedulerConfig", "Description", "Tags");
         CreateClusterSchedulerConfigRequest request = CreateClusterSchedulerConfigRequest.builder()
                 .name(SageMakerJson.text(r, "Name", "$"))
                 .clusterArn(SageMakerJson.text(r, "ClusterArn", "$"))

@@ -32,6 +32,7 @@ public class SchedulerConfigUpdateCommand extends CliCommand {
         ObjectNode r = SageMakerJson.NODES.objectNode();
         r.set("SchedulerConfig", SageMakerJson.toJson(current.schedulerConfig()));
         flags.apply(r);
+        SageMakerJson.onlyKnown(r, "$", "ClusterSchedulerConfigId", "TargetVersion", "SchedulerConfig", "Description");
         int version = targetVersion != null ? targetVersion : current.clusterSchedulerConfigVersion();
         UpdateClusterSchedulerConfigResponse response = SageMakerClients.call(endpoints.quota(), c -> c.updateClusterSchedulerConfig(b -> b
                 .clusterSchedulerConfigId(id).targetVersion(version)
