@@ -41,6 +41,10 @@ public class QuotaRules {
 
     /** {@code ComputeQuotaResourceConfigList} and {@code AbsoluteBorrowLimitResourceList}: at most 15 entries. */
     private static final int MAX_RESOURCE_ENTRIES = 15;
+    /** The model's maximum of {@code Count}, {@code Accelerators}, {@code VCpu} and {@code MemoryInGiB}. */
+    private static final java.math.BigDecimal MAX_AMOUNT = java.math.BigDecimal.valueOf(10_000_000);
+    /** {@code PriorityClassList}: at most 10 classes. */
+    private static final int MAX_PRIORITY_CLASSES = 10;
     /** {@code SchedulerConfig.FairShare} when a request omits it (API reference: "Default is Enabled"). */
     public static final String DEFAULT_FAIR_SHARE = "Enabled";
 
@@ -110,6 +114,9 @@ public class QuotaRules {
         List<String> v = new ArrayList<>();
         only(config, path, Set.of("PriorityClasses", "FairShare", "IdleResourceSharing"), v);
         JsonNode list = config.path("PriorityClasses");
+        if (list.size() > MAX_PRIORITY_CLASSES) {
+            v.add(path + ".PriorityClasses: at most " + MAX_PRIORITY_CLASSES + " classes, was " + list.size());
+        }
         for (int i = 0; i < list.size(); i++) {
             only(list.get(i), path + ".PriorityClasses[" + i + "]", Set.of("Name", "Weight"), v);
         }
@@ -178,6 +185,8 @@ public class QuotaRules {
             JsonNode n = r.get(amount);
             if (n != null && !n.isNull() && !n.isNumber()) {
                 v.add(path + "." + amount + ": must be a JSON number, was " + n);
+            } else if (n != null && n.isNumber() && n.decimalValue().compareTo(MAX_AMOUNT) > 0) {
+                v.add(path + "." + amount + ": must be at most " + MAX_AMOUNT + ", was " + n);
             }
         }
         if (!r.hasNonNull("Count") && !r.hasNonNull("Accelerators") && !r.hasNonNull("VCpu") && !r.hasNonNull("MemoryInGiB")) {
