@@ -70,7 +70,7 @@ final class HyperPodPyTorchJobs {
     /** Neuron devices on Trainium and Inferentia instances, NVIDIA GPUs elsewhere. */
     static String acceleratorResource(String instanceType) {
         return instanceType != null && (instanceType.startsWith("ml.trn") || instanceType.startsWith("ml.inf"))
-                ? "aws.amazon.com/neurondevice" : "nvidia.com/gpu";
+                ? "aws.amazon.com/neuron" : "nvidia.com/gpu";
     }
 
     private static void resources(ObjectNode out, String accelerator, String accelerators, String vcpu, String memoryGiB) {
