@@ -32,6 +32,11 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
             description = "Write to the submissions topic instead of calling admission-service (env TASKGOV_SUBMIT_KAFKA).")
     boolean kafka;
 
+    @Option(names = "--kubernetes", description = {
+            "Create the HyperPodPyTorchJob in the cluster (kubeconfig or in-cluster config), suspended: the job watcher",
+            "submits it as a workload and unsuspends it when taskgov admits it. Nothing is written to Kafka then."})
+    boolean kubernetes;
+
     @Option(names = "--print-manifest", description = "Print the HyperPodPyTorchJob (YAML, for kubectl apply) and the workload; send nothing.")
     boolean printManifest;
 
@@ -55,8 +60,16 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
             out().println(Json.pretty(submission));
             return 0;
         }
-        JsonNode answer = SubmitCommand.send(submission, kafka, endpoints);
         Map<String, String> recorded = flags.notEnforced();
+        if (kubernetes) {
+            createInCluster(manifest);
+            out().println("hyperpodpytorchjob.sagemaker.amazonaws.com/" + submission.workloadId() + " created in " + submission.namespace()
+                    + " (suspended; the job watcher submits it to taskgov and unsuspends it on admission)");
+            out().println("Recorded on the job, not enforced by taskgov:");
+            recorded.forEach((flag, value) -> out().println("  " + flag + ": " + value));
+            return 0;
+        }
+        JsonNode answer = SubmitCommand.send(submission, kafka, endpoints);
         switch (format) {
             case "json" -> {
                 ObjectNode o = EventCodec.mapper().createObjectNode();
@@ -76,6 +89,22 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
             }
         }
         return 0;
+    }
+
+    /** Creates the job suspended, as Kueue's webhook would leave it, so that nothing runs before taskgov admits it. */
+    private static void createInCluster(ObjectNode manifest) {
+        ((ObjectNode) manifest.with("spec").with("runPolicy")).put("suspend", true);
+        io.fabric8.kubernetes.api.model.GenericKubernetesResource job = EventCodec.mapper().convertValue(manifest,
+                io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
+        var context = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                .withGroup("sagemaker.amazonaws.com").withVersion("v1").withKind(HyperPodPyTorchJobs.KIND)
+                .withPlural("hyperpodpytorchjobs").withNamespaced(true).build();
+        try (io.fabric8.kubernetes.client.KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().build()) {
+            client.genericKubernetesResources(context).inNamespace(job.getMetadata().getNamespace()).resource(job).create();
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            throw new CliException(e.getCode() == 409 ? CliException.INVALID_INPUT : CliException.FAILED,
+                    "--kubernetes: the API server refused the HyperPodPyTorchJob (" + e.getCode() + "): " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -13,10 +13,14 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code taskgov submit}: like {@code hyp create hyp-pytorch-job} or {@code kubectl apply -f}. */
-@Command(name = "submit", mixinStandardHelpOptions = true,
+@Command(name = "submit",
         description = {"Submit a workload: from hyp-pytorch-job style flags, or -f a Kueue-labelled Job/PyTorchJob manifest.",
                 "Goes through admission-service (validated there), or straight to Kafka with --kafka."})
 public class SubmitCommand extends CliCommand {
+
+    /** Help only: a --version here would be picocli's (printing nothing), not hyp's template version (see create hyp-pytorch-job). */
+    @Mixin
+    HelpOption help;
 
     @Mixin
     WorkloadOptions workload;

@@ -140,6 +140,10 @@ class HypCommandsTest {
         assertThat(bad.err()).contains("--version: hyp-pytorch-job template version must be one of [1.0, 1.1], was '9.9'");
         assertThat(Cli.run("--version").out()).contains("taskgov 0.1.0");
         assertThat(Cli.run("quota", "describe", "-h").out()).contains("--version", "ComputeQuotaVersion", "--help");
+        // submit and dry-run take taskgov's own flags: hyp's --version there is an error, not a silent exit 0
+        Cli.Result submit = Cli.run("submit", "--version", "1.1", "--job-name", "j");
+        assertThat(submit.exit()).isNotZero();
+        assertThat(submit.err()).contains("Unknown option", "--version");
     }
 
     /** The seed's command as argv: {@code hyp} replaced by the taskgov subcommand path, line continuations joined, quotes removed. */
