@@ -25,8 +25,8 @@ public class DryRunCommand extends CliCommand {
     protected int run() {
         WorkloadSubmitted submission = workload.submission(clock.instant(), err());
         JsonNode r = endpoints.admission().dryRun(submission);
-        if (output.json()) {
-            out().println(Json.pretty(r));
+        if (output.structured()) {
+            out().println(output.render(r));
             return 0;
         }
         var out = out();

@@ -42,7 +42,7 @@ public class QuotaCreateCommand extends CliCommand {
                 .tags(SageMakerJson.tags(r.get("Tags"), "$.Tags"))
                 .build();
         CreateComputeQuotaResponse response = SageMakerClients.call(endpoints.quota(), c -> c.createComputeQuota(request));
-        if (output.json()) out().println(Json.pretty(SageMakerJson.toJson(response)));
+        if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
         else out().println("computequota/" + response.computeQuotaId() + " created (" + response.computeQuotaArn() + ")");
         return 0;
     }

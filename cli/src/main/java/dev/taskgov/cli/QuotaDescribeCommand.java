@@ -33,7 +33,7 @@ public class QuotaDescribeCommand extends CliCommand {
         DescribeComputeQuotaResponse r = SageMakerClients.call(endpoints.quota(),
                 c -> c.describeComputeQuota(b -> b.computeQuotaId(id).computeQuotaVersion(version)));
         JsonNode json = SageMakerJson.toJson(r);
-        if (output.json()) out().println(Json.pretty(json));
+        if (output.structured()) out().println(output.render(json));
         else print(json, out());
         return 0;
     }

@@ -53,7 +53,7 @@ public class QuotaUpdateCommand extends CliCommand {
                 .description(SageMakerJson.text(r, "Description", "$"))
                 .build();
         UpdateComputeQuotaResponse response = SageMakerClients.call(endpoints.quota(), c -> c.updateComputeQuota(request));
-        if (output.json()) out().println(Json.pretty(SageMakerJson.toJson(response)));
+        if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
         else out().println("computequota/" + quotaId + " updated to version " + response.computeQuotaVersion());
         return 0;
     }

@@ -38,7 +38,7 @@ public class SchedulerConfigCreateCommand extends CliCommand {
                 .tags(SageMakerJson.tags(r.get("Tags"), "$.Tags"))
                 .build();
         CreateClusterSchedulerConfigResponse response = SageMakerClients.call(endpoints.quota(), c -> c.createClusterSchedulerConfig(request));
-        if (output.json()) out().println(Json.pretty(SageMakerJson.toJson(response)));
+        if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
         else out().println("clusterschedulerconfig/" + response.clusterSchedulerConfigId() + " created (" + response.clusterSchedulerConfigArn() + ")");
         return 0;
     }

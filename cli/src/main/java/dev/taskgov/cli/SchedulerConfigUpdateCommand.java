@@ -38,7 +38,7 @@ public class SchedulerConfigUpdateCommand extends CliCommand {
                 .clusterSchedulerConfigId(id).targetVersion(version)
                 .schedulerConfig(SageMakerJson.schedulerConfig(r.get("SchedulerConfig"), "$.SchedulerConfig"))
                 .description(SageMakerJson.text(r, "Description", "$"))));
-        if (output.json()) out().println(Json.pretty(SageMakerJson.toJson(response)));
+        if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
         else out().println("clusterschedulerconfig/" + id + " updated to version " + response.clusterSchedulerConfigVersion());
         return 0;
     }

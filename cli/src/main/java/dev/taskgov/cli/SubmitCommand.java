@@ -48,8 +48,8 @@ public class SubmitCommand extends CliCommand {
             return 0;
         }
         JsonNode answer = send(submission, kafka, endpoints);
-        if (output.json()) {
-            out().println(Json.pretty(answer));
+        if (output.structured()) {
+            out().println(output.render(answer));
         } else {
             out().println("workload/" + submission.workloadId() + " submitted (team " + submission.team() + ", "
                     + submission.podSets().size() + " pod set(s))");
