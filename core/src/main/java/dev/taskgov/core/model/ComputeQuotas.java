@@ -65,29 +65,10 @@ public final class ComputeQuotas {
         int weight = intField(target, "FairShareWeight", "ComputeQuotaTarget.FairShareWeight", 0, 0, 100, v);
 
         JsonNode config = body.path("ComputeQuotaConfig");
-        Map<String, Resources> nominal = new TreeMap<>();
-        JsonNode resources = config.get("ComputeQuotaResources");
-        if (resources != null && !resources.isNull()) {
-            if (!resources.isArray()) {
-                v.add(new Violation(RESOURCES, "must be a list"));
-            } else {
-                for (int i = 0; i < resources.size(); i++) {
-                    readResource(resources.get(i), RESOURCES + "[" + i + "]", instanceTypes, nominal, v);
-                }
-            }
-        }
+        Map<String, Resources> nominal = readResources(config.get("ComputeQuotaResources"), RESOURCES, instanceTypes, v);
         JsonNode sharing = config.path("ResourceSharingConfig");
-        Map<String, Resources> absoluteBorrowLimits = new TreeMap<>();
-        JsonNode absolute = sharing.get("AbsoluteBorrowLimits");
-        if (absolute != null && !absolute.isNull()) {
-            if (!absolute.isArray()) {
-                v.add(new Violation(ABSOLUTE_BORROW_LIMITS, "must be a list"));
-            } else {
-                for (int i = 0; i < absolute.size(); i++) {
-                    readResource(absolute.get(i), ABSOLUTE_BORROW_LIMITS + "[" + i + "]", instanceTypes, absoluteBorrowLimits, v);
-                }
-            }
-        }
+        Map<String, Resources> absoluteBorrowLimits = readResources(sharing.get("AbsoluteBorrowLimits"), ABSOLUTE_BORROW_LIMITS,
+                instanceTypes, v);
         SharingStrategy strategy = enumField(sharing.get("Strategy"), "ComputeQuotaConfig.ResourceSharingConfig.Strategy",
                 SharingStrategy.class, SharingStrategy.LendAndBorrow, v);
         int borrowLimit = intField(sharing, "BorrowLimit", "ComputeQuotaConfig.ResourceSharingConfig.BorrowLimit",
@@ -108,6 +89,23 @@ public final class ComputeQuotas {
         }
         return new TeamQuota(team, text(body.get("Name")), nominal, strategy, borrowLimit, preempt, weight, active,
                 absoluteBorrowLimits);
+    }
+
+    /** A list of ComputeQuotaResourceConfig by instance type, with the ratio defaults (empty when absent). */
+    private static Map<String, Resources> readResources(JsonNode list, String path, Map<String, InstanceType> instanceTypes,
+                                                        List<Violation> v) {
+        Map<String, Resources> out = new TreeMap<>();
+        if (list == null || list.isNull()) {
+            return out;
+        }
+        if (!list.isArray()) {
+            v.add(new Violation(path, "must be a list"));
+            return out;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            readResource(list.get(i), path + "[" + i + "]", instanceTypes, out, v);
+        }
+        return out;
     }
 
     private static void readResource(JsonNode r, String path, Map<String, InstanceType> instanceTypes,
