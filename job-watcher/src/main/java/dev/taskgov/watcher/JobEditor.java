@@ -3,7 +3,6 @@ package dev.taskgov.watcher;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -60,7 +59,7 @@ public final class JobEditor {
             List<WorkloadAdmitted.NodeCount> nodes = placed.nodes() == null ? List.of() : placed.nodes();
             if (nodes.size() == 1) {
                 setSelector(selector, TopologyLevels.HOSTNAME, nodes.get(0).name(), placed.name(), conflicts);
-            } else if (nodes.size() > 1) {
+            } else if (nodes.size() > 1 && kind.podsUngated()) {
                 List<Object> gates = JobMaps.childList(podSpec, "schedulingGates");
                 if (gates.stream().noneMatch(g -> TOPOLOGY_GATE.equals(JobMaps.map(g).get("name")))) {
                     gates.add(new LinkedHashMap<>(Map.of("name", TOPOLOGY_GATE)));
@@ -130,12 +129,8 @@ public final class JobEditor {
         if (kind.replicaSpecsField() == null) {
             return "main".equals(podSet) ? JobMaps.child(spec, "template") : null;
         }
-        for (Map.Entry<String, Object> e : JobMaps.map(spec.get(kind.replicaSpecsField())).entrySet()) {
-            if (e.getKey().toLowerCase(Locale.ROOT).equals(podSet)) {
-                return JobMaps.child(JobMaps.map(e.getValue()), "template");
-            }
-        }
-        return null;
+        JobKind.ReplicaSpec replica = kind.replicaSpecs(spec).get(podSet);
+        return replica == null ? null : JobMaps.child(replica.fields(), "template");
     }
 
     private static void setSelector(Map<String, Object> selector, String key, String value, String podSet, List<String> conflicts) {

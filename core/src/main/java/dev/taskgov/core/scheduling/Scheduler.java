@@ -110,7 +110,22 @@ public final class Scheduler {
         this.mode = mode;
         instanceTypes.forEach(t -> this.instanceTypes.put(t.name(), t));
         this.topology = Topology.of(nodes);
-        nodes.forEach(n -> nodesByName.put(n.name(), n));
+        nodes.forEach(n -> {
+            nodesByName.put(n.name(), n);
+            countCapacity(null, n);
+        });
+    }
+
+    /** Keeps the ledger's cluster capacity (for idle resource sharing) up to date when a node changes. */
+    private void countCapacity(Node before, Node after) {
+        if (before != null && before.ready()) {
+            ledger.setClusterCapacity(before.instanceType(),
+                    ledger.clusterCapacity(before.instanceType()).minus(before.allocatable()));
+        }
+        if (after != null && after.ready()) {
+            ledger.setClusterCapacity(after.instanceType(),
+                    ledger.clusterCapacity(after.instanceType()).plus(after.allocatable()));
+        }
     }
 
     // ---------------------------------------------------------------- inputs
@@ -128,6 +143,7 @@ public final class Scheduler {
      */
     public void applySchedulerConfig(SchedulerConfig newConfig) {
         this.config = newConfig;
+        ledger.setIdleResourceSharing(newConfig.idleResourceSharing());
         for (Entry e : workloads.values()) {
             if (e.state != WorkloadState.Pending && e.state != WorkloadState.Admitted) continue;
             String cls = e.workload.priorityClass();
@@ -200,7 +216,7 @@ public final class Scheduler {
         boolean fails = before != null && before.ready() && !node.ready();
         List<Entry> affected = fails ? detachPodsOn(before) : List.of();
         topology.upsertNode(node);
-        nodesByName.put(node.name(), node);
+        countCapacity(nodesByName.put(node.name(), node), node);
         if (fails) replaceOrEvict(affected, before, "node " + node.name() + " is not ready");
         markReleased();
     }
@@ -217,7 +233,7 @@ public final class Scheduler {
         Node before = nodesByName.get(nodeName);
         List<Entry> affected = before == null ? List.of() : detachPodsOn(before);
         topology.removeNode(nodeName);
-        nodesByName.remove(nodeName);
+        countCapacity(nodesByName.remove(nodeName), null);
         heldOnNode.remove(nodeName);
         if (before != null) replaceOrEvict(affected, before, "node " + nodeName + " left the cluster");
         markReleased();
