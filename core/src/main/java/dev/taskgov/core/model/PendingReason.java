@@ -17,5 +17,11 @@ public enum PendingReason {
     /** It was nominated and waits for the evictions that make room for it. */
     WaitingForPreemption,
     /** Its team has no active compute quota. */
-    TeamInactive
+    TeamInactive,
+    /**
+     * It can never be admitted as things stand: it asks for more of a resource than its team's
+     * nominal quota plus borrowing limit, or than all the cluster's ready nodes of the instance type
+     * offer. It stays pending (and is looked at again) so that it runs if quotas or capacity grow.
+     */
+    Inadmissible
 }

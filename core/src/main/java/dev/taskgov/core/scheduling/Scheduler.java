@@ -2,6 +2,8 @@ package dev.taskgov.core.scheduling;
 
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
+import dev.taskgov.core.model.Amounts;
+import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.SchedulerConfig;
@@ -84,6 +86,8 @@ public final class Scheduler {
     /** Nodes by name and what admitted pods hold on each: to re-check a cached placement cheaply. */
     private final Map<String, Node> nodesByName = new HashMap<>();
     private final Map<String, Resources> heldOnNode = new HashMap<>();
+    /** Allocatable of the ready nodes per instance type; null after a node change until asked for again. */
+    private Map<String, Resources> readyCapacity;
     /** Per team, bumped whenever its running workloads change: preemption planning reuses lists built at the same count. */
     private final Map<String, Long> runningVersions = new HashMap<>();
     /**
@@ -164,6 +168,7 @@ public final class Scheduler {
     public void upsertNode(Node node) {
         topology.upsertNode(node);
         nodesByName.put(node.name(), node);
+        readyCapacity = null;
         markReleased();
     }
 
@@ -172,6 +177,7 @@ public final class Scheduler {
         topology.removeNode(nodeName);
         nodesByName.remove(nodeName);
         heldOnNode.remove(nodeName);
+        readyCapacity = null;
         markReleased();
     }
 
@@ -593,12 +599,46 @@ public final class Scheduler {
             reason = quota.reason();
             message = quota.message();
         }
+        String never = neverAdmissible(w.team(), e.requests);
+        if (never != null) {
+            reason = PendingReason.Inadmissible;
+            message = never;
+        }
         PlanResult plan = planner.planFor(view, w);
         if (plan instanceof PreemptionPlan p) {
             e.blockedMessage = message;
             return candidate(q, e, null, p);
         }
         parkShape(q, e, reason, message, c);
+        return null;
+    }
+
+    /**
+     * Why a workload of an active team can never be admitted as things stand, with the numbers, or
+     * null when it could be: for some instance type and resource it asks for more than the team's
+     * nominal quota plus borrowing limit, or more than the cluster's ready nodes of that type offer
+     * altogether. Neither waiting nor preempting helps then; only a larger quota or more nodes do.
+     */
+    private String neverAdmissible(String team, Map<String, Resources> requests) {
+        if (ledger.quota(team) == null || !ledger.quota(team).active()) return null;
+        if (readyCapacity == null) readyCapacity = ComputeQuotas.clusterCapacity(nodesByName.values());
+        for (Map.Entry<String, Resources> r : requests.entrySet()) {
+            String type = r.getKey();
+            Resources nominal = ledger.nominal(team, type);
+            Resources borrow = ledger.borrowingLimit(team, type);
+            Resources capacity = readyCapacity.getOrDefault(type, Resources.ZERO);
+            for (ResourceName res : ResourceName.values()) {
+                long asked = r.getValue().get(res);
+                long ceiling = nominal.plus(borrow).get(res);
+                if (asked > ceiling || asked > capacity.get(res)) {
+                    return "can never be admitted as things stand: asks for " + Amounts.of(res, asked) + " of " + type
+                            + "; team " + team + " may hold at most " + Amounts.number(res, nominal.get(res)) + " nominal + "
+                            + Amounts.number(res, borrow.get(res)) + " borrowing limit = " + Amounts.number(res, ceiling)
+                            + ", and the cluster's ready " + type + " nodes offer " + Amounts.number(res, capacity.get(res))
+                            + "; it stays pending until the quota or the cluster grows";
+                }
+            }
+        }
         return null;
     }
 
@@ -736,6 +776,11 @@ public final class Scheduler {
         } else {
             reason = quota.reason().name();
             message = quota.message();
+        }
+        String never = quota.reason() == PendingReason.TeamInactive ? null : neverAdmissible(w.team(), req);
+        if (never != null) {
+            return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Pending, PendingReason.Inadmissible.name(), never,
+                    null, Map.of(), List.of());
         }
         if (quota.reason() != PendingReason.TeamInactive && PreemptionPlanner.plan(view, w) instanceof PreemptionPlan plan) {
             QuotaLedger l = ledger.copy();
