@@ -20,6 +20,7 @@ import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.Victim;
 import dev.taskgov.core.resources.Resources;
@@ -170,11 +171,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     private void onSubmitted(ConsumerRecord<String, byte[]> record, Outbox out) {
         WorkloadSubmitted s = decode(record, WorkloadSubmitted.class, out);
-        if (s == null) return;
-        if (s.workloadId() == null || s.workloadId().isBlank()) {
-            deadLetter(out, record, "workloadId: is required (a submission without an id cannot be tracked)");
-            return;
-        }
+        if (s == null || !identified(record, s.workloadId(), out)) return;
         WorkloadRecord known = workloads.get(s.workloadId());
         if (known != null) {
             LOG.debugf("workload %s is already known (%s); the submission changes nothing", s.workloadId(), known.state());
@@ -201,11 +198,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     private void onFinished(ConsumerRecord<String, byte[]> record, Outbox out) {
         WorkloadFinished f = decode(record, WorkloadFinished.class, out);
-        if (f == null) return;
-        if (f.workloadId() == null || f.workloadId().isBlank()) {
-            deadLetter(out, record, "workloadId: is required");
-            return;
-        }
+        if (f == null || !identified(record, f.workloadId(), out)) return;
         WorkloadRecord rec = workloads.get(f.workloadId());
         ChangeResult change = scheduler.finish(f.workloadId());
         if (rec == null || change.outcome() == ChangeResult.Outcome.Unchanged) {
@@ -220,11 +213,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     private void onPreempted(ConsumerRecord<String, byte[]> record, Outbox out) {
         WorkloadPreempted p = decode(record, WorkloadPreempted.class, out);
-        if (p == null) return;
-        if (p.workloadId() == null || p.workloadId().isBlank()) {
-            deadLetter(out, record, "workloadId: is required");
-            return;
-        }
+        if (p == null || !identified(record, p.workloadId(), out)) return;
         WorkloadRecord rec = workloads.get(p.workloadId());
         if (rec == null || rec.state() != WorkloadState.Admitted) {
             // A stale eviction (already finished, or evicted before): nothing to release.
@@ -415,6 +404,30 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             deadLetter(out, record, UNREADABLE, "unreadable " + type.getSimpleName() + ": " + e.getMessage());
             return null;
         }
+    }
+
+    /**
+     * Whether a workload record can be tracked: its value's {@code workloadId} follows the id rule
+     * and is the identity, so a key, when present, must be the same id. Otherwise the record goes to
+     * the dead letter naming the field and the rule (an id that breaks the rule cannot be stored
+     * under or read back by that id, so it is not kept as a Rejected workload).
+     */
+    private boolean identified(ConsumerRecord<String, byte[]> record, String workloadId, Outbox out) {
+        Optional<String> problem = WorkloadIds.problem(workloadId);
+        if (problem.isPresent()) {
+            deadLetter(out, record, "workloadId: " + problem.get());
+            return false;
+        }
+        if (record.key() != null && !record.key().equals(workloadId)) {
+            deadLetter(out, record, "key: the record key '" + abbreviate(record.key()) + "' differs from workloadId '" + workloadId
+                    + "'; the value's workloadId is the workload's identity and the key must be absent or equal to it");
+            return false;
+        }
+        return true;
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 80 ? text : text.substring(0, 80) + "... (" + text.length() + " characters)";
     }
 
     private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, String reason) {

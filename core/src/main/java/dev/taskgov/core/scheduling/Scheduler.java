@@ -9,6 +9,7 @@ import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.ClusterView;
 import dev.taskgov.core.preemption.PlanResult;
@@ -205,7 +206,8 @@ public final class Scheduler {
         if (r instanceof WorkloadValidation.Invalid invalid) {
             Decision.Reject reject = new Decision.Reject(submission.workloadId(), submission.team(), invalid.reason(),
                     invalid.message());
-            if (submission.workloadId() != null) {
+            // an id that breaks the id rule is not kept: it could not be looked up by that id
+            if (WorkloadIds.isValid(submission.workloadId())) {
                 Entry e = new Entry(placeholder(submission));
                 e.state = WorkloadState.Rejected;
                 e.reason = invalid.reason().name();
