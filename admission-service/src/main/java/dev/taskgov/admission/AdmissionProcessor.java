@@ -8,6 +8,7 @@ import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.PreemptionRequested;
 import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
@@ -35,7 +36,6 @@ import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.TopologyRequest;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.CompactedTopicReader;
-import dev.taskgov.service.support.Json;
 import dev.taskgov.service.support.Outbox;
 import dev.taskgov.service.support.TransactionalLoop;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -93,7 +93,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             clear();
             latest.forEach((id, bytes) -> {
                 try {
-                    WorkloadRecord r = Json.read(bytes, WorkloadRecord.class);
+                    WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
                     workloads.put(id, r);
                     admissionSeq = Math.max(admissionSeq, r.admissionSeq());
                 } catch (RuntimeException e) {
@@ -240,8 +240,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         if (dev.taskgov.service.support.QuotaRecords.SCHEDULER_CONFIG_KEY.equals(key)) {
             SchedulerConfig c;
             try {
-                c = record.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(Json.tree(record.value()));
-            } catch (ValidationException | java.io.IOException e) {
+                c = record.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(EventCodec.tree(record.value()));
+            } catch (ValidationException | EventCodec.EventFormatException e) {
                 deadLetter(out, record, "scheduler config: " + e.getMessage());
                 return false;
             }
@@ -256,8 +256,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
         JsonNode json;
         try {
-            json = Json.tree(record.value());
-        } catch (java.io.IOException e) {
+            json = EventCodec.tree(record.value());
+        } catch (EventCodec.EventFormatException e) {
             deadLetter(out, record, "unparseable quota JSON: " + e.getMessage());
             return false;
         }
@@ -359,7 +359,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
         var event = a.toEvent();
         WorkloadRecord next = rec.admit(a.admittedAt(), ++admissionSeq, event.podSets(), event.borrowed(), "admitted");
-        out.emit(topics.admitted(), a.workloadId(), event, AdmissionEvents.ADMITTED, next.eventId());
+        out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
         persist(next, out);
         observer.admitted(rec.team(), rec.priorityClass(), Duration.between(rec.submittedAt(), a.admittedAt()));
     }
@@ -369,7 +369,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         if (rec == null) return;
         PreemptionRequested request = new PreemptionRequested(rec.workloadId(), rec.team(), n.workload().priority(),
                 rec.spec().withSubmittedAt(rec.submittedAt()), n.lackingAmounts(), n.message(), clock.instant());
-        out.emit(topics.preemptionRequested(), rec.workloadId(), request, AdmissionEvents.PREEMPTION_REQUESTED,
+        out.emit(topics.preemptionRequested(), rec.workloadId(), request, PreemptionRequested.TYPE,
                 rec.eventId() + ":preemption");
         observer.preemptionRequested(rec.team());
     }
@@ -386,7 +386,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         out.emit(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
         WorkloadStatus status = new WorkloadStatus(rec.workloadId(), rec.team(), rec.state(), rec.reason(), rec.message(),
                 rec.history().get(rec.history().size() - 1).time());
-        out.emit(topics.status(), rec.workloadId(), status, AdmissionEvents.STATUS, rec.eventId());
+        out.emit(topics.status(), rec.workloadId(), status, WorkloadStatus.TYPE, rec.eventId());
     }
 
     // ------------------------------------------------------------------ helpers

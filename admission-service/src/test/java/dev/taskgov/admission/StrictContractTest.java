@@ -3,7 +3,7 @@ package dev.taskgov.admission;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WorkloadState;
-import dev.taskgov.service.support.DeadLetter;
+import dev.taskgov.core.events.DeadLetter;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -20,6 +20,7 @@ public class DryRunCommand extends CliCommand {
     @Override
     protected int run() {
         WorkloadSubmitted submission = workload.submission(clock.instant(), err());
+        CliException.checkWorkloadId(submission.workloadId());
         JsonNode r = endpoints.admission().dryRun(submission);
         if (output.json()) {
             out().println(Json.pretty(r));

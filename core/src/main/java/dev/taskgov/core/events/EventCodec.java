@@ -169,7 +169,7 @@ public final class EventCodec {
     }
 
     /** JSON that does not parse into the expected event; {@link #path()} names the field. */
-    public static final class EventFormatException extends RuntimeException {
+    public static final class EventFormatException extends IllegalArgumentException {
         private final String path;
         private final String problem;
 

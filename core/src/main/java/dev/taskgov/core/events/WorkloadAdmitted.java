@@ -19,6 +19,10 @@ import java.util.Map;
 public record WorkloadAdmitted(String workloadId, String team, Instant admittedAt, Map<String, ResourceAmounts> borrowed,
                                List<AdmittedPodSet> podSets) {
 
+    /** CloudEvents {@code ce_type}. */
+    public static final String TYPE = "dev.taskgov.workload.admitted";
+
+
     /** One pod set's placement; {@code domain} is null when it asked for no topology or spread over several. */
     public record AdmittedPodSet(String name, String instanceType, Domain domain, List<NodeCount> nodes) {
     }
