@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.deser.DeserializationProblemHandler;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
@@ -26,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The one JSON configuration of taskgov: every record that crosses Kafka or HTTP between taskgov's
@@ -35,6 +37,9 @@ import java.util.List;
  * error names the JSON path of the field ({@link EventFormatException#path()}).
  */
 public final class EventCodec {
+
+    /** Records whose fields are a closed set: an unknown field is refused, not ignored. */
+    private static final Set<Class<?>> CLOSED_SHAPES = Set.of(ResourceAmounts.class);
 
     private static final ObjectMapper MAPPER = newMapper();
 
@@ -67,8 +72,19 @@ public final class EventCodec {
         });
         ObjectMapper mapper = JsonMapper.builder()
                 .addModule(time)
-                // Fields a later version adds are ignored, so producers can move first.
-                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                // Fields a later version adds are ignored, so producers can move first; except in
+                // closed sets, where an unknown name is a mistake (CLOSED_SHAPES).
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+                .addHandler(new DeserializationProblemHandler() {
+                    @Override
+                    public boolean handleUnknownProperty(DeserializationContext ctxt, JsonParser p, JsonDeserializer<?> deserializer,
+                                                         Object beanOrClass, String propertyName) throws IOException {
+                        Class<?> type = beanOrClass instanceof Class<?> c ? c : beanOrClass.getClass();
+                        if (CLOSED_SHAPES.contains(type)) return false;
+                        p.skipChildren();
+                        return true;
+                    }
+                })
                 .configure(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS, true)
                 .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false)
                 // Strict where a lenient reading would change the meaning: "count": 1.5 is not 1,

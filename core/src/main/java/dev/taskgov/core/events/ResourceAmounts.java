@@ -1,6 +1,5 @@
 package dev.taskgov.core.events;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
@@ -13,7 +12,6 @@ import java.math.BigDecimal;
  * is refused: the resources are a closed set, and a misspelt one ({@code "gpus"}) must not read as 0.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonIgnoreProperties(ignoreUnknown = false)
 public record ResourceAmounts(BigDecimal accelerators, BigDecimal vcpu, BigDecimal memoryGiB) {
 
     /**

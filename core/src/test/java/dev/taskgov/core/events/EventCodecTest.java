@@ -35,6 +35,8 @@ class EventCodecTest {
                         GOOD.replace("\"count\":2", "\"count\":\"3\""), "$.podSets[0].count", "String"),
                 new Refused("an amount written as text is not a number", WorkloadSubmitted.class,
                         GOOD.replace("\"accelerators\":1", "\"accelerators\":\"1\""), "$.podSets[0].requests.accelerators", "String"),
+                new Refused("an unknown resource name is not ignored (resources are a closed set)", WorkloadSubmitted.class,
+                        GOOD.replace("\"accelerators\":1", "\"gpus\":1"), "$.podSets[0].requests.gpus", "gpus"),
                 new Refused("a number is not an id", WorkloadSubmitted.class,
                         GOOD.replace("\"w1\"", "17"), "$.workloadId", "Integer"),
                 new Refused("trailing garbage after the value", WorkloadSubmitted.class,
