@@ -2,6 +2,7 @@ package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
@@ -37,7 +38,6 @@ import software.amazon.awssdk.services.sagemaker.model.SchedulerConfig;
 
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,7 +80,7 @@ public class BenchKueueCommand extends CliCommand {
     static final String ADMITTED = "taskgov.workload.admitted";
     static final String PREEMPTED = "taskgov.workload.preempted";
     static final String ROUND_TRIP = "taskgov.bench.roundtrip";
-    private static final String SOURCE = "/taskgov/cli/bench";
+    private static final String SOURCE = CloudEvents.source("cli-bench");
 
     @Option(names = "--profile", defaultValue = "baseline", description = "baseline, tas or large-scale (default ${DEFAULT-VALUE}).")
     String profileName;
@@ -253,19 +253,14 @@ public class BenchKueueCommand extends CliCommand {
 
         private void send(String topic, String key, Object event, String ceType) {
             RecordHeaders h = new RecordHeaders();
-            h.add("ce_specversion", bytes("1.0"));
-            h.add("ce_type", bytes(ceType));
-            h.add("ce_source", bytes(SOURCE));
-            h.add("ce_id", bytes(UUID.randomUUID().toString()));
-            h.add("ce_time", bytes(clock.instant().toString()));
-            h.add("content-type", bytes("application/json"));
+            CloudEvents.write(h::add, ceType, SOURCE, UUID.randomUUID().toString(), clock.instant(), key, true);
             producer.send(new ProducerRecord<>(topic, null, key, EventCodec.write(event), h), (m, e) -> {
                 if (e != null) sendFailure.compareAndSet(null, e);
             });
         }
 
         private void finish(String id) {
-            send(FINISHED, id, new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Succeeded), "dev.taskgov.workload.finished");
+            send(FINISHED, id, new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Succeeded), WorkloadFinished.TYPE);
         }
 
         private KafkaConsumer<String, String> decisions(Collection<String> topics) {
@@ -300,7 +295,7 @@ public class BenchKueueCommand extends CliCommand {
                     Instant at = clock.instant();
                     freeSubmittedAt.put(id, at);
                     send(SUBMITTED, id, submission(id, team, "small", 1, profile.instanceType(), 1, null, null).withSubmittedAt(at),
-                            "dev.taskgov.workload.submitted");
+                            WorkloadSubmitted.TYPE);
                     producer.flush();
                     long until = nowMs() + 10;
                     while (nowMs() < until) drainFree(c, sentAt, latencies, Duration.ofMillis(2));
@@ -412,7 +407,7 @@ public class BenchKueueCommand extends CliCommand {
                             wc.acceleratorsPerPod(), topo == KueueBenchProfile.Topology.REQUIRED_RACK ? KueueBenchProfile.LAYER_3 : null,
                             topo == KueueBenchProfile.Topology.PREFERRED_RACK ? KueueBenchProfile.LAYER_3 : null);
                     rec.submitted(id, nowMs());
-                    send(SUBMITTED, id, s.withSubmittedAt(clock.instant()), "dev.taskgov.workload.submitted");
+                    send(SUBMITTED, id, s.withSubmittedAt(clock.instant()), WorkloadSubmitted.TYPE);
                     if (sendFailure.get() != null) throw CliException.failed("cannot write to Kafka: " + sendFailure.get().getMessage());
                     if (nowMs() >= nextSecond) {
                         int admitted = rec.admittedCount();
@@ -534,10 +529,6 @@ public class BenchKueueCommand extends CliCommand {
 
     private static double round(double v) {
         return Math.round(v * 100) / 100.0;
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** One platform process's CPU time and peak resident memory, from /proc (Linux). */
