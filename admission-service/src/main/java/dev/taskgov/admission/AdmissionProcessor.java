@@ -5,7 +5,6 @@ import static dev.taskgov.service.support.DeadLetterMetrics.Reason.UNREADABLE;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
-import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.PreemptionRequested;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadAdmitted;
@@ -14,8 +13,6 @@ import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
-import dev.taskgov.core.model.ComputeQuotas;
-import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.SchedulerConfig;
@@ -32,9 +29,7 @@ import dev.taskgov.core.scheduling.DryRunResult;
 import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.scheduling.SubmitResult;
 import dev.taskgov.core.scheduling.WorkloadView;
-import dev.taskgov.core.topology.Node;
-import dev.taskgov.core.topology.PodSetRequest;
-import dev.taskgov.core.topology.TopologyRequest;
+import dev.taskgov.core.view.ClusterInputs;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.Outbox;
@@ -47,7 +42,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,10 +64,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private final AdmissionObserver observer;
 
     private final Map<String, WorkloadRecord> workloads = new HashMap<>();
-    private final Map<String, JsonNode> rawQuotas = new TreeMap<>();
+    /** The cluster records read so far; the same builder preemption-service uses. */
+    private final ClusterInputs inputs = new ClusterInputs();
+    /** The quotas the scheduler has, to apply only those a node change altered. */
     private final Map<String, TeamQuota> quotas = new TreeMap<>();
-    private final Map<String, NodeRecord> nodeRecords = new TreeMap<>();
-    private SchedulerConfig config = SchedulerConfig.DEFAULT;
     private Scheduler scheduler;
     private long admissionSeq;
     private boolean dirty;
@@ -116,8 +110,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     @Override
     public synchronized void settle(Outbox out) {
-        Map<String, InstanceType> types = instanceTypes();
-        reparseQuotas(types, null);
+        reparseQuotas(null);
         List<SchedulerRestore.Admitted> admitted = new ArrayList<>();
         List<Workload> pending = new ArrayList<>();
         workloads.values().stream()
@@ -128,7 +121,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 .filter(r -> r.state() == WorkloadState.Pending)
                 .sorted(Comparator.comparing(WorkloadRecord::submittedAt).thenComparing(WorkloadRecord::workloadId))
                 .forEach(r -> pending.add(toWorkload(r)));
-        scheduler = SchedulerRestore.restore(clock, types.values(), nodes(types), config, quotas.values(), admitted, pending);
+        scheduler = SchedulerRestore.restore(clock, inputs.instanceTypes().values(), inputs.nodes(), inputs.config(), quotas.values(),
+                admitted, pending);
         ready = true;
         cycle(out);
         observer.stateChanged(this);
@@ -160,10 +154,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         ready = false;
         scheduler = null;
         workloads.clear();
-        rawQuotas.clear();
+        inputs.clear();
         quotas.clear();
-        nodeRecords.clear();
-        config = SchedulerConfig.DEFAULT;
         admissionSeq = 0;
         dirty = false;
     }
@@ -252,12 +244,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 deadLetter(out, record, "scheduler config: " + e.getMessage());
                 return false;
             }
-            config = c;
+            inputs.setConfig(c);
             if (scheduler != null) scheduler.applySchedulerConfig(c);
             return true;
         }
         if (record.value() == null) {
-            rawQuotas.remove(key);
+            inputs.removeQuota(key);
             if (quotas.remove(key) != null && scheduler != null) scheduler.removeQuota(key);
             return true;
         }
@@ -268,25 +260,21 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             deadLetter(out, record, "unparseable quota JSON: " + e.getMessage());
             return false;
         }
-        rawQuotas.put(key, json);
+        inputs.putQuota(key, json);
         if (scheduler == null) return true; // parsed at settle time, when every node is known
         try {
-            TeamQuota q = ComputeQuotas.fromRequest(json, instanceTypes());
+            TeamQuota q = inputs.quota(key);
             quotas.put(q.team(), q);
             scheduler.applyQuota(q);
             return true;
         } catch (ValidationException e) {
-            if (waitsForTopology(e)) {
+            if (ClusterInputs.waitsForTopology(e)) {
                 LOG.infof("quota of %s waits for its instance types to appear in the topology: %s", key, e.getMessage());
             } else {
                 deadLetter(out, record, "quota: " + e.getMessage());
             }
             return false;
         }
-    }
-
-    private static boolean waitsForTopology(ValidationException e) {
-        return e.violations().stream().allMatch(v -> v.rule().startsWith("unknown instance type"));
     }
 
     /** Topology records: key = node name, null value = node gone. */
@@ -297,7 +285,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 deadLetter(out, record, "key: is required (the node name)");
                 return false;
             }
-            nodeRecords.remove(key);
+            inputs.removeNode(key);
             if (scheduler != null) scheduler.removeNode(key);
             return true;
         }
@@ -313,29 +301,23 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             deadLetter(out, record, "allocatable: " + e.getMessage());
             return false;
         }
-        nodeRecords.put(n.name(), n);
+        inputs.putNode(n);
         if (scheduler != null) {
-            Map<String, InstanceType> types = instanceTypes();
-            types.values().forEach(scheduler::upsertInstanceType);
-            scheduler.upsertNode(n.toNode(types));
-            reparseQuotas(types, scheduler);
+            inputs.instanceTypes().values().forEach(scheduler::upsertInstanceType);
+            scheduler.upsertNode(inputs.node(n.name()));
+            reparseQuotas(scheduler);
         }
         return true;
     }
 
     /** Quotas depend on instance capacities (Count, ratio defaults): parse again with the current ones. */
-    private void reparseQuotas(Map<String, InstanceType> types, Scheduler target) {
-        for (Map.Entry<String, JsonNode> e : rawQuotas.entrySet()) {
-            try {
-                TeamQuota q = ComputeQuotas.fromRequest(e.getValue(), types);
-                if (!q.equals(quotas.get(q.team()))) {
-                    quotas.put(q.team(), q);
-                    if (target != null) target.applyQuota(q);
-                }
-            } catch (ValidationException ex) {
-                LOG.infof("quota of %s not usable yet: %s", e.getKey(), ex.getMessage());
+    private void reparseQuotas(Scheduler target) {
+        inputs.quotas((team, e) -> LOG.infof("quota of %s not usable yet: %s", team, e.getMessage())).values().forEach(q -> {
+            if (!q.equals(quotas.get(q.team()))) {
+                quotas.put(q.team(), q);
+                if (target != null) target.applyQuota(q);
             }
-        }
+        });
     }
 
     // ------------------------------------------------------------------ decisions
@@ -490,34 +472,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         observer.deadLettered(record.topic(), category);
     }
 
-    /** Instance types as the nodes show them: per type, the largest allocatable of its nodes. */
-    private Map<String, InstanceType> instanceTypes() {
-        Map<String, Resources> capacity = new TreeMap<>();
-        for (NodeRecord n : nodeRecords.values()) {
-            Resources r = n.allocatable() == null ? Resources.ZERO : n.allocatable().toResources();
-            capacity.merge(n.instanceType(), r, Resources::max);
-        }
-        Map<String, InstanceType> out = new LinkedHashMap<>();
-        capacity.forEach((t, r) -> out.put(t, new InstanceType(t, r)));
-        return out;
-    }
-
-    private List<Node> nodes(Map<String, InstanceType> types) {
-        return nodeRecords.values().stream().map(n -> n.toNode(types)).toList();
-    }
-
+    /** A recorded workload as the scheduler restores it: its class's weight now, at its recorded place in the queue. */
     private Workload toWorkload(WorkloadRecord r) {
-        // a class removed from the scheduler config since counts as the lowest, as in the scheduler
-        int priority = r.priorityClass() == null ? config.defaultPriority()
-                : config.priorityClasses().getOrDefault(r.priorityClass(), config.defaultPriority());
-        List<PodSetRequest> podSets = new ArrayList<>();
-        for (PodSetSpec p : r.spec().podSets()) {
-            Resources perPod = p.requests() == null ? Resources.ZERO : p.requests().toResources();
-            TopologyRequest topo = p.requiredTopology() != null ? TopologyRequest.required(p.requiredTopology())
-                    : p.preferredTopology() != null ? TopologyRequest.preferred(p.preferredTopology()) : TopologyRequest.NONE;
-            podSets.add(new PodSetRequest(p.name(), p.count(), p.instanceType(), perPod, topo, p.nodeSelector()));
-        }
-        return new Workload(r.workloadId(), r.team(), r.priorityClass(), priority, r.submittedAt(), podSets);
+        return r.spec().toWorkload(inputs.config(), r.submittedAt());
     }
 
     // ------------------------------------------------------------------ reads (HTTP, metrics)

@@ -2,26 +2,18 @@ package dev.taskgov.preemption;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.NodeRecord;
-import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
-import dev.taskgov.core.model.ComputeQuotas;
-import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
-import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.preemption.ClusterView;
 import dev.taskgov.core.preemption.RunningWorkload;
-import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.scheduling.QuotaLedger;
-import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.Placement;
-import dev.taskgov.core.topology.PodSetPlacement;
-import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.Topology;
-import dev.taskgov.core.topology.TopologyRequest;
+import dev.taskgov.core.view.ClusterInputs;
 import dev.taskgov.preemption.ChangelogRecords.PendingGrace;
 import dev.taskgov.preemption.ChangelogRecords.Reservation;
 import org.jboss.logging.Logger;
@@ -31,7 +23,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -68,9 +59,7 @@ final class ClusterState {
     /** Where a preemptor stands when its request is handled. */
     enum PreemptorState { UNKNOWN, PENDING, ADMITTED, FINISHED, ROOM_RESERVED, VICTIMS_IN_GRACE }
 
-    private final Map<String, JsonNode> rawQuotas = new TreeMap<>();
-    private final Map<String, NodeRecord> nodeRecords = new TreeMap<>();
-    private SchedulerConfig config = SchedulerConfig.DEFAULT;
+    private final ClusterInputs inputs = new ClusterInputs();
     private Map<String, TeamQuota> parsedQuotas;
     private final Map<String, Tracked> workloads = new HashMap<>();
     private final Map<String, Reservation> reservations = new TreeMap<>();
@@ -118,18 +107,18 @@ final class ClusterState {
     }
 
     void onSchedulerConfig(SchedulerConfig c) {
-        config = c;
+        inputs.setConfig(c);
     }
 
     void onQuota(String team, JsonNode json) {
-        if (json == null) rawQuotas.remove(team);
-        else rawQuotas.put(team, json);
+        if (json == null) inputs.removeQuota(team);
+        else inputs.putQuota(team, json);
         parsedQuotas = null;
     }
 
     void onNode(String name, NodeRecord node) {
-        if (node == null) nodeRecords.remove(name);
-        else nodeRecords.put(name, node);
+        if (node == null) inputs.removeNode(name);
+        else inputs.putNode(node);
         parsedQuotas = null;
     }
 
@@ -238,11 +227,7 @@ final class ClusterState {
     String priorityClass(String id) {
         Tracked t = workloads.get(id);
         if (t == null || t.spec == null || t.spec.priorityClass() == null) return null;
-        try {
-            return config.resolveClass(t.spec.priorityClass()).orElse(null);
-        } catch (ValidationException e) {
-            return null;
-        }
+        return inputs.config().classOf(t.spec.priorityClass()).orElse(null);
     }
 
     Collection<PendingGrace> graces() {
@@ -254,14 +239,12 @@ final class ClusterState {
     }
 
     SchedulerConfig config() {
-        return config;
+        return inputs.config();
     }
 
     /** Checks a submission against this view (teams, instance types, priority classes, nodes). */
     WorkloadValidation.Context validationContext() {
-        Map<String, InstanceType> types = instanceTypes();
-        Map<String, TeamQuota> quotas = quotas(types);
-        return new WorkloadValidation.Context(types, quotas::containsKey, config, nodes(types));
+        return inputs.validationContext(quotas());
     }
 
     /**
@@ -270,10 +253,9 @@ final class ClusterState {
      * candidates only running workloads that are not already chosen.
      */
     PlanningView planningView() {
-        Map<String, InstanceType> types = instanceTypes();
         QuotaLedger ledger = new QuotaLedger();
-        quotas(types).values().forEach(ledger::putQuota);
-        Topology topology = Topology.of(nodes(types));
+        quotas().values().forEach(ledger::putQuota);
+        Topology topology = Topology.of(inputs.nodes());
         Map<String, List<RunningWorkload>> candidates = new TreeMap<>();
         for (Map.Entry<String, Tracked> e : workloads.entrySet()) {
             Tracked t = e.getValue();
@@ -283,7 +265,7 @@ final class ClusterState {
                 continue;
             }
             Workload w = toWorkload(t.spec);
-            Placement p = placement(t.lastAdmission.podSets());
+            Placement p = WorkloadAdmitted.placement(t.lastAdmission.podSets());
             ledger.add(w.team(), w.requestsByInstanceType());
             topology.reserve(w.podSets(), p);
             if (!graces.containsKey(w.id())) {
@@ -295,9 +277,9 @@ final class ClusterState {
             if (t == null || t.spec == null) continue;
             Workload w = toWorkload(t.spec);
             ledger.add(w.team(), w.requestsByInstanceType());
-            topology.reserve(w.podSets(), placement(r.podSets()));
+            topology.reserve(w.podSets(), WorkloadAdmitted.placement(r.podSets()));
         }
-        return new PlanningView(config, ledger, candidates, topology);
+        return new PlanningView(inputs.config(), ledger, candidates, topology);
     }
 
     /** A {@link ClusterView} built for one planning. */
@@ -322,76 +304,21 @@ final class ClusterState {
         return workloads.computeIfAbsent(id, k -> new Tracked());
     }
 
-    private Map<String, TeamQuota> quotas(Map<String, InstanceType> types) {
-        if (parsedQuotas != null) return parsedQuotas;
-        Map<String, TeamQuota> out = new TreeMap<>();
-        rawQuotas.forEach((team, json) -> {
-            try {
-                TeamQuota q = ComputeQuotas.fromRequest(json, types);
-                out.put(q.team(), q);
-            } catch (ValidationException e) {
-                LOG.infof("quota of %s not usable yet: %s", team, e.getMessage());
-            }
-        });
-        parsedQuotas = out;
-        return out;
-    }
-
-    /** Instance types as the nodes show them: per type, the largest allocatable of its nodes. */
-    private Map<String, InstanceType> instanceTypes() {
-        Map<String, Resources> capacity = new TreeMap<>();
-        for (NodeRecord n : nodeRecords.values()) {
-            Resources r = n.allocatable() == null ? Resources.ZERO : n.allocatable().toResources();
-            capacity.merge(n.instanceType(), r, Resources::max);
+    private Map<String, TeamQuota> quotas() {
+        if (parsedQuotas == null) {
+            parsedQuotas = inputs.quotas((team, e) -> LOG.infof("quota of %s not usable yet: %s", team, e.getMessage()));
         }
-        Map<String, InstanceType> out = new LinkedHashMap<>();
-        capacity.forEach((t, r) -> out.put(t, new InstanceType(t, r)));
-        return out;
+        return parsedQuotas;
     }
 
-    private List<Node> nodes(Map<String, InstanceType> types) {
-        return nodeRecords.values().stream().map(n -> n.toNode(types)).toList();
-    }
-
-    /** A running workload as the planner needs it; lenient (it was validated when admitted). */
+    /** A running workload as the planner needs it (it was validated when it was submitted). */
     Workload toWorkload(WorkloadSubmitted spec) {
-        int priority;
-        String priorityClass;
-        try {
-            priorityClass = config.resolveClass(spec.priorityClass()).orElse(null);
-            priority = priorityClass == null ? config.defaultPriority() : config.priorityClasses().get(priorityClass);
-        } catch (ValidationException e) {
-            priorityClass = null;
-            priority = config.defaultPriority();
-        }
-        List<PodSetRequest> podSets = new ArrayList<>();
-        for (PodSetSpec p : spec.podSets()) {
-            Resources perPod = p.requests() == null ? Resources.ZERO : p.requests().toResources();
-            TopologyRequest topo = p.requiredTopology() != null ? TopologyRequest.required(p.requiredTopology())
-                    : p.preferredTopology() != null ? TopologyRequest.preferred(p.preferredTopology()) : TopologyRequest.NONE;
-            podSets.add(new PodSetRequest(p.name(), p.count(), p.instanceType(), perPod, topo, p.nodeSelector()));
-        }
-        Instant at = spec.submittedAt() == null ? Instant.EPOCH : spec.submittedAt();
-        return new Workload(spec.workloadId(), spec.team(), priorityClass, priority, at, podSets);
-    }
-
-    static Placement placement(List<WorkloadAdmitted.AdmittedPodSet> podSets) {
-        List<PodSetPlacement> out = new ArrayList<>();
-        for (WorkloadAdmitted.AdmittedPodSet ps : podSets) {
-            Map<String, Integer> perNode = new TreeMap<>();
-            if (ps.nodes() != null) ps.nodes().forEach(n -> perNode.merge(n.name(), n.count(), Integer::sum));
-            out.add(new PodSetPlacement(ps.name(), ps.instanceType(),
-                    ps.domain() == null ? null : new PodSetPlacement.Domain(ps.domain().level(), ps.domain().value()),
-                    new TreeMap<>(perNode)));
-        }
-        return new Placement(out);
+        return spec.toWorkload(inputs.config(), spec.submittedAt() == null ? Instant.EPOCH : spec.submittedAt());
     }
 
     /** Forgets everything (before a rebuild). */
     void clear() {
-        rawQuotas.clear();
-        nodeRecords.clear();
-        config = SchedulerConfig.DEFAULT;
+        inputs.clear();
         parsedQuotas = null;
         workloads.clear();
         reservations.clear();

@@ -1,5 +1,9 @@
 package dev.taskgov.core.events;
 
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.PodSetRequest;
+import dev.taskgov.core.topology.TopologyRequest;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.Collections;
@@ -28,6 +32,14 @@ public record PodSetSpec(String name, Integer count, String instanceType, Resour
         // Sorted for stable messages; a TreeMap keeps null values so validation can name them.
         nodeSelector = nodeSelector == null || nodeSelector.isEmpty() ? Map.of()
                 : Collections.unmodifiableMap(new TreeMap<>(nodeSelector));
+    }
+
+    /** The pod set as placement and quota see it (per-pod resources in stored units, its topology request). */
+    public PodSetRequest toRequest() {
+        Resources perPod = requests == null ? Resources.ZERO : requests.toResources();
+        TopologyRequest topology = requiredTopology != null ? TopologyRequest.required(requiredTopology)
+                : preferredTopology != null ? TopologyRequest.preferred(preferredTopology) : TopologyRequest.NONE;
+        return new PodSetRequest(name, count, instanceType, perPod, topology, nodeSelector);
     }
 
     /** A pod set without a node selector. */

@@ -2,8 +2,14 @@ package dev.taskgov.core.events;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.topology.PodSetRequest;
+
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A workload submission (value of {@code taskgov.workload.submitted}). The team is the namespace
@@ -25,6 +31,20 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
             return null;
         }
         return namespace.startsWith(NAMESPACE_PREFIX) ? namespace.substring(NAMESPACE_PREFIX.length()) : namespace;
+    }
+
+    /**
+     * The workload as the scheduler and the planner see it, for a submission that was validated
+     * when it arrived ({@link WorkloadValidation} checks a new one): its class's weight now, the
+     * lowest for a class that no longer exists or none.
+     *
+     * @param submittedAt its place in the queue (the decider's time when the submission had none)
+     */
+    public Workload toWorkload(SchedulerConfig config, Instant submittedAt) {
+        Optional<String> priorityClass = config.classOf(this.priorityClass);
+        List<PodSetRequest> requests = new ArrayList<>(podSets.size());
+        for (PodSetSpec p : podSets) requests.add(p.toRequest());
+        return new Workload(workloadId, team(), priorityClass.orElse(null), config.weightOf(priorityClass), submittedAt, requests);
     }
 
     /** A copy with another submission time. */

@@ -9,10 +9,8 @@ import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
-import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.PodSetValidation;
 import dev.taskgov.core.topology.TopologyLevels;
-import dev.taskgov.core.topology.TopologyRequest;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +18,6 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -123,13 +120,11 @@ public final class WorkloadValidation {
             return new Invalid(RejectReason.UnknownTeam, List.of(new Violation("namespace",
                     "team '" + team + "' (namespace " + s.namespace() + ") has no compute quota")));
         }
-        Optional<String> priorityClass;
         try {
-            priorityClass = ctx.config().resolveClass(s.priorityClass());
+            ctx.config().resolveClass(s.priorityClass());
         } catch (ValidationException e) {
             return new Invalid(RejectReason.UnknownPriorityClass, e.violations());
         }
-        List<PodSetRequest> podSets = new ArrayList<>();
         for (int i = 0; i < s.podSets().size(); i++) {
             PodSetSpec p = s.podSets().get(i);
             String path = "podSets[" + i + "]";
@@ -143,13 +138,8 @@ public final class WorkloadValidation {
                 return new Invalid(RejectReason.PodFitsNoNode, List.of(new Violation(path + ".requests",
                         "one pod asks for " + perPod + ", more than any " + p.instanceType() + " node offers")));
             }
-            TopologyRequest topo = p.requiredTopology() != null ? TopologyRequest.required(p.requiredTopology())
-                    : p.preferredTopology() != null ? TopologyRequest.preferred(p.preferredTopology()) : TopologyRequest.NONE;
-            podSets.add(new PodSetRequest(p.name(), p.count(), p.instanceType(), perPod, topo, p.nodeSelector()));
         }
-        int priority = priorityClass.map(c -> ctx.config().priorityClasses().get(c)).orElse(ctx.config().defaultPriority());
-        Instant at = s.submittedAt() != null ? s.submittedAt() : defaultSubmittedAt;
-        return new Valid(new Workload(s.workloadId(), team, priorityClass.orElse(null), priority, at, podSets));
+        return new Valid(s.toWorkload(ctx.config(), s.submittedAt() != null ? s.submittedAt() : defaultSubmittedAt));
     }
 
     private static boolean fitsSomeNode(Resources perPod, InstanceType type, Collection<Node> nodes) {

@@ -66,6 +66,25 @@ public record SchedulerConfig(Map<String, Integer> priorityClasses, boolean fair
                 + new java.util.TreeSet<>(priorityClasses.keySet()));
     }
 
+    /**
+     * The class a label names, leniently, for work that was validated when it arrived: the class
+     * when it exists, else the name the label gives (without {@code -priority}) for a class that no
+     * longer exists; empty when it names none.
+     */
+    public Optional<String> classOf(String label) {
+        if (label == null || label.isBlank()) return Optional.empty();
+        try {
+            return resolveClass(label);
+        } catch (ValidationException e) {
+            return Optional.of(label.endsWith(SUFFIX) ? label.substring(0, label.length() - SUFFIX.length()) : label);
+        }
+    }
+
+    /** A class's weight now; a class that no longer exists (or none) counts as the lowest (design.md). */
+    public int weightOf(Optional<String> priorityClass) {
+        return priorityClass.map(c -> priorityClasses.getOrDefault(c, defaultPriority())).orElse(defaultPriority());
+    }
+
     /** The weight of a label's class, or {@link #defaultPriority()} when it names none. */
     public int priorityOf(String label) {
         return resolveClass(label).map(priorityClasses::get).orElse(defaultPriority());
