@@ -99,6 +99,13 @@ public final class AdmissionMetrics implements AdmissionObserver {
                 .tags("team", team, "reason", reason).register(registry).increment();
     }
 
+    @Override
+    public void clusterChanged(String team, String outcome) {
+        Counter.builder("taskgov.admission.cluster.changes").description("Running workloads moved off a failed node (NodeReplaced) "
+                + "or evicted without a preemptor (NodeFailure, QuotaRemoved), per team").tags("team", team, "outcome", outcome)
+                .register(registry).increment();
+    }
+
     /** Recomputes the gauges from the decider's state. */
     public void refresh(AdmissionProcessor processor) {
         List<MultiGauge.Row<?>> p = new ArrayList<>();

@@ -17,6 +17,13 @@ public interface AdmissionObserver {
 
     void rejected(String team, String reason);
 
+    /**
+     * A running workload moved off a failed node ({@code outcome} NodeReplaced) or was evicted without
+     * a preemptor ({@code outcome} NodeFailure or QuotaRemoved).
+     */
+    default void clusterChanged(String team, String outcome) {
+    }
+
     /** After every batch of decisions (inside the decider's lock): gauges may read the state. */
     default void stateChanged(AdmissionProcessor processor) {
     }

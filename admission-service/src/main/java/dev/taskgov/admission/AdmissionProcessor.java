@@ -368,6 +368,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         WorkloadRecord next = rec.replacePlacement(a.admittedAt(), event.podSets(), WorkloadAdmitted.NODE_REPLACED, a.replacedBecause());
         out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
         persist(next, out);
+        observer.clusterChanged(rec.team(), WorkloadAdmitted.NODE_REPLACED);
     }
 
     /**
@@ -385,6 +386,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         WorkloadRecord next = rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), message, clock.instant());
         out.emit(topics.preempted(), e.workloadId(), e.toEvent(), WorkloadPreempted.TYPE, next.eventId());
         persist(next, out);
+        observer.clusterChanged(rec.team(), e.victim().reason().name());
     }
 
     private void onPreemptionNeeded(Decision.PreemptionNeeded n, Outbox out) {

@@ -32,7 +32,28 @@ class ClusterChangesLiveTest {
         try (LiveCluster c = new LiveCluster("cluster-changes")) {
             AdmissionTopics t = c.topics;
             Fixtures.cluster(c, 3, Map.of("team-a", 16L, "team-b", 8L));
-            AdmissionDecider decider = c.startDecider(Clock.systemUTC());
+            List<String> changes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            AdmissionDecider decider = c.startDecider(Clock.systemUTC(), new AdmissionObserver() {
+                public void admitted(String team, String priorityClass, java.time.Duration waited) {
+                }
+
+                public void finished(String team) {
+                }
+
+                public void preemptionRequested(String team) {
+                }
+
+                public void deadLettered(String topic, dev.taskgov.service.support.DeadLetterMetrics.Reason reason) {
+                }
+
+                public void rejected(String team, String reason) {
+                }
+
+                @Override
+                public void clusterChanged(String team, String outcome) {
+                    changes.add(team + " " + outcome);
+                }
+            });
             PreemptionStandIn standIn = new PreemptionStandIn(c);
             c.own(standIn);
             c.awaitQuiet(decider, standIn);
@@ -76,6 +97,8 @@ class ClusterChangesLiveTest {
 
             // with team-b's node free again a-1 is admitted there: the eviction read back changed nothing
             assertThat(decider.processor().workload("a-1").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
+            // what taskgov_admission_cluster_changes_total counts
+            assertThat(changes).containsExactly("team-a NodeReplaced", "team-a NodeFailure", "team-b QuotaRemoved");
         }
     }
 

@@ -94,7 +94,11 @@ final class LiveCluster implements AutoCloseable {
     }
 
     AdmissionDecider startDecider(Clock clock) {
-        AdmissionDecider d = new AdmissionDecider(deciderSettings(), clock, AdmissionObserver.NONE);
+        return startDecider(clock, AdmissionObserver.NONE);
+    }
+
+    AdmissionDecider startDecider(Clock clock, AdmissionObserver observer) {
+        AdmissionDecider d = new AdmissionDecider(deciderSettings(), clock, observer);
         d.start();
         owned.add(d);
         return d;

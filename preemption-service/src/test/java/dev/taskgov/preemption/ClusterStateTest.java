@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Whether a workload runs does not depend on the order in which its records of different topics arrive. */
+/** Whether a workload runs does not depend on the order in which its records of different topics arrive; a NodeReplaced placement is not an admission. */
 class ClusterStateTest {
 
     static Stream<Arguments> cases() {
@@ -28,10 +28,16 @@ class ClusterStateTest {
                 Arguments.of("finish read first", List.of(FINISH, ADMIT), false),
                 Arguments.of("eviction emitted, not read back yet", List.of(ADMIT, EMIT), false),
                 Arguments.of("eviction emitted and read back", List.of(ADMIT, EMIT, EVICT), false),
-                Arguments.of("eviction emitted, read back, admitted again", List.of(ADMIT, EMIT, EVICT, ADMIT), true));
+                Arguments.of("eviction emitted, read back, admitted again", List.of(ADMIT, EMIT, EVICT, ADMIT), true),
+                // a new placement after a node failure is not an admission: one eviction still ends the run
+                Arguments.of("admitted, moved off a failed node", List.of(ADMIT, REPLACED), true),
+                Arguments.of("admitted, moved, evicted", List.of(ADMIT, REPLACED, EVICT), false),
+                Arguments.of("a move alone is no admission", List.of(REPLACED), false));
     }
 
     static final Consumer<ClusterState> ADMIT = s -> s.onAdmitted(new WorkloadAdmitted("w", "team-a", Instant.EPOCH, Map.of(), List.of()));
+    static final Consumer<ClusterState> REPLACED = s -> s.onAdmitted(new WorkloadAdmitted("w", "team-a", Instant.EPOCH, Map.of(),
+            List.of(), WorkloadAdmitted.NODE_REPLACED));
     static final Consumer<ClusterState> EVICT = s -> s.onPreempted("w");
     static final Consumer<ClusterState> FINISH = s -> s.onFinished("w");
     static final Consumer<ClusterState> EMIT = s -> s.recordEviction("w");

@@ -46,7 +46,7 @@ public final class WorkloadValidation {
      * What a submission is checked against.
      *
      * @param instanceTypes known instance types
-     * @param teamExists    whether a team has a compute quota
+     * @param teamExists    whether a team is known: it has a compute quota (or had one: its work waits for it)
      * @param config        priority classes
      * @param nodes         the cluster's nodes (a pod must fit one node of its type; with no
      *                      node of the type yet, it must fit the instance type's capacity)

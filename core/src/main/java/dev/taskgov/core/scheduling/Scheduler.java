@@ -194,8 +194,8 @@ public final class Scheduler {
 
     /**
      * Removes a team's quota: its running workloads are evicted ({@link PreemptionReason#QuotaRemoved},
-     * reported by the next {@link #cycle()}) and wait with its pending ones ({@link PendingReason#NoQuota})
-     * until a quota comes back; new submissions of the team are refused as of an unknown team.
+     * reported by the next {@link #cycle()}) and wait with its pending ones and its new submissions
+     * ({@link PendingReason#NoQuota}) until a quota comes back.
      */
     public void removeQuota(String team) {
         TeamQuota before = ledger.quota(team);
@@ -373,7 +373,9 @@ public final class Scheduler {
 
     /** The context submissions are validated against. */
     public WorkloadValidation.Context validationContext() {
-        return new WorkloadValidation.Context(instanceTypes, team -> ledger.quota(team) != null, config, topology.nodes());
+        // A team whose quota was deleted stays known: its submissions wait (NoQuota) until a quota comes back.
+        return new WorkloadValidation.Context(instanceTypes, team -> ledger.quota(team) != null || teams.containsKey(team),
+                config, topology.nodes());
     }
 
     /**

@@ -111,6 +111,10 @@ class ClusterChangesTest {
                                 .deleteQuota("a").quota("a", 2),
                         List.of("admit a-1 {n01=1, n02=1}", "admit b-1 {n03=1}", "evict a-1 QuotaRemoved", "admit a-1 {n01=1, n02=1}"),
                         List.of("a-1 Admitted {n01=1, n02=1}", "b-1 Admitted {n03=1}")),
+                c("a team whose quota was deleted stays known: a new submission waits with NoQuota, then is admitted when a quota comes back",
+                        Cluster.gpus(4).team("a", 2).team("b", 2).deleteQuota("a").submit("a-1", "a", 2).quota("a", 2),
+                        List.of("admit a-1 {n01=1, n02=1}"),
+                        List.of("a-1 Admitted {n01=1, n02=1}")),
                 c("a deleted quota's pending work waits with NoQuota",
                         Cluster.gpus(4).team("a", 2).team("b", 2).submit("a-1", "a", 4).deleteQuota("a"),
                         List.of(),
@@ -207,9 +211,22 @@ class ClusterChangesTest {
                 new Message("a quota removal eviction names the quota",
                         Cluster.gpus(4).team("a", 2).team("b", 2).submit("a-1", "a", 2).deleteQuota("a"), "a-1",
                         "evicted (QuotaRemoved): the compute quota of team a (a-quota) was deleted; still waiting: team a has no compute quota"),
+                new Message("a submission after the team's quota was deleted waits with NoQuota",
+                        Cluster.gpus(4).team("a", 2).team("b", 2).deleteQuota("a").then(submitted("a-1", "a")), "a-1",
+                        "team a has no compute quota"),
+                new Message("a team that never had a quota is still unknown: its submission is rejected",
+                        Cluster.gpus(4).team("a", 2).team("b", 2).then(submitted("c-1", "c")), "c-1",
+                        "namespace: team 'c' (namespace hyperpod-ns-c) has no compute quota"),
                 new Message("a disabled quota keeps its work waiting with NoQuota",
                         Cluster.gpus(4).team("a", 2).team("b", 2).submit("a-1", "a", 4).quota("a", 2, q -> q.withActive(false)), "a-1",
                         "the compute quota of team a is disabled"));
+    }
+
+    /** A submission as the services receive it (validated, unlike the builder's). */
+    static java.util.function.Consumer<Scheduler> submitted(String id, String team) {
+        return s -> s.submit(new dev.taskgov.core.events.WorkloadSubmitted(id, "hyperpod-ns-" + team, null, "training-priority", "PyTorchJob",
+                null, List.of(new dev.taskgov.core.events.PodSetSpec("worker", 1, Cluster.G5,
+                        new dev.taskgov.core.events.ResourceAmounts(java.math.BigDecimal.ONE, null, null), null, null))));
     }
 
     @ParameterizedTest(name = "{0}")
