@@ -22,6 +22,12 @@ public final class JobEditor {
     public static final String TOPOLOGY_GATE = "taskgov.dev/topology";
     /** On a pod template: JSON {node: pods} the ungater assigns hosts from. */
     public static final String NODE_ASSIGNMENT = "taskgov.dev/node-assignment";
+    /**
+     * On the job: JSON {podSet: {node: pods}}, the current placement. The ungater takes hosts from it
+     * before the pod's own {@link #NODE_ASSIGNMENT}: a running job's pod templates may not change, but
+     * after a node failure (NodeReplaced) its recreated pods must go to the new hosts.
+     */
+    public static final String NODE_ASSIGNMENTS = "taskgov.dev/node-assignments";
     /** On the job: JSON {podSet: nodeSelector} as the user wrote them, restored on preemption. */
     public static final String ORIGINAL_SELECTORS = "taskgov.dev/original-node-selectors";
 
@@ -64,8 +70,28 @@ public final class JobEditor {
             }
         }
         annotationsForEdit(job).put(ORIGINAL_SELECTORS, EventCodec.write(originals));
+        setAssignments(job, podSets);
         setSuspended(kind, job, false);
         return conflicts;
+    }
+
+    /**
+     * A running job's new placement after a node failure: only the job's {@link #NODE_ASSIGNMENTS}
+     * change (the pod templates of a started job are immutable); pods recreated in place of those on
+     * the failed node get their hosts from it.
+     */
+    public static void replacePlacement(GenericKubernetesResource job, List<WorkloadAdmitted.AdmittedPodSet> podSets) {
+        setAssignments(job, podSets);
+    }
+
+    private static void setAssignments(GenericKubernetesResource job, List<WorkloadAdmitted.AdmittedPodSet> podSets) {
+        Map<String, Map<String, Integer>> all = new LinkedHashMap<>();
+        for (WorkloadAdmitted.AdmittedPodSet placed : podSets) {
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            if (placed.nodes() != null) placed.nodes().forEach(n -> counts.put(n.name(), n.count()));
+            all.put(placed.name(), counts);
+        }
+        annotationsForEdit(job).put(NODE_ASSIGNMENTS, EventCodec.write(all));
     }
 
     /** Suspends the job and gives every pod template back the node selectors the user wrote, without gates. */
@@ -85,6 +111,7 @@ public final class JobEditor {
             JobMaps.map(meta.get("annotations")).remove(NODE_ASSIGNMENT);
         }
         annotationsForEdit(job).remove(ORIGINAL_SELECTORS);
+        annotationsForEdit(job).remove(NODE_ASSIGNMENTS);
         setSuspended(kind, job, true);
     }
 

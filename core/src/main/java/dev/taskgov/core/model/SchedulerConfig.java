@@ -20,8 +20,11 @@ import java.util.Optional;
  */
 public record SchedulerConfig(Map<String, Integer> priorityClasses, boolean fairShare, boolean idleResourceSharing) {
 
-    /** No priority classes, FairShare Disabled. */
-    public static final SchedulerConfig DEFAULT = new SchedulerConfig(Map.of(), false);
+    /**
+     * No priority classes, FairShare Enabled: the SageMaker API's default for a config that omits
+     * it, and what a cluster without any config gets (an empty config and no config are the same).
+     */
+    public static final SchedulerConfig DEFAULT = new SchedulerConfig(Map.of(), true);
 
     private static final String SUFFIX = "-priority";
 
@@ -110,7 +113,7 @@ public record SchedulerConfig(Map<String, Integer> priorityClasses, boolean fair
                 }
             }
         }
-        boolean fair = false;
+        boolean fair = DEFAULT.fairShare(); // omitted: Enabled, as the SageMaker API reference says
         JsonNode fs = config.get("FairShare");
         if (fs != null && !fs.isNull()) {
             switch (fs.asText()) {

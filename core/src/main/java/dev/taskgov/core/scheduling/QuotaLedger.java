@@ -198,8 +198,11 @@ public final class QuotaLedger {
 
     private QuotaCheck check(String team, Map<String, Resources> requests, boolean allowBorrow, boolean explain) {
         TeamQuota q = quotas.get(team);
-        if (q == null || !q.active()) {
-            return new QuotaCheck(false, PendingReason.TeamInactive, "team " + team + " has no active compute quota");
+        if (q == null) {
+            return new QuotaCheck(false, PendingReason.NoQuota, "team " + team + " has no compute quota");
+        }
+        if (!q.active()) {
+            return new QuotaCheck(false, PendingReason.NoQuota, "the compute quota of team " + team + " is disabled");
         }
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
             String type = e.getKey();
