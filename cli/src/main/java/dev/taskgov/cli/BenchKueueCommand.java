@@ -2,6 +2,7 @@ package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
@@ -37,10 +38,10 @@ import software.amazon.awssdk.services.sagemaker.model.SchedulerConfig;
 
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -79,7 +80,7 @@ public class BenchKueueCommand extends CliCommand {
     static final String ADMITTED = "taskgov.workload.admitted";
     static final String PREEMPTED = "taskgov.workload.preempted";
     static final String ROUND_TRIP = "taskgov.bench.roundtrip";
-    private static final String SOURCE = "/taskgov/cli/bench";
+    private static final String SOURCE = CloudEvents.source("cli-bench");
 
     @Option(names = "--profile", defaultValue = "baseline", description = "baseline, tas or large-scale (default ${DEFAULT-VALUE}).")
     String profileName;
@@ -167,8 +168,13 @@ public class BenchKueueCommand extends CliCommand {
             try {
                 sm.createClusterSchedulerConfig(b -> b.name("bench-policy").clusterArn(KueueBenchProfile.CLUSTER_ARN).schedulerConfig(config));
             } catch (ConflictException e) {
-                var known = sm.describeClusterSchedulerConfig(b -> b.clusterSchedulerConfigId("bench-policy"));
-                sm.updateClusterSchedulerConfig(b -> b.clusterSchedulerConfigId("bench-policy")
+                // A re-run: bring the policy to this profile's (found by name; the API addresses it by id).
+                String id = sm.listClusterSchedulerConfigs(b -> b.nameContains("bench-policy")).clusterSchedulerConfigSummaries().stream()
+                        .filter(c -> "bench-policy".equals(c.name())).findFirst()
+                        .orElseThrow(() -> CliException.failed("bench-policy exists but is not listed: " + e.getMessage()))
+                        .clusterSchedulerConfigId();
+                var known = sm.describeClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id));
+                sm.updateClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id)
                         .targetVersion(known.clusterSchedulerConfigVersion()).schedulerConfig(config));
             }
             for (int t = 0; t < profile.teams(); t++) createQuota(sm, profile, profile.team(t));
@@ -247,19 +253,14 @@ public class BenchKueueCommand extends CliCommand {
 
         private void send(String topic, String key, Object event, String ceType) {
             RecordHeaders h = new RecordHeaders();
-            h.add("ce_specversion", bytes("1.0"));
-            h.add("ce_type", bytes(ceType));
-            h.add("ce_source", bytes(SOURCE));
-            h.add("ce_id", bytes(UUID.randomUUID().toString()));
-            h.add("ce_time", bytes(clock.instant().toString()));
-            h.add("content-type", bytes("application/json"));
+            CloudEvents.write(h::add, ceType, SOURCE, UUID.randomUUID().toString(), clock.instant(), key, true);
             producer.send(new ProducerRecord<>(topic, null, key, EventCodec.write(event), h), (m, e) -> {
                 if (e != null) sendFailure.compareAndSet(null, e);
             });
         }
 
         private void finish(String id) {
-            send(FINISHED, id, new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Succeeded), "dev.taskgov.workload.finished");
+            send(FINISHED, id, new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Succeeded), WorkloadFinished.TYPE);
         }
 
         private KafkaConsumer<String, String> decisions(Collection<String> topics) {
@@ -291,8 +292,10 @@ public class BenchKueueCommand extends CliCommand {
                 for (int i = 0; i < samples; i++) {
                     String id = "bench-" + run + "-free-" + i;
                     sentAt.put(id, nowMs());
-                    send(SUBMITTED, id, submission(id, team, "small", 1, profile.instanceType(), 1, null, null).withSubmittedAt(clock.instant()),
-                            "dev.taskgov.workload.submitted");
+                    Instant at = clock.instant();
+                    freeSubmittedAt.put(id, at);
+                    send(SUBMITTED, id, submission(id, team, "small", 1, profile.instanceType(), 1, null, null).withSubmittedAt(at),
+                            WorkloadSubmitted.TYPE);
                     producer.flush();
                     long until = nowMs() + 10;
                     while (nowMs() < until) drainFree(c, sentAt, latencies, Duration.ofMillis(2));
@@ -305,6 +308,12 @@ public class BenchKueueCommand extends CliCommand {
             out.put("submitToAdmittedP50Ms", f.p50Ms());
             out.put("submitToAdmittedP99Ms", f.p99Ms());
             out.put("submitToAdmittedMaxMs", f.maxMs());
+            KueueBenchRecorder.ClassFigures d = KueueBenchRecorder.figures(decided);
+            KueueBenchRecorder.ClassFigures b = KueueBenchRecorder.figures(readBack);
+            out.put("submitToDecisionP50Ms", d.p50Ms());
+            out.put("submitToDecisionP99Ms", d.p99Ms());
+            out.put("decisionToReadBackP50Ms", b.p50Ms());
+            out.put("decisionToReadBackP99Ms", b.p99Ms());
             KueueBenchRecorder.ClassFigures rt = roundTrip(samples);
             out.put("kafkaRoundTripP50Ms", rt.p50Ms());
             out.put("kafkaRoundTripP99Ms", rt.p99Ms());
@@ -316,9 +325,20 @@ public class BenchKueueCommand extends CliCommand {
                 Long sent = sentAt.remove(r.key());
                 if (sent == null) continue;
                 latencies.add(nowMs() - sent);
+                // The decider's own clock splits the latency: until it decided, and until the decision was read back.
+                WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);
+                Instant submittedAt = freeSubmittedAt.remove(r.key());
+                if (submittedAt != null && a.admittedAt() != null) {
+                    decided.add(Duration.between(submittedAt, a.admittedAt()).toMillis());
+                    readBack.add(Duration.between(a.admittedAt(), clock.instant()).toMillis());
+                }
                 finish(r.key());
             }
         }
+
+        private final Map<String, Instant> freeSubmittedAt = new ConcurrentHashMap<>();
+        private final List<Long> decided = new ArrayList<>();
+        private final List<Long> readBack = new ArrayList<>();
 
         private KueueBenchRecorder.ClassFigures roundTrip(int samples) {
             Properties ap = new Properties();
@@ -387,7 +407,7 @@ public class BenchKueueCommand extends CliCommand {
                             wc.acceleratorsPerPod(), topo == KueueBenchProfile.Topology.REQUIRED_RACK ? KueueBenchProfile.LAYER_3 : null,
                             topo == KueueBenchProfile.Topology.PREFERRED_RACK ? KueueBenchProfile.LAYER_3 : null);
                     rec.submitted(id, nowMs());
-                    send(SUBMITTED, id, s.withSubmittedAt(clock.instant()), "dev.taskgov.workload.submitted");
+                    send(SUBMITTED, id, s.withSubmittedAt(clock.instant()), WorkloadSubmitted.TYPE);
                     if (sendFailure.get() != null) throw CliException.failed("cannot write to Kafka: " + sendFailure.get().getMessage());
                     if (nowMs() >= nextSecond) {
                         int admitted = rec.admittedCount();
@@ -499,6 +519,9 @@ public class BenchKueueCommand extends CliCommand {
             out().printf("free cluster: submit->admitted p50 %d ms, p99 %d ms (%d samples); raw Kafka round trip p50 %d ms, p99 %d ms%n",
                     f.path("submitToAdmittedP50Ms").asLong(), f.path("submitToAdmittedP99Ms").asLong(), f.path("samples").asInt(),
                     f.path("kafkaRoundTripP50Ms").asLong(), f.path("kafkaRoundTripP99Ms").asLong());
+            out().printf("  of which submit->decision (decider's admittedAt) p50 %d ms, p99 %d ms; decision->read back p50 %d ms, p99 %d ms%n",
+                    f.path("submitToDecisionP50Ms").asLong(), f.path("submitToDecisionP99Ms").asLong(),
+                    f.path("decisionToReadBackP50Ms").asLong(), f.path("decisionToReadBackP99Ms").asLong());
         }
         report.path("processes").fields().forEachRemaining(e -> out().printf("process %-20s cpu %8.1f s, peak RSS %6d MiB%n", e.getKey(),
                 e.getValue().path("cpuSeconds").asDouble(), e.getValue().path("peakRssMiB").asLong()));
@@ -506,10 +529,6 @@ public class BenchKueueCommand extends CliCommand {
 
     private static double round(double v) {
         return Math.round(v * 100) / 100.0;
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** One platform process's CPU time and peak resident memory, from /proc (Linux). */

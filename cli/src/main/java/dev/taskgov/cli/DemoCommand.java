@@ -127,7 +127,7 @@ public class DemoCommand extends CliCommand {
                 for (String id : planned.keySet()) {
                     if (!"Finished".equals(lastState.get(id)) && !"Rejected".equals(lastState.get(id))) {
                         kafka.send(KafkaWriter.FINISHED_TOPIC, id, new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Cancelled),
-                                "dev.taskgov.workload.finished");
+                                WorkloadFinished.TYPE);
                     }
                 }
             }
@@ -269,7 +269,7 @@ public class DemoCommand extends CliCommand {
             var e = it.next();
             if (e.getValue().isAfter(now)) continue;
             kafka.send(KafkaWriter.FINISHED_TOPIC, e.getKey(), new WorkloadFinished(e.getKey(), now, WorkloadFinished.Outcome.Succeeded),
-                    "dev.taskgov.workload.finished");
+                    WorkloadFinished.TYPE);
             finished++;
             event("finished", e.getKey(), "ran " + planned.get(e.getKey()).runFor().toSeconds() + "s");
             it.remove();

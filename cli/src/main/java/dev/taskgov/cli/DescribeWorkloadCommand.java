@@ -26,6 +26,7 @@ public class DescribeWorkloadCommand extends CliCommand {
 
     @Override
     protected int run() {
+        CliException.checkWorkloadId(id);
         JsonNode w = endpoints.admission().workload(id);
         if (output.structured()) {
             out().println(output.render(w));

@@ -24,6 +24,7 @@ public class DryRunCommand extends CliCommand {
     @Override
     protected int run() {
         WorkloadSubmitted submission = workload.submission(clock.instant(), err());
+        CliException.checkWorkloadId(submission.workloadId());
         JsonNode r = endpoints.admission().dryRun(submission);
         if (output.structured()) {
             out().println(output.render(r));

@@ -74,7 +74,7 @@ public class SubmitCommand extends CliCommand {
             return endpoints.admission().submit(submission);
         }
         try (KafkaWriter writer = new KafkaWriter(endpoints.kafkaBootstrap, clock)) {
-            writer.send(KafkaWriter.SUBMITTED_TOPIC, submission.workloadId(), submission, "dev.taskgov.workload.submitted");
+            writer.send(KafkaWriter.SUBMITTED_TOPIC, submission.workloadId(), submission, WorkloadSubmitted.TYPE);
         }
         return EventCodec.mapper().valueToTree(Map.of("workloadId", submission.workloadId(),
                 "message", "written to " + KafkaWriter.SUBMITTED_TOPIC + "; taskgov describe workload " + submission.workloadId() + " shows its state"));

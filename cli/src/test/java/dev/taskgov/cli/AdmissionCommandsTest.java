@@ -233,6 +233,21 @@ class AdmissionCommandsTest {
     }
 
     @Test
+    void aWorkloadIdThatBreaksTheIdRuleIsRefusedBeforeAnythingIsSent() {
+        Cli.Result submit = Cli.run("submit", "--job-name", "../../etc/passwd", "--team", "team-a", "--instance-type", "ml.p5.48xlarge",
+                "--pods", "1", "--admission-url", admission.url());
+        assertThat(submit.exit()).isEqualTo(2);
+        assertThat(submit.err()).startsWith("error: the workload breaks 1 rule(s):\n  workloadId: must be at most 253 characters");
+        Cli.Result describe = Cli.run("describe", "workload", "Team_A", "--admission-url", admission.url());
+        assertThat(describe.exit()).isEqualTo(2);
+        assertThat(describe.err()).startsWith("error: workload id: must be at most 253 characters").contains("'Team_A'");
+        Cli.Result finish = Cli.run("finish", "x".repeat(300), "--kafka-bootstrap", "127.0.0.1:1");
+        assertThat(finish.exit()).isEqualTo(2);
+        assertThat(finish.err()).contains("workload id: ", "was 300 characters");
+        assertThat(admission.requests).isEmpty();
+    }
+
+    @Test
     void missingRequiredFlagsAreUsageErrors() {
         assertThat(Cli.run("submit", "--team", "team-a")).isEqualTo(new Cli.Result(2, "", "error: --job-name is required (or -f FILE)\n"));
         assertThat(Cli.run("submit", "--job-name", "j", "--team", "a", "--instance-type", "t", "--vcpu", "lots"))

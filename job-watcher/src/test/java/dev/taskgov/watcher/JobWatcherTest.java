@@ -97,7 +97,7 @@ class JobWatcherTest {
                         TopologyLevels.LAYER_3, null, Map.of(TopologyLevels.LAYER_3, "nn-b1-r2"))));
         ConsumerRecord<String, String> record = awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
         assertThat(EventCodec.read(record.value(), WorkloadSubmitted.class)).isEqualTo(expected);
-        assertThat(header(record, "ce_type")).isEqualTo("dev.taskgov.WorkloadSubmitted");
+        assertThat(header(record, "ce_type")).isEqualTo(WorkloadSubmitted.TYPE);
         assertThat(header(record, "ce_specversion")).isEqualTo("1.0");
         assertThat(header(record, "ce_id")).isNotBlank();
 

@@ -1,5 +1,6 @@
 package dev.taskgov.quota;
 
+import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.quota.capacity.ClusterCapacity;
@@ -180,8 +181,8 @@ class SeedExamplesTest {
                 assertThat(resource.path("MemoryInGiB").decimalValue().longValue()).isEqualTo(t.gpus() * memoryPerGpu);
                 Map<String, String> headers = QuotaTestKit.headers(record);
                 assertThat(headers).containsEntry("ce_specversion", "1.0")
-                        .containsEntry("ce_type", "dev.taskgov.quota.ComputeQuotaChanged")
-                        .containsEntry("ce_source", "/taskgov/quota-service")
+                        .containsEntry("ce_type", QuotaTopicOutbox.COMPUTE_QUOTA_CHANGED)
+                        .containsEntry("ce_source", "urn:taskgov:quota-service")
                         .containsKeys("ce_id", "ce_time");
             }
         });

@@ -37,6 +37,10 @@ public record WorkloadAdmitted(String workloadId, String team, Instant admittedA
         return NODE_REPLACED.equals(reason);
     }
 
+    /** CloudEvents {@code ce_type}. */
+    public static final String TYPE = "dev.taskgov.workload.admitted";
+
+
     /** One pod set's placement; {@code domain} is null when it asked for no topology or spread over several. */
     public record AdmittedPodSet(String name, String instanceType, Domain domain, List<NodeCount> nodes) {
     }

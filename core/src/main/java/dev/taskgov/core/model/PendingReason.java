@@ -22,5 +22,11 @@ public enum PendingReason {
      */
     TeamInactive,
     /** Its team's compute quota is disabled or deleted; it is admitted again when the quota comes back. */
-    NoQuota
+    NoQuota,
+    /**
+     * It can never be admitted as things stand: it asks for more of a resource than its team's
+     * nominal quota plus borrowing limit, or than all the cluster's ready nodes of the instance type
+     * offer. It stays pending (and is looked at again) so that it runs if quotas or capacity grow.
+     */
+    Inadmissible
 }

@@ -237,6 +237,18 @@ public final class QuotaLedger {
         return QuotaCheck.FITS;
     }
 
+    /** The team's nominal quota of {@code type} (zero without an active quota). */
+    public Resources nominal(String team, String type) {
+        TeamQuota q = quotas.get(team);
+        return q == null || !q.active() ? Resources.ZERO : limits(team, type).nominal();
+    }
+
+    /** How much of {@code type} the team may borrow above its nominal quota (zero without an active quota). */
+    public Resources borrowingLimit(String team, String type) {
+        TeamQuota q = quotas.get(team);
+        return q == null || !q.active() ? Resources.ZERO : limits(team, type).borrowingLimit();
+    }
+
     private static String explain(String team, String type, ResourceName res, long need, long used, long nominal,
                                   long limit, boolean allowBorrow, long poolIdle) {
         long free = Math.max(0, nominal - used);

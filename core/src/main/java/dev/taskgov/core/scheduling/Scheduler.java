@@ -2,12 +2,15 @@ package dev.taskgov.core.scheduling;
 
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
+import dev.taskgov.core.model.Amounts;
+import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.ClusterView;
 import dev.taskgov.core.preemption.PlanResult;
@@ -387,7 +390,8 @@ public final class Scheduler {
         if (r instanceof WorkloadValidation.Invalid invalid) {
             Decision.Reject reject = new Decision.Reject(submission.workloadId(), submission.team(), invalid.reason(),
                     invalid.message());
-            if (submission.workloadId() != null) {
+            // an id that breaks the id rule is not kept: it could not be looked up by that id
+            if (WorkloadIds.isValid(submission.workloadId())) {
                 Entry e = new Entry(placeholder(submission));
                 e.state = WorkloadState.Rejected;
                 e.reason = invalid.reason().name();
@@ -812,12 +816,45 @@ public final class Scheduler {
             reason = quota.reason();
             message = quota.message();
         }
+        String never = neverAdmissible(w.team(), e.requests);
+        if (never != null) {
+            reason = PendingReason.Inadmissible;
+            message = never;
+        }
         PlanResult plan = planner.planFor(view, w);
         if (plan instanceof PreemptionPlan p) {
             e.blockedMessage = message;
             return candidate(q, e, null, p);
         }
         parkShape(q, e, reason, message, c);
+        return null;
+    }
+
+    /**
+     * Why a workload of an active team can never be admitted as things stand, with the numbers, or
+     * null when it could be: for some instance type and resource it asks for more than the team's
+     * nominal quota plus borrowing limit, or more than the cluster's ready nodes of that type offer
+     * altogether. Neither waiting nor preempting helps then; only a larger quota or more nodes do.
+     */
+    private String neverAdmissible(String team, Map<String, Resources> requests) {
+        if (ledger.quota(team) == null || !ledger.quota(team).active()) return null;
+        for (Map.Entry<String, Resources> r : requests.entrySet()) {
+            String type = r.getKey();
+            Resources nominal = ledger.nominal(team, type);
+            Resources borrow = ledger.borrowingLimit(team, type);
+            Resources capacity = ledger.clusterCapacity(type); // ready nodes' allocatable, kept by countCapacity
+            for (ResourceName res : ResourceName.values()) {
+                long asked = r.getValue().get(res);
+                long ceiling = nominal.plus(borrow).get(res);
+                if (asked > ceiling || asked > capacity.get(res)) {
+                    return "can never be admitted as things stand: asks for " + Amounts.of(res, asked) + " of " + type
+                            + "; team " + team + " may hold at most " + Amounts.number(res, nominal.get(res)) + " nominal + "
+                            + Amounts.number(res, borrow.get(res)) + " borrowing limit = " + Amounts.number(res, ceiling)
+                            + ", and the cluster's ready " + type + " nodes offer " + Amounts.number(res, capacity.get(res))
+                            + "; it stays pending until the quota or the cluster grows";
+                }
+            }
+        }
         return null;
     }
 
@@ -955,6 +992,11 @@ public final class Scheduler {
         } else {
             reason = quota.reason().name();
             message = quota.message();
+        }
+        String never = quota.reason() == PendingReason.NoQuota ? null : neverAdmissible(w.team(), req);
+        if (never != null) {
+            return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Pending, PendingReason.Inadmissible.name(), never,
+                    null, Map.of(), List.of());
         }
         if (quota.reason() != PendingReason.NoQuota && PreemptionPlanner.plan(view, w) instanceof PreemptionPlan plan) {
             QuotaLedger l = ledger.copy();

@@ -88,7 +88,7 @@ class ClusterChangesTest {
                 c("a failed node without pods evicts nothing and takes no capacity of later admissions",
                         Cluster.gpus(4).team("a", 4).failNode("n01").submit("a-1", "a", 4).submit("a-2", "a", 3),
                         List.of("admit a-2 {n02=1, n03=1, n04=1}"),
-                        List.of("a-1 Pending InsufficientCapacity", "a-2 Admitted {n02=1, n03=1, n04=1}")),
+                        List.of("a-1 Pending Inadmissible", "a-2 Admitted {n02=1, n03=1, n04=1}")), // 4 asked, 3 ready
                 c("after an eviction by node failure, pending heads are tried again",
                         Cluster.gpus(4).team("a", 4).submit("a-1", "a", 4, "training", RACK).submit("a-2", "a", 3)
                                 .failNode("n01"),
@@ -195,12 +195,15 @@ class ClusterChangesTest {
                 new Message("a node failure eviction names the node and why no replacement fits",
                         Cluster.gpus(4).team("a", 4).submit("a-1", "a", 4, "training", RACK).removeNode("n03"), "a-1",
                         "evicted (NodeFailure): node n03 left the cluster; the 1 pod(s) of pod set worker on it find no room inside its "
-                                + "topology.k8s.aws/network-node-layer-3 domain rack-0 (room for 0); still waiting: pod set worker: allows to fit "
-                                + "only 3 out of 4 pods"),
+                                + "topology.k8s.aws/network-node-layer-3 domain rack-0 (room for 0); still waiting: can never be admitted as things "
+                                + "stand: asks for 4 accelerators of ml.g5.8xlarge; team a may hold at most 4 nominal + 2 borrowing limit = 6, "
+                                + "and the cluster's ready ml.g5.8xlarge nodes offer 3; it stays pending until the quota or the cluster grows"),
                 new Message("a node failure eviction of a pod set without topology says it found no room anywhere",
                         Cluster.gpus(2).team("a", 2).submit("a-1", "a", 2).failNode("n02"), "a-1",
                         "evicted (NodeFailure): node n02 is not ready; the 1 pod(s) of pod set worker on it find no room anywhere in the "
-                                + "cluster (room for 0); still waiting: pod set worker: allows to fit only 1 out of 2 pods"),
+                                + "cluster (room for 0); still waiting: can never be admitted as things stand: asks for 2 accelerators of "
+                                + "ml.g5.8xlarge; team a may hold at most 2 nominal + 1 borrowing limit = 3, and the cluster's ready "
+                                + "ml.g5.8xlarge nodes offer 1; it stays pending until the quota or the cluster grows"),
                 new Message("a quota removal eviction names the quota",
                         Cluster.gpus(4).team("a", 2).team("b", 2).submit("a-1", "a", 2).deleteQuota("a"), "a-1",
                         "evicted (QuotaRemoved): the compute quota of team a (a-quota) was deleted; still waiting: team a has no compute quota"),

@@ -1,6 +1,7 @@
 package dev.taskgov.service.support;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.taskgov.core.events.EventCodec;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.SharingStrategy;
@@ -25,7 +26,7 @@ public final class QuotaRecords {
 
     /** A team's effective quota; {@code ComputeQuotas.fromRequest} reads it back to an equal {@link TeamQuota}. */
     public static ObjectNode effectiveQuota(TeamQuota q) {
-        ObjectNode root = Json.mapper().createObjectNode();
+        ObjectNode root = EventCodec.mapper().createObjectNode();
         root.put("Name", q.quotaName() == null ? q.team() + "-quota" : q.quotaName());
         ObjectNode config = root.putObject("ComputeQuotaConfig");
         ArrayNode resources = config.putArray("ComputeQuotaResources");
@@ -54,7 +55,7 @@ public final class QuotaRecords {
 
     /** {@code {"SchedulerConfig": {"PriorityClasses": [{"Name", "Weight"}], "FairShare", "IdleResourceSharing"}}}. */
     public static ObjectNode schedulerConfig(SchedulerConfig c) {
-        ObjectNode root = Json.mapper().createObjectNode();
+        ObjectNode root = EventCodec.mapper().createObjectNode();
         ObjectNode config = root.putObject("SchedulerConfig");
         ArrayNode classes = config.putArray("PriorityClasses");
         c.priorityClasses().forEach((name, weight) -> classes.addObject().put("Name", name).put("Weight", weight));
