@@ -33,7 +33,7 @@ import java.util.function.BiPredicate;
  * input records ({@link Scenario}, {@link TeamQuota}'s derived amounts) are shared.
  *
  * <p>Out of scope: the steps of a changing cluster (node, removeNode, quota, deleteQuota,
- * schedulerConfig) and node selectors.
+ * schedulerConfig). Node selectors (a repository extension) restrict the nodes a pod set may use.
  */
 final class ReferenceSimulator {
 
@@ -42,7 +42,12 @@ final class ReferenceSimulator {
                     Map<String, Map<String, Map<String, Integer>>> placements) {
     }
 
-    private record PodSet(String name, int count, String type, Resources perPod, int required, int preferred) {
+    private record PodSet(String name, int count, String type, Resources perPod, int required, int preferred,
+                          Map<String, String> nodeSelector) {
+        /** The nodes a pod of this set may run on: its instance type, ready, carrying the node selector's labels. */
+        boolean mayUse(RNode n) {
+            return n.type().equals(type) && n.ready() && n.node().matches(nodeSelector);
+        }
     }
 
     private static final class W {
@@ -57,7 +62,7 @@ final class ReferenceSimulator {
         long admittedSeq;
     }
 
-    private record RNode(String name, String type, List<String> path, Resources alloc, boolean ready) {
+    private record RNode(String name, String type, List<String> path, Resources alloc, boolean ready, Node node) {
     }
 
     /** A plan for admitting one workload: its victims (possibly none) and its placement. */
@@ -76,7 +81,7 @@ final class ReferenceSimulator {
         for (Node n : scenario.nodes()) {
             List<String> path = new ArrayList<>();
             for (String level : TopologyLevels.ALL) path.add(n.levelValue(level));
-            nodes.add(new RNode(n.name(), n.instanceType(), List.copyOf(path), n.allocatable(), n.ready()));
+            nodes.add(new RNode(n.name(), n.instanceType(), List.copyOf(path), n.allocatable(), n.ready(), n));
         }
         for (TeamQuota q : scenario.quotas()) quotas.put(q.team(), q);
     }
@@ -154,8 +159,7 @@ final class ReferenceSimulator {
             } catch (IllegalArgumentException negative) {
                 return false;
             }
-            if (!p.nodeSelector().isEmpty()) throw new IllegalArgumentException("the reference does not model node selectors");
-            sets.add(new PodSet(p.name(), p.count(), p.instanceType(), perPod, req, pref));
+            sets.add(new PodSet(p.name(), p.count(), p.instanceType(), perPod, req, pref, p.nodeSelector()));
         }
         if (w.team == null || !quotas.containsKey(w.team)) return false;
         try {
@@ -452,7 +456,7 @@ final class ReferenceSimulator {
     private long capacity(PodSet p, List<String> prefix, Map<String, Resources> free) {
         long sum = 0;
         for (RNode n : nodes) {
-            if (!n.type().equals(p.type()) || !n.ready() || !n.path().subList(0, prefix.size()).equals(prefix)) continue;
+            if (!p.mayUse(n) || !n.path().subList(0, prefix.size()).equals(prefix)) continue;
             long c = free.get(n.name()).countFitting(p.perPod());
             sum = c > Long.MAX_VALUE - sum ? Long.MAX_VALUE : sum + c;
         }
@@ -463,7 +467,7 @@ final class ReferenceSimulator {
     private Set<List<String>> domains(PodSet p, List<String> under, int depth) {
         Set<List<String>> out = new TreeSet<>(PATH_ORDER);
         for (RNode n : nodes) {
-            if (n.type().equals(p.type()) && n.ready() && n.path().subList(0, under.size()).equals(under)) {
+            if (p.mayUse(n) && n.path().subList(0, under.size()).equals(under)) {
                 out.add(n.path().subList(0, depth));
             }
         }
@@ -524,7 +528,7 @@ final class ReferenceSimulator {
     private void descend(PodSet p, List<String> domain, int pods, Map<String, Resources> free, Map<String, Integer> out) {
         if (domain.size() == TopologyLevels.ALL.size()) {
             for (RNode n : nodes) {
-                if (!n.path().equals(domain) || !n.type().equals(p.type()) || !n.ready() || pods == 0) continue;
+                if (!n.path().equals(domain) || !p.mayUse(n) || pods == 0) continue;
                 int take = (int) Math.min(pods, free.get(n.name()).countFitting(p.perPod()));
                 if (take > 0) out.merge(n.name(), take, Integer::sum);
                 pods -= take;
