@@ -73,6 +73,7 @@ final class ReferenceSimulator {
     private final List<RNode> nodes = new ArrayList<>();
     private final Map<String, TeamQuota> quotas = new TreeMap<>();
     private final Map<String, W> workloads = new LinkedHashMap<>();
+    private final List<String> log = new ArrayList<>();
     private long submitCounter;
     private long admitCounter;
 
@@ -181,7 +182,10 @@ final class ReferenceSimulator {
     /** Admits (and preempts) one workload at a time, recomputing every team head after each. */
     private void settle(Set<String> preemptedSince) {
         for (int guard = 0; ; guard++) {
-            if (guard > 10_000) throw new IllegalStateException("reference does not settle (preemption cycle?)");
+            if (guard > 1_000) {
+                throw new IllegalStateException("reference does not settle (preemption cycle?): "
+                        + log.subList(Math.max(0, log.size() - 8), log.size()));
+            }
             List<W> running = running();
             List<Plan> heads = new ArrayList<>();
             Map<String, List<W>> queues = new TreeMap<>();
@@ -206,6 +210,8 @@ final class ReferenceSimulator {
                 v.placement = null;
                 preemptedSince.add(v.id);
             }
+            log.add("admit " + winner.workload().id + " evicting " + winner.victims().stream().map(v -> v.id).toList()
+                    + " on " + winner.placement());
             winner.workload().state = "Admitted";
             winner.workload().placement = winner.placement();
             winner.workload().admittedSeq = ++admitCounter;
