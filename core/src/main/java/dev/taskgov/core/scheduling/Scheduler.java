@@ -511,13 +511,11 @@ public final class Scheduler {
         e.placement = placement;
         e.borrowed = borrowed;
         e.admittedAt = clock.instant();
-        if (e.nominated) {
-            // Delegated mode: the preemptor whose evictions arrived is admitted only now, after the
-            // others were looked at without it. In-process mode evicts and admits in one step and
-            // then gives every parked workload another look (its team may now borrow, which makes
-            // its workloads fair-sharing candidates); so must this mode, or the two part ways.
-            released = true;
-        }
+        // Every admission gives the parked workloads another look (design.md: "After every
+        // admission or eviction all pending heads are tried again"): the team may now borrow,
+        // which lets a lender reclaim and makes its workloads fair-sharing candidates, and a new
+        // lower-priority workload is something a parked one of its team may preempt.
+        released = true;
         e.nominated = false;
         e.preemptedMessage = null;
         e.seq = ++admissionSeq;
