@@ -394,8 +394,9 @@ public final class Scheduler {
         while (!c.heads.isEmpty()) {
             Candidate head = c.heads.poll();
             if (head.version != stateVersion) {
-                Candidate fresh = revalidate(head);
-                if (fresh == null) fresh = evaluate(head.queue, head.entry, c);
+                // Evaluated afresh, not just re-checked: its best-fit placement is computed on what
+                // is free now (design.md: after every admission all pending heads are tried again).
+                Candidate fresh = evaluate(head.queue, head.entry, c);
                 if (fresh == null) {
                     Candidate next = findCandidate(head.queue, c);
                     if (next != null) c.heads.add(next);
@@ -537,27 +538,6 @@ public final class Scheduler {
                 }
             });
         }
-    }
-
-    /**
-     * A head evaluated before the latest admission: if its quota still fits and its placement's
-     * nodes still have room, it keeps that placement (as Kueue keeps a cycle's assignment);
-     * otherwise it is evaluated again from scratch.
-     */
-    private Candidate revalidate(Candidate head) {
-        Entry e = head.entry;
-        if (head.plan != null || !ledger.fits(e.workload.team(), e.requests, true)) return null;
-        Map<String, Resources> need = new HashMap<>();
-        for (int i = 0; i < head.placement.podSets().size(); i++) {
-            Resources perPod = e.workload.podSets().get(i).perPod();
-            head.placement.podSets().get(i).podsPerNode().forEach((node, count) -> need.merge(node, perPod.times(count), Resources::plus));
-        }
-        for (Map.Entry<String, Resources> n : need.entrySet()) {
-            Node node = nodesByName.get(n.getKey());
-            if (node == null || !node.ready()) return null;
-            if (!heldOnNode.getOrDefault(n.getKey(), Resources.ZERO).plus(n.getValue()).fitsIn(node.allocatable())) return null;
-        }
-        return candidate(head.queue, e, head.placement, null);
     }
 
     /** The team's first workload, in queue order, that can be admitted directly or by preemption; the others are parked. */
