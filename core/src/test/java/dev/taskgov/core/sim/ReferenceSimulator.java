@@ -224,22 +224,18 @@ final class ReferenceSimulator {
 
     /**
      * "heads that fit within their team's nominal go first; then with FairShare Enabled the lowest
-     * share after admission; then higher priority, earlier submission, team name."
+     * share after admission; then higher priority, earlier submission, team name." Both are read
+     * on the team's usage now plus the head's request (its victims, if any, still counted), as
+     * the reclaim rule reads "stays within its nominal" and as Kueue orders its entries.
      */
     private Comparator<Plan> headOrder(List<W> running) {
-        Comparator<Plan> c = Comparator.comparing(p -> withinNominal(p.workload(), after(running, p)) ? 0 : 1);
+        Comparator<Plan> c = Comparator.comparing(p -> withinNominal(p.workload(), plus(running, p.workload())) ? 0 : 1);
         if (scenario.schedulerConfig().fairShare()) {
-            c = c.thenComparing((a, b) -> share(a.workload().team, after(running, a)).compareTo(share(b.workload().team, after(running, b))));
+            c = c.thenComparing((a, b) -> share(a.workload().team, plus(running, a.workload()))
+                    .compareTo(share(b.workload().team, plus(running, b.workload()))));
         }
         return c.thenComparingInt(p -> -p.workload().priority).thenComparing(p -> p.workload().submittedAt)
                 .thenComparing(p -> p.workload().team);
-    }
-
-    private static List<W> after(List<W> running, Plan p) {
-        List<W> out = new ArrayList<>(running);
-        out.removeAll(p.victims());
-        out.add(p.workload());
-        return out;
     }
 
     private List<W> running() {
