@@ -16,6 +16,11 @@ public enum PendingReason {
     Preempted,
     /** It was nominated and waits for the evictions that make room for it. */
     WaitingForPreemption,
-    /** Its team has no active compute quota. */
-    TeamInactive
+    /**
+     * Its team has no active compute quota. No longer given ({@link #NoQuota} is); kept so that
+     * status and changelog records written before can still be read.
+     */
+    TeamInactive,
+    /** Its team's compute quota is disabled or deleted; it is admitted again when the quota comes back. */
+    NoQuota
 }
