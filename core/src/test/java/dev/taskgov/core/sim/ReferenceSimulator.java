@@ -32,8 +32,9 @@ import java.util.function.BiPredicate;
  * every rule is written the way design.md words it, without any index or cache. Only the parsed
  * input records ({@link Scenario}, {@link TeamQuota}'s derived amounts) are shared.
  *
- * <p>Out of scope: the steps of a changing cluster (node, removeNode, quota, deleteQuota,
- * schedulerConfig). Node selectors (a repository extension) restrict the nodes a pod set may use.
+ * <p>Out of scope (see {@link #models}): the steps of a changing cluster and the repository's
+ * quota and policy extensions. Node selectors (a repository extension) restrict the nodes a pod
+ * set may use.
  */
 final class ReferenceSimulator {
 
@@ -85,6 +86,19 @@ final class ReferenceSimulator {
             nodes.add(new RNode(n.name(), n.instanceType(), List.copyOf(path), n.allocatable(), n.ready(), n));
         }
         for (TeamQuota q : scenario.quotas()) quotas.put(q.team(), q);
+    }
+
+    /**
+     * Whether the reference models everything a scenario uses: design.md's submit, finish and
+     * expect steps, on a fixed cluster and policy. Not modelled: the steps of a changing cluster,
+     * and the repository's extensions beyond design.md (IdleResourceSharing Enabled,
+     * AbsoluteBorrowLimits).
+     */
+    static boolean models(Scenario scenario) {
+        return !scenario.schedulerConfig().idleResourceSharing()
+                && scenario.quotas().stream().allMatch(q -> q.absoluteBorrowLimits().isEmpty())
+                && scenario.steps().stream().allMatch(s -> s instanceof Scenario.Submit || s instanceof Scenario.Finish
+                        || s instanceof Scenario.Expect);
     }
 
     /** Replays a scenario; one snapshot after every step (expect steps included). */
