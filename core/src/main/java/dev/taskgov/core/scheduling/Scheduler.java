@@ -607,14 +607,13 @@ public final class Scheduler {
             if (!c.held.isEmpty() && !head.entry.nominated && !fitsBesideHeld(head.queue, head.entry, c)) {
                 continue; // skipped until the preemption is done; its team is looked at again next cycle
             }
-            if (head.plan == null || mode == Mode.IN_PROCESS) {
-                if (head.plan == null) admit(head.entry, head.placement, c);
-                else preemptAndAdmit(head, c);
-                // Every team's head is chosen again now, parked workloads included (design.md: "After
-                // every admission or eviction all pending heads are tried again"; a team is represented
-                // by its first admissible workload in queue order, which may be a parked one rather
-                // than a victim just requeued, and a within-nominal head goes before a borrowing one).
-                requeueParkedAfterRelease();
+            if (head.plan == null) {
+                admit(head.entry, head.placement, c);
+                Candidate next = findCandidate(head.queue, c);
+                if (next != null) c.heads.add(next);
+            } else if (mode == Mode.IN_PROCESS) {
+                preemptAndAdmit(head, c);
+                // The victims' teams look again now; parked workloads get their look in the next round.
                 dirtyTeams.add(head.entry.workload.team());
                 c.heads.removeIf(h -> dirtyTeams.contains(h.entry.workload.team()));
                 nominateTeamHeads(c);
