@@ -29,13 +29,42 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Seeds: {@code -Drefsim.from=N -Drefsim.count=M} replays another range (and
  * {@code -Drefsim.out=DIR} writes each disagreeing scenario there, with the reference's
- * expectations, for minimising).
+ * expectations, for minimising). The default range leaves out the seeds listed in
+ * {@link #KNOWN}; a range given on the command line replays every seed.
  */
 class ReferenceDifferentialTest {
 
     /** The default seed range, replayed on every build. */
     private static final long FROM = Long.getLong("refsim.from", 0);
     private static final long COUNT = Long.getLong("refsim.count", 300);
+
+    /**
+     * Seeds of 0..2999 left out of the default range, and why. Each class of disagreement has its
+     * minimal scenario file in {@code scenarios/}, which fails ScenarioFilesTest until core follows
+     * design.md; remove a seed from here once core agrees on it.
+     */
+    static final Map<Long, String> KNOWN = Map.ofEntries(
+            // Core evicts a set outside the documented victim order to buy a preferred-topology
+            // placement (scenario victims-in-order-despite-preferred-topology).
+            Map.entry(235L, "victim order vs preferred topology"),
+            Map.entry(861L, "victim order vs preferred topology"),
+            Map.entry(1439L, "victim order vs preferred topology"),
+            // In process, after evictions core re-admits a victim just requeued (or another
+            // borrowing head) before a parked workload that comes first by design.md's rules
+            // (scenario team-head-in-queue-order-after-eviction).
+            Map.entry(335L, "team head after eviction"),
+            Map.entry(730L, "team head after eviction"),
+            Map.entry(2435L, "team head after eviction"),
+            // The reference finds a preemption cycle (reclaim, fair sharing and in-team priority
+            // evicting each other in turn): design.md's rules never settle, so the outcome is not
+            // defined ("the scheduler runs until nothing more can be admitted or preempted").
+            Map.entry(401L, "preemption cycle"),
+            Map.entry(411L, "preemption cycle"),
+            Map.entry(1855L, "preemption cycle"),
+            Map.entry(2200L, "preemption cycle"),
+            Map.entry(2282L, "preemption cycle"),
+            Map.entry(2483L, "preemption cycle"),
+            Map.entry(2835L, "preemption cycle"));
 
     @TestFactory
     Stream<DynamicTest> referenceHoldsEveryScenarioFile() {
@@ -50,7 +79,9 @@ class ReferenceDifferentialTest {
 
     @TestFactory
     Stream<DynamicTest> coreAgreesWithReferenceOnRandomScenarios() {
-        return LongStream.range(FROM, FROM + COUNT).boxed().flatMap(seed -> Stream.of(Scheduler.Mode.values()).map(mode ->
+        boolean defaultRange = System.getProperty("refsim.from") == null && System.getProperty("refsim.count") == null;
+        return LongStream.range(FROM, FROM + COUNT).boxed().filter(seed -> !defaultRange || !KNOWN.containsKey(seed))
+                .flatMap(seed -> Stream.of(Scheduler.Mode.values()).map(mode ->
                 DynamicTest.dynamicTest("seed " + seed + " (" + mode + ")", () -> {
                     ObjectNode file = RandomScenarios.withReferenceExpectations(RandomScenarios.generate(seed));
                     ScenarioResult r = Simulator.run(Scenario.parse(file), "random-" + seed, mode);

@@ -106,6 +106,13 @@ final class ReferenceSimulator {
         return new ReferenceSimulator(scenario).replay();
     }
 
+    /** What the reference decided, step by step (admissions with their victims and placements), for diagnosing a disagreement. */
+    static List<String> decisions(Scenario scenario) {
+        ReferenceSimulator r = new ReferenceSimulator(scenario);
+        r.replay();
+        return r.log;
+    }
+
     private List<Snapshot> replay() {
         List<Snapshot> out = new ArrayList<>();
         Set<String> preemptedSince = new LinkedHashSet<>();
@@ -113,6 +120,7 @@ final class ReferenceSimulator {
             Instant now = Simulator.START.plusSeconds(step.index() + 1L);
             if (step instanceof Scenario.Submit s) {
                 submit(s.workload(), now);
+                log.add("[" + step.index() + "] submit " + s.workload().workloadId() + ": " + workloads.get(s.workload().workloadId()).state);
                 settle(preemptedSince);
             } else if (step instanceof Scenario.Finish f) {
                 W w = workloads.get(f.workloadId());
