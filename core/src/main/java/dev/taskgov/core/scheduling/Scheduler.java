@@ -596,8 +596,9 @@ public final class Scheduler {
         while (!c.heads.isEmpty()) {
             Candidate head = c.heads.poll();
             if (head.version != stateVersion) {
-                Candidate fresh = revalidate(head);
-                if (fresh == null) fresh = evaluate(head.queue, head.entry, c);
+                // Evaluated afresh, not just re-checked: its best-fit placement is computed on what
+                // is free now (design.md: after every admission all pending heads are tried again).
+                Candidate fresh = evaluate(head.queue, head.entry, c);
                 if (fresh == null) {
                     Candidate next = findCandidate(head.queue, c);
                     if (next != null) c.heads.add(next);
@@ -713,13 +714,11 @@ public final class Scheduler {
         e.placement = placement;
         e.borrowed = borrowed;
         e.admittedAt = clock.instant();
-        if (e.nominated) {
-            // Delegated mode: the preemptor whose evictions arrived is admitted only now, after the
-            // others were looked at without it. In-process mode evicts and admits in one step and
-            // then gives every parked workload another look (its team may now borrow, which makes
-            // its workloads fair-sharing candidates); so must this mode, or the two part ways.
-            released = true;
-        }
+        // Every admission gives the parked workloads another look (design.md: "After every
+        // admission or eviction all pending heads are tried again"): the team may now borrow,
+        // which lets a lender reclaim and makes its workloads fair-sharing candidates, and a new
+        // lower-priority workload is something a parked one of its team may preempt.
+        released = true;
         e.nominated = false;
         e.preemptedMessage = null;
         e.seq = ++admissionSeq;
@@ -741,27 +740,6 @@ public final class Scheduler {
                 }
             });
         }
-    }
-
-    /**
-     * A head evaluated before the latest admission: if its quota still fits and its placement's
-     * nodes still have room, it keeps that placement (as Kueue keeps a cycle's assignment);
-     * otherwise it is evaluated again from scratch.
-     */
-    private Candidate revalidate(Candidate head) {
-        Entry e = head.entry;
-        if (head.plan != null || !ledger.fits(e.workload.team(), e.requests, true)) return null;
-        Map<String, Resources> need = new HashMap<>();
-        for (int i = 0; i < head.placement.podSets().size(); i++) {
-            Resources perPod = e.workload.podSets().get(i).perPod();
-            head.placement.podSets().get(i).podsPerNode().forEach((node, count) -> need.merge(node, perPod.times(count), Resources::plus));
-        }
-        for (Map.Entry<String, Resources> n : need.entrySet()) {
-            Node node = nodesByName.get(n.getKey());
-            if (node == null || !node.ready()) return null;
-            if (!heldOnNode.getOrDefault(n.getKey(), Resources.ZERO).plus(n.getValue()).fitsIn(node.allocatable())) return null;
-        }
-        return candidate(head.queue, e, head.placement, null);
     }
 
     /** The team's first workload, in queue order, that can be admitted directly or by preemption; the others are parked. */
