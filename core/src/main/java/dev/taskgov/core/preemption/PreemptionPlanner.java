@@ -53,47 +53,19 @@ import java.util.function.Supplier;
  * taken until the preemptor fits, then each taken victim but the last is given back, from the
  * second-last backwards, when the preemptor still fits without evicting it.
  *
- * <h2>Topology-aware victims</h2>
- * The generic search above runs first, and its set stands whenever the preemptor's placement with
- * it is as good as any set could give: always for a required level L (the set fits, so the pod
- * set is in one domain of L), and for a preferred level L when the pod set lands in one domain of
- * L. Fewer victims, fewer pods or a tighter domain are never reasons to depart from the documented
- * order. Only when the generic set makes a preferred pod set climb above L (or spread) may another
- * set buy a strictly better placement: one domain of L. Then each strategy looks for a victim set
- * concentrated in one domain of L (the first pod set with a topology request counts):
- * <ol>
- *   <li>Bound: {@link Topology#capacityByDomain(PodSetRequest, String, Map)} with every
- *       candidate's pods given back tells which domains of L could hold the pod set at all; the
- *       others are skipped.</li>
- *   <li>Per remaining domain D: the candidates with pods in D, in the candidate order, then the
- *       other candidates (in the same order; they can only help quota); taken until quota fits and
- *       the pod set fits in one domain of L (as if required), then the unneeded ones restored from
- *       the second-last backwards, as above.</li>
- *   <li>Among the domains with a set, the best: fewest victims, then the lowest highest victim
- *       priority, then fewest preempted pods, then the tightest domain (least capacity now), then
- *       the smallest path.</li>
- * </ol>
- * When the generic search finds no set, no one-domain set exists either (evicting more never makes
- * quota or placement fit less), so there is no plan; when no one-domain set exists, the generic
- * set stands and the placement climbs or spreads. Preemptors without a topology request are
- * planned by the generic search alone.
- *
- * <p>A preemptor pod set's node selector is honoured by every placement check and by the per-domain
- * bound (a domain outside it holds nothing), so a victim whose pods are all on other nodes frees
- * no room the preemptor can use: it stays in a plan only when quota needs it (the unneeded victims
- * are given back as above).
+ * <h2>Topology</h2>
+ * The fit test of every step is quota and placement together, the placement honouring the
+ * preemptor's topology request and node selectors, on the cluster with the taken victims'
+ * resources released: for a required level the set found holds the pod set in one domain of that
+ * level. The order above is never left for the sake of the placement (design.md: victims are taken
+ * in this order, then the unneeded ones restored), as in Kueue: a preferred level may be climbed
+ * above, or the pods spread, with the set the order gives.
  */
 public final class PreemptionPlanner {
 
     /** Candidate lists of the state version they were built at, by preemptor team and instance types. */
     private final Map<String, List<RunningWorkload>> borrowersCache = new java.util.HashMap<>();
     private long cachedVersion = Long.MIN_VALUE;
-    /**
-     * Per level, the domains each running workload's pods are in. Valid across versions: a running
-     * workload's placement is fixed (a re-admission is a new object); bounded, cleared when full.
-     */
-    private final Map<String, Map<RunningWorkload, Set<TopologyDomain>>> domainCache = new HashMap<>();
-    private static final int DOMAIN_CACHE_LIMIT = 200_000;
 
     /**
      * A planner that remembers candidate lists while {@link ClusterView#version()} stays the same
@@ -123,7 +95,7 @@ public final class PreemptionPlanner {
         if (ledger.withinNominal(preemptor.team(), req)) {
             List<RunningWorkload> candidates = new ArrayList<>(othersWhileBorrowing(view, preemptor, types));
             candidates.addAll(ownLower);
-            PreemptionPlan p = new Attempt(view, preemptor, false, domainCache).run(candidates, Rule.RECLAIM);
+            PreemptionPlan p = new Attempt(view, preemptor, false).run(candidates, Rule.RECLAIM);
             if (p != null) return p;
         }
         if (view.config().fairShare()) {
@@ -134,12 +106,12 @@ public final class PreemptionPlanner {
                 candidates = new ArrayList<>(candidates);
                 candidates.addAll(ownLower);
             }
-            PreemptionPlan p = new Attempt(view, preemptor, true, domainCache).run(candidates, Rule.FAIR_FINAL_SHARE);
-            if (p == null) p = new Attempt(view, preemptor, true, domainCache).run(candidates, Rule.FAIR_INITIAL_SHARE);
+            PreemptionPlan p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_FINAL_SHARE);
+            if (p == null) p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_INITIAL_SHARE);
             if (p != null) return p;
         }
         if (!ownLower.isEmpty()) {
-            PreemptionPlan p = new Attempt(view, preemptor, true, domainCache).run(ownLower, Rule.IN_TEAM);
+            PreemptionPlan p = new Attempt(view, preemptor, true).run(ownLower, Rule.IN_TEAM);
             if (p != null) return p;
         }
         return new NoPlan("no set of running workloads that may be preempted makes room for " + preemptor.id());
@@ -267,10 +239,7 @@ public final class PreemptionPlanner {
         private final Map<RunningWorkload, Supplier<Victim>> reasons = new IdentityHashMap<>();
         private String describedRequest;
 
-        private final Map<String, Map<RunningWorkload, Set<TopologyDomain>>> domainCache;
-
-        Attempt(ClusterView view, Workload preemptor, boolean allowBorrow, Map<String, Map<RunningWorkload, Set<TopologyDomain>>> domainCache) {
-            this.domainCache = domainCache;
+        Attempt(ClusterView view, Workload preemptor, boolean allowBorrow) {
             this.view = view;
             this.preemptor = preemptor;
             this.req = preemptor.requestsByInstanceType();
@@ -285,135 +254,13 @@ public final class PreemptionPlanner {
             // The generic search first: it is cheap, and when it finds nothing no one-domain set
             // exists either (that would be a subset of the candidates it took, and evicting more
             // never makes quota or placement fit less).
-            PodSetRequest constrained = constrainedPodSet(preemptor);
-            List<Taken> generic;
-            boolean genericReachesLevel = true;
             try {
-                generic = search(List.of(), candidates, null, rule, preemptor.podSets());
-                if (generic != null && constrained != null && constrained.topology().mode() == TopologyRequest.Mode.PREFERRED) {
-                    // The generic set is still evicted here: where would the preemptor go?
-                    genericReachesLevel = reachesPreferredLevel(topology.place(preemptor.podSets()), constrained);
-                }
+                return toPlan(search(List.of(), candidates, null, rule, preemptor.podSets()));
             } finally {
                 for (RunningWorkload t : taken) giveBack(t);
                 taken.clear();
                 reasons.clear();
             }
-            // The documented order stands unless departing from it buys a strictly better
-            // placement: only a preferred level that the generic set's placement had to climb
-            // away from (a required level is always met by the generic set, in one domain).
-            if (generic == null || genericReachesLevel) return toPlan(generic);
-            PreemptionPlan p = byDomain(candidates, rule, constrained);
-            return p != null ? p : toPlan(generic);
-        }
-
-        /** Whether the placement put the constrained pod set inside one domain of its preferred level. */
-        private static boolean reachesPreferredLevel(PlacementResult result, PodSetRequest constrained) {
-            if (!(result instanceof PlacementResult.Placed placed)) return false;
-            for (PodSetPlacement ps : placed.placement().podSets()) {
-                if (ps.name().equals(constrained.name())) {
-                    return ps.domain() != null && ps.domain().level().equals(constrained.topology().level());
-                }
-            }
-            return false;
-        }
-
-        /** The best victim set concentrated in one domain of the constrained pod set's level, or null. */
-        private PreemptionPlan byDomain(List<RunningWorkload> candidates, Rule rule, PodSetRequest constrained) {
-            String level = constrained.topology().level();
-            List<PodSetRequest> strict = new ArrayList<>();
-            for (PodSetRequest p : preemptor.podSets()) {
-                // withTopology keeps the node selector: a domain outside it must not look feasible.
-                strict.add(p == constrained ? p.withTopology(TopologyRequest.required(level)) : p);
-            }
-            // Identity maps: running workloads are records whose hash walks their whole placement.
-            Map<RunningWorkload, Set<TopologyDomain>> domains = new IdentityHashMap<>();
-            Map<String, Resources> allBack = new HashMap<>();
-            for (RunningWorkload c : candidates) {
-                domains.put(c, domainsOf(c, level));
-                for (int i = 0; i < c.placement().podSets().size(); i++) {
-                    if (!c.workload().podSets().get(i).instanceType().equals(constrained.instanceType())) continue;
-                    Resources perPod = c.workload().podSets().get(i).perPod();
-                    for (Map.Entry<String, Integer> n : c.placement().podSets().get(i).podsPerNode().entrySet()) {
-                        allBack.merge(n.getKey(), perPod.times(n.getValue()), Resources::plus);
-                    }
-                }
-            }
-            Map<TopologyDomain, Long> now = null; // only needed to break ties between found sets
-            Map<TopologyDomain, Long> bound = topology.capacityByDomain(constrained, level, allBack);
-            Map<TopologyDomain, List<RunningWorkload>> inDomain = new HashMap<>();
-            for (RunningWorkload c : candidates) {
-                for (TopologyDomain d : domains.get(c)) inDomain.computeIfAbsent(d, k -> new ArrayList<>()).add(c);
-            }
-            List<Taken> best = null;
-            long[] bestScore = null;
-            TopologyDomain bestDomain = null;
-            for (Map.Entry<TopologyDomain, Long> d : bound.entrySet()) {
-                if (d.getValue() < constrained.count()) continue;
-                TopologyDomain domain = d.getKey();
-                List<Taken> p;
-                try {
-                    p = search(inDomain.getOrDefault(domain, List.of()), candidates, c -> domains.get(c).contains(domain), rule, strict);
-                } finally {
-                    for (RunningWorkload t : taken) giveBack(t);
-                    taken.clear();
-                    reasons.clear();
-                }
-                if (p == null) continue;
-                if (now == null) now = topology.capacityByDomain(constrained, level);
-                long[] score = score(p, now.getOrDefault(d.getKey(), 0L));
-                if (best == null || better(score, d.getKey(), bestScore, bestDomain)) {
-                    best = p;
-                    bestScore = score;
-                    bestDomain = d.getKey();
-                }
-            }
-            return toPlan(best);
-        }
-
-        /** Fewest victims, lowest highest victim priority, fewest pods, least capacity now: smaller is better. */
-        private static long[] score(List<Taken> p, long capacityNow) {
-            long maxPriority = Long.MIN_VALUE;
-            long pods = 0;
-            for (Taken t : p) {
-                RunningWorkload c = t.workload();
-                maxPriority = Math.max(maxPriority, c.priority());
-                for (PodSetPlacement ps : c.placement().podSets()) {
-                    for (int n : ps.podsPerNode().values()) pods += n;
-                }
-            }
-            return new long[] {p.size(), maxPriority, pods, capacityNow};
-        }
-
-        private static boolean better(long[] score, TopologyDomain domain, long[] bestScore, TopologyDomain bestDomain) {
-            for (int i = 0; i < score.length; i++) {
-                if (score[i] != bestScore[i]) return score[i] < bestScore[i];
-            }
-            return String.join("/", domain.path()).compareTo(String.join("/", bestDomain.path())) < 0;
-        }
-
-        /** The domains of a level that hold the workload's pods; cached per workload (its placement never changes). */
-        private Set<TopologyDomain> domainsOf(RunningWorkload c, String level) {
-            Map<RunningWorkload, Set<TopologyDomain>> cache = domainCache.computeIfAbsent(level, l -> new IdentityHashMap<>());
-            Set<TopologyDomain> known = cache.get(c);
-            if (known != null) return known;
-            Set<TopologyDomain> in = new HashSet<>();
-            for (PodSetPlacement ps : c.placement().podSets()) {
-                for (String node : ps.podsPerNode().keySet()) {
-                    TopologyDomain d = topology.domainOf(node, level);
-                    if (d != null) in.add(d);
-                }
-            }
-            if (cache.size() > DOMAIN_CACHE_LIMIT) cache.clear();
-            cache.put(c, in);
-            return in;
-        }
-
-        private static PodSetRequest constrainedPodSet(Workload w) {
-            for (PodSetRequest p : w.podSets()) {
-                if (p.topology().mode() != TopologyRequest.Mode.NONE) return p;
-            }
-            return null;
         }
 
         /** Cheap bound: if evicting every candidate leaves too little quota, no subset makes room. */
