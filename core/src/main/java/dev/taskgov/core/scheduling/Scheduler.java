@@ -560,6 +560,9 @@ public final class Scheduler {
         return c.decisions;
     }
 
+    /** Admissions with evictions per cycle after which heads are no longer all chosen again (a guard against a preemption loop). */
+    private static final int MAX_RECHOICES = 1_000;
+
     /** A guard against a preemption loop; rules make one impossible, this makes it certain. */
     private static final int MAX_ROUNDS = 10_000;
 
@@ -570,6 +573,8 @@ public final class Scheduler {
         final Set<Entry> touched = new LinkedHashSet<>();
         /** Delegated mode: preemptors that asked for room in this cycle; what they need is held for them (Kueue). */
         final Set<Entry> held = new LinkedHashSet<>();
+        /** Admissions with evictions in this cycle; bounds a preemption loop design.md leaves open. */
+        int evictingAdmissions;
         boolean progress;
     }
 
@@ -614,19 +619,46 @@ public final class Scheduler {
                 continue; // skipped until the preemption is done; its team is looked at again next cycle
             }
             if (head.plan == null) {
+                // Delegated mode: a preemptor whose evictions arrived is admitted now, as in-process
+                // mode admits it with its evictions: every head is chosen again after it, likewise.
+                boolean afterEvictions = head.entry.nominated;
                 admit(head.entry, head.placement, c);
-                Candidate next = findCandidate(head.queue, c);
-                if (next != null) c.heads.add(next);
+                if (afterEvictions && ++c.evictingAdmissions <= MAX_RECHOICES) {
+                    chooseEveryHeadAgain(c);
+                } else {
+                    Candidate next = findCandidate(head.queue, c);
+                    if (next != null) c.heads.add(next);
+                }
             } else if (mode == Mode.IN_PROCESS) {
                 preemptAndAdmit(head, c);
-                // The victims' teams look again now; parked workloads get their look in the next round.
                 dirtyTeams.add(head.entry.workload.team());
-                c.heads.removeIf(h -> dirtyTeams.contains(h.entry.workload.team()));
-                nominateTeamHeads(c);
+                if (++c.evictingAdmissions <= MAX_RECHOICES) {
+                    chooseEveryHeadAgain(c);
+                } else { // a preemption loop (design.md leaves it open): the victims' teams only, parked ones next round
+                    c.heads.removeIf(h -> dirtyTeams.contains(h.entry.workload.team()));
+                    nominateTeamHeads(c);
+                }
             } else {
                 requestPreemption(head, c);
             }
         }
+    }
+
+    /**
+     * design.md: "After every admission or eviction all pending heads are tried again", and a team
+     * is represented by its first pending workload in queue order that can be admitted now. After
+     * an admission with evictions this is done at once, parked workloads included: the victims free
+     * room, and a victim just requeued must not stand before an earlier workload of its team, nor a
+     * borrowing head before another team's set-aside one that now fits within its nominal. After
+     * other admissions set-aside workloads get their look in the next round (see {@link #admit}).
+     */
+    private void chooseEveryHeadAgain(Cycle c) {
+        for (TeamQueue q : teams.values()) {
+            q.requeueParked();
+            dirtyTeams.add(q.team);
+        }
+        c.heads.clear();
+        nominateTeamHeads(c);
     }
 
     private void preemptAndAdmit(Candidate head, Cycle c) {
