@@ -17,6 +17,7 @@ import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.PendingReason;
+import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
@@ -214,6 +215,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private void onPreempted(ConsumerRecord<String, byte[]> record, Outbox out) {
         WorkloadPreempted p = decode(record, WorkloadPreempted.class, out);
         if (p == null || !identified(record, p.workloadId(), out)) return;
+        if (p.reason() == PreemptionReason.NodeFailure || p.reason() == PreemptionReason.QuotaRemoved) {
+            // This service decided these evictions itself and applied them when it published them;
+            // the workload may be admitted again since, so reading one back must change nothing.
+            LOG.debugf("eviction of %s (%s) read back; already applied", p.workloadId(), p.reason());
+            return;
+        }
         WorkloadRecord rec = workloads.get(p.workloadId());
         if (rec == null || rec.state() != WorkloadState.Admitted) {
             // A stale eviction (already finished, or evicted before): nothing to release.
@@ -336,8 +343,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private void cycle(Outbox out) {
         dirty = false;
         for (Decision d : scheduler.cycle()) {
-            if (d instanceof Decision.Admit a) {
+            if (d instanceof Decision.Admit a && a.nodeReplaced()) {
+                onNodeReplaced(a, out);
+            } else if (d instanceof Decision.Admit a) {
                 onAdmit(a, out);
+            } else if (d instanceof Decision.Evict e) {
+                onEvicted(e, out);
             } else if (d instanceof Decision.StayPending p) {
                 update(p.workloadId(), WorkloadState.Pending, p.reason().name(), p.message(), out);
             } else if (d instanceof Decision.Reject r) {
@@ -362,6 +373,36 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
         persist(next, out);
         observer.admitted(rec.team(), rec.priorityClass(), Duration.between(rec.submittedAt(), a.admittedAt()));
+    }
+
+    /** A node under the workload failed and its pods there were placed again: the same admission, a new placement. */
+    private void onNodeReplaced(Decision.Admit a, Outbox out) {
+        WorkloadRecord rec = workloads.get(a.workloadId());
+        if (rec == null) {
+            LOG.errorf("new placement of %s, which has no record", a.workloadId());
+            return;
+        }
+        var event = a.toEvent();
+        WorkloadRecord next = rec.replacePlacement(a.admittedAt(), event.podSets(), WorkloadAdmitted.NODE_REPLACED, a.replacedBecause());
+        out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
+        persist(next, out);
+    }
+
+    /**
+     * The scheduler evicted a running workload without a preemptor (its node failed with no
+     * replacement, or its team's quota was disabled or deleted): published on the preempted topic
+     * like a preemption, and the workload is pending again.
+     */
+    private void onEvicted(Decision.Evict e, Outbox out) {
+        WorkloadRecord rec = workloads.get(e.workloadId());
+        if (rec == null) {
+            LOG.errorf("evicted %s, which has no record", e.workloadId());
+            return;
+        }
+        String message = scheduler.workload(e.workloadId()).map(WorkloadView::message).orElse(e.victim().message());
+        WorkloadRecord next = rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), message, clock.instant());
+        out.emit(topics.preempted(), e.workloadId(), e.toEvent(), WorkloadPreempted.TYPE, next.eventId());
+        persist(next, out);
     }
 
     private void onPreemptionNeeded(Decision.PreemptionNeeded n, Outbox out) {
@@ -466,8 +507,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     }
 
     private Workload toWorkload(WorkloadRecord r) {
+        // a class removed from the scheduler config since counts as the lowest, as in the scheduler
         int priority = r.priorityClass() == null ? config.defaultPriority()
-                : config.priorityClasses().getOrDefault(r.priorityClass(), r.priority());
+                : config.priorityClasses().getOrDefault(r.priorityClass(), config.defaultPriority());
         List<PodSetRequest> podSets = new ArrayList<>();
         for (PodSetSpec p : r.spec().podSets()) {
             Resources perPod = p.requests() == null ? Resources.ZERO : p.requests().toResources();

@@ -173,6 +173,13 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
             WorkloadStatus s = status.get(a.workloadId());
             WorkloadSubmitted spec = submitted.get(a.workloadId());
             if (s == null || s.state() != WorkloadState.Admitted || spec == null) continue;
+            try {
+                config.resolveClass(spec.priorityClass());
+            } catch (dev.taskgov.core.model.ValidationException e) {
+                // its class was removed from the scheduler config since it was admitted: it counts as the lowest (no class)
+                spec = new WorkloadSubmitted(spec.workloadId(), spec.namespace(), spec.queueName(), null, spec.jobKind(),
+                        spec.submittedAt(), spec.podSets());
+            }
             if (WorkloadValidation.validate(spec, view.context(), Instant.now()) instanceof WorkloadValidation.Valid v) {
                 view.running.add(new RunningWorkload(v.workload(), placement(a), order.get(a.workloadId())));
             }

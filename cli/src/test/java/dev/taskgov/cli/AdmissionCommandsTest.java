@@ -123,6 +123,21 @@ class AdmissionCommandsTest {
     }
 
     @Test
+    void getWorkloadsNameYamlAndWideAsKubectl() throws Exception {
+        Cli.Result names = Cli.run("get", "workloads", "--team", "team-a", "-o", "name", "--admission-url", admission.url());
+        assertThat(names.exit()).isZero();
+        assertThat(names.out()).startsWith("workload/team-a-train-001\nworkload/team-a-rack-002\n");
+        Cli.Result yaml = Cli.run("get", "workloads", "--team", "team-a", "-o", "yaml", "--admission-url", admission.url());
+        assertThat(new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(yaml.out()))
+                .isEqualTo(EventCodec.mapper().readTree(json("workloads.json")));
+        Cli.Result wide = Cli.run("get", "workloads", "--team", "team-a", "-o", "wide", "--admission-url", admission.url());
+        assertThat(wide.out().lines().findFirst().orElseThrow()).endsWith("AGE     MESSAGE");
+        Cli.Result bad = Cli.run("get", "workloads", "-o", "xml", "--admission-url", admission.url());
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("table, wide, json, yaml, name");
+    }
+
+    @Test
     void getWorkloadsIsAKubectlTable() {
         Cli.Result r = Cli.run("get", "workloads", "--team", "team-a", "--admission-url", admission.url());
 

@@ -108,16 +108,13 @@ public final class JobTranslator {
                 int count = parallelism == null ? 1 : ((Number) parallelism).intValue();
                 podSets.add(podSet("main", count, spec.get("template"), "spec.template", team));
             } else {
-                Map<String, Object> replicaSpecs = JobMaps.map(spec.get(kind.replicaSpecsField()));
+                Map<String, JobKind.ReplicaSpec> replicaSpecs = kind.replicaSpecs(spec);
                 if (replicaSpecs.isEmpty()) {
                     return new Invalid("InvalidSpec", "spec." + kind.replicaSpecsField() + " names no replica spec");
                 }
-                for (Map.Entry<String, Object> e : replicaSpecs.entrySet()) {
-                    Map<String, Object> replica = JobMaps.map(e.getValue());
-                    Object replicas = replica.get("replicas");
-                    int count = replicas == null ? 1 : ((Number) replicas).intValue();
-                    String path = "spec." + kind.replicaSpecsField() + "." + e.getKey() + ".template";
-                    podSets.add(podSet(e.getKey().toLowerCase(Locale.ROOT), count, replica.get("template"), path, team));
+                for (Map.Entry<String, JobKind.ReplicaSpec> e : replicaSpecs.entrySet()) {
+                    JobKind.ReplicaSpec replica = e.getValue();
+                    podSets.add(podSet(e.getKey(), replica.pods(), replica.fields().get("template"), replica.path() + ".template", team));
                 }
             }
         } catch (InvalidJob e) {

@@ -341,6 +341,10 @@ public class JobWatcher {
     }
 
     private void admitted(JobKind kind, GenericKubernetesResource job, WorkloadAdmitted a) {
+        if (a.isNodeReplacement()) {
+            nodeReplaced(kind, job, a);
+            return;
+        }
         List<String> conflicts = new ArrayList<>();
         boolean[] applied = {false};
         annotate(kind, job, j -> {
@@ -358,9 +362,25 @@ public class JobWatcher {
         metrics.counter("taskgov.watcher.jobs", "outcome", "admitted", "kind", kind.kind()).increment();
     }
 
+    /** A node under the running job failed and its pods there were placed again: the ungater gives new pods the new hosts. */
+    private void nodeReplaced(JobKind kind, GenericKubernetesResource job, WorkloadAdmitted a) {
+        boolean[] applied = {false};
+        annotate(kind, job, j -> {
+            if (!JobStates.ADMITTED.equals(JobEditor.annotations(j).get(JobStates.STATE))) return j; // not running: nothing to move
+            JobEditor.replacePlacement(j, a.podSets());
+            applied[0] = true;
+            return j;
+        });
+        if (!applied[0]) return;
+        String message = "a node failed; pods moved: " + describe(a).substring("admitted as ".length());
+        events.record(kind, job, JobEvents.NORMAL, WorkloadAdmitted.NODE_REPLACED, message);
+        metrics.counter("taskgov.watcher.jobs", "outcome", "node-replaced", "kind", kind.kind()).increment();
+    }
+
     private void preempted(JobKind kind, GenericKubernetesResource job, WorkloadPreempted p) {
-        String message = "preempted by " + p.preemptorWorkloadId() + " (" + p.reason() + ")"
-                + (p.message() == null ? "" : ": " + p.message());
+        // node failures and quota removals evict without a preemptor
+        String message = (p.preemptorWorkloadId() == null ? "evicted" : "preempted by " + p.preemptorWorkloadId())
+                + " (" + p.reason() + ")" + (p.message() == null ? "" : ": " + p.message());
         boolean[] applied = {false};
         annotate(kind, job, j -> {
             if (!JobStates.ADMITTED.equals(JobEditor.annotations(j).get(JobStates.STATE))) return j;

@@ -170,7 +170,7 @@ class OutboxRecoveryTest {
             assertThat(value.path("ClusterSchedulerConfigVersion").asInt()).isEqualTo(1);
             assertThat(value.path("SchedulerConfig").toString()).isEqualTo(
                     "{\"PriorityClasses\":[{\"Name\":\"inference\",\"Weight\":90},{\"Name\":\"training\",\"Weight\":70}],"
-                            + "\"FairShare\":\"Enabled\"}");
+                            + "\"FairShare\":\"Enabled\",\"IdleResourceSharing\":\"Disabled\"}");
             assertThat(QuotaTestKit.headers(latest)).containsEntry("ce_type", QuotaTopicOutbox.SCHEDULER_CONFIG_CHANGED);
         });
         sageMaker.deleteClusterSchedulerConfig(r -> r.clusterSchedulerConfigId(id));

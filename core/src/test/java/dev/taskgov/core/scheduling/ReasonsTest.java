@@ -47,9 +47,9 @@ class ReasonsTest {
                         Cluster.gpus(10).team("a", 6, lend()).team("b", 4).submit("a-1", "a", 4).submit("a-2", "a", 4),
                         "a-2", new Status("Pending", "QuotaExceeded",
                         "needs 4 accelerators of ml.g5.8xlarge; a has 2 of its quota free and may borrow 0 more; the cohort has 6 idle")),
-                new PendingCase("TeamInactive",
+                new PendingCase("NoQuota while the team's quota is disabled",
                         Cluster.gpus(2).team("a", 2, q -> q.withActive(false)).submit("a-1", "a", 1),
-                        "a-1", new Status("Pending", "TeamInactive", "team a has no active compute quota")),
+                        "a-1", new Status("Pending", "NoQuota", "the compute quota of team a is disabled")),
                 new PendingCase("Preempted keeps its reason and says by whom and why",
                         Cluster.gpus(2).team("a", 2, dontLend()).submit("a-1", "a", 2, "experiment").submit("a-2", "a", 2, "inference"),
                         "a-1", new Status("Pending", "Preempted", "preempted by a-2 (InTeamPriority): a-2 (priority 90) of a needs "
