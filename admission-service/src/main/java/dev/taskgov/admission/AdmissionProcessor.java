@@ -291,8 +291,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
         NodeRecord n = decode(record, NodeRecord.class, out);
         if (n == null) return false;
-        if (n.name() == null || n.instanceType() == null) {
-            deadLetter(out, record, (n.name() == null ? "name" : "instanceType") + ": is required");
+        if (!n.violations().isEmpty()) {
+            deadLetter(out, record, String.join("; ", n.violations().stream().map(Object::toString).toList()));
             return false;
         }
         try {

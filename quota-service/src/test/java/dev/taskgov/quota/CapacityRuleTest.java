@@ -135,8 +135,12 @@ class CapacityRuleTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             a record without instanceType is invalid | {"name": "NODE", "allocatable": {}}  | invalid    | instanceType: is required
-            a record that is not JSON is unreadable  | not json at all                      | unreadable | value is not JSON
-            a JSON array is unreadable               | [1, 2]                               | unreadable | value must be a JSON object (a node record)
+            a record that is not JSON is unreadable  | not json at all                      | unreadable | unreadable NodeRecord: $:
+            a JSON array is unreadable               | [1, 2]                               | unreadable | unreadable NodeRecord: $:
+            trailing garbage is unreadable           | {"name": "NODE", "instanceType": "t"}xyz | unreadable | unreadable NodeRecord: $:
+            ready written as text is invalid         | {"name": "NODE", "instanceType": "t", "ready": "true"} | invalid | $.ready:
+            an amount written as text is invalid     | {"name": "NODE", "instanceType": "t", "allocatable": {"accelerators": "8"}} | invalid | $.allocatable.accelerators:
+            an unknown resource is invalid           | {"name": "NODE", "instanceType": "t", "allocatable": {"gpus": 8}} | invalid | $.allocatable.gpus:
             """)
     void a_bad_node_record_goes_to_the_dead_letter_topic_with_its_reason_and_is_counted(
             String scenario, String value, String reason, String reasonText) throws Exception {

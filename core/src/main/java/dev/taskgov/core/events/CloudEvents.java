@@ -54,6 +54,11 @@ public final class CloudEvents {
      */
     public static void write(BiConsumer<String, byte[]> put, String type, String source, String id, Instant time,
                              String subject, boolean hasData) {
+        // required attributes: a producer that has none has a bug, said here rather than as a NullPointerException
+        if (type == null || source == null || id == null) {
+            throw new IllegalArgumentException("a CloudEvent needs ce_type, ce_source and ce_id; got type=" + type
+                    + ", source=" + source + ", id=" + id);
+        }
         put.accept(SPEC_VERSION, utf8(VERSION_1_0));
         put.accept(TYPE, utf8(type));
         put.accept(SOURCE, utf8(source));

@@ -89,10 +89,10 @@ public final class EventCodec {
                 .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false)
                 // Strict where a lenient reading would change the meaning: "count": 1.5 is not 1,
                 // "count": "3" is not a number, {..}xyz is not one value, {"a":1,"a":2} is not one
-                // object, null is not 0 or false, an unknown enum name is not some other value.
+                // object, an unknown enum name is not some other value. (A missing or null primitive
+                // still reads as 0: changelog records written before a field existed must restore.)
                 .configure(DeserializationFeature.ACCEPT_FLOAT_AS_INT, false)
                 .configure(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, true)
-                .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true)
                 .configure(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL, false)
                 .configure(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS, true)
                 .configure(MapperFeature.ALLOW_COERCION_OF_SCALARS, false)

@@ -1,10 +1,9 @@
 package dev.taskgov.quota.capacity;
 
-import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.model.Violation;
 import dev.taskgov.core.resources.Resources;
-import dev.taskgov.service.support.UnreadableRecordException;
+import dev.taskgov.service.support.EventValues;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -37,15 +36,7 @@ public class TopologyConsumer {
     }
 
     NodeCapacity parse(String key, String value) {
-        NodeRecord n;
-        try {
-            n = EventCodec.read(value, NodeRecord.class);
-        } catch (EventCodec.EventFormatException e) {
-            throw new UnreadableRecordException("unreadable node record: " + e.getMessage(), e);
-        }
-        if (n == null) {
-            throw new UnreadableRecordException("value must be a JSON object (a node record), was null");
-        }
+        NodeRecord n = EventValues.read(value, NodeRecord.class);
         // the record key names the node when the value does not
         String name = n.name() != null ? n.name() : key;
         NodeRecord named = new NodeRecord(name, n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), n.ready());

@@ -151,7 +151,8 @@ public class OutboxPublisher {
     private CompletableFuture<Void> send(OutboxEvent row) {
         CompletableFuture<Void> acked = new CompletableFuture<>();
         RecordHeaders headers = new RecordHeaders();
-        CloudEvents.write(CloudEventHeaders.setter(headers), row.eventType, config.quota().eventSource(),
+        String type = row.eventType != null ? row.eventType : QuotaTopicOutbox.typeOf(row.recordKey, row.payload);
+        CloudEvents.write(CloudEventHeaders.setter(headers), type, config.quota().eventSource(),
                 row.eventId != null ? row.eventId : "outbox-" + row.id, row.createdAt, null, row.payload != null);
         Message<Record<String, String>> message = Message.of(Record.of(row.recordKey, row.payload))
                 .addMetadata(OutgoingKafkaRecordMetadata.<String>builder()

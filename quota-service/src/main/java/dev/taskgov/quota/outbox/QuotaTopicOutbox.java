@@ -56,6 +56,16 @@ public class QuotaTopicOutbox {
         write(SCHEDULER_CONFIG_KEY, null, SCHEDULER_CONFIG_DELETED);
     }
 
+    /**
+     * The {@code ce_type} of a quota-topic record, from its key and whether it is a tombstone; also for
+     * rows written before the outbox stored the type (V1), which would otherwise go out untyped.
+     */
+    public static String typeOf(String key, String payload) {
+        boolean config = SCHEDULER_CONFIG_KEY.equals(key);
+        if (payload == null) return config ? SCHEDULER_CONFIG_DELETED : COMPUTE_QUOTA_DELETED;
+        return config ? SCHEDULER_CONFIG_CHANGED : COMPUTE_QUOTA_CHANGED;
+    }
+
     private void write(String key, String payload, String type) {
         OutboxEvent event = OutboxEvent.of(config.topics().quota(), key, payload, clock.instant());
         event.eventType = type;

@@ -1,6 +1,5 @@
 package dev.taskgov.topology.capacity;
 
-import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
@@ -8,7 +7,7 @@ import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.resources.Resources;
-import dev.taskgov.service.support.UnreadableRecordException;
+import dev.taskgov.service.support.EventValues;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -34,7 +33,7 @@ public class WorkloadEventsConsumer {
     @Incoming("workload-submitted")
     public void submitted(String value) {
         if (value == null) return;
-        WorkloadSubmitted s = read(value, WorkloadSubmitted.class);
+        WorkloadSubmitted s = EventValues.read(value, WorkloadSubmitted.class);
         String id = id(s.workloadId());
         if (s.podSets() == null) throw new IllegalArgumentException("$.podSets: is required");
         Map<String, Resources> requests = new HashMap<>();
@@ -55,7 +54,7 @@ public class WorkloadEventsConsumer {
     @Incoming("workload-admitted")
     public void admitted(String value) {
         if (value == null) return;
-        WorkloadAdmitted a = read(value, WorkloadAdmitted.class);
+        WorkloadAdmitted a = EventValues.read(value, WorkloadAdmitted.class);
         String id = id(a.workloadId());
         if (a.podSets() == null) throw new IllegalArgumentException("$.podSets: is required");
         List<WorkloadHolds.PodSetPlacement> placements = new ArrayList<>();
@@ -81,26 +80,16 @@ public class WorkloadEventsConsumer {
     @Incoming("workload-finished")
     public void finished(String value) {
         if (value == null) return;
-        view.holds().finished(id(read(value, WorkloadFinished.class).workloadId()));
+        view.holds().finished(id(EventValues.read(value, WorkloadFinished.class).workloadId()));
         view.updateMeters();
     }
 
     @Incoming("workload-preempted")
     public void preempted(String value) {
         if (value == null) return;
-        WorkloadPreempted p = read(value, WorkloadPreempted.class);
+        WorkloadPreempted p = EventValues.read(value, WorkloadPreempted.class);
         view.holds().preempted(id(p.workloadId()), p.preemptedAt());
         view.updateMeters();
-    }
-
-    private static <T> T read(String value, Class<T> type) {
-        try {
-            T t = EventCodec.read(value, type);
-            if (t == null) throw new UnreadableRecordException("$: must be a " + type.getSimpleName() + " object, was null");
-            return t;
-        } catch (EventCodec.EventFormatException e) {
-            throw new UnreadableRecordException("unreadable " + type.getSimpleName() + ": " + e.getMessage(), e);
-        }
     }
 
     private static String id(String workloadId) {

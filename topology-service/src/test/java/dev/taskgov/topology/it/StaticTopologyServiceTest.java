@@ -108,10 +108,15 @@ class StaticTopologyServiceTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            a submission that is not JSON                | taskgov.workload.submitted | {"workloadId":     | unreadable | workload submission is not valid JSON
-            an admission without workloadId              | taskgov.workload.admitted  | {"team": "team-a", "podSets": []} | invalid | $.workloadId is required
-            a finish that is a JSON array                | taskgov.workload.finished  | [1, 2]             | unreadable | $ of a workload finish must be a JSON object
-            a preemption with a bad preemptedAt          | taskgov.workload.preempted | {"workloadId": "w", "preemptedAt": "yesterday"} | invalid | $.preemptedAt must be an ISO-8601 instant
+            a submission that is not JSON                | taskgov.workload.submitted | {"workloadId":     | unreadable | unreadable WorkloadSubmitted: $:
+            a submission with trailing garbage           | taskgov.workload.submitted | {"workloadId": "w", "podSets": []}xyz | unreadable | unreadable WorkloadSubmitted: $:
+            a submission with a count written as text    | taskgov.workload.submitted | {"workloadId": "w", "podSets": [{"name": "a", "count": "3"}]} | invalid | $.podSets[0].count:
+            a submission with an id that breaks the rule | taskgov.workload.submitted | {"workloadId": "../../etc/passwd", "podSets": []} | invalid | $.workloadId: must be at most 253 characters
+            an admission without workloadId              | taskgov.workload.admitted  | {"team": "team-a", "podSets": []} | invalid | $.workloadId: is required
+            an admission with a fractional pod count     | taskgov.workload.admitted  | {"workloadId": "w", "podSets": [{"name": "a", "nodes": [{"name": "n", "count": 1.5}]}]} | invalid | $.podSets[0].nodes[0].count:
+            a finish that is a JSON array                | taskgov.workload.finished  | [1, 2]             | unreadable | unreadable WorkloadFinished: $:
+            a finish with an unknown outcome             | taskgov.workload.finished  | {"workloadId": "w", "outcome": "Exploded"} | invalid | $.outcome:
+            a preemption with a bad preemptedAt          | taskgov.workload.preempted | {"workloadId": "w", "preemptedAt": "yesterday"} | invalid | $.preemptedAt: must be an ISO-8601 instant
             """)
     void aBadWorkloadRecordGoesToTheDeadLetterTopicWithItsReasonAndIsCounted(
             String scenario, String topic, String value, String reason, String reasonText) {
@@ -121,8 +126,10 @@ class StaticTopologyServiceTest {
         send(topic, key, value);
 
         await().atMost(WAIT).untilAsserted(() -> {
-            ConsumerRecord<String, String> dead = TopicView.records(bootstrap, TaskgovTopics.DEADLETTER).stream()
-                    .filter(r -> key.equals(r.key())).findFirst().orElseThrow();
+            java.util.Optional<ConsumerRecord<String, String>> found = TopicView.records(bootstrap, TaskgovTopics.DEADLETTER).stream()
+                    .filter(r -> key.equals(r.key())).findFirst();
+            assertThat(found).as("dead letter of %s", key).isPresent();
+            ConsumerRecord<String, String> dead = found.get();
             DeadLetter letter = EventCodec.mapper().readValue(dead.value(), DeadLetter.class);
             assertThat(letter.topic()).isEqualTo(topic);
             assertThat(letter.offset()).isNotNegative();

@@ -73,7 +73,7 @@ class StaticInventoryFileTest {
                         "$.nodes[0].instanceType b is not in $.instanceTypes"),
                 arguments("duplicate name", "{\"nodes\":[{\"name\":\"n\",\"instanceType\":\"t\"},{\"name\":\"n\",\"instanceType\":\"t\"}]}",
                         "$.nodes[1].name n appears twice"),
-                arguments("bad capacity", "{\"instanceTypes\":{\"a\":{\"vcpu\":\"many\"}},\"nodes\":[]}", "$.instanceTypes.a.vcpu must be a number"),
+                arguments("bad capacity", "{\"instanceTypes\":{\"a\":{\"vcpu\":\"many\"}},\"nodes\":[]}", "$.instanceTypes.a.vcpu: Cannot coerce String"),
                 arguments("not JSON", "{nodes", "is not valid JSON"));
     }
 
