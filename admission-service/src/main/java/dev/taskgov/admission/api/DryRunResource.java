@@ -32,8 +32,8 @@ public class DryRunResource {
     @Operation(summary = "Would this workload be admitted now: where, borrowing what, after preempting whom")
     public Response dryRun(WorkloadSubmitted submission) {
         if (submission == null) return Response.status(400).entity(Problem.of("the body must be a WorkloadSubmitted")).build();
-        Optional<AdmissionProcessor> p = runtime.decider();
-        if (p.isEmpty()) return WorkloadResource.standby();
+        Optional<AdmissionProcessor> p = runtime.reads();
+        if (p.isEmpty()) return WorkloadResource.notReady();
         return Response.ok(DryRun.of(p.get().dryRun(submission))).build();
     }
 }
