@@ -480,6 +480,11 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         observer.deadLettered(record.topic(), DeadLetterMetrics.Reason.FAILED);
     }
 
+    @Override
+    public void deadLetterWriteFailed(ConsumerRecord<String, byte[]> record, Exception cause) {
+        observer.deadLetterWriteFailed(record.topic());
+    }
+
     private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, DeadLetterMetrics.Reason category,
                             String reason) {
         if (out == null) {
@@ -487,7 +492,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             return;
         }
         out.deadLetter(record, reason);
-        observer.deadLettered(record.topic(), category);
+        out.afterCommit(() -> observer.deadLettered(record.topic(), category));
     }
 
     /** Instance types as the nodes show them: per type, the largest allocatable of its nodes. */

@@ -5,7 +5,11 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a processor emits while handling input: every record goes into the loop's current Kafka
@@ -17,6 +21,9 @@ public final class Outbox {
     private final String source;
     private final String deadLetterTopic;
     private final Clock clock;
+    private final List<Runnable> afterCommit = new ArrayList<>();
+    /** Input records whose dead letter the producer could not write, with the first error. */
+    private final Map<ConsumerRecord<String, byte[]>, Exception> failedDeadLetters = new ConcurrentHashMap<>();
     private int sent;
 
     public Outbox(Producer<String, byte[]> producer, String source, String deadLetterTopic, Clock clock) {
@@ -48,13 +55,36 @@ public final class Outbox {
         ProducerRecord<String, byte[]> out = new ProducerRecord<>(deadLetterTopic, record.key(), Json.bytes(letter));
         CloudEventHeaders.write(out.headers(), "dev.taskgov.deadletter", source,
                 record.topic() + "-" + record.partition() + "@" + record.offset(), clock.instant(), record.key());
-        send(out);
+        // The callback tells a refused dead letter (topic missing, broker refusing) from a failed decision, so
+        // that the loop does not blame the record that happened to be processed when the transaction broke.
+        producer.send(out, (metadata, e) -> {
+            if (e != null) failedDeadLetters.putIfAbsent(record, e);
+        });
+        sent++;
     }
 
     private void send(ProducerRecord<String, byte[]> record) {
         // Errors surface at commitTransaction(), which then aborts the whole unit of work.
         producer.send(record);
         sent++;
+    }
+
+    /**
+     * Runs {@code action} once the transaction holding this outbox's records is committed, never when it is
+     * aborted: the place to count what was emitted or dead-lettered, so that counters tell what the topics hold.
+     */
+    public void afterCommit(Runnable action) {
+        afterCommit.add(action);
+    }
+
+    /** The actions registered with {@link #afterCommit}, in order (run by the loop after the commit). */
+    List<Runnable> afterCommitActions() {
+        return List.copyOf(afterCommit);
+    }
+
+    /** The input records whose dead letter could not be written in this transaction, with the error. */
+    public Map<ConsumerRecord<String, byte[]>, Exception> failedDeadLetters() {
+        return Map.copyOf(failedDeadLetters);
     }
 
     /** How many records were sent through this outbox. */
