@@ -90,7 +90,7 @@ public class DemoCommand extends CliCommand {
         Instant start = clock.instant();
         Instant end = start.plus(total);
         int next = 0;
-        try (KafkaWriter kafka = new KafkaWriter(endpoints.kafkaBootstrap, clock);
+        try (KafkaWriter kafka = endpoints.kafkaWriter(clock, err());
              Progress progress = Progress.onTerminal("demo")) {
             while (clock.instant().isBefore(end)) {
                 Duration elapsed = Duration.between(start, clock.instant());

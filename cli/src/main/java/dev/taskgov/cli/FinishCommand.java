@@ -22,7 +22,7 @@ public class FinishCommand extends CliCommand {
 
     @Override
     protected int run() {
-        try (KafkaWriter writer = new KafkaWriter(endpoints.kafkaBootstrap, clock)) {
+        try (KafkaWriter writer = endpoints.kafkaWriter(clock, err())) {
             for (String id : ids) {
                 writer.send(KafkaWriter.FINISHED_TOPIC, id, new WorkloadFinished(id, clock.instant(), outcome), "dev.taskgov.workload.finished");
                 out().println("workload/" + id + " finished (" + outcome + ")");

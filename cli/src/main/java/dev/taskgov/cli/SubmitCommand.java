@@ -46,7 +46,7 @@ public class SubmitCommand extends CliCommand {
         }
         JsonNode answer;
         if (kafka) {
-            try (KafkaWriter writer = new KafkaWriter(endpoints.kafkaBootstrap, clock)) {
+            try (KafkaWriter writer = endpoints.kafkaWriter(clock, err())) {
                 writer.send(KafkaWriter.SUBMITTED_TOPIC, submission.workloadId(), submission, "dev.taskgov.workload.submitted");
             }
             answer = EventCodec.mapper().valueToTree(Map.of("workloadId", submission.workloadId(),
