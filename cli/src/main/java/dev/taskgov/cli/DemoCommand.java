@@ -185,7 +185,7 @@ public class DemoCommand extends CliCommand {
         }
     }
 
-    /** Waits up to two minutes for admission-service to answer as the decider (a fresh one starts as standby). */
+    /** Waits up to two minutes for admission-service to answer reads (a fresh one answers 503 until it has read its state). */
     private void awaitAdmission(AdmissionClient admission) {
         Instant deadline = clock.instant().plusSeconds(120);
         while (true) {
