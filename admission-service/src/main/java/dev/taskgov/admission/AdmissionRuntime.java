@@ -46,11 +46,8 @@ public class AdmissionRuntime {
     private AdmissionTopics topics;
 
     void onStart(@Observes StartupEvent event) {
-        dev.taskgov.service.support.TopicsConfig t = config.topics();
         AdmissionServiceConfig.Admission a = config.admission();
-        topics = new AdmissionTopics(t.workloadSubmitted(), t.workloadFinished(), t.workloadPreempted(), t.quota(),
-                t.topology(), t.workloadAdmitted(), t.workloadStatus(), t.preemptionRequested(), t.deadletter(),
-                a.changelogTopic());
+        topics = AdmissionTopics.of(config.topics(), a.changelogTopic());
         Properties client = clientProps();
         Properties producerProps = new Properties();
         producerProps.putAll(client);

@@ -1,6 +1,7 @@
 package dev.taskgov.cli;
 
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.TopicCatalog;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -27,8 +28,8 @@ import java.util.concurrent.TimeoutException;
  */
 final class KafkaWriter implements AutoCloseable {
 
-    static final String SUBMITTED_TOPIC = "taskgov.workload.submitted";
-    static final String FINISHED_TOPIC = "taskgov.workload.finished";
+    static final String SUBMITTED_TOPIC = TopicCatalog.Names.WORKLOAD_SUBMITTED;
+    static final String FINISHED_TOPIC = TopicCatalog.Names.WORKLOAD_FINISHED;
     private static final String SOURCE = "/taskgov/cli";
 
     private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
