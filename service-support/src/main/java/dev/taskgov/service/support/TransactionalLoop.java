@@ -262,8 +262,10 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
         parts.forEach(tp -> processed.put(key(tp), side.position(tp)));
         producer.beginTransaction();
-        processor.settle(outbox());
+        Outbox out = outbox();
+        processor.settle(out);
         producer.commitTransaction();
+        out.afterCommitActions().forEach(Runnable::run);
     }
 
     /** True when the batch was committed; false when it was aborted and the state rebuilt. */
