@@ -1,9 +1,9 @@
 package dev.taskgov.admission;
 
 import dev.taskgov.core.model.WorkloadState;
-import dev.taskgov.service.support.DeadLetter;
+import dev.taskgov.core.events.DeadLetter;
+import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.DeadLetterMetrics;
-import dev.taskgov.service.support.Json;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -61,7 +61,7 @@ class DeadLetterWriteFailureTest {
             await().atMost(Duration.ofMinutes(2)).until(() -> fixed.isDecider()
                     && fixed.processor().workload("good").map(r -> r.state() == WorkloadState.Admitted).orElse(false));
             await().atMost(Duration.ofMinutes(1)).until(() -> !c.readAll(t.deadLetter()).isEmpty());
-            DeadLetter letter = Json.read(c.readAll(t.deadLetter()).get(0).value(), DeadLetter.class);
+            DeadLetter letter = EventCodec.read(c.readAll(t.deadLetter()).get(0).value(), DeadLetter.class);
             assertThat(letter.key()).isEqualTo("not-json");
             assertThat(letter.offset()).isZero();
             await().atMost(Duration.ofMinutes(1)).until(() -> committed(admin, s.groupId(), new TopicPartition(t.submitted(), 0)) == 2);

@@ -7,9 +7,11 @@ import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.sim.Scenario;
+import dev.taskgov.core.sim.ScenarioFiles;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
 import dev.taskgov.core.topology.Node;
+import dev.taskgov.service.support.ClusterChangeRecords;
 import dev.taskgov.service.support.QuotaRecords;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,11 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ScenarioParityTest {
 
-    static Stream<Path> scenarios() throws IOException {
-        Path dir = ScenarioFiles.directory();
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.toString().endsWith(".json")).sorted().toList().stream();
-        }
+    /** The repository's scenarios and the public ones of ../shared/scenarios, as the simulator's tests read them. */
+    static Stream<Path> scenarios() {
+        return ScenarioFiles.all(Path.of("")).stream();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -96,6 +96,11 @@ class ScenarioParityTest {
                     Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
                     seenPreemptions = preempted.size();
                     checks.addAll(check(decider.processor(), e, since));
+                } else {
+                    // node, removeNode, quota, deleteQuota, schedulerConfig: the record topology- or quota-service would publish
+                    ClusterChangeRecords c = ClusterChangeRecords.of(step).orElseThrow();
+                    cluster.publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? t.quota() : t.topology(), c.key(), c.value(), true);
+                    cluster.awaitQuiet(decider, standIn);
                 }
             }
             return checks;

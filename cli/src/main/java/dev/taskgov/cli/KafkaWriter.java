@@ -1,5 +1,6 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.TopicCatalog;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -10,7 +11,6 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
@@ -30,7 +30,7 @@ final class KafkaWriter implements AutoCloseable {
 
     static final String SUBMITTED_TOPIC = TopicCatalog.Names.WORKLOAD_SUBMITTED;
     static final String FINISHED_TOPIC = TopicCatalog.Names.WORKLOAD_FINISHED;
-    private static final String SOURCE = "/taskgov/cli";
+    private static final String SOURCE = CloudEvents.source("cli");
 
     private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
     private static final Duration LONGEST_PAUSE = Duration.ofSeconds(10);
@@ -68,12 +68,7 @@ final class KafkaWriter implements AutoCloseable {
     /** Sends one event keyed by {@code key} and waits for the broker's acknowledgement. */
     void send(String topic, String key, Object event, String ceType) {
         RecordHeaders headers = new RecordHeaders();
-        headers.add("ce_specversion", bytes("1.0"));
-        headers.add("ce_type", bytes(ceType));
-        headers.add("ce_source", bytes(SOURCE));
-        headers.add("ce_id", bytes(UUID.randomUUID().toString()));
-        headers.add("ce_time", bytes(clock.instant().toString()));
-        headers.add("content-type", bytes("application/json"));
+        CloudEvents.write(headers::add, ceType, SOURCE, UUID.randomUUID().toString(), clock.instant(), key, true);
         ProducerRecord<String, String> record = new ProducerRecord<>(topic, null, key, EventCodec.write(event), headers);
         long started = System.nanoTime();
         long giveUpAt = started + retryFor.toNanos();
@@ -120,10 +115,6 @@ final class KafkaWriter implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw CliException.failed("interrupted");
         }
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override

@@ -7,8 +7,9 @@ import dev.taskgov.core.topology.Topology;
 import java.util.Collection;
 
 /**
- * What preemption planning reads. Planning never changes it: it copies the ledger and the
- * topology before any what-if.
+ * What preemption planning reads. Planning's what-ifs change its ledger and topology in place
+ * (releasing candidate victims, then reserving them again) and put everything back before the
+ * planner returns: after planning the view is as it was; not for concurrent use.
  */
 public interface ClusterView {
 

@@ -43,7 +43,10 @@ import java.util.function.Supplier;
  *       preemptor may not borrow.</li>
  *   <li>Fair sharing (FairShare Enabled): a borrowing team's workload is a victim if the
  *       preemptor's share with its workload is at most that team's share after the eviction;
- *       failing any such set, if it is below that team's share before it.</li>
+ *       failing any such set, if it is below that team's share before it. The own team's
+ *       strictly lower-priority workloads (if {@code PreemptTeamTasks: LowerPriority}) are
+ *       candidates in the same set, after the other teams' (as Kueue); the preemptor may borrow
+ *       within its limit.</li>
  *   <li>The own team's strictly lower-priority workloads, the preemptor borrowing within its limit.</li>
  * </ol>
  * Candidates are ordered other teams first, lower priority first, most recently admitted first;
@@ -51,10 +54,13 @@ import java.util.function.Supplier;
  * second-last backwards, when the preemptor still fits without evicting it.
  *
  * <h2>Topology-aware victims</h2>
- * When the preemptor has a pod set with a required or preferred topology level L (the first such
- * pod set counts), evicting in the generic order frees capacity scattered over many domains of L,
- * none of which may then hold the pod set: the plan fails, or evicts more than needed. So each
- * strategy above first looks for a victim set concentrated in one domain of L:
+ * The generic search above runs first, and its set stands whenever the preemptor's placement with
+ * it is as good as any set could give: always for a required level L (the set fits, so the pod
+ * set is in one domain of L), and for a preferred level L when the pod set lands in one domain of
+ * L. Fewer victims, fewer pods or a tighter domain are never reasons to depart from the documented
+ * order. Only when the generic set makes a preferred pod set climb above L (or spread) may another
+ * set buy a strictly better placement: one domain of L. Then each strategy looks for a victim set
+ * concentrated in one domain of L (the first pod set with a topology request counts):
  * <ol>
  *   <li>Bound: {@link Topology#capacityByDomain(PodSetRequest, String, Map)} with every
  *       candidate's pods given back tells which domains of L could hold the pod set at all; the
@@ -67,14 +73,10 @@ import java.util.function.Supplier;
  *       priority, then fewest preempted pods, then the tightest domain (least capacity now), then
  *       the smallest path.</li>
  * </ol>
- * The generic search runs first and is the cheap gate: when it finds no set, no one-domain set
- * exists either (evicting more never makes quota or placement fit less), so there is no plan.
- * A generic set of one victim is kept as it is: no set has fewer victims, and none a lower highest
- * priority (a lower-priority candidate that fits alone comes earlier in the order and would have
- * been taken alone first). Otherwise the per-domain search above replaces it with the best one-domain set; for a
- * required level the generic set is itself inside one domain, and for a preferred level with no
- * one-domain set the generic set stands (its placement may climb levels or spread). Preemptors
- * without a topology request are planned exactly as before.
+ * When the generic search finds no set, no one-domain set exists either (evicting more never makes
+ * quota or placement fit less), so there is no plan; when no one-domain set exists, the generic
+ * set stands and the placement climbs or spreads. Preemptors without a topology request are
+ * planned by the generic search alone.
  *
  * <p>A preemptor pod set's node selector is honoured by every placement check and by the per-domain
  * bound (a domain outside it holds nothing), so a victim whose pods are all on other nodes frees
@@ -125,7 +127,13 @@ public final class PreemptionPlanner {
             if (p != null) return p;
         }
         if (view.config().fairShare()) {
+            // Kueue returns the fair-sharing candidates and the own team's lower-priority ones
+            // together: others first (already in victim order), then own (design.md, rule 2).
             List<RunningWorkload> candidates = othersWhileBorrowing(view, preemptor, types);
+            if (!ownLower.isEmpty()) {
+                candidates = new ArrayList<>(candidates);
+                candidates.addAll(ownLower);
+            }
             PreemptionPlan p = new Attempt(view, preemptor, true, domainCache).run(candidates, Rule.FAIR_FINAL_SHARE);
             if (p == null) p = new Attempt(view, preemptor, true, domainCache).run(candidates, Rule.FAIR_INITIAL_SHARE);
             if (p != null) return p;
@@ -243,7 +251,10 @@ public final class PreemptionPlanner {
     private record Taken(RunningWorkload workload, Supplier<Victim> why) {
     }
 
-    /** One try at a victim set, on copies of the ledger and (when placement is checked) the topology. */
+    /**
+     * One try at a victim set. Its what-ifs release and re-reserve victims on the view's own ledger
+     * and topology (no copies: cheap on large clusters) and give every one back before it returns.
+     */
     private static final class Attempt {
         private final ClusterView view;
         private final Workload preemptor;
@@ -274,30 +285,37 @@ public final class PreemptionPlanner {
             // The generic search first: it is cheap, and when it finds nothing no one-domain set
             // exists either (that would be a subset of the candidates it took, and evicting more
             // never makes quota or placement fit less).
+            PodSetRequest constrained = constrainedPodSet(preemptor);
             List<Taken> generic;
+            boolean genericReachesLevel = true;
             try {
                 generic = search(List.of(), candidates, null, rule, preemptor.podSets());
+                if (generic != null && constrained != null && constrained.topology().mode() == TopologyRequest.Mode.PREFERRED) {
+                    // The generic set is still evicted here: where would the preemptor go?
+                    genericReachesLevel = reachesPreferredLevel(topology.place(preemptor.podSets()), constrained);
+                }
             } finally {
                 for (RunningWorkload t : taken) giveBack(t);
                 taken.clear();
                 reasons.clear();
             }
-            PodSetRequest constrained = constrainedPodSet(preemptor);
-            // One victim cannot be beaten on count, nor on priority (a lower-priority candidate
-            // that fits alone comes earlier in the order and would have been found first).
-            if (generic == null || constrained == null || generic.size() == 1) return toPlan(generic);
+            // The documented order stands unless departing from it buys a strictly better
+            // placement: only a preferred level that the generic set's placement had to climb
+            // away from (a required level is always met by the generic set, in one domain).
+            if (generic == null || genericReachesLevel) return toPlan(generic);
             PreemptionPlan p = byDomain(candidates, rule, constrained);
             return p != null ? p : toPlan(generic);
         }
 
-        private PreemptionPlan searchAndGiveBack(List<RunningWorkload> candidates, Rule rule, List<PodSetRequest> target) {
-            try {
-                return search(candidates, rule, target);
-            } finally {
-                for (RunningWorkload t : taken) giveBack(t);
-                taken.clear();
-                reasons.clear();
+        /** Whether the placement put the constrained pod set inside one domain of its preferred level. */
+        private static boolean reachesPreferredLevel(PlacementResult result, PodSetRequest constrained) {
+            if (!(result instanceof PlacementResult.Placed placed)) return false;
+            for (PodSetPlacement ps : placed.placement().podSets()) {
+                if (ps.name().equals(constrained.name())) {
+                    return ps.domain() != null && ps.domain().level().equals(constrained.topology().level());
+                }
             }
+            return false;
         }
 
         /** The best victim set concentrated in one domain of the constrained pod set's level, or null. */
@@ -411,10 +429,6 @@ public final class PreemptionPlanner {
             // Placement is left to the search: releasing thousands of candidates on the node tree
             // costs more than the search, which stops as soon as the preemptor fits.
             return quotaFits;
-        }
-
-        private PreemptionPlan search(List<RunningWorkload> candidates, Rule rule, List<PodSetRequest> target) {
-            return toPlan(search(List.of(), candidates, null, rule, target));
         }
 
         /** Takes from {@code first}, then from {@code then} except what {@code skip} says, until the preemptor fits. */

@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * The cluster's nodes arranged as a tree of topology domains, with what admitted workloads hold
- * on each node. Mutable and not thread-safe: its owner (the scheduler, or one planning attempt on
- * a {@link #copy()}) updates it incrementally as workloads are admitted, finish or are evicted.
+ * on each node. Mutable and not thread-safe: its owner (the scheduler, and the planner's what-ifs,
+ * which undo themselves) updates it incrementally as workloads are admitted, finish or are evicted.
  *
  * <h2>Placement rules (design.md "Topology")</h2>
  * A domain's capacity for a pod set is how many of its pods fit on the domain's ready nodes of the
@@ -39,18 +39,11 @@ import java.util.Map;
  * type's nodes).
  *
  * <h2>Preemption planning with topology</h2>
- * A planner freeing room for a topology-constrained pod set should prefer victims whose pods are
- * concentrated in one domain of the requested level, because evictions spread over many domains
- * free capacity that no single domain can use:
- * <ol>
- *   <li>group each candidate victim's pods by {@link #domainOf(String, String)} at that level;</li>
- *   <li>for each domain, ask {@link #capacityByDomain(PodSetRequest, String, Map)} with the
- *       victims' per-node resources in that domain as extra free capacity, and keep the domains
- *       that would then hold the whole pod set;</li>
- *   <li>among those, take the domain needing the fewest / lowest-priority victims, and evict only
- *       victims in it; confirm with {@link #place} on a {@link #copy()} after
- *       {@link #release}-ing them.</li>
- * </ol>
+ * A planner may release and re-reserve candidate victims on the topology itself for a what-if
+ * (and must put them back), and can bound its search with {@link #domainOf(String, String)} and
+ * {@link #capacityByDomain(PodSetRequest, String, Map)} (capacity per domain as if some victims'
+ * resources were free). Which victims it takes is the planner's rule, not the topology's: see
+ * {@code PreemptionPlanner}.
  */
 public interface Topology {
 

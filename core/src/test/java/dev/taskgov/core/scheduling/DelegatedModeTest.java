@@ -66,7 +66,16 @@ class DelegatedModeTest {
                         .submit("a-3", "a", 1, "experiment"), List.of(
                         "Admit a-1", "Admit b-1", "Admit b-2 borrowing {ml.g5.8xlarge=3 accelerators}",
                         "PreemptionNeeded a-2: suggests [b-2 ReclaimLentCapacity], lacks {ml.g5.8xlarge=3 accelerators}",
-                        "StayPending a-2: WaitingForPreemption"))
+                        "StayPending a-2: WaitingForPreemption")),
+                new Case("an earlier workload of the preemptor's team that fits once the evictions arrive does not take the room they freed",
+                        Cluster.gpus(11).delegated().team("a", 6, borrowLimit(100)).team("b", 5, borrowLimit(100))
+                                .submit("a-1", "a", 2).submit("b-1", "b", 4).submit("b-2", "b", 4).submit("a-0", "a", 5)
+                                .submit("a-2", "a", 4).then(s -> s.evict(B2, "a-2")), List.of(
+                        "Admit a-1", "Admit b-1", "Admit b-2 borrowing {ml.g5.8xlarge=3 accelerators}",
+                        "StayPending a-0: QuotaExceeded",
+                        "PreemptionNeeded a-2: suggests [b-2 ReclaimLentCapacity], lacks {ml.g5.8xlarge=3 accelerators}",
+                        "StayPending a-2: WaitingForPreemption",
+                        "Admit a-2", "StayPending a-0: QuotaExceeded", "StayPending b-2: Preempted"))
         );
     }
 

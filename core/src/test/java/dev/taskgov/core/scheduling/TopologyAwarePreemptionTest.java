@@ -66,12 +66,12 @@ class TopologyAwarePreemptionTest {
 
     static Stream<Case> cases() {
         return Stream.of(
-                new Case("required rack: the two pods of one low-priority workload in one rack, not two workloads",
+                new Case("required rack: the documented order (two newer workloads of one rack), not the one older victim: both give one rack",
                         oneBigTwoSmall(RACK),
-                        result(List.of("e2", "e3", "p", "t1", "t2", "t3", "t4"), List.of("e1"), List.of("e1"), Map.of("n01", 1, "n02", 1))),
-                new Case("preferred rack: also one rack's fewest victims",
+                        result(List.of("e1", "p", "t1", "t2", "t3", "t4"), List.of("e2", "e3"), List.of("e3", "e2"), Map.of("n07", 1, "n08", 1))),
+                new Case("preferred rack met by the documented order: fewer victims elsewhere are no reason to depart from it",
                         oneBigTwoSmall(PREFER_RACK),
-                        result(List.of("e2", "e3", "p", "t1", "t2", "t3", "t4"), List.of("e1"), List.of("e1"), Map.of("n01", 1, "n02", 1))),
+                        result(List.of("e1", "p", "t1", "t2", "t3", "t4"), List.of("e2", "e3"), List.of("e3", "e2"), Map.of("n07", 1, "n08", 1))),
                 new Case("no topology request: the generic order (newest lowest priority first) as before",
                         oneBigTwoSmall(TopologyRequest.NONE),
                         result(List.of("e1", "p", "t1", "t2", "t3", "t4"), List.of("e2", "e3"), List.of("e3", "e2"), Map.of("n07", 1, "n08", 1))),

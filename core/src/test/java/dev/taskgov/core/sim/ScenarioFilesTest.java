@@ -23,17 +23,7 @@ class ScenarioFilesTest {
 
     @TestFactory
     Stream<DynamicTest> everyScenarioHolds() throws IOException {
-        Path root = Path.of("").toAbsolutePath().getParent();
-        List<Path> dirs = new ArrayList<>(List.of(root.resolve("scenarios"), root.resolve("../shared/scenarios")));
-        String env = System.getenv("TASKGOV_SHARED_SCENARIOS");
-        if (env != null) dirs.add(Path.of(env));
-        List<Path> files = new ArrayList<>();
-        for (Path dir : dirs) {
-            if (!Files.isDirectory(dir)) continue;
-            try (Stream<Path> s = Files.list(dir)) {
-                s.filter(p -> p.toString().endsWith(".json")).sorted().forEach(files::add);
-            }
-        }
+        List<Path> files = ScenarioFiles.all(Path.of(""));
         assertThat(files).as("scenario files").isNotEmpty();
         return files.stream().flatMap(f -> Stream.of(Scheduler.Mode.values()).map(mode ->
                 DynamicTest.dynamicTest(f.getParent().getFileName() + "/" + f.getFileName() + " (" + mode + ")", () -> {
