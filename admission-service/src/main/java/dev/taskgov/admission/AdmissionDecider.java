@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
 
@@ -75,21 +76,21 @@ public final class AdmissionDecider implements AutoCloseable {
     }
 
     /**
-     * Creates the topics admission uses when they are missing: one partition for the decider's
-     * inputs (one decider per cluster), compacted for the latest-value topics.
+     * Creates the topics admission uses when they are missing, as the catalog describes them (one partition
+     * for the decider's inputs: one decider per cluster; compacted for the latest-value topics).
      */
     public static void ensureTopics(Properties clientProps, AdmissionTopics t) {
         Topics.ensure(clientProps, List.of(
-                new Topics.Spec(t.submitted(), 1, false),
-                new Topics.Spec(t.finished(), 1, false),
-                new Topics.Spec(t.preempted(), 1, false),
-                new Topics.Spec(t.quota(), 1, true),
-                new Topics.Spec(t.topology(), 1, true),
-                new Topics.Spec(t.admitted(), 1, false),
-                new Topics.Spec(t.status(), 1, true),
-                new Topics.Spec(t.preemptionRequested(), 1, false),
-                new Topics.Spec(t.deadLetter(), 1, false),
-                new Topics.Spec(t.changelog(), 1, true)));
+                Topics.Spec.of(TopicCatalog.WORKLOAD_SUBMITTED, t.submitted()),
+                Topics.Spec.of(TopicCatalog.WORKLOAD_FINISHED, t.finished()),
+                Topics.Spec.of(TopicCatalog.WORKLOAD_PREEMPTED, t.preempted()),
+                Topics.Spec.of(TopicCatalog.QUOTA, t.quota()),
+                Topics.Spec.of(TopicCatalog.TOPOLOGY, t.topology()),
+                Topics.Spec.of(TopicCatalog.WORKLOAD_ADMITTED, t.admitted()),
+                Topics.Spec.of(TopicCatalog.WORKLOAD_STATUS, t.status()),
+                Topics.Spec.of(TopicCatalog.PREEMPTION_REQUESTED, t.preemptionRequested()),
+                Topics.Spec.of(TopicCatalog.DEADLETTER, t.deadLetter()),
+                Topics.Spec.of(TopicCatalog.ADMISSION_CHANGELOG, t.changelog())));
     }
 
     public AdmissionProcessor processor() {

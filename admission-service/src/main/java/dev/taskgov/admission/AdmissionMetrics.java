@@ -94,6 +94,11 @@ public final class AdmissionMetrics implements AdmissionObserver {
     }
 
     @Override
+    public void deadLetterWriteFailed(String topic) {
+        deadLetters.writeFailed(topic);
+    }
+
+    @Override
     public void rejected(String team, String reason) {
         Counter.builder("taskgov.admission.rejected").description("Rejected submissions per team and reason")
                 .tags("team", team, "reason", reason).register(registry).increment();

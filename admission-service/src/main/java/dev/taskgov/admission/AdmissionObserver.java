@@ -15,6 +15,10 @@ public interface AdmissionObserver {
     /** A record of {@code topic} went to the dead-letter topic. */
     void deadLettered(String topic, DeadLetterMetrics.Reason reason);
 
+    /** The dead letter of a record of {@code topic} could not be written; the record comes again. */
+    default void deadLetterWriteFailed(String topic) {
+    }
+
     void rejected(String team, String reason);
 
     /**

@@ -71,6 +71,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private Scheduler scheduler;
     private long admissionSeq;
     private boolean dirty;
+    /** Replica mode only: records changed since the scheduler was last restored for a read. */
+    private boolean replicaStale;
+    /** Set by the first {@link #follow}: this processor is a read replica and never decides. */
+    private boolean replica;
     private volatile boolean ready;
 
     public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer) {
@@ -110,6 +114,14 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     @Override
     public synchronized void settle(Outbox out) {
+        scheduler = restoreScheduler();
+        ready = true;
+        cycle(out);
+        observer.stateChanged(this);
+    }
+
+    /** A scheduler holding the recorded admissions (in admission order) and pending workloads; decides nothing. */
+    private Scheduler restoreScheduler() {
         reparseQuotas(null);
         List<SchedulerRestore.Admitted> admitted = new ArrayList<>();
         List<Workload> pending = new ArrayList<>();
@@ -121,11 +133,53 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 .filter(r -> r.state() == WorkloadState.Pending)
                 .sorted(Comparator.comparing(WorkloadRecord::submittedAt).thenComparing(WorkloadRecord::workloadId))
                 .forEach(r -> pending.add(toWorkload(r)));
-        scheduler = SchedulerRestore.restore(clock, inputs.instanceTypes().values(), inputs.nodes(), inputs.config(), quotas.values(),
+        return SchedulerRestore.restore(clock, inputs.instanceTypes().values(), inputs.nodes(), inputs.config(), quotas.values(),
                 admitted, pending);
+    }
+
+    // ------------------------------------------------------------------ read replica (AdmissionReplica)
+
+    /**
+     * Replica mode: applies one committed record of the changelog, quota or topology topic to this view and
+     * decides nothing. The scheduler that queue order and dry runs need is rebuilt on the next such read.
+     */
+    public synchronized void follow(ConsumerRecord<String, byte[]> record) {
+        if (record.topic().equals(topics.changelog())) {
+            if (record.value() == null) {
+                workloads.remove(record.key());
+            } else {
+                try {
+                    workloads.put(record.key(), EventCodec.read(record.value(), WorkloadRecord.class));
+                } catch (RuntimeException e) {
+                    LOG.errorf(e, "changelog record %s does not parse; skipped", record.key());
+                }
+            }
+        } else {
+            restoreSide(record);
+        }
+        replica = true;
+        replicaStale = true;
+    }
+
+    /** Replica mode: the view has read its topics to the end once; from now on it answers reads. */
+    public synchronized void followedToEnd() {
+        replicaStale = true;
         ready = true;
-        cycle(out);
-        observer.stateChanged(this);
+    }
+
+    /** Replica mode: the view is dropped (its topics are read again from the beginning). */
+    public synchronized void unfollow() {
+        clear();
+        replicaStale = false;
+    }
+
+    /** The scheduler for reads: a replica restores it from its records when they changed since the last read. */
+    private Scheduler readScheduler() {
+        if (replicaStale) {
+            scheduler = restoreScheduler();
+            replicaStale = false;
+        }
+        return scheduler;
     }
 
     @Override
@@ -464,6 +518,11 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         observer.deadLettered(record.topic(), DeadLetterMetrics.Reason.FAILED);
     }
 
+    @Override
+    public void deadLetterWriteFailed(ConsumerRecord<String, byte[]> record, Exception cause) {
+        observer.deadLetterWriteFailed(record.topic());
+    }
+
     private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, DeadLetterMetrics.Reason category,
                             String reason) {
         if (out == null) {
@@ -471,7 +530,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             return;
         }
         out.deadLetter(record, reason);
-        observer.deadLettered(record.topic(), category);
+        out.afterCommit(() -> observer.deadLettered(record.topic(), category));
     }
 
     /** A recorded workload as the scheduler restores it: its class's weight now, at its recorded place in the queue. */
@@ -481,7 +540,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     // ------------------------------------------------------------------ reads (HTTP, metrics)
 
-    /** True while this instance decides and its state is rebuilt. */
+    /** True while this instance decides and its state is rebuilt (replica mode: once read to the end). */
     public boolean isReady() {
         return ready;
     }
@@ -501,16 +560,24 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     /** A team's pending workloads in queue order. */
     public synchronized List<WorkloadView> queue(String team) {
-        return scheduler == null ? List.of() : scheduler.queue(team);
+        Scheduler s = readScheduler();
+        if (s == null) return List.of();
+        if (!replica) return s.queue(team);
+        // A restored scheduler has not run a cycle: why each one waits is what the decider recorded.
+        return s.queue(team).stream().map(v -> {
+            WorkloadRecord r = workloads.get(v.workloadId());
+            return r == null ? v : new WorkloadView(v.workloadId(), v.team(), v.state(), r.reason(), r.message(),
+                    v.priority(), v.submittedAt(), v.admittedAt(), v.placement(), v.borrowed());
+        }).toList();
     }
 
     public synchronized DryRunResult dryRun(WorkloadSubmitted submission) {
-        return scheduler.dryRun(submission);
+        return readScheduler().dryRun(submission);
     }
 
     /** Validates against the current cluster, quotas and priority classes. */
     public synchronized WorkloadValidation.Result validate(WorkloadSubmitted submission) {
-        return WorkloadValidation.validate(submission, scheduler.validationContext(), clock.instant());
+        return WorkloadValidation.validate(submission, readScheduler().validationContext(), clock.instant());
     }
 
     /** Pending workloads per team and reason. */

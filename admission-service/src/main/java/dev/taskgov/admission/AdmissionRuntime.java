@@ -25,8 +25,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Owns this instance's decider (started at startup, stopped at shutdown) and the plain producer
- * that HTTP submissions go through. Reads are served from the decider's state; a standby has none.
+ * Owns this instance's decider and read replica (started at startup, stopped at shutdown) and the plain
+ * producer that HTTP submissions go through. Reads are served from the decider's state when this instance
+ * decides, else from the replica's ({@link AdmissionReplica}), so every ready instance answers them.
  */
 @ApplicationScoped
 public class AdmissionRuntime {
@@ -41,21 +42,21 @@ public class AdmissionRuntime {
     String bootstrapServers;
 
     private AdmissionDecider decider;
+    private AdmissionReplica replica;
     private KafkaProducer<String, byte[]> submissions;
     private AdmissionTopics topics;
 
     void onStart(@Observes StartupEvent event) {
-        dev.taskgov.service.support.TopicsConfig t = config.topics();
         AdmissionServiceConfig.Admission a = config.admission();
-        topics = new AdmissionTopics(t.workloadSubmitted(), t.workloadFinished(), t.workloadPreempted(), t.quota(),
-                t.topology(), t.workloadAdmitted(), t.workloadStatus(), t.preemptionRequested(), t.deadletter(),
-                a.changelogTopic());
+        topics = AdmissionTopics.of(config.topics(), a.changelogTopic());
         Properties client = clientProps();
         Properties producerProps = new Properties();
         producerProps.putAll(client);
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         submissions = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
+        replica = new AdmissionReplica(client, topics, a.pollTimeout(), Clock.systemUTC());
+        replica.start();
         if (!a.enabled()) return;
         AdmissionDecider.Settings settings = new AdmissionDecider.Settings(client, topics, a.groupId(),
                 a.transactionalIdPrefix() + a.cluster(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics());
@@ -70,6 +71,7 @@ public class AdmissionRuntime {
 
     void onStop(@Observes ShutdownEvent event) {
         if (decider != null) decider.close();
+        if (replica != null) replica.close();
         if (submissions != null) submissions.close();
     }
 
@@ -83,6 +85,15 @@ public class AdmissionRuntime {
     /** The decider's state when this instance decides; empty on a standby (or while it rebuilds). */
     public java.util.Optional<AdmissionProcessor> decider() {
         return decider != null && decider.isDecider() ? java.util.Optional.of(decider.processor()) : java.util.Optional.empty();
+    }
+
+    /**
+     * What reads are served from: the decider's state when this instance decides, else the read replica's once
+     * it has caught up; empty while neither can answer (then the instance is not ready).
+     */
+    public java.util.Optional<AdmissionProcessor> reads() {
+        java.util.Optional<AdmissionProcessor> own = decider();
+        return own.isPresent() || replica == null ? own : replica.reads();
     }
 
     public AdmissionDecider deciderInstance() {

@@ -25,10 +25,11 @@ import java.util.Map;
  *                      for an admitted workload moved off a failed node); null when none
  * @param message       for people, with numbers
  * @param submittedAt   queue order among equal priorities (kept across evictions)
- * @param admittedAt    when the current admission happened; null unless Admitted
+ * @param admittedAt    when the current admission happened; for a workload that finished while admitted, when its
+ *                      last admission happened (what it ran with stays visible); null otherwise
  * @param admissionSeq  order of the current admission among all admissions (victims: most recent first); 0 unless Admitted
- * @param placement     the current placement; null unless Admitted
- * @param borrowed      what the current admission borrows per instance type; null unless Admitted
+ * @param placement     the current placement, or the last one of a workload that finished while admitted; null otherwise
+ * @param borrowed      what that admission borrows per instance type; null when there is no placement
  * @param history       the state changes, oldest first; consecutive ones with the same state and reason aggregated
  * @param version       increases with every change; event ids are {@code <workloadId>:<version>}
  */
@@ -89,9 +90,11 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
         if (last != null && last.repeatedBy(newState, newReason)) h.set(h.size() - 1, last.again(now, newMessage));
         else h.add(new Condition(now, newState, newReason, newMessage));
         boolean admitted = newState == WorkloadState.Admitted;
+        // A workload that ends while admitted keeps what it ran with; an evicted one holds nothing any more.
+        boolean keepsAdmission = admitted || (newState == WorkloadState.Finished && state == WorkloadState.Admitted);
         return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, newState, newReason, newMessage, submittedAt,
-                admitted ? admittedAt : null, admitted ? admissionSeq : 0, admitted ? placement : null,
-                admitted ? borrowed : null, h, version + 1);
+                keepsAdmission ? admittedAt : null, admitted ? admissionSeq : 0, keepsAdmission ? placement : null,
+                keepsAdmission ? borrowed : null, h, version + 1);
     }
 
     /** The next version, admitted with this placement. */

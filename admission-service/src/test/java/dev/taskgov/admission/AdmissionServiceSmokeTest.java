@@ -7,24 +7,34 @@ import static org.hamcrest.Matchers.equalTo;
 
 import jakarta.inject.Inject;
 
+import dev.taskgov.testsupport.KafkaTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
 import dev.taskgov.admission.config.AdmissionServiceConfig;
 
-/** The service starts and answers on its standard endpoints, with its typed config defaults. */
+/**
+ * The service starts and answers on its standard endpoints, with its typed config defaults. On the test's own
+ * broker: without it the decider would join whatever answers on 127.0.0.1:9092 (a local runtime's).
+ */
 @QuarkusTest
+@WithTestResource(KafkaTestResource.class)
 class AdmissionServiceSmokeTest {
 
     @Inject
     AdmissionServiceConfig config;
 
     @Test
-    void health_is_up() {
-        given().when().get("/q/health")
-                .then().statusCode(200)
-                .body("status", equalTo("UP"))
-                .body("checks.name", org.hamcrest.Matchers.hasItem("admission-service"));
+    void health_is_up_once_the_instance_answers_reads() {
+        // Readiness waits for the decider's state (or the read replica's): until then reads would answer 503.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(2)).untilAsserted(() ->
+                given().when().get("/q/health")
+                        .then().statusCode(200)
+                        .body("status", equalTo("UP"))
+                        .body("checks.name", org.hamcrest.Matchers.hasItem("admission-service"))
+                        .body("checks.find { it.name == 'admission-decider' }.data.reads", equalTo("decider")));
+        given().when().get("/workloads").then().statusCode(200);
     }
 
     @Test

@@ -39,6 +39,12 @@ final class DefaultTopics implements AutoCloseable {
         producer.flush();
     }
 
+    /** A pipeline's finish of a workload. */
+    void finished(dev.taskgov.core.events.WorkloadFinished finished) {
+        send(topics.finished(), finished.workloadId(), finished);
+        producer.flush();
+    }
+
     private void send(String topic, String key, Object value) {
         producer.send(new ProducerRecord<>(topic, key, EventCodec.bytes(value)));
     }

@@ -50,9 +50,7 @@ final class LiveCluster implements AutoCloseable {
 
     LiveCluster(String name) {
         id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
-        AdmissionTopics d = AdmissionTopics.defaults();
-        topics = new AdmissionTopics(p(d.submitted()), p(d.finished()), p(d.preempted()), p(d.quota()), p(d.topology()),
-                p(d.admitted()), p(d.status()), p(d.preemptionRequested()), p(d.deadLetter()), p(d.changelog()));
+        topics = AdmissionTopics.defaults().prefixed(id);
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
         AdmissionDecider.ensureTopics(client, topics);
         Properties pp = new Properties();
@@ -61,10 +59,6 @@ final class LiveCluster implements AutoCloseable {
         pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
         admin = Admin.create(client);
-    }
-
-    private String p(String topic) {
-        return id + "." + topic;
     }
 
     Properties consumerProps() {

@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.testsupport.KafkaTestResource;
@@ -65,6 +66,29 @@ class WorkloadApiTest {
         given().get("/workloads?team=" + TEAM + "&state=Admitted").then().statusCode(200)
                 .body("workloadId", hasItem("api-train-1"));
         given().get("/q/metrics").then().body(containsString("taskgov_admission_admitted_total{team=\"api-team\"}"));
+    }
+
+    @Test
+    void a_finished_workload_keeps_the_admission_time_and_placement_it_ran_with() {
+        WorkloadSubmitted w = Fixtures.workload("api-finish-1", TEAM, 2, Instant.parse("2026-11-30T10:00:00Z"));
+        given().contentType(ContentType.JSON).body(EventCodec.bytes(w)).post("/workloads").then().statusCode(202);
+        await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
+                given().get("/workloads/api-finish-1").then().statusCode(200).body("state", equalTo("Admitted")));
+        String admittedAt = given().get("/workloads/api-finish-1").then().extract().path("admittedAt");
+        String node = given().get("/workloads/api-finish-1").then().extract().path("placement[0].nodes[0].name");
+
+        Properties client = new Properties();
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        try (DefaultTopics topics = new DefaultTopics(client)) {
+            topics.finished(new WorkloadFinished("api-finish-1", Instant.now(), WorkloadFinished.Outcome.Succeeded));
+        }
+        await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
+                given().get("/workloads/api-finish-1").then().statusCode(200).body("state", equalTo("Finished")));
+        given().get("/workloads/api-finish-1").then()
+                .body("admittedAt", equalTo(admittedAt))
+                .body("placement[0].name", equalTo("worker"))
+                .body("placement[0].nodes[0].name", equalTo(node))
+                .body("history.state", org.hamcrest.Matchers.contains("Pending", "Admitted", "Finished"));
     }
 
     @Test

@@ -75,10 +75,10 @@ import java.util.stream.Stream;
                 "(TASKGOV_TOPOLOGY_STATIC_FILE_PATH=FILE deploy/local/taskgov-local up), with no other teams' quotas."})
 public class BenchKueueCommand extends CliCommand {
 
-    static final String SUBMITTED = "taskgov.workload.submitted";
-    static final String FINISHED = "taskgov.workload.finished";
-    static final String ADMITTED = "taskgov.workload.admitted";
-    static final String PREEMPTED = "taskgov.workload.preempted";
+    static final String SUBMITTED = dev.taskgov.core.events.TopicCatalog.Names.WORKLOAD_SUBMITTED;
+    static final String FINISHED = dev.taskgov.core.events.TopicCatalog.Names.WORKLOAD_FINISHED;
+    static final String ADMITTED = dev.taskgov.core.events.TopicCatalog.Names.WORKLOAD_ADMITTED;
+    static final String PREEMPTED = dev.taskgov.core.events.TopicCatalog.Names.WORKLOAD_PREEMPTED;
     static final String ROUND_TRIP = "taskgov.bench.roundtrip";
     private static final String SOURCE = CloudEvents.source("cli-bench");
 

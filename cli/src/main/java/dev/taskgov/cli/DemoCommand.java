@@ -108,7 +108,7 @@ public class DemoCommand extends CliCommand {
         Instant end = start.plus(total);
         NodeFailure failure = failNode == null ? null : new NodeFailure(failNode, failStart, failLength);
         int next = 0;
-        try (KafkaWriter kafka = new KafkaWriter(endpoints.kafkaBootstrap, clock);
+        try (KafkaWriter kafka = endpoints.kafkaWriter(clock, err());
              Progress progress = Progress.onTerminal("demo")) {
             while (clock.instant().isBefore(end)) {
                 Duration elapsed = Duration.between(start, clock.instant());
@@ -205,7 +205,7 @@ public class DemoCommand extends CliCommand {
         }
     }
 
-    /** Waits up to two minutes for admission-service to answer as the decider (a fresh one starts as standby). */
+    /** Waits up to two minutes for admission-service to answer reads (a fresh one answers 503 until it has read its state). */
     private void awaitAdmission(AdmissionClient admission) {
         Instant deadline = clock.instant().plusSeconds(120);
         while (true) {

@@ -25,6 +25,23 @@ final class Endpoints {
             description = "Kafka bootstrap servers (env TASKGOV_KAFKA_BOOTSTRAP; default ${DEFAULT-VALUE}).")
     String kafkaBootstrap;
 
+    @Option(names = "--kafka-retry", paramLabel = "DURATION",
+            defaultValue = "${env:TASKGOV_KAFKA_RETRY:-2m}",
+            description = "How long a write to Kafka is retried while the broker is away, e.g. restarting (env TASKGOV_KAFKA_RETRY; "
+                    + "0 = no retry; default ${DEFAULT-VALUE}).")
+    String kafkaRetry;
+
+    /** A writer to the Kafka topics, retrying for {@code --kafka-retry} and saying so on {@code err}. */
+    KafkaWriter kafkaWriter(java.time.Clock clock, java.io.PrintWriter err) {
+        java.time.Duration retryFor;
+        try {
+            retryFor = DemoCommand.parseDuration(kafkaRetry);
+        } catch (CliException e) {
+            throw CliException.invalid("--kafka-retry: '" + kafkaRetry + "' is not a duration such as 0, 90s, 2m");
+        }
+        return new KafkaWriter(kafkaBootstrap, clock, retryFor, err);
+    }
+
     AdmissionClient admission() {
         return new AdmissionClient(uri("--admission-url", admissionUrl));
     }

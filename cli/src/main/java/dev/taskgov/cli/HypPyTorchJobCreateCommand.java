@@ -69,7 +69,7 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
             recorded.forEach((flag, value) -> out().println("  " + flag + ": " + value));
             return 0;
         }
-        JsonNode answer = SubmitCommand.send(submission, kafka, endpoints);
+        JsonNode answer = SubmitCommand.send(submission, kafka, endpoints, err());
         switch (format) {
             case "json" -> {
                 ObjectNode o = EventCodec.mapper().createObjectNode();

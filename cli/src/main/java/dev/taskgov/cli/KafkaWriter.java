@@ -2,33 +2,58 @@ package dev.taskgov.cli;
 
 import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.TopicCatalog;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringSerializer;
 
+import java.io.PrintWriter;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** Writes taskgov events straight to their topics, with CloudEvents binary-mode headers. */
+/**
+ * Writes taskgov events straight to their topics, with CloudEvents binary-mode headers. A write the broker does
+ * not take for a passing reason (restarting, unreachable, a leader moving) is tried again with a growing pause
+ * for up to {@code retryFor}, saying so on stderr, so that a pipeline such as {@code taskgov demo} goes on across
+ * a broker restart; a write refused for good (a bad topic name, no authorization) fails at once. A record
+ * written twice that way is one workload to admission-service (a workload id seen twice is one workload).
+ */
 final class KafkaWriter implements AutoCloseable {
 
-    static final String SUBMITTED_TOPIC = "taskgov.workload.submitted";
-    static final String FINISHED_TOPIC = "taskgov.workload.finished";
+    static final String SUBMITTED_TOPIC = TopicCatalog.Names.WORKLOAD_SUBMITTED;
+    static final String FINISHED_TOPIC = TopicCatalog.Names.WORKLOAD_FINISHED;
     private static final String SOURCE = CloudEvents.source("cli");
 
-    private final String bootstrap;
-    private final KafkaProducer<String, String> producer;
-    private final Clock clock;
+    private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(10);
 
-    KafkaWriter(String bootstrap, Clock clock) {
+    private final String bootstrap;
+    private final Clock clock;
+    private final Duration retryFor;
+    private final PrintWriter err;
+    private KafkaProducer<String, String> producer;
+
+    /**
+     * @param retryFor how long one write may be retried in all (zero: not at all)
+     * @param err      where each retry is announced
+     */
+    KafkaWriter(String bootstrap, Clock clock, Duration retryFor, PrintWriter err) {
         this.bootstrap = bootstrap;
         this.clock = clock;
+        this.retryFor = retryFor;
+        this.err = err;
+        this.producer = newProducer();
+    }
+
+    private KafkaProducer<String, String> newProducer() {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -37,19 +62,55 @@ final class KafkaWriter implements AutoCloseable {
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "15000");
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "taskgov-cli");
-        this.producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
     }
 
     /** Sends one event keyed by {@code key} and waits for the broker's acknowledgement. */
     void send(String topic, String key, Object event, String ceType) {
         RecordHeaders headers = new RecordHeaders();
         CloudEvents.write(headers::add, ceType, SOURCE, UUID.randomUUID().toString(), clock.instant(), key, true);
+        ProducerRecord<String, String> record = new ProducerRecord<>(topic, null, key, EventCodec.write(event), headers);
+        long started = System.nanoTime();
+        long giveUpAt = started + retryFor.toNanos();
+        Duration pause = FIRST_PAUSE;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                producer.send(record).get(20, TimeUnit.SECONDS);
+                if (attempt > 1) announce("taskgov: wrote to Kafka topic " + topic + " at attempt " + attempt);
+                return;
+            } catch (ExecutionException | TimeoutException | org.apache.kafka.common.KafkaException e) {
+                Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+                boolean passing = cause instanceof RetriableException || cause instanceof TimeoutException;
+                if (!passing || System.nanoTime() + pause.toNanos() > giveUpAt) {
+                    String retried = passing && attempt > 1 ? " after " + attempt + " attempts in "
+                            + Duration.ofNanos(System.nanoTime() - started).toSeconds() + "s (--kafka-retry " + retryFor.toSeconds() + "s)" : "";
+                    throw new CliException(CliException.FAILED, "cannot write to Kafka topic " + topic + " at " + bootstrap
+                            + " (" + cause.getMessage() + ")" + retried
+                            + "; is the broker up, or set --kafka-bootstrap / TASKGOV_KAFKA_BOOTSTRAP", cause);
+                }
+                announce("taskgov: cannot write to Kafka topic " + topic + " at " + bootstrap + " yet (" + cause.getMessage()
+                        + "); attempt " + attempt + ", retrying in " + pause.toSeconds() + "s (for up to "
+                        + retryFor.toSeconds() + "s in all; --kafka-retry)");
+                // A fresh producer: the failed one may hold an expired batch and a stale view of the cluster.
+                producer.close(Duration.ZERO);
+                pauseFor(pause);
+                producer = newProducer();
+                pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw CliException.failed("interrupted");
+            }
+        }
+    }
+
+    private void announce(String line) {
+        err.println(line);
+        err.flush();
+    }
+
+    private static void pauseFor(Duration d) {
         try {
-            producer.send(new ProducerRecord<>(topic, null, key, EventCodec.write(event), headers)).get(20, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException | org.apache.kafka.common.KafkaException e) {
-            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            throw new CliException(CliException.FAILED, "cannot write to Kafka topic " + topic + " at " + bootstrap
-                    + " (" + cause.getMessage() + "); is the broker up, or set --kafka-bootstrap / TASKGOV_KAFKA_BOOTSTRAP", cause);
+            Thread.sleep(d.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw CliException.failed("interrupted");

@@ -47,7 +47,7 @@ public class SubmitCommand extends CliCommand {
             out().println(Json.pretty(submission));
             return 0;
         }
-        JsonNode answer = send(submission, kafka, endpoints);
+        JsonNode answer = send(submission, kafka, endpoints, err());
         if (output.structured()) {
             out().println(output.render(answer));
         } else {
@@ -68,12 +68,15 @@ public class SubmitCommand extends CliCommand {
         }
     }
 
-    /** Sends a checked submission: to admission-service (which validates it and answers), or straight to the topic. */
-    static JsonNode send(WorkloadSubmitted submission, boolean kafka, Endpoints endpoints) {
+    /**
+     * Sends a checked submission: to admission-service (which validates it and answers), or straight to the topic
+     * (retries while the broker is away are said on {@code err}).
+     */
+    static JsonNode send(WorkloadSubmitted submission, boolean kafka, Endpoints endpoints, java.io.PrintWriter err) {
         if (!kafka) {
             return endpoints.admission().submit(submission);
         }
-        try (KafkaWriter writer = new KafkaWriter(endpoints.kafkaBootstrap, clock)) {
+        try (KafkaWriter writer = endpoints.kafkaWriter(clock, err)) {
             writer.send(KafkaWriter.SUBMITTED_TOPIC, submission.workloadId(), submission, WorkloadSubmitted.TYPE);
         }
         return EventCodec.mapper().valueToTree(Map.of("workloadId", submission.workloadId(),

@@ -58,10 +58,7 @@ final class LiveServices implements AutoCloseable {
     LiveServices(String name) {
         id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
         preemptionTopics = PreemptionTopics.defaults().prefixed(id);
-        AdmissionTopics d = AdmissionTopics.defaults();
-        admissionTopics = new AdmissionTopics(p(d.submitted()), p(d.finished()), p(d.preempted()), p(d.quota()),
-                p(d.topology()), p(d.admitted()), p(d.status()), p(d.preemptionRequested()), p(d.deadLetter()),
-                p(d.changelog()));
+        admissionTopics = AdmissionTopics.defaults().prefixed(id);
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
         AdmissionDecider.ensureTopics(client, admissionTopics);
         PreemptionDecider.ensureTopics(client, preemptionTopics);
@@ -71,10 +68,6 @@ final class LiveServices implements AutoCloseable {
         pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
         admin = Admin.create(client);
-    }
-
-    private String p(String topic) {
-        return id + "." + topic;
     }
 
     AdmissionDecider startAdmission() {

@@ -1,5 +1,6 @@
 package dev.taskgov.preemption;
 
+import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
 
@@ -102,16 +103,16 @@ public final class PreemptionDecider implements AutoCloseable {
     /** Creates the topics preemption uses when missing: one partition per cluster, compacted where latest-value. */
     public static void ensureTopics(Properties clientProps, PreemptionTopics t) {
         Topics.ensure(clientProps, List.of(
-                new Topics.Spec(t.requested(), 1, false),
-                new Topics.Spec(t.submitted(), 1, false),
-                new Topics.Spec(t.admitted(), 1, false),
-                new Topics.Spec(t.finished(), 1, false),
-                new Topics.Spec(t.preempted(), 1, false),
-                new Topics.Spec(t.quota(), 1, true),
-                new Topics.Spec(t.topology(), 1, true),
-                new Topics.Spec(t.status(), 1, true),
-                new Topics.Spec(t.deadLetter(), 1, false),
-                new Topics.Spec(t.changelog(), 1, true)));
+                Topics.Spec.of(TopicCatalog.PREEMPTION_REQUESTED, t.requested()),
+                Topics.Spec.of(TopicCatalog.WORKLOAD_SUBMITTED, t.submitted()),
+                Topics.Spec.of(TopicCatalog.WORKLOAD_ADMITTED, t.admitted()),
+                Topics.Spec.of(TopicCatalog.WORKLOAD_FINISHED, t.finished()),
+                Topics.Spec.of(TopicCatalog.WORKLOAD_PREEMPTED, t.preempted()),
+                Topics.Spec.of(TopicCatalog.QUOTA, t.quota()),
+                Topics.Spec.of(TopicCatalog.TOPOLOGY, t.topology()),
+                Topics.Spec.of(TopicCatalog.WORKLOAD_STATUS, t.status()),
+                Topics.Spec.of(TopicCatalog.DEADLETTER, t.deadLetter()),
+                Topics.Spec.of(TopicCatalog.PREEMPTION_CHANGELOG, t.changelog())));
     }
 
     public PreemptionProcessor processor() {

@@ -61,6 +61,11 @@ public final class PreemptionMetrics implements PreemptionObserver {
     }
 
     @Override
+    public void deadLetterWriteFailed(String topic) {
+        deadLetters.writeFailed(topic);
+    }
+
+    @Override
     public void gracesPending(int count) {
         graces.set(count);
     }

@@ -28,6 +28,10 @@ public interface PreemptionObserver {
     default void deadLettered(String topic, DeadLetterMetrics.Reason reason) {
     }
 
+    /** The dead letter of a record of {@code topic} could not be written; the record comes again. */
+    default void deadLetterWriteFailed(String topic) {
+    }
+
     /** Victims now waiting for their grace period to end. */
     default void gracesPending(int count) {
     }

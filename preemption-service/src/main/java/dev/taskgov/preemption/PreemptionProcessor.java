@@ -374,8 +374,15 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, DeadLetterMetrics.Reason category,
                             String reason) {
         out.deadLetter(record, reason);
-        observer.deadLettered(record.topic(), category);
-        observer.noVictims("DeadLettered");
+        out.afterCommit(() -> {
+            observer.deadLettered(record.topic(), category);
+            observer.noVictims("DeadLettered");
+        });
+    }
+
+    @Override
+    public void deadLetterWriteFailed(ConsumerRecord<String, byte[]> record, Exception cause) {
+        observer.deadLetterWriteFailed(record.topic());
     }
 
     @Override

@@ -31,12 +31,9 @@ public class PreemptionRuntime {
     private PreemptionDecider decider;
 
     void onStart(@Observes StartupEvent event) {
-        dev.taskgov.service.support.TopicsConfig t = config.topics();
         PreemptionServiceConfig.Preemption p = config.preemption();
         if (!p.enabled()) return;
-        PreemptionTopics topics = new PreemptionTopics(t.preemptionRequested(), t.workloadSubmitted(), t.workloadAdmitted(),
-                t.workloadFinished(), t.workloadPreempted(), t.quota(), t.topology(), t.workloadStatus(), t.deadletter(),
-                p.changelogTopic());
+        PreemptionTopics topics = PreemptionTopics.of(config.topics(), p.changelogTopic());
         Properties client = new Properties();
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         client.put(CommonClientConfigs.CLIENT_ID_CONFIG, "preemption-service");

@@ -1,37 +1,33 @@
 package dev.taskgov.testsupport;
 
+import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.core.events.TopicCatalog.Names;
+
 import java.util.List;
 
 /**
- * The topics of design.md ("Kafka topics") with their settings, as tests create them.
- * The same list is created by the local runtime ({@code deploy/local/taskgov-local}).
+ * The topics of design.md ("Kafka topics") as tests create them: names and compaction from
+ * {@link TopicCatalog}, which the services and the local runtime ({@code deploy/local/taskgov-local}) use too.
  */
 public final class TaskgovTopics {
 
-    public static final String WORKLOAD_SUBMITTED = "taskgov.workload.submitted";
-    public static final String WORKLOAD_FINISHED = "taskgov.workload.finished";
-    public static final String WORKLOAD_ADMITTED = "taskgov.workload.admitted";
-    public static final String WORKLOAD_PREEMPTED = "taskgov.workload.preempted";
-    public static final String WORKLOAD_STATUS = "taskgov.workload.status";
-    public static final String PREEMPTION_REQUESTED = "taskgov.preemption.requested";
-    public static final String QUOTA = "taskgov.quota";
-    public static final String TOPOLOGY = "taskgov.topology";
-    public static final String DEADLETTER = "taskgov.deadletter";
+    public static final String WORKLOAD_SUBMITTED = Names.WORKLOAD_SUBMITTED;
+    public static final String WORKLOAD_FINISHED = Names.WORKLOAD_FINISHED;
+    public static final String WORKLOAD_ADMITTED = Names.WORKLOAD_ADMITTED;
+    public static final String WORKLOAD_PREEMPTED = Names.WORKLOAD_PREEMPTED;
+    public static final String WORKLOAD_STATUS = Names.WORKLOAD_STATUS;
+    public static final String PREEMPTION_REQUESTED = Names.PREEMPTION_REQUESTED;
+    public static final String QUOTA = Names.QUOTA;
+    public static final String TOPOLOGY = Names.TOPOLOGY;
+    public static final String DEADLETTER = Names.DEADLETTER;
 
     /** Partitions per topic in tests: more than one, so that ordering-by-key bugs can show. */
     public static final int PARTITIONS = 3;
 
-    /** Every taskgov topic; the latest-value topics are compacted. */
-    public static final List<TopicSpec> ALL = List.of(
-            TopicSpec.deleting(WORKLOAD_SUBMITTED, PARTITIONS),
-            TopicSpec.deleting(WORKLOAD_FINISHED, PARTITIONS),
-            TopicSpec.deleting(WORKLOAD_ADMITTED, PARTITIONS),
-            TopicSpec.deleting(WORKLOAD_PREEMPTED, PARTITIONS),
-            TopicSpec.compacted(WORKLOAD_STATUS, PARTITIONS),
-            TopicSpec.deleting(PREEMPTION_REQUESTED, PARTITIONS),
-            TopicSpec.compacted(QUOTA, PARTITIONS),
-            TopicSpec.compacted(TOPOLOGY, PARTITIONS),
-            TopicSpec.deleting(DEADLETTER, PARTITIONS));
+    /** Every shared taskgov topic; the latest-value topics are compacted. */
+    public static final List<TopicSpec> ALL = TopicCatalog.SHARED.stream()
+            .map(t -> new TopicSpec(t.defaultName(), PARTITIONS, t.compacted()))
+            .toList();
 
     private TaskgovTopics() {
     }

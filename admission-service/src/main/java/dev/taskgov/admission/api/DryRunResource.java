@@ -46,8 +46,8 @@ public class DryRunResource {
         }
         Optional<Violation> badId = WorkloadIds.check("workloadId", submission.workloadId());
         if (badId.isPresent()) return WorkloadResource.badRequest("the workload id breaks the id rule", List.of(badId.get()));
-        Optional<AdmissionProcessor> p = runtime.decider();
-        if (p.isEmpty()) return WorkloadResource.standby();
+        Optional<AdmissionProcessor> p = runtime.reads();
+        if (p.isEmpty()) return WorkloadResource.notReady();
         return Response.ok(DryRun.of(p.get().dryRun(submission))).build();
     }
 }

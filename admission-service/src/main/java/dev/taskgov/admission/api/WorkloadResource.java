@@ -36,15 +36,16 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * admission-service over HTTP. Reads come from the decider's in-memory state: an instance that is
- * not the decider (a standby, or one still rebuilding) answers 503 and says so; ask the decider.
+ * admission-service over HTTP. Reads come from the decider's in-memory state on the decider, and from the
+ * read replica ({@link dev.taskgov.admission.AdmissionReplica}) on every other instance. Only an instance whose
+ * replica has not caught up yet answers 503, and its readiness check says DOWN meanwhile.
  */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class WorkloadResource {
 
-    private static final String STANDBY = "this admission-service instance is not the decider (standby or rebuilding); "
-            + "the decider holds the state, retry there or shortly";
+    private static final String NOT_READY = "this admission-service instance has not read admission's state yet "
+            + "(starting, or its broker is unreachable); retry shortly or on another instance";
 
     @Inject
     AdmissionRuntime runtime;
@@ -55,8 +56,8 @@ public class WorkloadResource {
     public Response describe(@PathParam("id") String id) {
         Optional<Violation> badId = WorkloadIds.check("id", id);
         if (badId.isPresent()) return badRequest("the workload id breaks the id rule", List.of(badId.get()));
-        Optional<AdmissionProcessor> p = runtime.decider();
-        if (p.isEmpty()) return standby();
+        Optional<AdmissionProcessor> p = runtime.reads();
+        if (p.isEmpty()) return notReady();
         return p.get().workload(id)
                 .map(r -> Response.ok(Described.of(r)).build())
                 .orElseGet(() -> Response.status(404).entity(Problem.of("no workload with id '" + id + "'")).build());
@@ -75,8 +76,8 @@ public class WorkloadResource {
                         List.of(new FieldError("state", "unknown state '" + state + "'")))).build();
             }
         }
-        Optional<AdmissionProcessor> p = runtime.decider();
-        if (p.isEmpty()) return standby();
+        Optional<AdmissionProcessor> p = runtime.reads();
+        if (p.isEmpty()) return notReady();
         String t = team == null || team.isBlank() ? null : team;
         return Response.ok(p.get().workloads(t, s).stream().map(Described::of).toList()).build();
     }
@@ -85,8 +86,8 @@ public class WorkloadResource {
     @Path("teams/{team}/pending")
     @Operation(summary = "A team's pending workloads in queue order, with positions and why each waits")
     public Response pending(@PathParam("team") String team) {
-        Optional<AdmissionProcessor> p = runtime.decider();
-        if (p.isEmpty()) return standby();
+        Optional<AdmissionProcessor> p = runtime.reads();
+        if (p.isEmpty()) return notReady();
         List<WorkloadView> queue = p.get().queue(team);
         List<QueueEntry> entries = new ArrayList<>();
         for (int i = 0; i < queue.size(); i++) entries.add(QueueEntry.of(i + 1, queue.get(i)));
@@ -106,7 +107,7 @@ public class WorkloadResource {
             return unreadable(e);
         }
         List<Violation> violations = new ArrayList<>(WorkloadValidation.checkFields(submission));
-        Optional<AdmissionProcessor> p = runtime.decider();
+        Optional<AdmissionProcessor> p = runtime.reads();
         if (violations.isEmpty() && p.isPresent()
                 && p.get().validate(submission) instanceof WorkloadValidation.Invalid invalid) {
             violations.addAll(invalid.violations());
@@ -138,7 +139,7 @@ public class WorkloadResource {
                 violations.stream().map(v -> new FieldError(v.field(), v.rule())).toList())).build();
     }
 
-    static Response standby() {
-        return Response.status(503).entity(Problem.of(STANDBY)).build();
+    static Response notReady() {
+        return Response.status(503).entity(Problem.of(NOT_READY)).build();
     }
 }

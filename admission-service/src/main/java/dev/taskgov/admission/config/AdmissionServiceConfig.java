@@ -35,7 +35,7 @@ public interface AdmissionServiceConfig {
         String transactionalIdPrefix();
 
         /** Internal compacted changelog of the decider's state (key = workload id). */
-        @WithDefault("taskgov.admission.changelog")
+        @WithDefault(dev.taskgov.core.events.TopicCatalog.Names.ADMISSION_CHANGELOG)
         String changelogTopic();
 
         /** CloudEvents ce_source of what admission-service publishes. */

@@ -9,8 +9,9 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Says whether this instance is the decider (state rebuilt, answering reads) or a standby, and
- * how far behind its inputs it is. Both roles are "up": a standby is a healthy spare.
+ * Ready exactly when this instance answers reads ({@link AdmissionRuntime#reads()}): the decider with its
+ * state rebuilt, or any other instance once its read replica has caught up. So behind a load balancer a
+ * ready instance never answers 503. The data say the role (decider, standby or disabled) and the decider's lag.
  */
 @Readiness
 @ApplicationScoped
@@ -23,8 +24,10 @@ public class AdmissionDeciderReadiness implements HealthCheck {
     public HealthCheckResponse call() {
         AdmissionDecider d = runtime.deciderInstance();
         boolean decider = d != null && d.isDecider();
-        return HealthCheckResponse.named("admission-decider").up()
+        boolean answersReads = runtime.reads().isPresent();
+        return HealthCheckResponse.named("admission-decider").status(answersReads)
                 .withData("role", decider ? "decider" : d == null ? "disabled" : "standby")
+                .withData("reads", decider ? "decider" : answersReads ? "replica" : "not yet")
                 .withData("lag", d == null ? 0 : d.lag())
                 .build();
     }

@@ -35,7 +35,7 @@ public interface PreemptionServiceConfig {
         String transactionalIdPrefix();
 
         /** Internal compacted changelog: room reserved for preemptors and pending grace periods. */
-        @WithDefault("taskgov.preemption.changelog")
+        @WithDefault(dev.taskgov.core.events.TopicCatalog.Names.PREEMPTION_CHANGELOG)
         String changelogTopic();
 
         /** CloudEvents ce_source of what preemption-service publishes. */

@@ -86,6 +86,10 @@ public abstract class DeadLetterFailureStrategy implements KafkaFailureHandler.F
         CompletableFuture<Void> sent = new CompletableFuture<>();
         producer().send(out, (md, e) -> {
             if (e != null) {
+                // Not acknowledged: the failure goes to the channel, whose offset stays before this record.
+                LOG.errorf("cannot write the dead letter of %s-%d@%d to %s (%s); the record is not acknowledged",
+                        record.getTopic(), record.getPartition(), record.getOffset(), deadLetterTopic, e.toString());
+                metrics.writeFailed(record.getTopic());
                 sent.completeExceptionally(e);
             } else {
                 metrics.count(record.getTopic(), category);

@@ -9,13 +9,16 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The one dead-letter counter every service exports: {@code taskgov_deadletter_records_total{topic,reason}}
- * (docs/metrics.md). Each input topic × reason starts at 0, so a dashboard sees the series before the first
- * dead letter. The {@code service} label comes from the Prometheus scrape configuration.
+ * The dead-letter counters every service exports (docs/metrics.md): {@code taskgov_deadletter_records_total{topic,reason}}
+ * counts records the dead-letter topic holds, {@code taskgov_deadletter_write_failures_total{topic}} the attempts to
+ * write one that the broker refused (the input record is then not acknowledged and comes again). Each series starts
+ * at 0, so a dashboard sees it before the first event. The {@code service} label comes from the Prometheus scrape
+ * configuration.
  */
 public final class DeadLetterMetrics {
 
     public static final String NAME = "taskgov.deadletter.records";
+    public static final String WRITE_FAILURES = "taskgov.deadletter.write.failures";
 
     /** Why a record was refused, as a bounded label; the full reason (field and rule) is in the record. */
     public enum Reason {
@@ -46,7 +49,21 @@ public final class DeadLetterMetrics {
         this.registry = registry;
         for (String topic : inputTopics) {
             for (Reason reason : Reason.values()) counter(topic, reason);
+            writeFailures(topic);
         }
+    }
+
+    /** A dead letter of a record from {@code topic} could not be written; the record was not acknowledged. */
+    public void writeFailed(String topic) {
+        writeFailures(topic).increment();
+    }
+
+    private Counter writeFailures(String topic) {
+        return counters.computeIfAbsent(topic + "\nwrite-failure", k -> Counter.builder(WRITE_FAILURES)
+                .description("Dead letters the broker refused (missing topic, broker refusing), per input topic; "
+                        + "the input record was not acknowledged and is processed again")
+                .tags("topic", topic)
+                .register(registry));
     }
 
     /** One more record from {@code topic} sent to the dead-letter topic. */

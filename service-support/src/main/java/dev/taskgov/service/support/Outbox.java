@@ -8,7 +8,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a processor emits while handling input: every record goes into the loop's current Kafka
@@ -20,6 +24,9 @@ public final class Outbox {
     private final String source;
     private final String deadLetterTopic;
     private final Clock clock;
+    private final List<Runnable> afterCommit = new ArrayList<>();
+    /** Input records whose dead letter the producer could not write, with the first error. */
+    private final Map<ConsumerRecord<String, byte[]>, Exception> failedDeadLetters = new ConcurrentHashMap<>();
     private int sent;
 
     public Outbox(Producer<String, byte[]> producer, String source, String deadLetterTopic, Clock clock) {
@@ -47,8 +54,14 @@ public final class Outbox {
 
     /** Refuses an input record: it goes to the dead-letter topic with its coordinates, bytes and reason. */
     public void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
-        send(deadLetterRecord(deadLetterTopic, source, record.topic(), record.partition(), record.offset(), record.key(),
-                record.value(), reason, clock.instant()));
+        ProducerRecord<String, byte[]> out = deadLetterRecord(deadLetterTopic, source, record.topic(), record.partition(),
+                record.offset(), record.key(), record.value(), reason, clock.instant());
+        // The callback tells a refused dead letter (topic missing, broker refusing) from a failed decision, so
+        // that the loop does not blame the record that happened to be processed when the transaction broke.
+        producer.send(out, (metadata, e) -> {
+            if (e != null) failedDeadLetters.putIfAbsent(record, e);
+        });
+        sent++;
     }
 
     /**
@@ -68,6 +81,24 @@ public final class Outbox {
         // Errors surface at commitTransaction(), which then aborts the whole unit of work.
         producer.send(record);
         sent++;
+    }
+
+    /**
+     * Runs {@code action} once the transaction holding this outbox's records is committed, never when it is
+     * aborted: the place to count what was emitted or dead-lettered, so that counters tell what the topics hold.
+     */
+    public void afterCommit(Runnable action) {
+        afterCommit.add(action);
+    }
+
+    /** The actions registered with {@link #afterCommit}, in order (run by the loop after the commit). */
+    List<Runnable> afterCommitActions() {
+        return List.copyOf(afterCommit);
+    }
+
+    /** The input records whose dead letter could not be written in this transaction, with the error. */
+    public Map<ConsumerRecord<String, byte[]>, Exception> failedDeadLetters() {
+        return Map.copyOf(failedDeadLetters);
     }
 
     /** How many records were sent through this outbox. */

@@ -1,5 +1,6 @@
 package dev.taskgov.service.support;
 
+import dev.taskgov.core.events.TopicCatalog;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
@@ -17,6 +18,11 @@ public final class Topics {
 
     /** A topic with its partition count and whether it is compacted. */
     public record Spec(String name, int partitions, boolean compacted) {
+
+        /** A catalog topic under the name it has here (renamed, or behind a test's prefix). */
+        public static Spec of(TopicCatalog.Topic topic, String name) {
+            return new Spec(name, topic.partitions(), topic.compacted());
+        }
     }
 
     public static void ensure(Properties clientProps, Iterable<Spec> specs) {

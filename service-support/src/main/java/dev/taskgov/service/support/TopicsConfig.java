@@ -1,46 +1,47 @@
 package dev.taskgov.service.support;
 
+import dev.taskgov.core.events.TopicCatalog.Names;
 import io.smallrye.config.WithDefault;
 
 /**
  * The Kafka topic names (design.md, "Kafka topics"), as the config group {@code taskgov.topics.*} of every
- * service's {@code @ConfigMapping}: the defaults are declared here once, and {@code application.properties}
- * refers to them, e.g. {@code ${taskgov.topics.quota}}.
+ * service's {@code @ConfigMapping}: the defaults come from {@link dev.taskgov.core.events.TopicCatalog}, and
+ * {@code application.properties} refers to them, e.g. {@code ${taskgov.topics.quota}}.
  */
 public interface TopicsConfig {
     /** Workload submissions (WorkloadSubmitted). */
-    @WithDefault("taskgov.workload.submitted")
+    @WithDefault(Names.WORKLOAD_SUBMITTED)
     String workloadSubmitted();
 
     /** Finished workloads. */
-    @WithDefault("taskgov.workload.finished")
+    @WithDefault(Names.WORKLOAD_FINISHED)
     String workloadFinished();
 
     /** Admission decisions (WorkloadAdmitted). */
-    @WithDefault("taskgov.workload.admitted")
+    @WithDefault(Names.WORKLOAD_ADMITTED)
     String workloadAdmitted();
 
     /** Evictions, with preemptor and reason. */
-    @WithDefault("taskgov.workload.preempted")
+    @WithDefault(Names.WORKLOAD_PREEMPTED)
     String workloadPreempted();
 
     /** Latest state per workload (compacted). */
-    @WithDefault("taskgov.workload.status")
+    @WithDefault(Names.WORKLOAD_STATUS)
     String workloadStatus();
 
     /** Pending workloads asking for room. */
-    @WithDefault("taskgov.preemption.requested")
+    @WithDefault(Names.PREEMPTION_REQUESTED)
     String preemptionRequested();
 
     /** Effective quota per team and the scheduler config (compacted). */
-    @WithDefault("taskgov.quota")
+    @WithDefault(Names.QUOTA)
     String quota();
 
     /** Nodes with topology labels and allocatable resources (compacted). */
-    @WithDefault("taskgov.topology")
+    @WithDefault(Names.TOPOLOGY)
     String topology();
 
     /** Records refused by a consumer, with the reason. */
-    @WithDefault("taskgov.deadletter")
+    @WithDefault(Names.DEADLETTER)
     String deadletter();
 }

@@ -50,12 +50,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the consumed offsets ({@code sendOffsetsToTransaction} with the group metadata).
  *
  * <p>A record whose processing throws is retried once after an abort and a rebuild; the second
- * time it is dead-lettered (the loop never stops on a bad record). A fenced producer or a lost
+ * time it is dead-lettered (the loop never stops on a bad record). A dead letter that cannot be written
+ * aborts its transaction too: the offsets stay uncommitted and the batch is retried (after a pause)
+ * until the dead-letter topic takes it; nothing is lost, and each failure is logged and counted. A fenced producer or a lost
  * generation ends the session; the loop rejoins as a standby.
  */
 public final class TransactionalLoop implements Runnable, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TransactionalLoop.class);
+    private static final Duration DEAD_LETTER_RETRY_PAUSE = Duration.ofSeconds(1);
 
     /**
      * @param clientProps     bootstrap servers and any client settings shared by consumers and producer
@@ -102,6 +105,14 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
          * with the reason): the place to count it.
          */
         default void refusedAfterFailure(ConsumerRecord<String, byte[]> record, String reason) {
+        }
+
+        /**
+         * The dead letter of {@code record} could not be written (dead-letter topic missing, broker refusing):
+         * the transaction was aborted, so the record's offset is not committed and it is processed again; the
+         * place to count the failure.
+         */
+        default void deadLetterWriteFailed(ConsumerRecord<String, byte[]> record, Exception cause) {
         }
     }
 
@@ -251,8 +262,10 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
         parts.forEach(tp -> processed.put(key(tp), side.position(tp)));
         producer.beginTransaction();
-        processor.settle(outbox());
+        Outbox out = outbox();
+        processor.settle(out);
         producer.commitTransaction();
+        out.afterCommitActions().forEach(Runnable::run);
     }
 
     /** True when the batch was committed; false when it was aborted and the state rebuilt. */
@@ -260,8 +273,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                          List<ConsumerRecord<String, byte[]>> sideRecords) {
         ConsumerRecord<String, byte[]> current = null;
         producer.beginTransaction();
+        Outbox out = outbox();
         try {
-            Outbox out = outbox();
             for (ConsumerRecord<String, byte[]> r : sideRecords) {
                 current = r;
                 applyOrRefuse(r, out);
@@ -276,13 +289,25 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             processor.afterBatch(out);
             producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
             producer.commitTransaction();
+            out.afterCommitActions().forEach(Runnable::run);
             return true;
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             throw e;
         } catch (RuntimeException e) {
             LOG.warnf(e, "transaction aborted%s", current == null ? "" : " at " + coordinates(current));
             producer.abortTransaction();
-            if (current != null) {
+            Map<ConsumerRecord<String, byte[]>, Exception> lost = out.failedDeadLetters();
+            if (!lost.isEmpty()) {
+                // Not the current record's fault: its processing went well, the dead-letter topic refused a write.
+                // Nothing is committed, so the refused records come again after the rebuild; a pause keeps a
+                // topic that stays unwritable from turning the loop into a busy retry.
+                lost.forEach((r, cause) -> {
+                    LOG.errorf("cannot write the dead letter of %s to %s (%s); its offset is not committed and it will be "
+                            + "processed again", coordinates(r), settings.deadLetterTopic(), cause.toString());
+                    processor.deadLetterWriteFailed(r, cause);
+                });
+                pause(DEAD_LETTER_RETRY_PAUSE);
+            } else if (current != null) {
                 // Retried once after the rebuild below; dead-lettered the second time.
                 poison.merge(coordinates(current), "processing failed: " + e, (a, b) -> a);
             }
@@ -291,11 +316,19 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
+    private void pause(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private void applyOrRefuse(ConsumerRecord<String, byte[]> r, Outbox out) {
         String reason = poison.get(coordinates(r));
         if (reason != null && reason.startsWith("!")) {
             out.deadLetter(r, reason.substring(1));
-            processor.refusedAfterFailure(r, reason.substring(1));
+            out.afterCommit(() -> processor.refusedAfterFailure(r, reason.substring(1)));
             return;
         }
         processor.apply(r, out);

@@ -37,6 +37,18 @@ class DeadLetterMetricsTest {
         assertThat(registry.get(DeadLetterMetrics.NAME).tags("topic", "elsewhere", "reason", "unreadable").counter().count()).isEqualTo(1);
     }
 
+    @Test
+    void a_refused_dead_letter_is_its_own_series_per_input_topic_starting_at_zero() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        DeadLetterMetrics metrics = new DeadLetterMetrics(registry, List.of("in.a", "in.b"));
+
+        metrics.writeFailed("in.a");
+
+        assertThat(registry.get(DeadLetterMetrics.WRITE_FAILURES).tags("topic", "in.a").counter().count()).isEqualTo(1);
+        assertThat(registry.get(DeadLetterMetrics.WRITE_FAILURES).tags("topic", "in.b").counter().count()).isZero();
+        assertThat(registry.find(DeadLetterMetrics.NAME).counters()).allSatisfy(c -> assertThat(c.count()).isZero());
+    }
+
     static Stream<Arguments> failures() {
         return Stream.of(
                 Arguments.of("not the expected shape", new UnreadableRecordException("value is not JSON"), "unreadable"),

@@ -1,0 +1,66 @@
+package dev.taskgov.admission;
+
+import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.core.scheduling.DryRunResult;
+import dev.taskgov.core.scheduling.WorkloadView;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two admission-service instances behind one Kubernetes Service: the one that does not decide must answer
+ * reads too, from its read replica of the decider's committed state (else about half of all reads fail), and
+ * go on answering while it takes over.
+ */
+class ReadReplicaTest {
+
+    @Test
+    void a_standby_answers_every_read_from_its_replica_as_the_decider_would() {
+        try (LiveCluster c = new LiveCluster("replica")) {
+            Fixtures.cluster(c, 2, Map.of("team-a", 16L));
+            AdmissionDecider decider = c.startDecider(Clock.systemUTC());
+            await().atMost(Duration.ofMinutes(2)).until(decider::isDecider);
+            AdmissionDecider standby = c.startDecider(Clock.systemUTC());
+            AdmissionReplica replica = new AdmissionReplica(c.client, c.topics, Duration.ofMillis(50), Clock.systemUTC());
+            c.own(replica);
+            replica.start();
+
+            Instant t0 = Instant.parse("2026-11-30T10:00:00Z");
+            c.publish(c.topics.submitted(), "fits", Fixtures.workload("fits", "team-a", 12, t0), true);
+            c.publish(c.topics.submitted(), "waits", Fixtures.workload("waits", "team-a", 8, t0.plusSeconds(1)), true);
+            await().atMost(Duration.ofMinutes(1)).until(() ->
+                    decider.processor().workload("waits").map(r -> r.state() == WorkloadState.Pending && r.reason() != null
+                            && !r.reason().equals("Queued")).orElse(false));
+            assertThat(standby.isDecider()).as("the second instance stands by").isFalse();
+
+            WorkloadRecord admitted = decider.processor().workload("fits").orElseThrow();
+            WorkloadRecord pending = decider.processor().workload("waits").orElseThrow();
+            await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
+                AdmissionProcessor reads = replica.reads().orElseThrow();
+                assertThat(reads.workload("fits")).contains(admitted);
+                assertThat(reads.workload("waits")).contains(pending);
+            });
+            AdmissionProcessor reads = replica.reads().orElseThrow();
+            assertThat(reads.workloads("team-a", null)).extracting(WorkloadRecord::workloadId).containsExactly("fits", "waits");
+            List<WorkloadView> queue = reads.queue("team-a");
+            assertThat(queue).extracting(WorkloadView::workloadId).containsExactly("waits");
+            assertThat(queue.get(0).reason()).isEqualTo(pending.reason());
+            assertThat(queue.get(0).message()).isEqualTo(pending.message());
+            DryRunResult probe = reads.dryRun(Fixtures.workload("probe", "team-a", 4, t0.plusSeconds(2)));
+            assertThat(probe.verdict()).as("4 accelerators are free on the replica's view too")
+                    .isEqualTo(decider.processor().dryRun(Fixtures.workload("probe", "team-a", 4, t0.plusSeconds(2))).verdict())
+                    .isEqualTo(DryRunResult.Verdict.Admitted);
+
+            decider.close(); // the standby takes over; the replica goes on answering with the same state
+            await().atMost(Duration.ofMinutes(2)).until(standby::isDecider);
+            assertThat(replica.reads().orElseThrow().workload("fits")).contains(admitted);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.taskgov.core.events;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Every Kafka topic taskgov uses, in one place: design.md's nine ("Kafka topics") and the two deciders' own
+ * changelogs, each with its default name, the property that renames it, whether it is compacted (latest value
+ * per key) and how many partitions a service gives it when it creates it. The services' typed configuration
+ * ({@code TopicsConfig}, the changelog settings), their topic creation, the local runtime, test-support and the
+ * CLI all read it from here.
+ */
+public final class TopicCatalog {
+
+    /** The default names, as compile-time constants so that configuration annotations can declare them. */
+    public static final class Names {
+        public static final String WORKLOAD_SUBMITTED = "taskgov.workload.submitted";
+        public static final String WORKLOAD_FINISHED = "taskgov.workload.finished";
+        public static final String WORKLOAD_ADMITTED = "taskgov.workload.admitted";
+        public static final String WORKLOAD_PREEMPTED = "taskgov.workload.preempted";
+        public static final String WORKLOAD_STATUS = "taskgov.workload.status";
+        public static final String PREEMPTION_REQUESTED = "taskgov.preemption.requested";
+        public static final String QUOTA = "taskgov.quota";
+        public static final String TOPOLOGY = "taskgov.topology";
+        public static final String DEADLETTER = "taskgov.deadletter";
+        public static final String ADMISSION_CHANGELOG = "taskgov.admission.changelog";
+        public static final String PREEMPTION_CHANGELOG = "taskgov.preemption.changelog";
+
+        private Names() {
+        }
+    }
+
+    /**
+     * One topic.
+     *
+     * @param defaultName the name unless renamed
+     * @param property    the configuration property that renames it (environment variable: {@link #environmentVariable()})
+     * @param compacted   log-compacted: the latest value per key is the state (quota, nodes, workload status, changelogs)
+     * @param partitions  partitions a service creates it with: one, as one decider per cluster owns each input topic
+     *                    (the local runtime and the tests create more on purpose, so ordering-by-key bugs show)
+     */
+    public record Topic(String defaultName, String property, boolean compacted, int partitions) {
+
+        /** The property as Quarkus reads it from the environment, e.g. {@code TASKGOV_TOPICS_QUOTA}. */
+        public String environmentVariable() {
+            return property.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+        }
+    }
+
+    public static final Topic WORKLOAD_SUBMITTED = topic(Names.WORKLOAD_SUBMITTED, "workload-submitted", false);
+    public static final Topic WORKLOAD_FINISHED = topic(Names.WORKLOAD_FINISHED, "workload-finished", false);
+    public static final Topic WORKLOAD_ADMITTED = topic(Names.WORKLOAD_ADMITTED, "workload-admitted", false);
+    public static final Topic WORKLOAD_PREEMPTED = topic(Names.WORKLOAD_PREEMPTED, "workload-preempted", false);
+    public static final Topic WORKLOAD_STATUS = topic(Names.WORKLOAD_STATUS, "workload-status", true);
+    public static final Topic PREEMPTION_REQUESTED = topic(Names.PREEMPTION_REQUESTED, "preemption-requested", false);
+    public static final Topic QUOTA = topic(Names.QUOTA, "quota", true);
+    public static final Topic TOPOLOGY = topic(Names.TOPOLOGY, "topology", true);
+    public static final Topic DEADLETTER = topic(Names.DEADLETTER, "deadletter", false);
+    public static final Topic ADMISSION_CHANGELOG =
+            new Topic(Names.ADMISSION_CHANGELOG, "taskgov.admission.changelog-topic", true, 1);
+    public static final Topic PREEMPTION_CHANGELOG =
+            new Topic(Names.PREEMPTION_CHANGELOG, "taskgov.preemption.changelog-topic", true, 1);
+
+    /** design.md's topics, the public contract between the services and their users. */
+    public static final List<Topic> SHARED = List.of(WORKLOAD_SUBMITTED, WORKLOAD_FINISHED, WORKLOAD_ADMITTED,
+            WORKLOAD_PREEMPTED, WORKLOAD_STATUS, PREEMPTION_REQUESTED, QUOTA, TOPOLOGY, DEADLETTER);
+
+    /** Every topic: the shared ones, then the deciders' changelogs. */
+    public static final List<Topic> ALL = List.of(WORKLOAD_SUBMITTED, WORKLOAD_FINISHED, WORKLOAD_ADMITTED,
+            WORKLOAD_PREEMPTED, WORKLOAD_STATUS, PREEMPTION_REQUESTED, QUOTA, TOPOLOGY, DEADLETTER, ADMISSION_CHANGELOG,
+            PREEMPTION_CHANGELOG);
+
+    private TopicCatalog() {
+    }
+
+    private static Topic topic(String name, String key, boolean compacted) {
+        return new Topic(name, "taskgov.topics." + key, compacted, 1);
+    }
+
+    /** The topic with this default name. */
+    public static Optional<Topic> byDefaultName(String name) {
+        return ALL.stream().filter(t -> t.defaultName().equals(name)).findFirst();
+    }
+}

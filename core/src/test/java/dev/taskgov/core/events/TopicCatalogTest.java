@@ -1,0 +1,44 @@
+package dev.taskgov.core.events;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The one topic catalog says what design.md's "Kafka topics" table says, and names each topic once. */
+class TopicCatalogTest {
+
+    @Test
+    void the_shared_topics_are_designs_nine_with_their_compaction() {
+        Map<String, Boolean> compactedByName = TopicCatalog.SHARED.stream()
+                .collect(Collectors.toMap(TopicCatalog.Topic::defaultName, TopicCatalog.Topic::compacted));
+        assertThat(compactedByName).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "taskgov.workload.submitted", false, "taskgov.workload.finished", false,
+                "taskgov.workload.admitted", false, "taskgov.workload.preempted", false,
+                "taskgov.workload.status", true, "taskgov.preemption.requested", false,
+                "taskgov.quota", true, "taskgov.topology", true, "taskgov.deadletter", false));
+    }
+
+    @Test
+    void every_topic_has_one_name_one_property_and_the_deciders_changelogs_are_compacted() {
+        assertThat(TopicCatalog.ALL).extracting(TopicCatalog.Topic::defaultName).doesNotHaveDuplicates();
+        assertThat(TopicCatalog.ALL).extracting(TopicCatalog.Topic::property).doesNotHaveDuplicates();
+        assertThat(TopicCatalog.ALL).containsAll(TopicCatalog.SHARED);
+        assertThat(List.of(TopicCatalog.ADMISSION_CHANGELOG, TopicCatalog.PREEMPTION_CHANGELOG))
+                .allMatch(TopicCatalog.Topic::compacted);
+        assertThat(TopicCatalog.ALL).allMatch(t -> t.partitions() == 1);
+    }
+
+    @Test
+    void a_topic_is_renamed_by_its_property_or_the_matching_environment_variable() {
+        assertThat(TopicCatalog.QUOTA.property()).isEqualTo("taskgov.topics.quota");
+        assertThat(TopicCatalog.QUOTA.environmentVariable()).isEqualTo("TASKGOV_TOPICS_QUOTA");
+        assertThat(TopicCatalog.WORKLOAD_SUBMITTED.environmentVariable()).isEqualTo("TASKGOV_TOPICS_WORKLOAD_SUBMITTED");
+        assertThat(TopicCatalog.ADMISSION_CHANGELOG.environmentVariable()).isEqualTo("TASKGOV_ADMISSION_CHANGELOG_TOPIC");
+        assertThat(TopicCatalog.byDefaultName("taskgov.topology")).contains(TopicCatalog.TOPOLOGY);
+        assertThat(TopicCatalog.byDefaultName("no.such.topic")).isEmpty();
+    }
+}

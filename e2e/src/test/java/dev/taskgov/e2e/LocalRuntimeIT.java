@@ -1,0 +1,119 @@
+package dev.taskgov.e2e;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The local runtime script itself ({@code deploy/local/taskgov-local}) on ports and a data directory that are
+ * not the defaults, as a second platform beside a first one would run: its own broker (and controller), its own
+ * PostgreSQL and the four services come up healthy where the variables say. In the foreground it supervises: a
+ * service killed with SIGKILL is restarted and said so in the log; after {@code taskgov-local down} from another
+ * shell the foreground process ends.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class LocalRuntimeIT {
+
+    static final Path ROOT = PlatformIT.projectRoot();
+    static final Path HOME = Path.of("target", "local-runtime").toAbsolutePath();
+    static final Path SCRIPT = ROOT.resolve("deploy/local/taskgov-local");
+    static final Map<String, Integer> SERVICE_PORTS = new LinkedHashMap<>();
+
+    static ChildProcesses processes;
+    static Map<String, String> env;
+    static Process foreground;
+
+    @BeforeAll
+    static void up() throws IOException {
+        PlatformIT.deleteRecursively(HOME);
+        processes = new ChildProcesses(HOME.resolve("test-logs"));
+        env = new LinkedHashMap<>();
+        env.put("TASKGOV_HOME", HOME.toString());
+        env.put("TASKGOV_KAFKA_PORT", String.valueOf(ChildProcesses.freePort()));
+        env.put("TASKGOV_KAFKA_CONTROLLER_PORT", String.valueOf(ChildProcesses.freePort()));
+        env.put("TASKGOV_DB_PORT", String.valueOf(ChildProcesses.freePort()));
+        for (String variable : List.of("TASKGOV_QUOTA_PORT", "TASKGOV_TOPOLOGY_PORT", "TASKGOV_ADMISSION_PORT", "TASKGOV_PREEMPTION_PORT")) {
+            int port = ChildProcesses.freePort();
+            env.put(variable, String.valueOf(port));
+            SERVICE_PORTS.put(variable, port);
+        }
+        // The runtime must bring its own broker and database here, whatever the calling environment points at.
+        env.put("TASKGOV_KAFKA_BOOTSTRAP", "");
+        env.put("TASKGOV_DB_URL", "");
+        env.put("TASKGOV_SERVICE_JAVA_OPTS", "-Xms64m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+        // From the project root, as README shows it (topology-service reads the demo cluster relative to it).
+        foreground = processes.start("taskgov-local-up", env, List.of("bash", "-c",
+                "cd '" + ROOT + "' && exec deploy/local/taskgov-local up --foreground"));
+        HttpClient http = HttpClient.newHttpClient();
+        await("the four services healthy on the ports of the variables").atMost(Duration.ofMinutes(5))
+                .pollInterval(Duration.ofSeconds(2))
+                .until(() -> {
+                    assertThat(foreground.isAlive()).as("taskgov-local up --foreground is running; see "
+                            + processes.log("taskgov-local-up")).isTrue();
+                    return SERVICE_PORTS.values().stream().allMatch(p -> PlatformIT.healthy(http, p));
+                });
+    }
+
+    @AfterAll
+    static void down() {
+        if (env != null) ChildProcesses.run(env, List.of("bash", SCRIPT.toString(), "down"), 300);
+        if (processes != null) processes.close();
+    }
+
+    @Test
+    void the_platform_moves_with_its_port_variables_is_supervised_in_the_foreground_and_leaves_with_down() throws Exception {
+        ChildProcesses.Result status = ChildProcesses.run(env, List.of("bash", SCRIPT.toString(), "status"), 60);
+        assertThat(status.out())
+                .contains("127.0.0.1:" + env.get("TASKGOV_KAFKA_PORT"))
+                .contains("127.0.0.1:" + env.get("TASKGOV_DB_PORT") + "/taskgov")
+                .contains(HOME.resolve("kafka/data").toString());
+        for (int port : SERVICE_PORTS.values()) assertThat(status.out()).containsPattern("UP\\s+http://127.0.0.1:" + port);
+        assertThat(Files.readString(HOME.resolve("kafka/server.properties")))
+                .contains("CONTROLLER://127.0.0.1:" + env.get("TASKGOV_KAFKA_CONTROLLER_PORT"));
+
+        // A crash: the supervisor notices, says so and starts the service again on its port.
+        long crashed = Long.parseLong(Files.readString(HOME.resolve("run/admission-service.pid")).trim());
+        ProcessHandle.of(crashed).ifPresent(ProcessHandle::destroyForcibly);
+        HttpClient http = HttpClient.newHttpClient();
+        int admissionPort = SERVICE_PORTS.get("TASKGOV_ADMISSION_PORT");
+        await("admission-service restarted by the foreground supervisor").atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofSeconds(2))
+                .until(() -> log().contains("admission-service restarted")
+                        && PlatformIT.healthy(http, admissionPort));
+        assertThat(log()).contains("admission-service (pid " + crashed + ") exited on its own");
+        long restarted = Long.parseLong(Files.readString(HOME.resolve("run/admission-service.pid")).trim());
+        assertThat(restarted).isNotEqualTo(crashed);
+
+        // "down" from another shell: everything stops, nothing is restarted, and the foreground process leaves.
+        ChildProcesses.Result down = ChildProcesses.run(env, List.of("bash", SCRIPT.toString(), "down"), 300);
+        assertThat(down.exit()).as(down.err()).isZero();
+        assertThat(foreground.waitFor(60, TimeUnit.SECONDS)).as("the foreground process ended after down").isTrue();
+        assertThat(foreground.exitValue()).isZero();
+        assertThat(log()).contains("every component was stopped").doesNotContain("preemption-service restarted");
+        List<Long> alive = new ArrayList<>();
+        for (String c : List.of("kafka", "postgres", "quota-service", "topology-service", "admission-service", "preemption-service")) {
+            assertThat(HOME.resolve("run/" + c + ".pid")).doesNotExist();
+        }
+        ProcessHandle.of(restarted).filter(ProcessHandle::isAlive).ifPresent(p -> alive.add(p.pid()));
+        assertThat(alive).as("no service left running").isEmpty();
+    }
+
+    private static String log() throws IOException {
+        return Files.readString(processes.log("taskgov-local-up"));
+    }
+}

@@ -1,0 +1,68 @@
+package dev.taskgov.topology.it;
+
+import dev.taskgov.testsupport.KafkaTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A dead letter the broker refuses (a dead-letter topic name no broker can create): the bad record is not
+ * acknowledged as handled, the failure is counted in {@code taskgov_deadletter_write_failures_total} and logged,
+ * and nothing is counted as dead-lettered.
+ */
+@QuarkusTest
+@WithTestResource(KafkaTestResource.class)
+@TestProfile(DeadLetterRefusedTest.UnwritableDeadLetters.class)
+class DeadLetterRefusedTest {
+
+    static final String SUBMITTED = "taskgov.workload.submitted.it-unwritable-dead-letters";
+
+    /** Its own input topic (no other test reads the bad record) and a dead-letter topic that cannot exist. */
+    public static class UnwritableDeadLetters implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("taskgov.topics.workload-submitted", SUBMITTED,
+                    "taskgov.topics.deadletter", "taskgov.dead letters!");
+        }
+    }
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @Test
+    void a_refused_dead_letter_is_counted_as_a_failure_and_not_as_a_dead_letter() throws Exception {
+        String failures = "taskgov_deadletter_write_failures_total{topic=\"" + SUBMITTED + "\"}";
+        String deadLettered = "taskgov_deadletter_records_total{reason=\"unreadable\",topic=\"" + SUBMITTED + "\"}";
+        assertThat(metricValue(failures)).as("registered at 0").isZero();
+
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(SUBMITTED, "not-json", "{not json")).get();
+        }
+
+        await().atMost(Duration.ofMinutes(2)).until(() -> metricValue(failures) >= 1);
+        assertThat(metricValue(deadLettered)).as("nothing reached a dead-letter topic").isZero();
+    }
+
+    private static double metricValue(String series) {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith(series + " "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1).trim())).findFirst().orElse(-1);
+    }
+}
