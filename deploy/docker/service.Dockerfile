@@ -1,5 +1,5 @@
-# One image per taskgov service (quota, topology, admission, preemption, job-watcher), built from the
-# module's Quarkus fast-jar. Context: the project root, after `./mvnw -B -DskipTests package`:
+# One image per taskgov service (quota, topology, admission, preemption, job-watcher) and the CLI
+# (the compose demo), built from the module's Quarkus fast-jar. Context: the project root, after `./mvnw -B -DskipTests package`:
 #   docker build -f deploy/docker/service.Dockerfile --build-arg MODULE=quota-service --build-arg PORT=8081 \
 #     -t taskgov/quota-service:0.1.0 .
 # docker-compose.yml and deploy/docker/build-images do this for every service.
@@ -23,12 +23,12 @@ COPY ${MODULE}/target/quarkus-app/*.jar /deployments/
 COPY ${MODULE}/target/quarkus-app/app/ /deployments/app/
 COPY ${MODULE}/target/quarkus-app/quarkus/ /deployments/quarkus/
 
-# Inside a container the service must listen beyond loopback; SERVICE_PORT is for the health check only
-# (the service's own port variable, e.g. TASKGOV_QUOTA_PORT, must say the same when changed).
+# Inside a container the service must listen beyond loopback. SERVICE_PORT (its HTTP port, published
+# by docker-compose.yml; empty for the CLI) is for the health check only: the service's own port
+# variable, e.g. TASKGOV_QUOTA_PORT, must say the same when changed.
 ENV TASKGOV_HTTP_HOST=0.0.0.0 \
     SERVICE_PORT=${PORT} \
     JAVA_OPTS="-XX:MaxRAMPercentage=75 -Djava.util.logging.manager=org.jboss.logmanager.LogManager"
-EXPOSE ${PORT}
 USER 10001:10001
 WORKDIR /tmp
 HEALTHCHECK --interval=5s --timeout=3s --start-period=120s --retries=3 \
