@@ -31,6 +31,6 @@ ENV TASKGOV_HTTP_HOST=0.0.0.0 \
     JAVA_OPTS="-XX:MaxRAMPercentage=75 -Djava.util.logging.manager=org.jboss.logmanager.LogManager"
 USER 10001:10001
 WORKDIR /tmp
-HEALTHCHECK --interval=5s --timeout=3s --start-period=120s --retries=3 \
+HEALTHCHECK --interval=5s --timeout=3s --start-period=300s --retries=3 \
   CMD curl -fsS -o /dev/null "http://127.0.0.1:${SERVICE_PORT}/q/health/ready" || exit 1
 ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS -jar /deployments/quarkus-run.jar"]
