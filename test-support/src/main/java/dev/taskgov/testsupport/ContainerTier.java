@@ -75,8 +75,9 @@ final class ContainerTier {
     }
 
     /**
-     * The image, and what Testcontainers starts before it: Ryuk (unless disabled) and, in a container
-     * whose engine address is a socket, its small image to find the host's address (unless given).
+     * The image, and what Testcontainers starts before it: Ryuk (unless disabled) and, when this JVM
+     * runs in a container ({@code /.dockerenv}), its small image that finds the host's address
+     * (unless {@code TESTCONTAINERS_HOST_OVERRIDE} gives it).
      */
     private static List<String> neededImages(String image) {
         List<String> needed = new ArrayList<>(List.of(image));
