@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Timeout;
  * {@code down -v}.
  *
  * <p>Needs a Docker engine (DOCKER_HOST) with Compose. Without one it is aborted with the reason; with
- * {@code -Dtaskgov.docker.required=true} (the {@code docker} profile, which .ci/run runs) it fails instead.
+ * {@code -De2e.docker.required=true} (the Docker step of .ci/run) it fails instead.
  */
 @Timeout(value = 12, unit = TimeUnit.MINUTES)
 class ComposeStackIT {
@@ -61,7 +61,7 @@ class ComposeStackIT {
             String why = "docker compose e2e not run: " + engine
                     + " (.ci/run starts an engine and runs it: ./mvnw -B -Pdocker verify, see README \"With Docker\")";
             System.out.println(why);
-            assertThat(Boolean.getBoolean("taskgov.docker.required")).as(why).isFalse();
+            assertThat(Boolean.getBoolean("e2e.docker.required")).as(why).isFalse();
             Assumptions.abort(why);
         }
         for (String variable : PORT_VARIABLES) {
