@@ -23,10 +23,12 @@ COPY ${MODULE}/target/quarkus-app/*.jar /deployments/
 COPY ${MODULE}/target/quarkus-app/app/ /deployments/app/
 COPY ${MODULE}/target/quarkus-app/quarkus/ /deployments/quarkus/
 
-# Inside a container the service must listen beyond loopback. SERVICE_PORT (its HTTP port, published
-# by docker-compose.yml; empty for the CLI) is for the health check only: the service's own port
-# variable, e.g. TASKGOV_QUOTA_PORT, must say the same when changed.
+# Inside a container the service must listen beyond loopback; LANG makes the output UTF-8 (the
+# CLI's arrows). SERVICE_PORT (its HTTP port, published by docker-compose.yml; empty for the CLI) is
+# for the health check only: the service's own port variable, e.g. TASKGOV_QUOTA_PORT, must say the
+# same when changed.
 ENV TASKGOV_HTTP_HOST=0.0.0.0 \
+    LANG=C.UTF-8 \
     SERVICE_PORT=${PORT} \
     JAVA_OPTS="-XX:MaxRAMPercentage=75 -Djava.util.logging.manager=org.jboss.logmanager.LogManager"
 USER 10001:10001
