@@ -1,12 +1,11 @@
 package dev.taskgov.admission;
 
-/** CloudEvents {@code ce_type} values admission-service writes. */
+/**
+ * The CloudEvents {@code ce_type} of admission-service's own changelog (internal state); the types of
+ * the public events are declared next to their records in core ({@code WorkloadAdmitted.TYPE}, ...).
+ */
 public final class AdmissionEvents {
-    public static final String ADMITTED = "dev.taskgov.workload.admitted";
-    public static final String STATUS = "dev.taskgov.workload.status";
-    public static final String PREEMPTION_REQUESTED = "dev.taskgov.preemption.requested";
     public static final String CHANGELOG = "dev.taskgov.admission.changelog";
-    public static final String SUBMITTED = "dev.taskgov.workload.submitted";
 
     private AdmissionEvents() {
     }

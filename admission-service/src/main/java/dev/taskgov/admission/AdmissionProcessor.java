@@ -8,6 +8,7 @@ import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.PreemptionRequested;
 import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
@@ -16,10 +17,12 @@ import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.PendingReason;
+import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.Victim;
 import dev.taskgov.core.resources.Resources;
@@ -34,7 +37,6 @@ import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.TopologyRequest;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.CompactedTopicReader;
-import dev.taskgov.service.support.Json;
 import dev.taskgov.service.support.Outbox;
 import dev.taskgov.service.support.TransactionalLoop;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -92,7 +94,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             clear();
             latest.forEach((id, bytes) -> {
                 try {
-                    WorkloadRecord r = Json.read(bytes, WorkloadRecord.class);
+                    WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
                     workloads.put(id, r);
                     admissionSeq = Math.max(admissionSeq, r.admissionSeq());
                 } catch (RuntimeException e) {
@@ -170,11 +172,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     private void onSubmitted(ConsumerRecord<String, byte[]> record, Outbox out) {
         WorkloadSubmitted s = decode(record, WorkloadSubmitted.class, out);
-        if (s == null) return;
-        if (s.workloadId() == null || s.workloadId().isBlank()) {
-            deadLetter(out, record, "workloadId: is required (a submission without an id cannot be tracked)");
-            return;
-        }
+        if (s == null || !identified(record, s.workloadId(), out)) return;
         WorkloadRecord known = workloads.get(s.workloadId());
         if (known != null) {
             LOG.debugf("workload %s is already known (%s); the submission changes nothing", s.workloadId(), known.state());
@@ -201,11 +199,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     private void onFinished(ConsumerRecord<String, byte[]> record, Outbox out) {
         WorkloadFinished f = decode(record, WorkloadFinished.class, out);
-        if (f == null) return;
-        if (f.workloadId() == null || f.workloadId().isBlank()) {
-            deadLetter(out, record, "workloadId: is required");
-            return;
-        }
+        if (f == null || !identified(record, f.workloadId(), out)) return;
         WorkloadRecord rec = workloads.get(f.workloadId());
         ChangeResult change = scheduler.finish(f.workloadId());
         if (rec == null || change.outcome() == ChangeResult.Outcome.Unchanged) {
@@ -220,9 +214,11 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     private void onPreempted(ConsumerRecord<String, byte[]> record, Outbox out) {
         WorkloadPreempted p = decode(record, WorkloadPreempted.class, out);
-        if (p == null) return;
-        if (p.workloadId() == null || p.workloadId().isBlank()) {
-            deadLetter(out, record, "workloadId: is required");
+        if (p == null || !identified(record, p.workloadId(), out)) return;
+        if (p.reason() == PreemptionReason.NodeFailure || p.reason() == PreemptionReason.QuotaRemoved) {
+            // This service decided these evictions itself and applied them when it published them;
+            // the workload may be admitted again since, so reading one back must change nothing.
+            LOG.debugf("eviction of %s (%s) read back; already applied", p.workloadId(), p.reason());
             return;
         }
         WorkloadRecord rec = workloads.get(p.workloadId());
@@ -251,8 +247,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         if (dev.taskgov.service.support.QuotaRecords.SCHEDULER_CONFIG_KEY.equals(key)) {
             SchedulerConfig c;
             try {
-                c = record.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(Json.tree(record.value()));
-            } catch (ValidationException | java.io.IOException e) {
+                c = record.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(EventCodec.tree(record.value()));
+            } catch (ValidationException | EventCodec.EventFormatException e) {
                 deadLetter(out, record, "scheduler config: " + e.getMessage());
                 return false;
             }
@@ -267,8 +263,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
         JsonNode json;
         try {
-            json = Json.tree(record.value());
-        } catch (java.io.IOException e) {
+            json = EventCodec.tree(record.value());
+        } catch (EventCodec.EventFormatException e) {
             deadLetter(out, record, "unparseable quota JSON: " + e.getMessage());
             return false;
         }
@@ -347,8 +343,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private void cycle(Outbox out) {
         dirty = false;
         for (Decision d : scheduler.cycle()) {
-            if (d instanceof Decision.Admit a) {
+            if (d instanceof Decision.Admit a && a.nodeReplaced()) {
+                onNodeReplaced(a, out);
+            } else if (d instanceof Decision.Admit a) {
                 onAdmit(a, out);
+            } else if (d instanceof Decision.Evict e) {
+                onEvicted(e, out);
             } else if (d instanceof Decision.StayPending p) {
                 update(p.workloadId(), WorkloadState.Pending, p.reason().name(), p.message(), out);
             } else if (d instanceof Decision.Reject r) {
@@ -370,9 +370,39 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
         var event = a.toEvent();
         WorkloadRecord next = rec.admit(a.admittedAt(), ++admissionSeq, event.podSets(), event.borrowed(), "admitted");
-        out.emit(topics.admitted(), a.workloadId(), event, AdmissionEvents.ADMITTED, next.eventId());
+        out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
         persist(next, out);
         observer.admitted(rec.team(), rec.priorityClass(), Duration.between(rec.submittedAt(), a.admittedAt()));
+    }
+
+    /** A node under the workload failed and its pods there were placed again: the same admission, a new placement. */
+    private void onNodeReplaced(Decision.Admit a, Outbox out) {
+        WorkloadRecord rec = workloads.get(a.workloadId());
+        if (rec == null) {
+            LOG.errorf("new placement of %s, which has no record", a.workloadId());
+            return;
+        }
+        var event = a.toEvent();
+        WorkloadRecord next = rec.replacePlacement(a.admittedAt(), event.podSets(), WorkloadAdmitted.NODE_REPLACED, a.replacedBecause());
+        out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
+        persist(next, out);
+    }
+
+    /**
+     * The scheduler evicted a running workload without a preemptor (its node failed with no
+     * replacement, or its team's quota was disabled or deleted): published on the preempted topic
+     * like a preemption, and the workload is pending again.
+     */
+    private void onEvicted(Decision.Evict e, Outbox out) {
+        WorkloadRecord rec = workloads.get(e.workloadId());
+        if (rec == null) {
+            LOG.errorf("evicted %s, which has no record", e.workloadId());
+            return;
+        }
+        String message = scheduler.workload(e.workloadId()).map(WorkloadView::message).orElse(e.victim().message());
+        WorkloadRecord next = rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), message, clock.instant());
+        out.emit(topics.preempted(), e.workloadId(), e.toEvent(), WorkloadPreempted.TYPE, next.eventId());
+        persist(next, out);
     }
 
     private void onPreemptionNeeded(Decision.PreemptionNeeded n, Outbox out) {
@@ -380,7 +410,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         if (rec == null) return;
         PreemptionRequested request = new PreemptionRequested(rec.workloadId(), rec.team(), n.workload().priority(),
                 rec.spec().withSubmittedAt(rec.submittedAt()), n.lackingAmounts(), n.message(), clock.instant());
-        out.emit(topics.preemptionRequested(), rec.workloadId(), request, AdmissionEvents.PREEMPTION_REQUESTED,
+        out.emit(topics.preemptionRequested(), rec.workloadId(), request, PreemptionRequested.TYPE,
                 rec.eventId() + ":preemption");
         observer.preemptionRequested(rec.team());
     }
@@ -397,7 +427,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         out.emit(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
         WorkloadStatus status = new WorkloadStatus(rec.workloadId(), rec.team(), rec.state(), rec.reason(), rec.message(),
                 rec.history().get(rec.history().size() - 1).time());
-        out.emit(topics.status(), rec.workloadId(), status, AdmissionEvents.STATUS, rec.eventId());
+        out.emit(topics.status(), rec.workloadId(), status, WorkloadStatus.TYPE, rec.eventId());
     }
 
     // ------------------------------------------------------------------ helpers
@@ -415,6 +445,30 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             deadLetter(out, record, UNREADABLE, "unreadable " + type.getSimpleName() + ": " + e.getMessage());
             return null;
         }
+    }
+
+    /**
+     * Whether a workload record can be tracked: its value's {@code workloadId} follows the id rule
+     * and is the identity, so a key, when present, must be the same id. Otherwise the record goes to
+     * the dead letter naming the field and the rule (an id that breaks the rule cannot be stored
+     * under or read back by that id, so it is not kept as a Rejected workload).
+     */
+    private boolean identified(ConsumerRecord<String, byte[]> record, String workloadId, Outbox out) {
+        Optional<String> problem = WorkloadIds.problem(workloadId);
+        if (problem.isPresent()) {
+            deadLetter(out, record, "workloadId: " + problem.get());
+            return false;
+        }
+        if (record.key() != null && !record.key().equals(workloadId)) {
+            deadLetter(out, record, "key: the record key '" + abbreviate(record.key()) + "' differs from workloadId '" + workloadId
+                    + "'; the value's workloadId is the workload's identity and the key must be absent or equal to it");
+            return false;
+        }
+        return true;
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 80 ? text : text.substring(0, 80) + "... (" + text.length() + " characters)";
     }
 
     private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, String reason) {
@@ -453,8 +507,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     }
 
     private Workload toWorkload(WorkloadRecord r) {
+        // a class removed from the scheduler config since counts as the lowest, as in the scheduler
         int priority = r.priorityClass() == null ? config.defaultPriority()
-                : config.priorityClasses().getOrDefault(r.priorityClass(), r.priority());
+                : config.priorityClasses().getOrDefault(r.priorityClass(), config.defaultPriority());
         List<PodSetRequest> podSets = new ArrayList<>();
         for (PodSetSpec p : r.spec().podSets()) {
             Resources perPod = p.requests() == null ? Resources.ZERO : p.requests().toResources();

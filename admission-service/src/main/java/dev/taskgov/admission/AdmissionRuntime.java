@@ -2,7 +2,8 @@ package dev.taskgov.admission;
 
 import dev.taskgov.admission.config.AdmissionServiceConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
-import dev.taskgov.service.support.Json;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.WorkloadSubmitted;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -92,8 +93,8 @@ public class AdmissionRuntime {
     public void publishSubmission(dev.taskgov.core.events.WorkloadSubmitted submission)
             throws ExecutionException, InterruptedException, TimeoutException {
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.submitted(), submission.workloadId(),
-                Json.bytes(submission));
-        CloudEventHeaders.write(record.headers(), AdmissionEvents.SUBMITTED, config.admission().source(),
+                EventCodec.bytes(submission));
+        CloudEventHeaders.write(record.headers(), WorkloadSubmitted.TYPE, config.admission().source(),
                 "http:" + submission.workloadId() + ":" + java.util.UUID.randomUUID(), java.time.Instant.now(),
                 submission.workloadId());
         submissions.send(record).get(30, TimeUnit.SECONDS);

@@ -25,7 +25,9 @@ import java.util.TreeMap;
 /**
  * Rebuilds a decider's scheduler from its changelog when it takes over: the real nodes, policy and
  * quotas, then every admitted workload put back on its recorded placement in admission order
- * ({@link Scheduler#restoreAdmitted}), then the pending ones queued.
+ * ({@link Scheduler#restoreAdmitted}), then the pending ones queued, then the nodes that are not
+ * ready and the disabled quotas applied as changes. (A node or quota deleted while no decider ran
+ * is not known any more: its workloads keep running.)
  */
 final class SchedulerRestore {
     private static final Logger LOG = Logger.getLogger(SchedulerRestore.class);
@@ -40,9 +42,14 @@ final class SchedulerRestore {
     static Scheduler restore(Clock clock, Collection<InstanceType> instanceTypes, Collection<Node> nodes,
                              SchedulerConfig config, Collection<TeamQuota> quotas, List<Admitted> admittedInOrder,
                              List<Workload> pending) {
-        Scheduler scheduler = new Scheduler(clock, Scheduler.Mode.DELEGATED, instanceTypes, nodes);
+        // Admitted work goes back where it ran, so the nodes and quotas start as they were when it was
+        // admitted (ready, enabled); a node that failed or a quota disabled while no decider ran is
+        // then applied as the change it is: replacement or eviction, reported by the first cycle.
+        List<Node> asRunning = nodes.stream().map(n -> n.ready() ? n
+                : new Node(n.name(), n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), true)).toList();
+        Scheduler scheduler = new Scheduler(clock, Scheduler.Mode.DELEGATED, instanceTypes, asRunning);
         scheduler.applySchedulerConfig(config);
-        quotas.forEach(scheduler::applyQuota);
+        quotas.forEach(q -> scheduler.applyQuota(q.withActive(true)));
         for (Admitted a : admittedInOrder) {
             ChangeResult r = scheduler.restoreAdmitted(a.workload(),
                     WorkloadAdmitted.placement(inPodSetOrder(a.workload(), a.placement())), borrowed(a), a.admittedAt());
@@ -51,6 +58,8 @@ final class SchedulerRestore {
             }
         }
         pending.forEach(scheduler::submit);
+        nodes.stream().filter(n -> !n.ready()).forEach(scheduler::upsertNode);
+        quotas.stream().filter(q -> !q.active()).forEach(scheduler::applyQuota);
         return scheduler;
     }
 

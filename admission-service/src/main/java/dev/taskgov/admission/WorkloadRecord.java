@@ -21,7 +21,8 @@ import java.util.Map;
  * @param priorityClass resolved priority class name, null when none was named
  * @param priority      resolved priority weight
  * @param state         Pending, Admitted, Finished or Rejected
- * @param reason        why it is in that state (PendingReason / RejectReason / preemption reason name); null when none
+ * @param reason        why it is in that state (PendingReason / RejectReason / preemption reason name; NodeReplaced
+ *                      for an admitted workload moved off a failed node); null when none
  * @param message       for people, with numbers
  * @param submittedAt   queue order among equal priorities (kept across evictions)
  * @param admittedAt    when the current admission happened; null unless Admitted
@@ -100,6 +101,17 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
         h.add(new Condition(now, WorkloadState.Admitted, null, newMessage));
         return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, WorkloadState.Admitted, null, newMessage, submittedAt,
                 now, seq, podSets, borrowedNow, h, version + 1);
+    }
+
+    /**
+     * The next version, still admitted (same admission time and order, same borrowing) on a new
+     * placement; the history says why ({@code reason}, e.g. NodeReplaced, and which node).
+     */
+    public WorkloadRecord replacePlacement(Instant now, List<AdmittedPodSet> podSets, String newReason, String newMessage) {
+        List<Condition> h = new ArrayList<>(history);
+        h.add(new Condition(now, WorkloadState.Admitted, newReason, newMessage));
+        return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, WorkloadState.Admitted, newReason, newMessage,
+                submittedAt, admittedAt, admissionSeq, podSets, borrowed, h, version + 1);
     }
 
     /** Whether a new (state, reason, message) differs from the current one. */

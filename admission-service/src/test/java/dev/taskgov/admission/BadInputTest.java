@@ -7,8 +7,7 @@ import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WorkloadState;
-import dev.taskgov.service.support.DeadLetter;
-import dev.taskgov.service.support.Json;
+import dev.taskgov.core.events.DeadLetter;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +64,7 @@ class BadInputTest {
             c.awaitQuiet(d, null);
 
             List<DeadLetter> letters = c.readAll(c.topics.deadLetter()).stream()
-                    .map(r -> Json.read(r.value(), DeadLetter.class)).toList();
+                    .map(r -> EventCodec.read(r.value(), DeadLetter.class)).toList();
             assertThat(letters).hasSize(501);
             assertThat(letters).allSatisfy(l -> {
                 assertThat(l.topic()).isEqualTo(c.topics.submitted());
@@ -163,11 +162,7 @@ class BadInputTest {
     }
 
     private static JsonNode tree(ConsumerRecord<String, byte[]> r) {
-        try {
-            return Json.tree(r.value());
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return EventCodec.tree(r.value());
     }
 
     @SuppressWarnings("unused")

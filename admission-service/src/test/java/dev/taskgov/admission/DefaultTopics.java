@@ -6,7 +6,7 @@ import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.TopologyLevels;
-import dev.taskgov.service.support.Json;
+import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.QuotaRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -40,7 +40,7 @@ final class DefaultTopics implements AutoCloseable {
     }
 
     private void send(String topic, String key, Object value) {
-        producer.send(new ProducerRecord<>(topic, key, Json.bytes(value)));
+        producer.send(new ProducerRecord<>(topic, key, EventCodec.bytes(value)));
     }
 
     @Override

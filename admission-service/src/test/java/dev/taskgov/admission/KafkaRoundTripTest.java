@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.events.WorkloadSubmitted;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -53,7 +54,7 @@ class KafkaRoundTripTest {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProps())) {
             ProducerRecord<String, String> record =
                     new ProducerRecord<>(TaskgovTopics.WORKLOAD_SUBMITTED, workloadId, value);
-            record.headers().add("ce_type", "dev.taskgov.WorkloadSubmitted".getBytes(StandardCharsets.UTF_8));
+            record.headers().add("ce_type", WorkloadSubmitted.TYPE.getBytes(StandardCharsets.UTF_8));
             producer.send(record).get(30, TimeUnit.SECONDS);
         }
 
@@ -70,7 +71,7 @@ class KafkaRoundTripTest {
                 .filter(r -> workloadId.equals(r.key())).findFirst().orElseThrow();
         assertThat(received.value()).isEqualTo(value);
         assertThat(new String(received.headers().lastHeader("ce_type").value(), StandardCharsets.UTF_8))
-                .isEqualTo("dev.taskgov.WorkloadSubmitted");
+                .isEqualTo(WorkloadSubmitted.TYPE);
     }
 
     @Test

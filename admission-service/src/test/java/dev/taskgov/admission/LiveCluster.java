@@ -1,7 +1,7 @@
 package dev.taskgov.admission;
 
 import dev.taskgov.service.support.CloudEventHeaders;
-import dev.taskgov.service.support.Json;
+import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -102,7 +102,7 @@ final class LiveCluster implements AutoCloseable {
 
     /** Sends a JSON value; with {@code cloudEvents} it carries binary-mode ce_* headers. */
     void publish(String topic, String key, Object value, boolean cloudEvents) {
-        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : Json.bytes(value));
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : EventCodec.bytes(value));
         if (cloudEvents) {
             CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
                     Instant.now(), key);
@@ -124,7 +124,7 @@ final class LiveCluster implements AutoCloseable {
 
     /** Sends without waiting for each ack (bursts); {@link #flush()} waits for all. */
     void publishAsync(String topic, String key, Object value) {
-        producer.send(new ProducerRecord<>(topic, key, Json.bytes(value)));
+        producer.send(new ProducerRecord<>(topic, key, EventCodec.bytes(value)));
     }
 
     void flush() {

@@ -24,7 +24,6 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.PodSetPlacement;
-import dev.taskgov.service.support.Json;
 import dev.taskgov.service.support.QuotaRecords;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -116,7 +115,7 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
         for (Victim v : p.victims()) {
             WorkloadPreempted event = new WorkloadPreempted(v.workloadId(), v.team(), p.preemptorId(), v.reason(),
                     v.message(), Instant.now());
-            producer.send(new ProducerRecord<>(cluster.topics.preempted(), v.workloadId(), Json.bytes(event)));
+            producer.send(new ProducerRecord<>(cluster.topics.preempted(), v.workloadId(), EventCodec.bytes(event)));
             published.add(event);
         }
         producer.commitTransaction();
@@ -174,6 +173,13 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
             WorkloadStatus s = status.get(a.workloadId());
             WorkloadSubmitted spec = submitted.get(a.workloadId());
             if (s == null || s.state() != WorkloadState.Admitted || spec == null) continue;
+            try {
+                config.resolveClass(spec.priorityClass());
+            } catch (dev.taskgov.core.model.ValidationException e) {
+                // its class was removed from the scheduler config since it was admitted: it counts as the lowest (no class)
+                spec = new WorkloadSubmitted(spec.workloadId(), spec.namespace(), spec.queueName(), null, spec.jobKind(),
+                        spec.submittedAt(), spec.podSets());
+            }
             if (WorkloadValidation.validate(spec, view.context(), Instant.now()) instanceof WorkloadValidation.Valid v) {
                 view.running.add(new RunningWorkload(v.workload(), placement(a), order.get(a.workloadId())));
             }
@@ -194,11 +200,7 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
     }
 
     private static JsonNode tree(byte[] value) {
-        try {
-            return Json.tree(value);
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return EventCodec.tree(value);
     }
 
     private record View(SchedulerConfig config, List<TeamQuota> quotas, List<Node> nodes,

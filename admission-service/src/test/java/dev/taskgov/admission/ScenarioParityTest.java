@@ -11,6 +11,7 @@ import dev.taskgov.core.sim.ScenarioFiles;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
 import dev.taskgov.core.topology.Node;
+import dev.taskgov.service.support.ClusterChangeRecords;
 import dev.taskgov.service.support.QuotaRecords;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -95,6 +96,11 @@ class ScenarioParityTest {
                     Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
                     seenPreemptions = preempted.size();
                     checks.addAll(check(decider.processor(), e, since));
+                } else {
+                    // node, removeNode, quota, deleteQuota, schedulerConfig: the record topology- or quota-service would publish
+                    ClusterChangeRecords c = ClusterChangeRecords.of(step).orElseThrow();
+                    cluster.publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? t.quota() : t.topology(), c.key(), c.value(), true);
+                    cluster.awaitQuiet(decider, standIn);
                 }
             }
             return checks;

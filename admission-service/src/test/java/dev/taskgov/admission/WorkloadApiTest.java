@@ -1,7 +1,7 @@
 package dev.taskgov.admission;
 
 import dev.taskgov.core.events.WorkloadSubmitted;
-import dev.taskgov.service.support.Json;
+import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.SharedKafka;
 import io.quarkus.test.common.WithTestResource;
@@ -51,7 +51,7 @@ class WorkloadApiTest {
     @Test
     void a_submission_over_http_is_admitted_and_described() {
         WorkloadSubmitted w = Fixtures.workload("api-train-1", TEAM, 4, Instant.parse("2026-11-30T10:00:00Z"));
-        given().contentType(ContentType.JSON).body(Json.bytes(w)).post("/workloads")
+        given().contentType(ContentType.JSON).body(EventCodec.bytes(w)).post("/workloads")
                 .then().statusCode(202).body("workloadId", equalTo("api-train-1"));
         await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
                 given().get("/workloads/api-train-1").then().statusCode(200).body("state", equalTo("Admitted")));
@@ -75,24 +75,44 @@ class WorkloadApiTest {
     @Test
     void an_invalid_submission_is_400_naming_the_field() {
         WorkloadSubmitted w = Fixtures.workload("api-bad", TEAM, 1, Instant.parse("2026-11-30T10:00:00Z"));
-        String body = new String(Json.bytes(w)).replace("\"count\":1", "\"count\":0");
+        String body = new String(EventCodec.bytes(w)).replace("\"count\":1", "\"count\":0");
         given().contentType(ContentType.JSON).body(body).post("/workloads")
                 .then().statusCode(400).body("errors.field", hasItem("podSets[0].count"));
         WorkloadSubmitted unknownTeam = Fixtures.workload("api-bad-team", "no-such-team", 1, Instant.now());
-        given().contentType(ContentType.JSON).body(Json.bytes(unknownTeam)).post("/workloads")
+        given().contentType(ContentType.JSON).body(EventCodec.bytes(unknownTeam)).post("/workloads")
                 .then().statusCode(400).body("errors.field", hasItem("namespace"));
+    }
+
+    @Test
+    void an_id_that_breaks_the_id_rule_or_a_body_the_codec_refuses_is_400_naming_the_field() {
+        WorkloadSubmitted w = Fixtures.workload("api-strict", TEAM, 1, Instant.parse("2026-11-30T10:00:00Z"));
+        String good = new String(EventCodec.bytes(w));
+        given().contentType(ContentType.JSON).body(good.replace("\"api-strict\"", "\"../../etc/passwd\"")).post("/workloads")
+                .then().statusCode(400).body("errors.field", hasItem("workloadId"))
+                .body("errors.rule", hasItem(containsString("at most 253 characters")));
+        given().contentType(ContentType.JSON).body(good.replace("\"api-strict\"", "\"" + "a".repeat(100_000) + "\""))
+                .post("/workloads").then().statusCode(400).body("errors.field", hasItem("workloadId"));
+        given().contentType(ContentType.JSON).body(good.replace("\"count\":1", "\"count\":1.5")).post("/workloads")
+                .then().statusCode(400).body("errors.field", hasItem("$.podSets[0].count"));
+        given().contentType(ContentType.JSON).body(good + "xyz").post("/workloads")
+                .then().statusCode(400).body("errors.field", hasItem("$"));
+        given().urlEncodingEnabled(false).contentType(ContentType.JSON)
+                .body(good.replace("\"api-strict\"", "\"Not_A_Name\"")).post("/workloads:dry-run")
+                .then().statusCode(400).body("errors.field", hasItem("workloadId"));
+        given().urlEncodingEnabled(false).get("/workloads/Not_A_Name").then().statusCode(400)
+                .body("errors.field", hasItem("id")).body("errors.rule", hasItem(containsString("lowercase letters")));
     }
 
     @Test
     void a_dry_run_says_where_it_would_go_and_the_queue_says_why_others_wait() {
         WorkloadSubmitted probe = Fixtures.workload("api-probe", TEAM, 2, Instant.parse("2026-11-30T10:00:00Z"));
         given().urlEncodingEnabled(false) // curl and other clients send the colon as is
-                .contentType(ContentType.JSON).body(Json.bytes(probe)).post("/workloads:dry-run")
+                .contentType(ContentType.JSON).body(EventCodec.bytes(probe)).post("/workloads:dry-run")
                 .then().statusCode(200).body("wouldBeAdmitted", equalTo(true))
                 .body("verdict", equalTo("Admitted")).body("placement[0].name", equalTo("worker"));
 
         WorkloadSubmitted big = Fixtures.workload("api-too-big-for-now", TEAM, 17, Instant.parse("2026-11-30T10:05:00Z"));
-        given().contentType(ContentType.JSON).body(Json.bytes(big)).post("/workloads").then().statusCode(202);
+        given().contentType(ContentType.JSON).body(EventCodec.bytes(big)).post("/workloads").then().statusCode(202);
         await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
                 given().get("/teams/" + TEAM + "/pending").then().statusCode(200)
                         .body("workloads.workloadId", hasItem("api-too-big-for-now"))

@@ -2,7 +2,7 @@ package dev.taskgov.admission;
 
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WorkloadState;
-import dev.taskgov.service.support.Json;
+import dev.taskgov.core.events.EventCodec;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -114,7 +114,7 @@ class WorkloadHistoryTest {
     void an_aggregated_history_survives_the_changelog_round_trip() {
         WorkloadRecord r = history().change(10, Pending, "QuotaExceeded", "a").change(20, Pending, "QuotaExceeded", "b").apply();
 
-        WorkloadRecord back = Json.read(Json.bytes(r), WorkloadRecord.class);
+        WorkloadRecord back = EventCodec.read(EventCodec.bytes(r), WorkloadRecord.class);
 
         assertThat(back.history()).isEqualTo(r.history());
         assertThat(back.history().get(1).count()).isEqualTo(2);
@@ -123,7 +123,7 @@ class WorkloadHistoryTest {
     @Test
     void a_changelog_entry_written_before_counts_existed_reads_as_one_occurrence() {
         String json = "{\"time\":\"2026-11-30T10:00:05Z\",\"state\":\"Pending\",\"reason\":\"Queued\",\"message\":\"m\"}";
-        WorkloadRecord.Condition c = Json.read(json.getBytes(StandardCharsets.UTF_8), WorkloadRecord.Condition.class);
+        WorkloadRecord.Condition c = EventCodec.read(json.getBytes(StandardCharsets.UTF_8), WorkloadRecord.Condition.class);
         assertThat(c.count()).isEqualTo(1);
         assertThat(c.firstTime()).isEqualTo(Instant.parse("2026-11-30T10:00:05Z"));
     }

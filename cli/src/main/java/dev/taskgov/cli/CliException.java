@@ -24,6 +24,13 @@ public final class CliException extends RuntimeException {
         return new CliException(INVALID_INPUT, message);
     }
 
+    /** Refuses an id that breaks the workload id rule before anything is sent. */
+    static void checkWorkloadId(String id) {
+        dev.taskgov.core.model.WorkloadIds.problem(id).ifPresent(rule -> {
+            throw invalid("workload id: " + rule);
+        });
+    }
+
     static CliException failed(String message) {
         return new CliException(FAILED, message);
     }

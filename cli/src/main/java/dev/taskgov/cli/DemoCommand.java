@@ -1,6 +1,7 @@
 package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadFinished;
@@ -59,6 +60,18 @@ public class DemoCommand extends CliCommand {
     @Option(names = "--finish-at-end", description = "Finish every demo workload still running or pending when the duration is over.")
     boolean finishAtEnd;
 
+    @Option(names = "--fail-node", paramLabel = "NAME",
+            description = "Make node NAME not ready at --fail-at for --fail-for, as topology-service publishes a failed node: "
+                    + "its jobs move to free nodes of their domain (NodeReplaced) or are evicted (NodeFailure) and requeued; "
+                    + "then it is ready again. Pick a node from topology-service's GET /topology (e.g. p5-b1r1h1 of the local runtime).")
+    String failNode;
+
+    @Option(names = "--fail-at", defaultValue = "30s", description = "When --fail-node fails (default ${DEFAULT-VALUE} after the start).")
+    String failAt;
+
+    @Option(names = "--fail-for", defaultValue = "60s", description = "How long --fail-node stays not ready (default ${DEFAULT-VALUE}).")
+    String failFor;
+
     @Mixin
     Endpoints endpoints;
 
@@ -69,6 +82,8 @@ public class DemoCommand extends CliCommand {
     private final Map<String, Planned> planned = new HashMap<>();
     private final Map<String, String> lastState = new HashMap<>();
     private final Map<String, String> lastAdmittedAt = new HashMap<>();
+    /** The last NodeReplaced message seen per workload: a move is printed once. */
+    private final Map<String, String> lastReplacement = new HashMap<>();
     private final Map<String, Instant> finishDue = new HashMap<>();
     private int submitted, admissions, preemptions, finished;
 
@@ -76,6 +91,8 @@ public class DemoCommand extends CliCommand {
     protected int run() {
         Duration total = parseDuration(duration);
         if (rate < 0) throw CliException.invalid("--rate must be >= 0, was " + rate);
+        Duration failStart = parseDuration(failAt, "--fail-at");
+        Duration failLength = parseDuration(failFor, "--fail-for");
         long s = seed != null ? seed : clock.millis();
         Random random = new Random(s);
         String run = Long.toString(Math.abs(s % 46656), 36);
@@ -89,6 +106,7 @@ public class DemoCommand extends CliCommand {
         out().flush();
         Instant start = clock.instant();
         Instant end = start.plus(total);
+        NodeFailure failure = failNode == null ? null : new NodeFailure(failNode, failStart, failLength);
         int next = 0;
         try (KafkaWriter kafka = new KafkaWriter(endpoints.kafkaBootstrap, clock);
              Progress progress = Progress.onTerminal("demo")) {
@@ -97,17 +115,19 @@ public class DemoCommand extends CliCommand {
                 while (next < plan.size() && plan.get(next).at().compareTo(elapsed) <= 0) {
                     submit(admission, plan.get(next++));
                 }
+                if (failure != null) failure.step(kafka, elapsed);
                 observe(admission, run);
                 finishDue(kafka);
                 progress.update(elapsed.toSeconds(), total.toSeconds(), "submitted " + submitted + ", admitted " + admissions
                         + ", preempted " + preemptions + ", finished " + finished);
                 pause(1000);
             }
+            if (failure != null) failure.restore(kafka);
             if (finishAtEnd) {
                 for (String id : planned.keySet()) {
                     if (!"Finished".equals(lastState.get(id)) && !"Rejected".equals(lastState.get(id))) {
                         kafka.send(KafkaWriter.FINISHED_TOPIC, id, new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Cancelled),
-                                "dev.taskgov.workload.finished");
+                                WorkloadFinished.TYPE);
                     }
                 }
             }
@@ -218,7 +238,12 @@ public class DemoCommand extends CliCommand {
             String reason = Views.text(w, "reason");
             String admittedAt = Views.text(w, "admittedAt");
             String before = lastState.put(id, state);
-            if ("Admitted".equals(state) && admittedAt != null && !admittedAt.equals(lastAdmittedAt.get(id))) {
+            String message = Views.text(w, "message");
+            if ("Admitted".equals(state) && "NodeReplaced".equals(reason) && message != null && !message.equals(lastReplacement.put(id, message))) {
+                StringBuilder where = new StringBuilder();
+                for (JsonNode ps : w.path("placement")) where.append(Views.placement(ps));
+                event("moved", id, message + "; now " + where);
+            } else if ("Admitted".equals(state) && admittedAt != null && !admittedAt.equals(lastAdmittedAt.get(id))) {
                 lastAdmittedAt.put(id, admittedAt);
                 admissions++;
                 finishDue.put(id, clock.instant().plusMillis((long) (p.runFor().toMillis() * timeScale)));
@@ -244,7 +269,7 @@ public class DemoCommand extends CliCommand {
             var e = it.next();
             if (e.getValue().isAfter(now)) continue;
             kafka.send(KafkaWriter.FINISHED_TOPIC, e.getKey(), new WorkloadFinished(e.getKey(), now, WorkloadFinished.Outcome.Succeeded),
-                    "dev.taskgov.workload.finished");
+                    WorkloadFinished.TYPE);
             finished++;
             event("finished", e.getKey(), "ran " + planned.get(e.getKey()).runFor().toSeconds() + "s");
             it.remove();
@@ -261,7 +286,7 @@ public class DemoCommand extends CliCommand {
         return level.substring(level.lastIndexOf('/') + 1);
     }
 
-    private static void pause(long millis) {
+    static void pause(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
@@ -270,8 +295,51 @@ public class DemoCommand extends CliCommand {
         }
     }
 
+    /**
+     * {@code --fail-node}: the node's record as on {@code taskgov.topology}, published with
+     * {@code ready: false} when its time comes and as it was when its time is over (or the demo ends).
+     */
+    private final class NodeFailure {
+        final String node;
+        final Duration failAt;
+        final Duration restoreAt;
+        /** The node's record before the failure (read at the start, so an unknown name stops the demo at once). */
+        final NodeRecord before;
+        boolean failed;
+        boolean restored;
+
+        NodeFailure(String node, Duration failAt, Duration failFor) {
+            this.node = node;
+            this.failAt = failAt;
+            this.restoreAt = failAt.plus(failFor);
+            this.before = TopologyTopic.latest(endpoints.kafkaBootstrap, node, clock).orElseThrow(() ->
+                    CliException.invalid("--fail-node: no node " + node + " on " + TopologyTopic.TOPIC + "; see topology-service's GET /topology"));
+        }
+
+        void step(KafkaWriter kafka, Duration elapsed) {
+            if (!failed && elapsed.compareTo(failAt) >= 0) {
+                failed = true;
+                kafka.send(TopologyTopic.TOPIC, node, TopologyTopic.withReady(before, false), TopologyTopic.NODE_EVENT_TYPE);
+                event("node", node, "not ready (--fail-node): its pods move to free nodes of their domain or their jobs are evicted");
+            } else if (failed && !restored && elapsed.compareTo(restoreAt) >= 0) {
+                restore(kafka);
+            }
+        }
+
+        void restore(KafkaWriter kafka) {
+            if (!failed || restored) return;
+            restored = true;
+            kafka.send(TopologyTopic.TOPIC, node, before, TopologyTopic.NODE_EVENT_TYPE);
+            event("node", node, "ready again: free capacity at once");
+        }
+    }
+
     /** 90s, 3m, 1h, 1m30s, or ISO-8601 (PT3M). */
     static Duration parseDuration(String text) {
+        return parseDuration(text, "--duration");
+    }
+
+    static Duration parseDuration(String text, String option) {
         String t = text.strip().toLowerCase(Locale.ROOT);
         try {
             if (t.startsWith("pt")) return Duration.parse(t.toUpperCase(Locale.ROOT));
@@ -280,6 +348,6 @@ public class DemoCommand extends CliCommand {
         } catch (RuntimeException e) {
             // falls through to the error below
         }
-        throw CliException.invalid("--duration: '" + text + "' is not a duration such as 90s, 3m, 1h30m");
+        throw CliException.invalid(option + ": '" + text + "' is not a duration such as 90s, 3m, 1h30m");
     }
 }

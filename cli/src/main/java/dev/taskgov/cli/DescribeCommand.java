@@ -3,7 +3,7 @@ package dev.taskgov.cli;
 import picocli.CommandLine.Command;
 
 /** {@code taskgov describe <resource> <id>}, as {@code kubectl describe}. */
-@Command(name = "describe", mixinStandardHelpOptions = true, description = "Show one resource in detail (workload).",
-        subcommands = {DescribeWorkloadCommand.class})
+@Command(name = "describe", mixinStandardHelpOptions = true, description = "Show one resource in detail (workload, hyp-pytorch-job).",
+        subcommands = {DescribeWorkloadCommand.class, HypPyTorchJobDescribeCommand.class})
 public class DescribeCommand {
 }

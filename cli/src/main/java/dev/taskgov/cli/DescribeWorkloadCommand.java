@@ -26,9 +26,14 @@ public class DescribeWorkloadCommand extends CliCommand {
 
     @Override
     protected int run() {
+        CliException.checkWorkloadId(id);
         JsonNode w = endpoints.admission().workload(id);
-        if (output.json()) {
-            out().println(Json.pretty(w));
+        if (output.structured()) {
+            out().println(output.render(w));
+            return 0;
+        }
+        if (output.names()) {
+            out().println("workload/" + Views.text(w, "workloadId"));
             return 0;
         }
         print(w, out());

@@ -6,9 +6,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code taskgov dry-run}: would this workload be admitted now, where, borrowing what, after preempting whom. */
-@Command(name = "dry-run", mixinStandardHelpOptions = true,
+@Command(name = "dry-run",
         description = "Ask admission-service whether a workload (same flags as submit) would be admitted now; nothing is submitted.")
 public class DryRunCommand extends CliCommand {
+
+    /** Help only: a --version here would be picocli's (printing nothing), not hyp's template version (see create hyp-pytorch-job). */
+    @Mixin
+    HelpOption help;
 
     @Mixin
     WorkloadOptions workload;
@@ -20,9 +24,10 @@ public class DryRunCommand extends CliCommand {
     @Override
     protected int run() {
         WorkloadSubmitted submission = workload.submission(clock.instant(), err());
+        CliException.checkWorkloadId(submission.workloadId());
         JsonNode r = endpoints.admission().dryRun(submission);
-        if (output.json()) {
-            out().println(Json.pretty(r));
+        if (output.structured()) {
+            out().println(output.render(r));
             return 0;
         }
         var out = out();

@@ -4,21 +4,24 @@ import picocli.CommandLine.Option;
 
 import java.net.URI;
 
-/** Where the services are: flags, else the environment, else the local runtime's defaults. */
+/**
+ * Where the services are: flags, else the environment (a system property {@code taskgov.admission.url},
+ * {@code taskgov.quota.url}, {@code taskgov.kafka.bootstrap}, then the variable), else the local runtime's defaults.
+ */
 final class Endpoints {
 
     @Option(names = "--admission-url", paramLabel = "URL",
-            defaultValue = "${env:TASKGOV_ADMISSION_URL:-http://127.0.0.1:8083}",
+            defaultValue = "${sys:taskgov.admission.url:-${env:TASKGOV_ADMISSION_URL:-http://127.0.0.1:8083}}",
             description = "admission-service base URL (env TASKGOV_ADMISSION_URL; default ${DEFAULT-VALUE}).")
     String admissionUrl;
 
     @Option(names = "--quota-url", paramLabel = "URL",
-            defaultValue = "${env:TASKGOV_QUOTA_URL:-http://127.0.0.1:8081}",
+            defaultValue = "${sys:taskgov.quota.url:-${env:TASKGOV_QUOTA_URL:-http://127.0.0.1:8081}}",
             description = "quota-service (SageMaker API) URL (env TASKGOV_QUOTA_URL; default ${DEFAULT-VALUE}).")
     String quotaUrl;
 
     @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT",
-            defaultValue = "${env:TASKGOV_KAFKA_BOOTSTRAP:-127.0.0.1:9092}",
+            defaultValue = "${sys:taskgov.kafka.bootstrap:-${env:TASKGOV_KAFKA_BOOTSTRAP:-127.0.0.1:9092}}",
             description = "Kafka bootstrap servers (env TASKGOV_KAFKA_BOOTSTRAP; default ${DEFAULT-VALUE}).")
     String kafkaBootstrap;
 

@@ -22,9 +22,10 @@ public class FinishCommand extends CliCommand {
 
     @Override
     protected int run() {
+        ids.forEach(CliException::checkWorkloadId);
         try (KafkaWriter writer = new KafkaWriter(endpoints.kafkaBootstrap, clock)) {
             for (String id : ids) {
-                writer.send(KafkaWriter.FINISHED_TOPIC, id, new WorkloadFinished(id, clock.instant(), outcome), "dev.taskgov.workload.finished");
+                writer.send(KafkaWriter.FINISHED_TOPIC, id, new WorkloadFinished(id, clock.instant(), outcome), WorkloadFinished.TYPE);
                 out().println("workload/" + id + " finished (" + outcome + ")");
             }
         }

@@ -5,6 +5,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.util.List;
+
 /** {@code taskgov get workloads [--team T] [--state S]}: a table like {@code kubectl get workloads}. */
 @Command(name = "workloads", aliases = {"workload", "wl"}, mixinStandardHelpOptions = true,
         description = "List workloads with their state and reason, optionally of one team and in one state.")
@@ -24,14 +26,22 @@ public class GetWorkloadsCommand extends CliCommand {
     @Override
     protected int run() {
         JsonNode list = endpoints.admission().workloads(team, state);
-        if (output.json()) {
-            out().println(Json.pretty(list));
+        if (output.structured()) {
+            out().println(output.render(list));
             return 0;
         }
-        Table t = new Table("NAME", "TEAM", "STATE", "REASON", "BORROWED", "AGE");
+        if (output.names()) {
+            OutputOption.names("workload", list, w -> Views.text(w, "workloadId")).forEach(out()::println);
+            return 0;
+        }
+        Table t = output.wide() ? new Table("NAME", "TEAM", "STATE", "REASON", "BORROWED", "AGE", "MESSAGE")
+                : new Table("NAME", "TEAM", "STATE", "REASON", "BORROWED", "AGE");
         for (JsonNode w : list) {
-            t.row(Views.text(w, "workloadId"), Views.text(w, "team"), Views.text(w, "state"), Views.text(w, "reason"),
-                    Views.amounts(w.get("borrowed")), Views.age(Views.text(w, "submittedAt"), clock));
+            List<Object> row = new java.util.ArrayList<>(java.util.Arrays.asList(Views.text(w, "workloadId"), Views.text(w, "team"),
+                    Views.text(w, "state"), Views.text(w, "reason"), Views.amounts(w.get("borrowed")),
+                    Views.age(Views.text(w, "submittedAt"), clock)));
+            if (output.wide()) row.add(Views.text(w, "message"));
+            t.row(row.toArray());
         }
         if (t.isEmpty()) {
             err().println("No workloads found" + (team == null ? "" : " for team " + team) + (state == null ? "" : " in state " + state) + ".");

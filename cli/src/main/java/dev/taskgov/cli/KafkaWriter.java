@@ -1,5 +1,6 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -7,7 +8,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Properties;
 import java.util.UUID;
@@ -20,7 +20,7 @@ final class KafkaWriter implements AutoCloseable {
 
     static final String SUBMITTED_TOPIC = "taskgov.workload.submitted";
     static final String FINISHED_TOPIC = "taskgov.workload.finished";
-    private static final String SOURCE = "/taskgov/cli";
+    private static final String SOURCE = CloudEvents.source("cli");
 
     private final String bootstrap;
     private final KafkaProducer<String, String> producer;
@@ -43,12 +43,7 @@ final class KafkaWriter implements AutoCloseable {
     /** Sends one event keyed by {@code key} and waits for the broker's acknowledgement. */
     void send(String topic, String key, Object event, String ceType) {
         RecordHeaders headers = new RecordHeaders();
-        headers.add("ce_specversion", bytes("1.0"));
-        headers.add("ce_type", bytes(ceType));
-        headers.add("ce_source", bytes(SOURCE));
-        headers.add("ce_id", bytes(UUID.randomUUID().toString()));
-        headers.add("ce_time", bytes(clock.instant().toString()));
-        headers.add("content-type", bytes("application/json"));
+        CloudEvents.write(headers::add, ceType, SOURCE, UUID.randomUUID().toString(), clock.instant(), key, true);
         try {
             producer.send(new ProducerRecord<>(topic, null, key, EventCodec.write(event), headers)).get(20, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException | org.apache.kafka.common.KafkaException e) {
@@ -59,10 +54,6 @@ final class KafkaWriter implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw CliException.failed("interrupted");
         }
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override

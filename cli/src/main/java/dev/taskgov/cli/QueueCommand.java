@@ -22,8 +22,8 @@ public class QueueCommand extends CliCommand {
     protected int run() {
         String t = team.startsWith("hyperpod-ns-") ? team.substring("hyperpod-ns-".length()) : team;
         JsonNode q = endpoints.admission().pending(t);
-        if (output.json()) {
-            out().println(Json.pretty(q));
+        if (output.structured()) {
+            out().println(output.render(q));
             return 0;
         }
         JsonNode entries = q.path("workloads");

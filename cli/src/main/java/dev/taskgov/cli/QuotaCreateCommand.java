@@ -30,6 +30,8 @@ public class QuotaCreateCommand extends CliCommand {
         flags.apply(r);
         if (name != null) r.put("Name", name);
         if (clusterArn != null) r.put("ClusterArn", clusterArn);
+        SageMakerJson.onlyKnown(r, "$", "Name", "Description", "ClusterArn", "ComputeQuotaConfig", "ComputeQuotaTarget",
+                "ActivationState", "Tags");
         CreateComputeQuotaRequest request = CreateComputeQuotaRequest.builder()
                 .name(SageMakerJson.text(r, "Name", "$"))
                 .description(SageMakerJson.text(r, "Description", "$"))
@@ -40,7 +42,7 @@ public class QuotaCreateCommand extends CliCommand {
                 .tags(SageMakerJson.tags(r.get("Tags"), "$.Tags"))
                 .build();
         CreateComputeQuotaResponse response = SageMakerClients.call(endpoints.quota(), c -> c.createComputeQuota(request));
-        if (output.json()) out().println(Json.pretty(SageMakerJson.toJson(response)));
+        if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
         else out().println("computequota/" + response.computeQuotaId() + " created (" + response.computeQuotaArn() + ")");
         return 0;
     }

@@ -10,14 +10,18 @@ import software.amazon.awssdk.services.sagemaker.model.DescribeComputeQuotaRespo
 import java.io.PrintWriter;
 
 /** {@code taskgov quota describe ID}: SageMaker DescribeComputeQuota. */
-@Command(name = "describe", mixinStandardHelpOptions = true, description = "Show a compute quota (DescribeComputeQuota).")
+@Command(name = "describe", description = "Show a compute quota (DescribeComputeQuota).")
 public class QuotaDescribeCommand extends CliCommand {
 
     @Parameters(paramLabel = "ID", description = "ComputeQuotaId.")
     String id;
 
-    @Option(names = "--version", paramLabel = "N", description = "ComputeQuotaVersion (default: the latest).")
+    @Option(names = {"--version", "--compute-quota-version"}, paramLabel = "N",
+            description = "ComputeQuotaVersion (default: the latest); --compute-quota-version as the aws CLI spells it.")
     Integer version;
+
+    @Mixin
+    HelpOption help;
 
     @Mixin
     Endpoints endpoints;
@@ -29,7 +33,7 @@ public class QuotaDescribeCommand extends CliCommand {
         DescribeComputeQuotaResponse r = SageMakerClients.call(endpoints.quota(),
                 c -> c.describeComputeQuota(b -> b.computeQuotaId(id).computeQuotaVersion(version)));
         JsonNode json = SageMakerJson.toJson(r);
-        if (output.json()) out().println(Json.pretty(json));
+        if (output.structured()) out().println(output.render(json));
         else print(json, out());
         return 0;
     }

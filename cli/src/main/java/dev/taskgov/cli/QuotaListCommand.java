@@ -38,11 +38,16 @@ public class QuotaListCommand extends CliCommand {
         });
         ArrayNode json = SageMakerJson.NODES.arrayNode();
         all.forEach(s -> json.add(SageMakerJson.toJson(s)));
-        if (output.json()) {
-            out().println(Json.pretty(SageMakerJson.NODES.objectNode().set("ComputeQuotaSummaries", json)));
+        if (output.structured()) {
+            out().println(output.render(SageMakerJson.NODES.objectNode().set("ComputeQuotaSummaries", json)));
             return 0;
         }
-        Table t = new Table("NAME", "ID", "TEAM", "WEIGHT", "STATUS", "SHARING", "RESOURCES");
+        if (output.names()) {
+            OutputOption.names("computequota", json, q -> q.path("ComputeQuotaId").asText()).forEach(out()::println);
+            return 0;
+        }
+        Table t = output.wide() ? new Table("NAME", "ID", "TEAM", "WEIGHT", "STATUS", "SHARING", "RESOURCES", "PREEMPT", "ACTIVATION", "CLUSTER")
+                : new Table("NAME", "ID", "TEAM", "WEIGHT", "STATUS", "SHARING", "RESOURCES");
         for (JsonNode q : json) {
             JsonNode config = q.path("ComputeQuotaConfig");
             JsonNode sharing = config.path("ResourceSharingConfig");
@@ -54,10 +59,15 @@ public class QuotaListCommand extends CliCommand {
                 }
                 resources.add(sb.toString());
             }
-            t.row(q.path("Name").asText(), q.path("ComputeQuotaId").asText(), q.path("ComputeQuotaTarget").path("TeamName").asText(),
-                    q.path("ComputeQuotaTarget").path("FairShareWeight").asText(), q.path("Status").asText(),
+            List<Object> row = new ArrayList<>(java.util.Arrays.asList(q.path("Name").asText(), q.path("ComputeQuotaId").asText(),
+                    q.path("ComputeQuotaTarget").path("TeamName").asText(), q.path("ComputeQuotaTarget").path("FairShareWeight").asText(),
+                    q.path("Status").asText(),
                     sharing.path("Strategy").asText("") + (sharing.hasNonNull("BorrowLimit") ? " " + sharing.get("BorrowLimit").asText() + "%" : ""),
-                    String.join("; ", resources));
+                    String.join("; ", resources)));
+            if (output.wide()) {
+                row.addAll(java.util.Arrays.asList(config.path("PreemptTeamTasks").asText(""), q.path("ActivationState").asText(""), q.path("ClusterArn").asText("")));
+            }
+            t.row(row.toArray());
         }
         if (t.isEmpty()) err().println("No compute quotas found.");
         else t.print(out());

@@ -33,6 +33,8 @@ public class QuotaUpdateCommand extends CliCommand {
     @Override
     protected int run() {
         ObjectNode input = SageMakerJson.input(flags.cliInputJson);
+        SageMakerJson.onlyKnown(input, "$", "ComputeQuotaId", "TargetVersion", "ComputeQuotaConfig", "ComputeQuotaTarget",
+                "ActivationState", "Description");
         String quotaId = id != null ? id : SageMakerJson.text(input, "ComputeQuotaId", "$");
         if (quotaId == null) throw CliException.invalid("ID (or ComputeQuotaId in --cli-input-json) is required");
         DescribeComputeQuotaResponse current = SageMakerClients.call(endpoints.quota(), c -> c.describeComputeQuota(b -> b.computeQuotaId(quotaId)));
@@ -51,7 +53,7 @@ public class QuotaUpdateCommand extends CliCommand {
                 .description(SageMakerJson.text(r, "Description", "$"))
                 .build();
         UpdateComputeQuotaResponse response = SageMakerClients.call(endpoints.quota(), c -> c.updateComputeQuota(request));
-        if (output.json()) out().println(Json.pretty(SageMakerJson.toJson(response)));
+        if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
         else out().println("computequota/" + quotaId + " updated to version " + response.computeQuotaVersion());
         return 0;
     }

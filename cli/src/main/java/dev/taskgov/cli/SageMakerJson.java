@@ -94,9 +94,36 @@ final class SageMakerJson {
         return c instanceof software.amazon.awssdk.core.util.SdkAutoConstructList<?>;
     }
 
+    /**
+     * Members of the current SageMaker API that the AWS SDK this client is built with does not model,
+     * so it cannot send them: refused with the way to send them instead of being dropped.
+     */
+    private static final Map<String, String> NOT_IN_THIS_SDK = Map.of(
+            "AbsoluteBorrowLimits", "aws sagemaker create-compute-quota / update-compute-quota --endpoint-url <quota-service>",
+            "IdleResourceSharing", "aws sagemaker create-cluster-scheduler-config / update-cluster-scheduler-config --endpoint-url <quota-service>");
+
+    /**
+     * Refuses a member the operation's shape does not define, naming its path and the known members
+     * (as the aws CLI does with --cli-input-json), instead of dropping it.
+     */
+    static void onlyKnown(JsonNode n, String path, String... known) {
+        if (n == null || !n.isObject()) return;
+        List<String> names = List.of(known);
+        n.fieldNames().forEachRemaining(name -> {
+            if (names.contains(name)) return;
+            if (NOT_IN_THIS_SDK.containsKey(name)) {
+                throw CliException.invalid(path + "." + name + ": quota-service accepts it, but the AWS SDK taskgov is built with"
+                        + " cannot send it; use " + NOT_IN_THIS_SDK.get(name));
+            }
+            String hint = names.stream().filter(k -> k.equalsIgnoreCase(name)).findFirst().map(k -> " (did you mean " + k + "?)").orElse("");
+            throw CliException.invalid(path + "." + name + ": unknown member" + hint + "; must be one of: " + String.join(", ", names));
+        });
+    }
+
     static ComputeQuotaConfig computeQuotaConfig(JsonNode n, String path) {
         if (n == null || n.isNull()) return null;
         object(n, path);
+        onlyKnown(n, path, "ComputeQuotaResources", "ResourceSharingConfig", "PreemptTeamTasks");
         ComputeQuotaConfig.Builder b = ComputeQuotaConfig.builder();
         JsonNode resources = n.get("ComputeQuotaResources");
         if (resources != null) {
@@ -106,6 +133,7 @@ final class SageMakerJson {
                 JsonNode r = resources.get(i);
                 String p = path + ".ComputeQuotaResources[" + i + "]";
                 object(r, p);
+                onlyKnown(r, p, "InstanceType", "Count", "Accelerators", "VCpu", "MemoryInGiB");
                 list.add(ComputeQuotaResourceConfig.builder()
                         .instanceType(text(r, "InstanceType", p))
                         .count(integer(r, "Count", p))
@@ -120,6 +148,7 @@ final class SageMakerJson {
         if (sharing != null && !sharing.isNull()) {
             String p = path + ".ResourceSharingConfig";
             object(sharing, p);
+            onlyKnown(sharing, p, "Strategy", "BorrowLimit");
             b.resourceSharingConfig(ResourceSharingConfig.builder()
                     .strategy(text(sharing, "Strategy", p)).borrowLimit(integer(sharing, "BorrowLimit", p)).build());
         }
@@ -130,12 +159,14 @@ final class SageMakerJson {
     static ComputeQuotaTarget computeQuotaTarget(JsonNode n, String path) {
         if (n == null || n.isNull()) return null;
         object(n, path);
+        onlyKnown(n, path, "TeamName", "FairShareWeight");
         return ComputeQuotaTarget.builder().teamName(text(n, "TeamName", path)).fairShareWeight(integer(n, "FairShareWeight", path)).build();
     }
 
     static SchedulerConfig schedulerConfig(JsonNode n, String path) {
         if (n == null || n.isNull()) return null;
         object(n, path);
+        onlyKnown(n, path, "PriorityClasses", "FairShare");
         SchedulerConfig.Builder b = SchedulerConfig.builder();
         JsonNode classes = n.get("PriorityClasses");
         if (classes != null) {
@@ -144,6 +175,7 @@ final class SageMakerJson {
             for (int i = 0; i < classes.size(); i++) {
                 String p = path + ".PriorityClasses[" + i + "]";
                 object(classes.get(i), p);
+                onlyKnown(classes.get(i), p, "Name", "Weight");
                 list.add(PriorityClass.builder().name(text(classes.get(i), "Name", p)).weight(integer(classes.get(i), "Weight", p)).build());
             }
             b.priorityClasses(list);
@@ -157,6 +189,7 @@ final class SageMakerJson {
         List<Tag> tags = new ArrayList<>();
         for (int i = 0; i < n.size(); i++) {
             String p = path + "[" + i + "]";
+            onlyKnown(n.get(i), p, "Key", "Value");
             tags.add(Tag.builder().key(text(n.get(i), "Key", p)).value(text(n.get(i), "Value", p)).build());
         }
         return tags;

@@ -29,6 +29,7 @@ public class SchedulerConfigCreateCommand extends CliCommand {
         ObjectNode r = flags.apply(SageMakerJson.NODES.objectNode());
         if (name != null) r.put("Name", name);
         if (clusterArn != null) r.put("ClusterArn", clusterArn);
+        SageMakerJson.onlyKnown(r, "$", "Name", "ClusterArn", "SchedulerConfig", "Description", "Tags");
         CreateClusterSchedulerConfigRequest request = CreateClusterSchedulerConfigRequest.builder()
                 .name(SageMakerJson.text(r, "Name", "$"))
                 .clusterArn(SageMakerJson.text(r, "ClusterArn", "$"))
@@ -37,7 +38,7 @@ public class SchedulerConfigCreateCommand extends CliCommand {
                 .tags(SageMakerJson.tags(r.get("Tags"), "$.Tags"))
                 .build();
         CreateClusterSchedulerConfigResponse response = SageMakerClients.call(endpoints.quota(), c -> c.createClusterSchedulerConfig(request));
-        if (output.json()) out().println(Json.pretty(SageMakerJson.toJson(response)));
+        if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
         else out().println("clusterschedulerconfig/" + response.clusterSchedulerConfigId() + " created (" + response.clusterSchedulerConfigArn() + ")");
         return 0;
     }

@@ -21,8 +21,8 @@ public class SchedulerConfigDescribeCommand extends CliCommand {
     protected int run() {
         JsonNode json = SageMakerJson.toJson(SageMakerClients.call(endpoints.quota(),
                 c -> c.describeClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id))));
-        if (output.json()) {
-            out().println(Json.pretty(json));
+        if (output.structured()) {
+            out().println(output.render(json));
             return 0;
         }
         var out = out();

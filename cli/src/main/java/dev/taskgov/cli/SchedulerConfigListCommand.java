@@ -26,8 +26,12 @@ public class SchedulerConfigListCommand extends CliCommand {
                     .forEach(page -> page.clusterSchedulerConfigSummaries().forEach(s -> acc.add(SageMakerJson.toJson(s))));
             return acc;
         });
-        if (output.json()) {
-            out().println(Json.pretty(SageMakerJson.NODES.objectNode().set("ClusterSchedulerConfigSummaries", json)));
+        if (output.structured()) {
+            out().println(output.render(SageMakerJson.NODES.objectNode().set("ClusterSchedulerConfigSummaries", json)));
+            return 0;
+        }
+        if (output.names()) {
+            OutputOption.names("clusterschedulerconfig", json, s -> s.path("ClusterSchedulerConfigId").asText()).forEach(out()::println);
             return 0;
         }
         Table t = new Table("NAME", "ID", "VERSION", "STATUS", "CLUSTER");

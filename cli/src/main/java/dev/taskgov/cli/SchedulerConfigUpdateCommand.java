@@ -32,12 +32,13 @@ public class SchedulerConfigUpdateCommand extends CliCommand {
         ObjectNode r = SageMakerJson.NODES.objectNode();
         r.set("SchedulerConfig", SageMakerJson.toJson(current.schedulerConfig()));
         flags.apply(r);
+        SageMakerJson.onlyKnown(r, "$", "ClusterSchedulerConfigId", "TargetVersion", "SchedulerConfig", "Description");
         int version = targetVersion != null ? targetVersion : current.clusterSchedulerConfigVersion();
         UpdateClusterSchedulerConfigResponse response = SageMakerClients.call(endpoints.quota(), c -> c.updateClusterSchedulerConfig(b -> b
                 .clusterSchedulerConfigId(id).targetVersion(version)
                 .schedulerConfig(SageMakerJson.schedulerConfig(r.get("SchedulerConfig"), "$.SchedulerConfig"))
                 .description(SageMakerJson.text(r, "Description", "$"))));
-        if (output.json()) out().println(Json.pretty(SageMakerJson.toJson(response)));
+        if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
         else out().println("clusterschedulerconfig/" + id + " updated to version " + response.clusterSchedulerConfigVersion());
         return 0;
     }

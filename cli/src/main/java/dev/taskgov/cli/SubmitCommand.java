@@ -13,10 +13,14 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code taskgov submit}: like {@code hyp create hyp-pytorch-job} or {@code kubectl apply -f}. */
-@Command(name = "submit", mixinStandardHelpOptions = true,
+@Command(name = "submit",
         description = {"Submit a workload: from hyp-pytorch-job style flags, or -f a Kueue-labelled Job/PyTorchJob manifest.",
                 "Goes through admission-service (validated there), or straight to Kafka with --kafka."})
 public class SubmitCommand extends CliCommand {
+
+    /** Help only: a --version here would be picocli's (printing nothing), not hyp's template version (see create hyp-pytorch-job). */
+    @Mixin
+    HelpOption help;
 
     @Mixin
     WorkloadOptions workload;
@@ -25,8 +29,12 @@ public class SubmitCommand extends CliCommand {
     @Mixin
     OutputOption output;
 
-    @Option(names = "--kafka", description = "Write to the submissions topic instead of calling admission-service.")
+    @Option(names = "--kafka", defaultValue = KAFKA_DEFAULT,
+            description = "Write to the submissions topic instead of calling admission-service (env TASKGOV_SUBMIT_KAFKA).")
     boolean kafka;
+
+    /** {@code --kafka}'s default: system property {@code taskgov.submit.kafka}, else env {@code TASKGOV_SUBMIT_KAFKA}, else false. */
+    static final String KAFKA_DEFAULT = "${sys:taskgov.submit.kafka:-${env:TASKGOV_SUBMIT_KAFKA:-false}}";
 
     @Option(names = "--print-only", description = "Print the submission that would be sent, and send nothing.")
     boolean printOnly;
@@ -34,33 +42,41 @@ public class SubmitCommand extends CliCommand {
     @Override
     protected int run() {
         WorkloadSubmitted submission = workload.submission(clock.instant(), err());
-        List<Violation> violations = WorkloadValidation.checkFields(submission);
-        if (!violations.isEmpty()) {
-            StringBuilder sb = new StringBuilder("the workload breaks " + violations.size() + " rule(s):");
-            violations.forEach(v -> sb.append(System.lineSeparator()).append("  ").append(v.field()).append(": ").append(v.rule()));
-            throw CliException.invalid(sb.toString());
-        }
+        checkLocally(submission);
         if (printOnly) {
             out().println(Json.pretty(submission));
             return 0;
         }
-        JsonNode answer;
-        if (kafka) {
-            try (KafkaWriter writer = new KafkaWriter(endpoints.kafkaBootstrap, clock)) {
-                writer.send(KafkaWriter.SUBMITTED_TOPIC, submission.workloadId(), submission, "dev.taskgov.workload.submitted");
-            }
-            answer = EventCodec.mapper().valueToTree(Map.of("workloadId", submission.workloadId(),
-                    "message", "written to " + KafkaWriter.SUBMITTED_TOPIC + "; taskgov describe workload " + submission.workloadId() + " shows its state"));
-        } else {
-            answer = endpoints.admission().submit(submission);
-        }
-        if (output.json()) {
-            out().println(Json.pretty(answer));
+        JsonNode answer = send(submission, kafka, endpoints);
+        if (output.structured()) {
+            out().println(output.render(answer));
         } else {
             out().println("workload/" + submission.workloadId() + " submitted (team " + submission.team() + ", "
                     + submission.podSets().size() + " pod set(s))");
             if (answer != null && answer.hasNonNull("message")) out().println(answer.get("message").asText());
         }
         return 0;
+    }
+
+    /** The rules a submission can be checked against without the cluster's state; each broken one named. */
+    static void checkLocally(WorkloadSubmitted submission) {
+        List<Violation> violations = WorkloadValidation.checkFields(submission);
+        if (!violations.isEmpty()) {
+            StringBuilder sb = new StringBuilder("the workload breaks " + violations.size() + " rule(s):");
+            violations.forEach(v -> sb.append(System.lineSeparator()).append("  ").append(v.field()).append(": ").append(v.rule()));
+            throw CliException.invalid(sb.toString());
+        }
+    }
+
+    /** Sends a checked submission: to admission-service (which validates it and answers), or straight to the topic. */
+    static JsonNode send(WorkloadSubmitted submission, boolean kafka, Endpoints endpoints) {
+        if (!kafka) {
+            return endpoints.admission().submit(submission);
+        }
+        try (KafkaWriter writer = new KafkaWriter(endpoints.kafkaBootstrap, clock)) {
+            writer.send(KafkaWriter.SUBMITTED_TOPIC, submission.workloadId(), submission, WorkloadSubmitted.TYPE);
+        }
+        return EventCodec.mapper().valueToTree(Map.of("workloadId", submission.workloadId(),
+                "message", "written to " + KafkaWriter.SUBMITTED_TOPIC + "; taskgov describe workload " + submission.workloadId() + " shows its state"));
     }
 }

@@ -123,6 +123,21 @@ class AdmissionCommandsTest {
     }
 
     @Test
+    void getWorkloadsNameYamlAndWideAsKubectl() throws Exception {
+        Cli.Result names = Cli.run("get", "workloads", "--team", "team-a", "-o", "name", "--admission-url", admission.url());
+        assertThat(names.exit()).isZero();
+        assertThat(names.out()).startsWith("workload/team-a-train-001\nworkload/team-a-rack-002\n");
+        Cli.Result yaml = Cli.run("get", "workloads", "--team", "team-a", "-o", "yaml", "--admission-url", admission.url());
+        assertThat(new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(yaml.out()))
+                .isEqualTo(EventCodec.mapper().readTree(json("workloads.json")));
+        Cli.Result wide = Cli.run("get", "workloads", "--team", "team-a", "-o", "wide", "--admission-url", admission.url());
+        assertThat(wide.out().lines().findFirst().orElseThrow()).endsWith("AGE     MESSAGE");
+        Cli.Result bad = Cli.run("get", "workloads", "-o", "xml", "--admission-url", admission.url());
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("table, wide, json, yaml, name");
+    }
+
+    @Test
     void getWorkloadsIsAKubectlTable() {
         Cli.Result r = Cli.run("get", "workloads", "--team", "team-a", "--admission-url", admission.url());
 
@@ -214,6 +229,21 @@ class AdmissionCommandsTest {
 
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).startsWith("error: the workload breaks 1 rule(s):\n  podSets[0].count: ");
+        assertThat(admission.requests).isEmpty();
+    }
+
+    @Test
+    void aWorkloadIdThatBreaksTheIdRuleIsRefusedBeforeAnythingIsSent() {
+        Cli.Result submit = Cli.run("submit", "--job-name", "../../etc/passwd", "--team", "team-a", "--instance-type", "ml.p5.48xlarge",
+                "--pods", "1", "--admission-url", admission.url());
+        assertThat(submit.exit()).isEqualTo(2);
+        assertThat(submit.err()).startsWith("error: the workload breaks 1 rule(s):\n  workloadId: must be at most 253 characters");
+        Cli.Result describe = Cli.run("describe", "workload", "Team_A", "--admission-url", admission.url());
+        assertThat(describe.exit()).isEqualTo(2);
+        assertThat(describe.err()).startsWith("error: workload id: must be at most 253 characters").contains("'Team_A'");
+        Cli.Result finish = Cli.run("finish", "x".repeat(300), "--kafka-bootstrap", "127.0.0.1:1");
+        assertThat(finish.exit()).isEqualTo(2);
+        assertThat(finish.err()).contains("workload id: ", "was 300 characters");
         assertThat(admission.requests).isEmpty();
     }
 

@@ -35,6 +35,12 @@ class MiscCommandsTest {
     }
 
     @Test
+    void aBadNodeFailureTimeIsInvalidInputBeforeAnythingIsContacted() {
+        assertThat(Cli.run("demo", "--fail-node", "p5-b1r1h1", "--fail-for", "a while")).isEqualTo(new Cli.Result(2, "",
+                "error: --fail-for: 'a while' is not a duration such as 90s, 3m, 1h30m\n"));
+    }
+
+    @Test
     void theDemoOpeningBorrowsThenReclaimsAndWaitsForARack() {
         var opening = DemoCommand.opening("r1");
 

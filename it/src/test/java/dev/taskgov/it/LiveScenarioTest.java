@@ -16,6 +16,8 @@ import dev.taskgov.core.sim.ScenarioFiles;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
 import dev.taskgov.core.topology.Node;
+import dev.taskgov.core.model.PreemptionReason;
+import dev.taskgov.service.support.ClusterChangeRecords;
 import dev.taskgov.service.support.QuotaRecords;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -67,7 +69,10 @@ class LiveScenarioTest {
             assertThat(seen).as("every expectation of %s holds live", file.getFileName()).allMatch(Check::ok);
             for (var r : live.readAll(live.admissionTopics.preempted())) {
                 WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
-                assertThat(p.preemptorWorkloadId()).as("preemptor of %s", p.workloadId()).isNotBlank();
+                // invariant 4: a preemption names its preemptor; an eviction by node failure or quota removal has none
+                if (p.reason() != PreemptionReason.NodeFailure && p.reason() != PreemptionReason.QuotaRemoved) {
+                    assertThat(p.preemptorWorkloadId()).as("preemptor of %s", p.workloadId()).isNotBlank();
+                }
                 assertThat(p.reason()).as("reason of %s", p.workloadId()).isNotNull();
                 assertThat(p.message()).as("message of %s", p.workloadId()).isNotBlank();
             }
@@ -100,6 +105,11 @@ class LiveScenarioTest {
                 Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
                 seenPreemptions = preempted.size();
                 checks.addAll(check(live.admission.processor(), e, since));
+            } else {
+                // node, removeNode, quota, deleteQuota, schedulerConfig: the record topology- or quota-service would publish
+                ClusterChangeRecords c = ClusterChangeRecords.of(step).orElseThrow();
+                live.publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? t.quota() : t.topology(), c.key(), c.value());
+                live.awaitQuiet();
             }
         }
         return checks;

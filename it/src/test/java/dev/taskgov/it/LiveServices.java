@@ -9,7 +9,7 @@ import dev.taskgov.preemption.PreemptionProcessor;
 import dev.taskgov.preemption.PreemptionTopics;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.CompactedTopicReader;
-import dev.taskgov.service.support.Json;
+import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -99,7 +99,7 @@ final class LiveServices implements AutoCloseable {
     }
 
     void publish(String topic, String key, Object value) {
-        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : Json.bytes(value));
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : EventCodec.bytes(value));
         CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
                 Instant.now(), key);
         try {

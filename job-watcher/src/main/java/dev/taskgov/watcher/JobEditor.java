@@ -3,7 +3,6 @@ package dev.taskgov.watcher;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -23,6 +22,12 @@ public final class JobEditor {
     public static final String TOPOLOGY_GATE = "taskgov.dev/topology";
     /** On a pod template: JSON {node: pods} the ungater assigns hosts from. */
     public static final String NODE_ASSIGNMENT = "taskgov.dev/node-assignment";
+    /**
+     * On the job: JSON {podSet: {node: pods}}, the current placement. The ungater takes hosts from it
+     * before the pod's own {@link #NODE_ASSIGNMENT}: a running job's pod templates may not change, but
+     * after a node failure (NodeReplaced) its recreated pods must go to the new hosts.
+     */
+    public static final String NODE_ASSIGNMENTS = "taskgov.dev/node-assignments";
     /** On the job: JSON {podSet: nodeSelector} as the user wrote them, restored on preemption. */
     public static final String ORIGINAL_SELECTORS = "taskgov.dev/original-node-selectors";
 
@@ -54,7 +59,7 @@ public final class JobEditor {
             List<WorkloadAdmitted.NodeCount> nodes = placed.nodes() == null ? List.of() : placed.nodes();
             if (nodes.size() == 1) {
                 setSelector(selector, TopologyLevels.HOSTNAME, nodes.get(0).name(), placed.name(), conflicts);
-            } else if (nodes.size() > 1) {
+            } else if (nodes.size() > 1 && kind.podsUngated()) {
                 List<Object> gates = JobMaps.childList(podSpec, "schedulingGates");
                 if (gates.stream().noneMatch(g -> TOPOLOGY_GATE.equals(JobMaps.map(g).get("name")))) {
                     gates.add(new LinkedHashMap<>(Map.of("name", TOPOLOGY_GATE)));
@@ -65,8 +70,28 @@ public final class JobEditor {
             }
         }
         annotationsForEdit(job).put(ORIGINAL_SELECTORS, EventCodec.write(originals));
+        setAssignments(job, podSets);
         setSuspended(kind, job, false);
         return conflicts;
+    }
+
+    /**
+     * A running job's new placement after a node failure: only the job's {@link #NODE_ASSIGNMENTS}
+     * change (the pod templates of a started job are immutable); pods recreated in place of those on
+     * the failed node get their hosts from it.
+     */
+    public static void replacePlacement(GenericKubernetesResource job, List<WorkloadAdmitted.AdmittedPodSet> podSets) {
+        setAssignments(job, podSets);
+    }
+
+    private static void setAssignments(GenericKubernetesResource job, List<WorkloadAdmitted.AdmittedPodSet> podSets) {
+        Map<String, Map<String, Integer>> all = new LinkedHashMap<>();
+        for (WorkloadAdmitted.AdmittedPodSet placed : podSets) {
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            if (placed.nodes() != null) placed.nodes().forEach(n -> counts.put(n.name(), n.count()));
+            all.put(placed.name(), counts);
+        }
+        annotationsForEdit(job).put(NODE_ASSIGNMENTS, EventCodec.write(all));
     }
 
     /** Suspends the job and gives every pod template back the node selectors the user wrote, without gates. */
@@ -86,6 +111,7 @@ public final class JobEditor {
             JobMaps.map(meta.get("annotations")).remove(NODE_ASSIGNMENT);
         }
         annotationsForEdit(job).remove(ORIGINAL_SELECTORS);
+        annotationsForEdit(job).remove(NODE_ASSIGNMENTS);
         setSuspended(kind, job, true);
     }
 
@@ -103,12 +129,8 @@ public final class JobEditor {
         if (kind.replicaSpecsField() == null) {
             return "main".equals(podSet) ? JobMaps.child(spec, "template") : null;
         }
-        for (Map.Entry<String, Object> e : JobMaps.map(spec.get(kind.replicaSpecsField())).entrySet()) {
-            if (e.getKey().toLowerCase(Locale.ROOT).equals(podSet)) {
-                return JobMaps.child(JobMaps.map(e.getValue()), "template");
-            }
-        }
-        return null;
+        JobKind.ReplicaSpec replica = kind.replicaSpecs(spec).get(podSet);
+        return replica == null ? null : JobMaps.child(replica.fields(), "template");
     }
 
     private static void setSelector(Map<String, Object> selector, String key, String value, String podSet, List<String> conflicts) {

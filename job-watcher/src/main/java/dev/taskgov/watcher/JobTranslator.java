@@ -12,6 +12,7 @@ import java.util.Map;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.topology.TopologyLevels;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -61,12 +62,26 @@ public final class JobTranslator {
         this.clock = clock;
     }
 
-    /** The workload id of a job: stable across restarts (namespace, name and the first block of the UID). */
+    /**
+     * The workload id of a job: stable across restarts (team, name and the first 8 characters of the
+     * UID). Kubernetes names are already lowercase {@code [a-z0-9.-]}, so the id follows
+     * {@link WorkloadIds} once it is short enough: a long team + name is cut (the UID part, which
+     * tells jobs of one name apart, is kept) to {@link WorkloadIds#MAX_LENGTH} characters.
+     */
     public String workloadId(GenericKubernetesResource job) {
         String uid = job.getMetadata().getUid() == null ? "" : job.getMetadata().getUid();
         String shortUid = uid.length() > 8 ? uid.substring(0, 8) : uid;
-        return team(job.getMetadata().getNamespace()) + "-" + job.getMetadata().getName()
-                + (shortUid.isEmpty() ? "" : "-" + shortUid);
+        String suffix = shortUid.isEmpty() ? "" : "-" + shortUid;
+        String head = team(job.getMetadata().getNamespace()) + "-" + job.getMetadata().getName();
+        int room = WorkloadIds.MAX_LENGTH - suffix.length();
+        if (head.length() > room) {
+            head = head.substring(0, room);
+            // the cut may end on a separator; the rule wants the id to end alphanumeric
+            while (!head.isEmpty() && !Character.isLetterOrDigit(head.charAt(head.length() - 1))) {
+                head = head.substring(0, head.length() - 1);
+            }
+        }
+        return head + suffix;
     }
 
     public String team(String namespace) {
@@ -93,16 +108,13 @@ public final class JobTranslator {
                 int count = parallelism == null ? 1 : ((Number) parallelism).intValue();
                 podSets.add(podSet("main", count, spec.get("template"), "spec.template", team));
             } else {
-                Map<String, Object> replicaSpecs = JobMaps.map(spec.get(kind.replicaSpecsField()));
+                Map<String, JobKind.ReplicaSpec> replicaSpecs = kind.replicaSpecs(spec);
                 if (replicaSpecs.isEmpty()) {
                     return new Invalid("InvalidSpec", "spec." + kind.replicaSpecsField() + " names no replica spec");
                 }
-                for (Map.Entry<String, Object> e : replicaSpecs.entrySet()) {
-                    Map<String, Object> replica = JobMaps.map(e.getValue());
-                    Object replicas = replica.get("replicas");
-                    int count = replicas == null ? 1 : ((Number) replicas).intValue();
-                    String path = "spec." + kind.replicaSpecsField() + "." + e.getKey() + ".template";
-                    podSets.add(podSet(e.getKey().toLowerCase(Locale.ROOT), count, replica.get("template"), path, team));
+                for (Map.Entry<String, JobKind.ReplicaSpec> e : replicaSpecs.entrySet()) {
+                    JobKind.ReplicaSpec replica = e.getValue();
+                    podSets.add(podSet(e.getKey(), replica.pods(), replica.fields().get("template"), replica.path() + ".template", team));
                 }
             }
         } catch (InvalidJob e) {

@@ -28,6 +28,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
@@ -57,8 +58,6 @@ import jakarta.inject.Inject;
 @ApplicationScoped
 public class JobWatcher {
     private static final Logger LOG = Logger.getLogger(JobWatcher.class);
-    static final String SUBMITTED_TYPE = "dev.taskgov.WorkloadSubmitted";
-    static final String FINISHED_TYPE = "dev.taskgov.WorkloadFinished";
 
     @Inject
     KubernetesClient client;
@@ -227,7 +226,7 @@ public class JobWatcher {
             return;
         }
         WorkloadSubmitted submission = ((JobTranslator.Submit) t).submission();
-        publish(config.topics().workloadSubmitted(), submission.workloadId(), EventCodec.write(submission), SUBMITTED_TYPE,
+        publish(config.topics().workloadSubmitted(), submission.workloadId(), EventCodec.write(submission), WorkloadSubmitted.TYPE,
                 submission.submittedAt().toEpochMilli() + "");
         annotate(kind, job, j -> {
             JobEditor.annotationsForEdit(j).put(JobStates.WORKLOAD_ID, submission.workloadId());
@@ -269,7 +268,7 @@ public class JobWatcher {
     private void finish(JobKind kind, GenericKubernetesResource job, WorkloadFinished.Outcome outcome) {
         String id = translator.workloadId(job);
         WorkloadFinished finished = new WorkloadFinished(id, clock.instant(), outcome);
-        publish(config.topics().workloadFinished(), id, EventCodec.write(finished), FINISHED_TYPE, outcome.name());
+        publish(config.topics().workloadFinished(), id, EventCodec.write(finished), WorkloadFinished.TYPE, outcome.name());
         annotate(kind, job, j -> state(j, JobStates.FINISHED, outcome.name(), "the job ended: " + outcome));
         events.record(kind, job, JobEvents.NORMAL, "Finished", "workload " + id + " finished: " + outcome);
         metrics.counter("taskgov.watcher.jobs", "outcome", outcome.name().toLowerCase(java.util.Locale.ROOT), "kind", kind.kind()).increment();
@@ -280,7 +279,7 @@ public class JobWatcher {
         if (!JobStates.live(JobEditor.annotations(job).get(JobStates.STATE))) return;
         String id = translator.workloadId(job);
         WorkloadFinished cancelled = new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Cancelled);
-        publish(config.topics().workloadFinished(), id, EventCodec.write(cancelled), FINISHED_TYPE, "Cancelled");
+        publish(config.topics().workloadFinished(), id, EventCodec.write(cancelled), WorkloadFinished.TYPE, "Cancelled");
         metrics.counter("taskgov.watcher.jobs", "outcome", "cancelled", "kind", kind.kind()).increment();
     }
 
@@ -342,6 +341,10 @@ public class JobWatcher {
     }
 
     private void admitted(JobKind kind, GenericKubernetesResource job, WorkloadAdmitted a) {
+        if (a.isNodeReplacement()) {
+            nodeReplaced(kind, job, a);
+            return;
+        }
         List<String> conflicts = new ArrayList<>();
         boolean[] applied = {false};
         annotate(kind, job, j -> {
@@ -359,9 +362,25 @@ public class JobWatcher {
         metrics.counter("taskgov.watcher.jobs", "outcome", "admitted", "kind", kind.kind()).increment();
     }
 
+    /** A node under the running job failed and its pods there were placed again: the ungater gives new pods the new hosts. */
+    private void nodeReplaced(JobKind kind, GenericKubernetesResource job, WorkloadAdmitted a) {
+        boolean[] applied = {false};
+        annotate(kind, job, j -> {
+            if (!JobStates.ADMITTED.equals(JobEditor.annotations(j).get(JobStates.STATE))) return j; // not running: nothing to move
+            JobEditor.replacePlacement(j, a.podSets());
+            applied[0] = true;
+            return j;
+        });
+        if (!applied[0]) return;
+        String message = "a node failed; pods moved: " + describe(a).substring("admitted as ".length());
+        events.record(kind, job, JobEvents.NORMAL, WorkloadAdmitted.NODE_REPLACED, message);
+        metrics.counter("taskgov.watcher.jobs", "outcome", "node-replaced", "kind", kind.kind()).increment();
+    }
+
     private void preempted(JobKind kind, GenericKubernetesResource job, WorkloadPreempted p) {
-        String message = "preempted by " + p.preemptorWorkloadId() + " (" + p.reason() + ")"
-                + (p.message() == null ? "" : ": " + p.message());
+        // node failures and quota removals evict without a preemptor
+        String message = (p.preemptorWorkloadId() == null ? "evicted" : "preempted by " + p.preemptorWorkloadId())
+                + " (" + p.reason() + ")" + (p.message() == null ? "" : ": " + p.message());
         boolean[] applied = {false};
         annotate(kind, job, j -> {
             if (!JobStates.ADMITTED.equals(JobEditor.annotations(j).get(JobStates.STATE))) return j;
@@ -451,7 +470,7 @@ public class JobWatcher {
         ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
         // Deterministic ce_id: a resubmission after a restart carries the same id as the first copy.
         String id = UUID.nameUUIDFromBytes((type + "/" + key + "/" + idSuffix).getBytes(StandardCharsets.UTF_8)).toString();
-        CloudEventHeaders.write(record.headers(), type, "urn:taskgov:" + config.watcher().source(), id, clock.instant(), key);
+        CloudEventHeaders.write(record.headers(), type, CloudEvents.source(config.watcher().source()), id, clock.instant(), key);
         try {
             producer.send(record).get(config.watcher().publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {

@@ -22,7 +22,7 @@ import jakarta.ws.rs.core.MediaType;
 /**
  * A mutating admission webhook (AdmissionReview v1) that creates queue-labelled jobs of governed
  * namespaces suspended, as Kueue's webhook does: the response carries a JSON patch setting
- * {@code spec.suspend} (Job) or {@code spec.runPolicy.suspend} (PyTorchJob, MPIJob, TFJob) to true.
+ * {@code spec.suspend} (Job) or {@code spec.runPolicy.suspend} (PyTorchJob, MPIJob, TFJob, HyperPodPyTorchJob) to true.
  * Anything else is allowed unchanged. It never refuses: with {@code failurePolicy: Ignore} a webhook
  * that is down lets jobs through, and the watcher's fallback suspends them on first sight.
  */

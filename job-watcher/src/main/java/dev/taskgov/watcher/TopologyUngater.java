@@ -105,7 +105,7 @@ final class TopologyUngater {
         String assignment = pod.getMetadata().getAnnotations() == null ? null
                 : pod.getMetadata().getAnnotations().get(JobEditor.NODE_ASSIGNMENT);
         if (assignment == null) return;
-        Map<String, Integer> counts = read(assignment);
+        Map<String, Integer> counts = jobAssignment(pod).orElseGet(() -> read(assignment));
         Optional<String> host = freeHost(pod, counts);
         if (host.isEmpty()) {
             LOG.debugf("pod %s/%s waits: every assigned host is used up", pod.getMetadata().getNamespace(), pod.getMetadata().getName());
@@ -144,6 +144,33 @@ final class TopologyUngater {
         }
         return counts.entrySet().stream().filter(e -> used.getOrDefault(e.getKey(), 0) < e.getValue())
                 .map(Map.Entry::getKey).findFirst();
+    }
+
+    /**
+     * The pod set's current placement from its job's {@link JobEditor#NODE_ASSIGNMENTS} (it changes
+     * when a node fails; the pod's own annotation is the one of the admission): the controlling owner
+     * of the pod, its pod set {@code main} for a batch Job, else its replica type.
+     */
+    private Optional<Map<String, Integer>> jobAssignment(Pod pod) {
+        var owner = pod.getMetadata().getOwnerReferences() == null ? null : pod.getMetadata().getOwnerReferences().stream()
+                .filter(o -> Boolean.TRUE.equals(o.getController())).findFirst().orElse(null);
+        String key = podSetKey(pod);
+        if (owner == null || key == null) return Optional.empty();
+        String podSet = key.contains("/kubeflow/") ? key.substring(key.lastIndexOf('/') + 1) : "main";
+        try {
+            var job = client.genericKubernetesResources(owner.getApiVersion(), owner.getKind())
+                    .inNamespace(pod.getMetadata().getNamespace()).withName(owner.getName()).get();
+            String all = job == null || job.getMetadata().getAnnotations() == null ? null
+                    : job.getMetadata().getAnnotations().get(JobEditor.NODE_ASSIGNMENTS);
+            if (all == null) return Optional.empty();
+            Map<String, Map<String, Integer>> byPodSet = EventCodec.mapper().readValue(all,
+                    new TypeReference<LinkedHashMap<String, Map<String, Integer>>>() { });
+            return Optional.ofNullable(byPodSet.get(podSet)).map(m -> (Map<String, Integer>) new LinkedHashMap<>(m));
+        } catch (KubernetesClientException | java.io.IOException e) {
+            LOG.debugf("no current placement for pod %s/%s from its job: %s", pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(), e.getMessage());
+            return Optional.empty();
+        }
     }
 
     private static boolean gated(Pod pod) {

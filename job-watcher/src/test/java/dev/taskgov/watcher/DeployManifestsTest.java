@@ -94,6 +94,8 @@ class DeployManifestsTest {
                                 List.of("get", "list", "watch", "patch", "update")),
                         org.assertj.core.groups.Tuple.tuple(List.of("kubeflow.org"), List.of("pytorchjobs", "mpijobs", "tfjobs"),
                                 List.of("get", "list", "watch", "patch", "update")),
+                        org.assertj.core.groups.Tuple.tuple(List.of("sagemaker.amazonaws.com"), List.of("hyperpodpytorchjobs"),
+                                List.of("get", "list", "watch", "patch", "update")),
                         org.assertj.core.groups.Tuple.tuple(List.of(""), List.of("pods"), List.of("get", "list", "watch", "patch")),
                         org.assertj.core.groups.Tuple.tuple(List.of(""), List.of("events"), List.of("create", "patch")));
         assertThat(role.getRules()).noneMatch(r -> r.getVerbs().contains("*") || r.getVerbs().contains("delete"));
@@ -148,13 +150,31 @@ class DeployManifestsTest {
             assertThat(w.getSideEffects()).isEqualTo("None");
             assertThat(w.getRules()).allSatisfy(r -> assertThat(r.getOperations()).containsExactly("CREATE"));
             assertThat(w.getRules()).flatExtracting(r -> r.getResources())
-                    .containsExactlyInAnyOrder("jobs", "pytorchjobs", "mpijobs", "tfjobs");
+                    .containsExactlyInAnyOrder("jobs", "pytorchjobs", "mpijobs", "tfjobs", "hyperpodpytorchjobs");
         });
         io.fabric8.kubernetes.api.model.Service service = webhook.stream().filter(io.fabric8.kubernetes.api.model.Service.class::isInstance)
                 .map(io.fabric8.kubernetes.api.model.Service.class::cast).findFirst().orElseThrow();
         assertThat(service.getSpec().getPorts()).singleElement().satisfies(p -> assertThat(p.getTargetPort().getIntVal()).isEqualTo(8443));
         assertThat(Files.readString(root().resolve("deploy/k8s/webhook/job-watcher-tls-patch.yaml")))
                 .contains("QUARKUS_HTTP_SSL_PORT", "\"8443\"", "job-watcher-webhook-tls");
+    }
+
+    @Test
+    void theHyperPodPyTorchJobDefinitionNamesWhatTheWatcherWatches() throws IOException {
+        io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition crd;
+        try (InputStream in = Files.newInputStream(root().resolve("deploy/k8s/crds/hyperpodpytorchjobs.yaml"))) {
+            crd = (io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition) new KubernetesSerialization().unmarshal(in);
+        }
+        var context = JobKind.HYPERPOD_PYTORCH_JOB.context();
+        assertThat(crd.getSpec().getGroup()).isEqualTo(context.getGroup());
+        assertThat(crd.getSpec().getNames().getKind()).isEqualTo(context.getKind());
+        assertThat(crd.getSpec().getNames().getPlural()).isEqualTo(context.getPlural());
+        assertThat(crd.getSpec().getVersions()).singleElement().satisfies(v -> {
+            assertThat(v.getName()).isEqualTo(context.getVersion());
+            var spec = v.getSchema().getOpenAPIV3Schema().getProperties().get("spec").getProperties();
+            assertThat(spec.get(JobKind.HYPERPOD_PYTORCH_JOB.replicaSpecsField()).getType()).isEqualTo("array");
+            assertThat(spec.get("runPolicy").getProperties().get("suspend").getType()).isEqualTo("boolean");
+        });
     }
 
     @Test

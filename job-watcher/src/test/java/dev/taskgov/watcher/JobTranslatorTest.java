@@ -179,4 +179,16 @@ class JobTranslatorTest {
     void translates(String name, JobKind kind, GenericKubernetesResource job, JobTranslator.Translation expected) {
         assertThat(TRANSLATOR.translate(kind, job)).isEqualTo(expected);
     }
+
+    @org.junit.jupiter.api.Test
+    void theWorkloadIdFollowsTheIdRuleEvenForTheLongestKubernetesNames() {
+        GenericKubernetesResource plain = job("parallelism: 1", "spec: {}");
+        assertThat(TRANSLATOR.workloadId(plain)).isEqualTo("team-a-train-01234567");
+        GenericKubernetesResource longest = job("parallelism: 1", "spec: {}");
+        longest.getMetadata().setName("a".repeat(200) + "." + "b".repeat(52));
+        longest.getMetadata().setNamespace("hyperpod-ns-" + "t".repeat(51));
+        String id = TRANSLATOR.workloadId(longest);
+        assertThat(dev.taskgov.core.model.WorkloadIds.problem(id)).isEmpty();
+        assertThat(id).hasSize(dev.taskgov.core.model.WorkloadIds.MAX_LENGTH).endsWith("-01234567").startsWith("t".repeat(51) + "-aaa");
+    }
 }

@@ -97,7 +97,7 @@ class JobWatcherTest {
                         TopologyLevels.LAYER_3, null, Map.of(TopologyLevels.LAYER_3, "nn-b1-r2"))));
         ConsumerRecord<String, String> record = awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
         assertThat(EventCodec.read(record.value(), WorkloadSubmitted.class)).isEqualTo(expected);
-        assertThat(header(record, "ce_type")).isEqualTo("dev.taskgov.WorkloadSubmitted");
+        assertThat(header(record, "ce_type")).isEqualTo(WorkloadSubmitted.TYPE);
         assertThat(header(record, "ce_specversion")).isEqualTo("1.0");
         assertThat(header(record, "ce_id")).isNotBlank();
 
@@ -372,6 +372,52 @@ class JobWatcherTest {
         });
         assertThat(EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class).workloadId())
                 .isEqualTo(id);
+    }
+
+    @Test
+    @Order(14)
+    void aNodeReplacedPlacementGivesTheJobsRecreatedPodsTheNewHosts() {
+        Job template = load("job-required-topology.yaml", Job.class);
+        template.getMetadata().setName("replaced-job");
+        Job job = k8s.batch().v1().jobs().resource(template).create();
+        String id = "team-name-replaced-job-" + job.getMetadata().getUid().substring(0, 8);
+        awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
+        Domain rack = new Domain(TopologyLevels.LAYER_3, "nn-b1-r2");
+        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+                List.of(new AdmittedPodSet("main", P5, rack, List.of(new NodeCount("p5-h1", 1), new NodeCount("p5-h2", 1))))));
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(job("replaced-job").getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.ADMITTED));
+
+        // p5-h1 failed: its pod goes to p5-h3
+        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+                List.of(new AdmittedPodSet("main", P5, rack, List.of(new NodeCount("p5-h2", 1), new NodeCount("p5-h3", 1)))),
+                WorkloadAdmitted.NODE_REPLACED));
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(job("replaced-job").getMetadata().getAnnotations())
+                    .containsEntry(JobEditor.NODE_ASSIGNMENTS, "{\"main\":{\"p5-h2\":1,\"p5-h3\":1}}")
+                    .containsEntry(JobStates.STATE, JobStates.ADMITTED);
+            assertThat(reasons("replaced-job")).contains(WorkloadAdmitted.NODE_REPLACED);
+        });
+
+        // the Job controller recreates the lost pod from the template, which still names the old hosts
+        Job owner = job("replaced-job");
+        var ref = new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder().withApiVersion("batch/v1").withKind("Job")
+                .withName("replaced-job").withUid(owner.getMetadata().getUid()).withController(true).build();
+        k8s.pods().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName("replaced-job-live").withNamespace(NS).addToLabels(TopologyUngater.JOB_NAME_LABEL, "replaced-job")
+                .withOwnerReferences(ref).endMetadata()
+                .withNewSpec().addToNodeSelector(TopologyLevels.HOSTNAME, "p5-h2")
+                .addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().build()).create();
+        k8s.pods().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName("replaced-job-new").withNamespace(NS).addToLabels(TopologyUngater.JOB_NAME_LABEL, "replaced-job")
+                .addToAnnotations(JobEditor.NODE_ASSIGNMENT, "{\"p5-h1\":1,\"p5-h2\":1}").withOwnerReferences(ref).endMetadata()
+                .withNewSpec().addNewSchedulingGate(JobEditor.TOPOLOGY_GATE)
+                .addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().build()).create();
+        await().atMost(WAIT).untilAsserted(() -> {
+            var pod = k8s.pods().inNamespace(NS).withName("replaced-job-new").get();
+            assertThat(pod.getSpec().getSchedulingGates()).isEmpty();
+            assertThat(pod.getSpec().getNodeSelector()).containsEntry(TopologyLevels.HOSTNAME, "p5-h3");
+        });
     }
 
     private void kubeflowPod(String name, String replicaType, String assignment) {

@@ -94,6 +94,11 @@ final class ClusterState {
 
     void onAdmitted(WorkloadAdmitted a) {
         Tracked t = tracked(a.workloadId());
+        if (a.isNodeReplacement()) {
+            // The same admission on a new placement (a node under it failed): not an admission.
+            if (t.lastAdmission != null) t.lastAdmission = a;
+            return;
+        }
         t.admissions++;
         t.lastAdmission = a;
         t.admissionSeq = ++admissionOrder;

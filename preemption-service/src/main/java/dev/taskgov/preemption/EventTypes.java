@@ -1,9 +1,10 @@
 package dev.taskgov.preemption;
 
-/** CloudEvents {@code ce_type} values of what preemption-service emits. */
+/**
+ * The CloudEvents {@code ce_type} of preemption-service's own changelog (internal state); the types of
+ * the public events are declared next to their records in core ({@code WorkloadPreempted.TYPE}, ...).
+ */
 public final class EventTypes {
-    public static final String PREEMPTED = "dev.taskgov.workload.preempted";
-    public static final String STATUS = "dev.taskgov.workload.status";
     public static final String CHANGELOG = "dev.taskgov.preemption.changelog";
 
     private EventTypes() {

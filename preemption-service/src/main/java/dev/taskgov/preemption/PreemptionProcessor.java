@@ -8,6 +8,7 @@ import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.Workload;
@@ -23,7 +24,6 @@ import dev.taskgov.preemption.ChangelogRecords.Reservation;
 import dev.taskgov.preemption.ClusterState.PlanningView;
 import dev.taskgov.preemption.ClusterState.PreemptorState;
 import dev.taskgov.service.support.DeadLetterMetrics;
-import dev.taskgov.service.support.Json;
 import dev.taskgov.service.support.Outbox;
 import dev.taskgov.service.support.QuotaRecords;
 import dev.taskgov.service.support.TransactionalLoop;
@@ -99,9 +99,9 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         }
         try {
             if (record.key().startsWith(ChangelogRecords.RESERVATION)) {
-                state.restoreReservation(Json.read(record.value(), Reservation.class));
+                state.restoreReservation(EventCodec.read(record.value(), Reservation.class));
             } else if (record.key().startsWith(ChangelogRecords.GRACE)) {
-                state.restoreGrace(Json.read(record.value(), PendingGrace.class));
+                state.restoreGrace(EventCodec.read(record.value(), PendingGrace.class));
             }
         } catch (RuntimeException e) {
             LOG.errorf(e, "changelog record %s does not parse; skipped", record.key());
@@ -235,7 +235,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     private void publishEviction(Victim v, String preemptorId, Outbox out) {
         Instant now = clock.instant();
         WorkloadPreempted event = new WorkloadPreempted(v.workloadId(), v.team(), preemptorId, v.reason(), v.message(), now);
-        out.emit(topics.preempted(), v.workloadId(), event, EventTypes.PREEMPTED,
+        out.emit(topics.preempted(), v.workloadId(), event, WorkloadPreempted.TYPE,
                 v.workloadId() + ":" + state.admissions(v.workloadId()) + ":preempted");
         state.recordEviction(v.workloadId());
         observer.evicted(v.team(), v.reason());
@@ -249,7 +249,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         String message = "to be preempted by " + preemptorId + " (" + v.reason() + ") at " + deadline
                 + ", after its grace period; it keeps its placement until then: " + v.message();
         out.emit(topics.status(), v.workloadId(), new WorkloadStatus(v.workloadId(), v.team(), WorkloadState.Admitted,
-                PREEMPTION_PENDING, message, now), EventTypes.STATUS, v.workloadId() + ":" + state.admissions(v.workloadId())
+                PREEMPTION_PENDING, message, now), WorkloadStatus.TYPE, v.workloadId() + ":" + state.admissions(v.workloadId())
                 + ":preemption-pending");
     }
 
@@ -316,9 +316,9 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
             if (topic.equals(topics.quota())) {
                 if (r.key() == null) return;
                 if (QuotaRecords.SCHEDULER_CONFIG_KEY.equals(r.key())) {
-                    state.onSchedulerConfig(r.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(Json.tree(r.value())));
+                    state.onSchedulerConfig(r.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(EventCodec.tree(r.value())));
                 } else {
-                    state.onQuota(r.key(), r.value() == null ? null : Json.tree(r.value()));
+                    state.onQuota(r.key(), r.value() == null ? null : EventCodec.tree(r.value()));
                 }
             } else if (topic.equals(topics.topology())) {
                 if (r.value() == null) {
@@ -331,7 +331,9 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
                 return;
             } else if (topic.equals(topics.submitted())) {
                 WorkloadSubmitted s = EventCodec.read(r.value(), WorkloadSubmitted.class);
-                if (s != null && s.workloadId() != null && s.podSets() != null && s.namespace() != null) state.onSubmitted(s);
+                // the same identity rule as admission, which dead-letters the others
+                boolean identified = s != null && WorkloadIds.isValid(s.workloadId()) && (r.key() == null || r.key().equals(s.workloadId()));
+                if (identified && s.podSets() != null && s.namespace() != null) state.onSubmitted(s);
             } else if (topic.equals(topics.admitted())) {
                 WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);
                 if (a != null && a.workloadId() != null && a.podSets() != null) state.onAdmitted(a);
@@ -342,7 +344,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
                 WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
                 if (p != null && p.workloadId() != null) state.onPreempted(p.workloadId());
             }
-        } catch (RuntimeException | java.io.IOException e) {
+        } catch (RuntimeException e) {
             // Not ours to refuse: the topic's consumer of record (admission) dead-letters it.
             LOG.debugf("%s-%d@%d skipped in the view: %s", topic, r.partition(), r.offset(), e.getMessage());
         }

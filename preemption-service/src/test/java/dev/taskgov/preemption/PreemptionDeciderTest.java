@@ -3,8 +3,8 @@ package dev.taskgov.preemption;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.PreemptionReason;
-import dev.taskgov.service.support.DeadLetter;
-import dev.taskgov.service.support.Json;
+import dev.taskgov.core.events.DeadLetter;
+import dev.taskgov.core.events.EventCodec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,8 +62,8 @@ class PreemptionDeciderTest {
         });
         List<ConsumerRecord<String, byte[]>> raw = cluster.readAll(cluster.topics.preempted());
         assertThat(raw).allSatisfy(r -> {
-            assertThat(r.key()).isEqualTo(Json.read(r.value(), WorkloadPreempted.class).workloadId());
-            assertThat(header(r, "ce_type")).isEqualTo(EventTypes.PREEMPTED);
+            assertThat(r.key()).isEqualTo(EventCodec.read(r.value(), WorkloadPreempted.class).workloadId());
+            assertThat(header(r, "ce_type")).isEqualTo(WorkloadPreempted.TYPE);
             assertThat(header(r, "ce_specversion")).isEqualTo("1.0");
             assertThat(header(r, "ce_source")).isEqualTo("urn:taskgov:test");
             assertThat(header(r, "ce_id")).isNotBlank();

@@ -5,7 +5,6 @@ import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.PreemptionReason;
-import dev.taskgov.service.support.Json;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -149,7 +148,7 @@ class StormTest {
         for (ConsumerRecord<String, byte[]> r : cluster.readAll(cluster.topics.changelog())) {
             if (r.key() == null || !r.key().startsWith("reservation:")) continue;
             if (r.value() == null) reservations.remove(r.key());
-            else reservations.put(r.key(), Json.read(r.value(), ChangelogRecords.Reservation.class));
+            else reservations.put(r.key(), EventCodec.read(r.value(), ChangelogRecords.Reservation.class));
         }
         assertThat(reservations).hasSize(perPreemptor.size());
         reservations.values().forEach(res -> count(res.podSets(), res.team(), perNode, perTeam));

@@ -3,7 +3,6 @@ package dev.taskgov.preemption;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.CompactedTopicReader;
-import dev.taskgov.service.support.Json;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -68,7 +67,7 @@ final class TestCluster implements AutoCloseable {
 
     /** Sends a JSON value with CloudEvents headers and waits for the ack. */
     void publish(String topic, String key, Object value) {
-        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : Json.bytes(value));
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : EventCodec.bytes(value));
         CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
                 Instant.now(), key);
         send(r);

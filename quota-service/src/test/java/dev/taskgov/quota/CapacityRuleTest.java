@@ -11,8 +11,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import dev.taskgov.service.support.DeadLetter;
-import dev.taskgov.service.support.Json;
+import dev.taskgov.core.events.DeadLetter;
+import dev.taskgov.core.events.EventCodec;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import software.amazon.awssdk.services.sagemaker.model.ActivationState;
 import software.amazon.awssdk.services.sagemaker.model.ComputeQuotaResourceConfig;
@@ -148,7 +148,7 @@ class CapacityRuleTest {
             var dead = QuotaTestKit.readTopic(dev.taskgov.testsupport.TaskgovTopics.DEADLETTER).stream()
                     .filter(r -> key.equals(r.key())).toList();
             assertThat(dead).hasSize(1);
-            DeadLetter letter = Json.mapper().readValue(dead.get(0).value(), DeadLetter.class);
+            DeadLetter letter = EventCodec.mapper().readValue(dead.get(0).value(), DeadLetter.class);
             assertThat(letter.topic()).isEqualTo("taskgov.topology");
             assertThat(letter.offset()).isNotNegative();
             assertThat(letter.reason()).startsWith(reasonText);

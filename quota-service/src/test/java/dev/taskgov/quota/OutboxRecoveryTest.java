@@ -1,5 +1,6 @@
 package dev.taskgov.quota;
 
+import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.quota.capacity.ClusterCapacity;
@@ -123,8 +124,8 @@ class OutboxRecoveryTest {
         assertThat(resource.path("MemoryInGiB").asDouble()).isEqualTo(144.0);
         Map<String, String> headers = QuotaTestKit.headers(record);
         assertThat(headers).containsEntry("ce_specversion", "1.0")
-                .containsEntry("ce_type", "dev.taskgov.quota.ComputeQuotaChanged")
-                .containsEntry("ce_source", "/taskgov/quota-service")
+                .containsEntry("ce_type", QuotaTopicOutbox.COMPUTE_QUOTA_CHANGED)
+                .containsEntry("ce_source", "urn:taskgov:quota-service")
                 .containsEntry("ce_id", pending.get(0).eventId)
                 .containsEntry("content-type", "application/json");
         assertThat(headers.get("ce_time")).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z");
@@ -151,7 +152,7 @@ class OutboxRecoveryTest {
                     .filter(r -> team.equals(r.key())).toList();
             assertThat(records).hasSize(3);
             assertThat(records.get(2).value()).isNull();
-            assertThat(QuotaTestKit.headers(records.get(2))).containsEntry("ce_type", "dev.taskgov.quota.ComputeQuotaDeleted");
+            assertThat(QuotaTestKit.headers(records.get(2))).containsEntry("ce_type", QuotaTopicOutbox.COMPUTE_QUOTA_DELETED);
         });
     }
 
@@ -169,8 +170,8 @@ class OutboxRecoveryTest {
             assertThat(value.path("ClusterSchedulerConfigVersion").asInt()).isEqualTo(1);
             assertThat(value.path("SchedulerConfig").toString()).isEqualTo(
                     "{\"PriorityClasses\":[{\"Name\":\"inference\",\"Weight\":90},{\"Name\":\"training\",\"Weight\":70}],"
-                            + "\"FairShare\":\"Enabled\"}");
-            assertThat(QuotaTestKit.headers(latest)).containsEntry("ce_type", "dev.taskgov.quota.ClusterSchedulerConfigChanged");
+                            + "\"FairShare\":\"Enabled\",\"IdleResourceSharing\":\"Disabled\"}");
+            assertThat(QuotaTestKit.headers(latest)).containsEntry("ce_type", QuotaTopicOutbox.SCHEDULER_CONFIG_CHANGED);
         });
         sageMaker.deleteClusterSchedulerConfig(r -> r.clusterSchedulerConfigId(id));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {

@@ -54,7 +54,7 @@ class SchedulerConfigApiTest {
         CreateClusterSchedulerConfigResponse created = sageMaker.createClusterSchedulerConfig(r -> r.name("cluster-policy")
                 .clusterArn(cluster).description("inference first")
                 .schedulerConfig(s -> s.priorityClasses(priority("inference", 90), priority("training", 70))
-                        .fairShare(FairShare.ENABLED)));
+                        .fairShare(FairShare.DISABLED)));
         assertThat(created.clusterSchedulerConfigArn()).isEqualTo(
                 "arn:aws:sagemaker:us-west-2:000000000000:cluster-scheduler-config/" + created.clusterSchedulerConfigId());
 
@@ -66,7 +66,7 @@ class SchedulerConfigApiTest {
         assertThat(d.clusterSchedulerConfigVersion()).isEqualTo(1);
         assertThat(d.status()).isEqualTo(SchedulerResourceStatus.CREATED);
         assertThat(d.schedulerConfig().priorityClasses()).containsExactly(priority("inference", 90), priority("training", 70));
-        assertThat(d.schedulerConfig().fairShare()).isEqualTo(FairShare.ENABLED);
+        assertThat(d.schedulerConfig().fairShare()).isEqualTo(FairShare.DISABLED);
         assertThat(d.creationTime()).isNotNull();
 
         assertThat(sageMaker.updateClusterSchedulerConfig(r -> r.clusterSchedulerConfigId(created.clusterSchedulerConfigId())
@@ -76,11 +76,11 @@ class SchedulerConfigApiTest {
                 r -> r.clusterSchedulerConfigId(created.clusterSchedulerConfigId()));
         assertThat(d2.status()).isEqualTo(SchedulerResourceStatus.UPDATED);
         assertThat(d2.schedulerConfig().priorityClasses()).containsExactly(priority("inference", 100));
-        // FairShare not given: its default
-        assertThat(d2.schedulerConfig().fairShare()).isEqualTo(FairShare.DISABLED);
+        // FairShare not given: the API reference's default, Enabled (not the previous version's value)
+        assertThat(d2.schedulerConfig().fairShare()).isEqualTo(FairShare.ENABLED);
         assertThat(d2.description()).isEqualTo("inference first");
         assertThat(sageMaker.describeClusterSchedulerConfig(r -> r.clusterSchedulerConfigId(created.clusterSchedulerConfigId())
-                .clusterSchedulerConfigVersion(1)).schedulerConfig().fairShare()).isEqualTo(FairShare.ENABLED);
+                .clusterSchedulerConfigVersion(1)).schedulerConfig().fairShare()).isEqualTo(FairShare.DISABLED);
 
         assertThatThrownBy(() -> sageMaker.updateClusterSchedulerConfig(r -> r.clusterSchedulerConfigId(
                 created.clusterSchedulerConfigId()).targetVersion(1).description("late")))

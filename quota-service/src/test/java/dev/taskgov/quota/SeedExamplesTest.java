@@ -1,5 +1,6 @@
 package dev.taskgov.quota;
 
+import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.quota.capacity.ClusterCapacity;
@@ -86,21 +87,39 @@ class SeedExamplesTest {
     }
 
     @Test
-    void seed_002_example_as_written_in_the_documentation() throws Exception {
-        // the documentation writes numbers as strings and "vCpu" with a small v; both are accepted
+    void seed_002_example_as_written_in_the_documentation_is_refused_as_the_real_service_refuses_it() throws Exception {
+        // the documentation writes "vCpu" with a small v and numbers as strings; the service model
+        // knows VCpu and numbers only, so the aws CLI refuses the example before sending it ...
         String team = team("seed002-doc");
-        String body = """
+        String cluster = newClusterArn();
+        String asDocumented = """
                 {"Name": "%s", "ClusterArn": "%s", "ComputeQuotaTarget": {"TeamName": "%s"},
                  "ComputeQuotaConfig": {"ComputeQuotaResources": [{
                      "InstanceType": "ml.g5.24xlarge", "Accelerators": "16", "vCpu": "200.0", "MemoryInGiB": "2.0"}]}}
-                """.formatted(team, newClusterArn(), team);
+                """.formatted(team, cluster, team);
+        AwsCli.Result cli = AwsCli.sagemaker(service, "create-compute-quota", "--cli-input-json", asDocumented);
+        assertThat(cli.exitCode()).as(cli.stderr()).isNotZero();
+        assertThat(cli.stderr()).contains("Unknown parameter in ComputeQuotaConfig.ComputeQuotaResources[0]: \"vCpu\"",
+                "Invalid type for parameter ComputeQuotaConfig.ComputeQuotaResources[0].Accelerators");
+
+        // ... and the wire API refuses it too, naming each member and its rule
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create("http://localhost:" + service.getPort() + "/"))
                 .header("X-Amz-Target", "SageMaker.CreateComputeQuota")
                 .header("Content-Type", "application/x-amz-json-1.1")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        String id = QuotaTestKit.JSON.readTree(response.body()).path("ComputeQuotaId").asText();
+                .POST(HttpRequest.BodyPublishers.ofString(asDocumented)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(QuotaTestKit.JSON.readTree(response.body()).path("message").asText()).contains(
+                "ComputeQuotaConfig.ComputeQuotaResources[0].vCpu: unknown member (did you mean VCpu?)",
+                "ComputeQuotaConfig.ComputeQuotaResources[0].Accelerators: must be a JSON number, was \"16\"",
+                "ComputeQuotaConfig.ComputeQuotaResources[0].MemoryInGiB: must be a JSON number, was \"2.0\"");
+
+        // the same allocation as the API spells it is accepted
+        String corrected = asDocumented.replace("\"16\"", "16").replace("\"vCpu\": \"200.0\"", "\"VCpu\": 200.0")
+                .replace("\"2.0\"", "2.0");
+        AwsCli.Result created = AwsCli.sagemaker(service, "create-compute-quota", "--cli-input-json", corrected);
+        assertThat(created.exitCode()).as(created.stderr()).isZero();
+        String id = QuotaTestKit.JSON.readTree(created.stdout()).path("ComputeQuotaId").asText();
         assertThat(sageMaker.describeComputeQuota(r -> r.computeQuotaId(id)).computeQuotaConfig().computeQuotaResources())
                 .containsExactly(ComputeQuotaResourceConfig.builder().instanceType("ml.g5.24xlarge").accelerators(16)
                         .vCpu(200.0f).memoryInGiB(2.0f).build());
@@ -162,8 +181,8 @@ class SeedExamplesTest {
                 assertThat(resource.path("MemoryInGiB").decimalValue().longValue()).isEqualTo(t.gpus() * memoryPerGpu);
                 Map<String, String> headers = QuotaTestKit.headers(record);
                 assertThat(headers).containsEntry("ce_specversion", "1.0")
-                        .containsEntry("ce_type", "dev.taskgov.quota.ComputeQuotaChanged")
-                        .containsEntry("ce_source", "/taskgov/quota-service")
+                        .containsEntry("ce_type", QuotaTopicOutbox.COMPUTE_QUOTA_CHANGED)
+                        .containsEntry("ce_source", "urn:taskgov:quota-service")
                         .containsKeys("ce_id", "ce_time");
             }
         });

@@ -3,8 +3,10 @@ package dev.taskgov.admission.api;
 import dev.taskgov.admission.AdmissionProcessor;
 import dev.taskgov.admission.AdmissionRuntime;
 import dev.taskgov.admission.api.WorkloadViews.DryRun;
-import dev.taskgov.admission.api.WorkloadViews.Problem;
+import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.Violation;
+import dev.taskgov.core.model.WorkloadIds;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -13,7 +15,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -30,8 +36,16 @@ public class DryRunResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Would this workload be admitted now: where, borrowing what, after preempting whom")
-    public Response dryRun(WorkloadSubmitted submission) {
-        if (submission == null) return Response.status(400).entity(Problem.of("the body must be a WorkloadSubmitted")).build();
+    @RequestBody(content = @Content(schema = @Schema(implementation = WorkloadSubmitted.class)))
+    public Response dryRun(String body) {
+        WorkloadSubmitted submission;
+        try {
+            submission = WorkloadResource.read(body);
+        } catch (EventCodec.EventFormatException e) {
+            return WorkloadResource.unreadable(e);
+        }
+        Optional<Violation> badId = WorkloadIds.check("workloadId", submission.workloadId());
+        if (badId.isPresent()) return WorkloadResource.badRequest("the workload id breaks the id rule", List.of(badId.get()));
         Optional<AdmissionProcessor> p = runtime.decider();
         if (p.isEmpty()) return WorkloadResource.standby();
         return Response.ok(DryRun.of(p.get().dryRun(submission))).build();

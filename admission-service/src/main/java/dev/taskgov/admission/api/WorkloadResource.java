@@ -8,9 +8,11 @@ import dev.taskgov.admission.api.WorkloadViews.FieldError;
 import dev.taskgov.admission.api.WorkloadViews.Problem;
 import dev.taskgov.admission.api.WorkloadViews.Queue;
 import dev.taskgov.admission.api.WorkloadViews.QueueEntry;
+import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.Violation;
+import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.scheduling.WorkloadView;
 import jakarta.inject.Inject;
@@ -24,6 +26,9 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,6 +53,8 @@ public class WorkloadResource {
     @Path("workloads/{id}")
     @Operation(summary = "A workload's state, reason, placement, borrowing and history")
     public Response describe(@PathParam("id") String id) {
+        Optional<Violation> badId = WorkloadIds.check("id", id);
+        if (badId.isPresent()) return badRequest("the workload id breaks the id rule", List.of(badId.get()));
         Optional<AdmissionProcessor> p = runtime.decider();
         if (p.isEmpty()) return standby();
         return p.get().workload(id)
@@ -90,21 +97,45 @@ public class WorkloadResource {
     @Path("workloads")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Submit a workload: validated, then published to the submissions topic (202)")
-    public Response submit(WorkloadSubmitted submission) throws Exception {
-        if (submission == null) return Response.status(400).entity(Problem.of("the body must be a WorkloadSubmitted")).build();
+    @RequestBody(content = @Content(schema = @Schema(implementation = WorkloadSubmitted.class)))
+    public Response submit(String body) throws Exception {
+        WorkloadSubmitted submission;
+        try {
+            submission = read(body);
+        } catch (EventCodec.EventFormatException e) {
+            return unreadable(e);
+        }
         List<Violation> violations = new ArrayList<>(WorkloadValidation.checkFields(submission));
         Optional<AdmissionProcessor> p = runtime.decider();
         if (violations.isEmpty() && p.isPresent()
                 && p.get().validate(submission) instanceof WorkloadValidation.Invalid invalid) {
             violations.addAll(invalid.violations());
         }
-        if (!violations.isEmpty()) {
-            return Response.status(400).entity(new Problem("the workload breaks " + violations.size() + " rule(s)",
-                    violations.stream().map(v -> new FieldError(v.field(), v.rule())).toList())).build();
-        }
+        if (!violations.isEmpty()) return badRequest("the workload breaks " + violations.size() + " rule(s)", violations);
         runtime.publishSubmission(submission);
         return Response.accepted(new Accepted(submission.workloadId(),
                 "published; GET /workloads/" + submission.workloadId() + " shows its state")).build();
+    }
+
+    /**
+     * A request body read by the one codec, as strictly as a Kafka record.
+     *
+     * @throws EventCodec.EventFormatException naming the field that does not parse (or an empty body)
+     */
+    static WorkloadSubmitted read(String body) {
+        if (body == null || body.isBlank()) throw new EventCodec.EventFormatException("$", "the body must be a WorkloadSubmitted");
+        WorkloadSubmitted s = EventCodec.read(body, WorkloadSubmitted.class);
+        if (s == null) throw new EventCodec.EventFormatException("$", "the body must be a WorkloadSubmitted, not null");
+        return s;
+    }
+
+    static Response unreadable(EventCodec.EventFormatException e) {
+        return badRequest("the body is not a readable WorkloadSubmitted", List.of(new Violation(e.path(), e.problem())));
+    }
+
+    static Response badRequest(String message, List<Violation> violations) {
+        return Response.status(400).entity(new Problem(message,
+                violations.stream().map(v -> new FieldError(v.field(), v.rule())).toList())).build();
     }
 
     static Response standby() {

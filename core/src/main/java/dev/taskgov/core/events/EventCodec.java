@@ -1,29 +1,45 @@
 package dev.taskgov.core.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.deser.DeserializationProblemHandler;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Set;
 
 /**
- * Reads and writes the JSON of taskgov's events (and scenario files). Times are ISO-8601 strings
- * ({@code 2026-11-30T10:00:00Z}); unknown fields are ignored; numbers stay exact (BigDecimal).
+ * The one JSON configuration of taskgov: every record that crosses Kafka or HTTP between taskgov's
+ * parts (and scenario files) is read and written here. Times are ISO-8601 strings
+ * ({@code 2026-11-30T10:00:00Z}); numbers stay exact (BigDecimal); null fields are left out when
+ * writing. Reading is strict (see {@code newMapper}) except that unknown fields are ignored; an
+ * error names the JSON path of the field ({@link EventFormatException#path()}).
  */
 public final class EventCodec {
+
+    /** Records whose fields are a closed set: an unknown field is refused, not ignored. */
+    private static final Set<Class<?>> CLOSED_SHAPES = Set.of(ResourceAmounts.class);
 
     private static final ObjectMapper MAPPER = newMapper();
 
@@ -54,11 +70,53 @@ public final class EventCodec {
                 }
             }
         });
-        return new ObjectMapper()
-                .registerModule(time)
-                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+        ObjectMapper mapper = JsonMapper.builder()
+                .addModule(time)
+                // Fields a later version adds are ignored, so producers can move first; except in
+                // closed sets, where an unknown name is a mistake (CLOSED_SHAPES).
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+                .addHandler(new DeserializationProblemHandler() {
+                    @Override
+                    public boolean handleUnknownProperty(DeserializationContext ctxt, JsonParser p, JsonDeserializer<?> deserializer,
+                                                         Object beanOrClass, String propertyName) throws IOException {
+                        Class<?> type = beanOrClass instanceof Class<?> c ? c : beanOrClass.getClass();
+                        if (CLOSED_SHAPES.contains(type)) return false;
+                        p.skipChildren();
+                        return true;
+                    }
+                })
                 .configure(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS, true)
-                .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false);
+                .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false)
+                // Strict where a lenient reading would change the meaning: "count": 1.5 is not 1,
+                // "count": "3" is not a number, {..}xyz is not one value, {"a":1,"a":2} is not one
+                // object, null is not 0 or false, an unknown enum name is not some other value.
+                .configure(DeserializationFeature.ACCEPT_FLOAT_AS_INT, false)
+                .configure(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, true)
+                .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true)
+                .configure(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL, false)
+                .configure(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS, true)
+                .configure(MapperFeature.ALLOW_COERCION_OF_SCALARS, false)
+                .configure(StreamReadFeature.STRICT_DUPLICATE_DETECTION, true)
+                .serializationInclusion(JsonInclude.Include.NON_NULL)
+                .build();
+        // Text is never a number or a boolean, and a number or a boolean is never text (a whole
+        // number is a fine decimal, though: "accelerators": 8).
+        for (LogicalType numeric : List.of(LogicalType.Integer, LogicalType.Float)) {
+            mapper.coercionConfigFor(numeric)
+                    .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        }
+        mapper.coercionConfigFor(LogicalType.Integer).setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
+        mapper.coercionConfigFor(LogicalType.Boolean)
+                .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        mapper.coercionConfigFor(LogicalType.Enum).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
+        return mapper;
     }
 
     /**
@@ -89,6 +147,34 @@ public final class EventCodec {
         }
     }
 
+    /**
+     * Parses JSON that is read field by field (the SageMaker-shaped quota records); same strictness
+     * as {@link #read}: one value, no duplicate keys.
+     *
+     * @throws EventFormatException when the bytes are not one JSON value, or there are none
+     */
+    public static JsonNode tree(byte[] json) {
+        if (json == null || json.length == 0) throw new EventFormatException("$", "the record has no value");
+        try {
+            JsonNode node = MAPPER.readTree(json);
+            if (node == null || node.isMissingNode()) throw new EventFormatException("$", "the record value is empty");
+            return node;
+        } catch (JsonProcessingException e) {
+            throw EventFormatException.of(e);
+        } catch (java.io.IOException e) {
+            throw new EventFormatException("$", e.getMessage());
+        }
+    }
+
+    /** Writes an event as UTF-8 JSON bytes (a Kafka record value). */
+    public static byte[] bytes(Object event) {
+        try {
+            return MAPPER.writeValueAsBytes(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + event.getClass().getSimpleName(), e);
+        }
+    }
+
     /** Writes an event as compact JSON. */
     public static String write(Object event) {
         try {
@@ -99,7 +185,7 @@ public final class EventCodec {
     }
 
     /** JSON that does not parse into the expected event; {@link #path()} names the field. */
-    public static final class EventFormatException extends RuntimeException {
+    public static final class EventFormatException extends IllegalArgumentException {
         private final String path;
         private final String problem;
 

@@ -15,4 +15,7 @@ import java.util.Map;
  */
 public record PreemptionRequested(String workloadId, String team, int priority, WorkloadSubmitted workload,
                                   Map<String, ResourceAmounts> lacking, String message, Instant requestedAt) {
+    /** CloudEvents {@code ce_type}. */
+    public static final String TYPE = "dev.taskgov.preemption.requested";
+
 }

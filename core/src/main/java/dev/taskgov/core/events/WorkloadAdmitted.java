@@ -1,5 +1,6 @@
 package dev.taskgov.core.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.PodSetPlacement;
@@ -14,10 +15,31 @@ import java.util.Map;
  * A workload was admitted (value of {@code taskgov.workload.admitted}).
  *
  * @param borrowed per instance type, what this workload takes above its team's nominal quota
- * @param podSets  where each pod set's pods go
+ * @param podSets  where each pod set's pods go (always the whole placement)
+ * @param reason   null for an admission; {@link #NODE_REPLACED} when a running workload's pods on a
+ *                 failed node were moved and this is its new placement (left out of the JSON when null)
  */
 public record WorkloadAdmitted(String workloadId, String team, Instant admittedAt, Map<String, ResourceAmounts> borrowed,
-                               List<AdmittedPodSet> podSets) {
+                               List<AdmittedPodSet> podSets, @JsonInclude(JsonInclude.Include.NON_NULL) String reason) {
+
+    /** The {@link #reason} of a new placement after a node failure (design.md "A cluster that changes while workloads run"). */
+    public static final String NODE_REPLACED = "NodeReplaced";
+
+    /** An admission (no reason). */
+    public WorkloadAdmitted(String workloadId, String team, Instant admittedAt, Map<String, ResourceAmounts> borrowed,
+                            List<AdmittedPodSet> podSets) {
+        this(workloadId, team, admittedAt, borrowed, podSets, null);
+    }
+
+    /** True when this is a running workload's new placement after a node failure, not an admission. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean isNodeReplacement() {
+        return NODE_REPLACED.equals(reason);
+    }
+
+    /** CloudEvents {@code ce_type}. */
+    public static final String TYPE = "dev.taskgov.workload.admitted";
+
 
     /** One pod set's placement; {@code domain} is null when it asked for no topology or spread over several. */
     public record AdmittedPodSet(String name, String instanceType, Domain domain, List<NodeCount> nodes) {
@@ -34,11 +56,17 @@ public record WorkloadAdmitted(String workloadId, String team, Instant admittedA
     /** Builds the event from a placement and the borrowed amounts (zero amounts left out). */
     public static WorkloadAdmitted of(String workloadId, String team, Instant admittedAt, Map<String, Resources> borrowed,
                                       Placement placement) {
+        return of(workloadId, team, admittedAt, borrowed, placement, null);
+    }
+
+    /** Like {@link #of(String, String, Instant, Map, Placement)} with a reason ({@link #NODE_REPLACED} or null). */
+    public static WorkloadAdmitted of(String workloadId, String team, Instant admittedAt, Map<String, Resources> borrowed,
+                                      Placement placement, String reason) {
         Map<String, ResourceAmounts> b = new LinkedHashMap<>();
         borrowed.forEach((type, r) -> {
             if (!r.isZero()) b.put(type, ResourceAmounts.of(r));
         });
-        return new WorkloadAdmitted(workloadId, team, admittedAt, b, podSets(placement));
+        return new WorkloadAdmitted(workloadId, team, admittedAt, b, podSets(placement), reason);
     }
 
     /** The placement these pod sets record (the inverse of {@link #podSets(Placement)}). */

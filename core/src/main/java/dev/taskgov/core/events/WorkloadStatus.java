@@ -12,4 +12,7 @@ import java.time.Instant;
  */
 public record WorkloadStatus(String workloadId, String team, WorkloadState state, String reason, String message,
                              Instant updatedAt) {
+    /** CloudEvents {@code ce_type}. */
+    public static final String TYPE = "dev.taskgov.workload.status";
+
 }

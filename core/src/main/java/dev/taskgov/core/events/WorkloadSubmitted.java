@@ -12,6 +12,9 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkloadSubmitted(String workloadId, String namespace, String queueName, String priorityClass,
                                 String jobKind, Instant submittedAt, List<PodSetSpec> podSets) {
+    /** CloudEvents {@code ce_type}. */
+    public static final String TYPE = "dev.taskgov.workload.submitted";
+
 
     /** The namespace prefix HyperPod gives team namespaces. */
     public static final String NAMESPACE_PREFIX = "hyperpod-ns-";

@@ -6,6 +6,7 @@ import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Violation;
 import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.PodSetRequest;
@@ -58,13 +59,13 @@ public final class WorkloadValidation {
     }
 
     /**
-     * Rules that need nothing but the submission itself: ids present, pod set names unique, count
+     * Rules that need nothing but the submission itself: the id follows {@link WorkloadIds}, the namespace is present, pod set names unique, count
      * >= 1, requests not negative, known topology levels, not both required and preferred, node
      * selector labels and values not blank.
      */
     public static List<Violation> checkFields(WorkloadSubmitted s) {
         List<Violation> v = new ArrayList<>();
-        if (s.workloadId() == null || s.workloadId().isBlank()) v.add(new Violation("workloadId", "is required"));
+        WorkloadIds.check("workloadId", s.workloadId()).ifPresent(v::add);
         if (s.namespace() == null || s.namespace().isBlank()) v.add(new Violation("namespace", "is required"));
         if (s.podSets() == null || s.podSets().isEmpty()) {
             v.add(new Violation("podSets", "must list at least one pod set"));

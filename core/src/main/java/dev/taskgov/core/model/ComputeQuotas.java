@@ -26,6 +26,7 @@ public final class ComputeQuotas {
     public static final Pattern TEAM_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9]){0,39}");
 
     private static final String RESOURCES = "ComputeQuotaConfig.ComputeQuotaResources";
+    private static final String ABSOLUTE_BORROW_LIMITS = "ComputeQuotaConfig.ResourceSharingConfig.AbsoluteBorrowLimits";
 
     private ComputeQuotas() {
     }
@@ -37,7 +38,11 @@ public final class ComputeQuotas {
      *   <li>only {@code Accelerators} given: vCPU and memory are the same fraction of the
      *       instance's totals, floor(Accelerators x instance vCPU / instance accelerators) in
      *       stored units (16 of 32 accelerators gives half the vCPU and half the memory);</li>
+     *   <li>only {@code VCpu} given: memory is the same fraction of the instance's memory, and
+     *       only {@code MemoryInGiB} given: vCPU likewise (the API reference); accelerators are 0;</li>
      *   <li>a resource neither given nor derived is 0;</li>
+     *   <li>{@code ResourceSharingConfig.AbsoluteBorrowLimits}: the same resource entries, with
+     *       the same defaults, per instance type;</li>
      *   <li>defaults: Strategy LendAndBorrow, BorrowLimit 50, PreemptTeamTasks LowerPriority,
      *       FairShareWeight 0, ActivationState Enabled.</li>
      * </ul>
@@ -60,18 +65,10 @@ public final class ComputeQuotas {
         int weight = intField(target, "FairShareWeight", "ComputeQuotaTarget.FairShareWeight", 0, 0, 100, v);
 
         JsonNode config = body.path("ComputeQuotaConfig");
-        Map<String, Resources> nominal = new TreeMap<>();
-        JsonNode resources = config.get("ComputeQuotaResources");
-        if (resources != null && !resources.isNull()) {
-            if (!resources.isArray()) {
-                v.add(new Violation(RESOURCES, "must be a list"));
-            } else {
-                for (int i = 0; i < resources.size(); i++) {
-                    readResource(resources.get(i), RESOURCES + "[" + i + "]", instanceTypes, nominal, v);
-                }
-            }
-        }
+        Map<String, Resources> nominal = readResources(config.get("ComputeQuotaResources"), RESOURCES, instanceTypes, v);
         JsonNode sharing = config.path("ResourceSharingConfig");
+        Map<String, Resources> absoluteBorrowLimits = readResources(sharing.get("AbsoluteBorrowLimits"), ABSOLUTE_BORROW_LIMITS,
+                instanceTypes, v);
         SharingStrategy strategy = enumField(sharing.get("Strategy"), "ComputeQuotaConfig.ResourceSharingConfig.Strategy",
                 SharingStrategy.class, SharingStrategy.LendAndBorrow, v);
         int borrowLimit = intField(sharing, "BorrowLimit", "ComputeQuotaConfig.ResourceSharingConfig.BorrowLimit",
@@ -90,7 +87,25 @@ public final class ComputeQuotas {
         if (!v.isEmpty()) {
             throw new ValidationException(v);
         }
-        return new TeamQuota(team, text(body.get("Name")), nominal, strategy, borrowLimit, preempt, weight, active);
+        return new TeamQuota(team, text(body.get("Name")), nominal, strategy, borrowLimit, preempt, weight, active,
+                absoluteBorrowLimits);
+    }
+
+    /** A list of ComputeQuotaResourceConfig by instance type, with the ratio defaults (empty when absent). */
+    private static Map<String, Resources> readResources(JsonNode list, String path, Map<String, InstanceType> instanceTypes,
+                                                        List<Violation> v) {
+        Map<String, Resources> out = new TreeMap<>();
+        if (list == null || list.isNull()) {
+            return out;
+        }
+        if (!list.isArray()) {
+            v.add(new Violation(path, "must be a list"));
+            return out;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            readResource(list.get(i), path + "[" + i + "]", instanceTypes, out, v);
+        }
+        return out;
     }
 
     private static void readResource(JsonNode r, String path, Map<String, InstanceType> instanceTypes,
@@ -139,18 +154,21 @@ public final class ComputeQuotas {
             return;
         }
         vcpuStored = vcpu != null ? stored(ResourceName.VCPU, vcpu)
-                : acc != null ? ratio(acc.longValueExact(), cap.milliVcpu(), cap.accelerators()) : base.milliVcpu();
+                : acc != null ? ratio(acc.longValueExact(), cap.milliVcpu(), cap.accelerators())
+                : mem != null ? ratio(stored(ResourceName.MEMORY, mem), cap.milliVcpu(), cap.memoryMiB()) : base.milliVcpu();
         memStored = mem != null ? stored(ResourceName.MEMORY, mem)
-                : acc != null ? ratio(acc.longValueExact(), cap.memoryMiB(), cap.accelerators()) : base.memoryMiB();
+                : acc != null ? ratio(acc.longValueExact(), cap.memoryMiB(), cap.accelerators())
+                : vcpu != null ? ratio(vcpuStored, cap.memoryMiB(), cap.milliVcpu()) : base.memoryMiB();
         nominal.put(typeName, Resources.of(accStored, vcpuStored, memStored));
     }
 
-    private static long ratio(long accelerators, long instanceAmount, long instanceAccelerators) {
-        if (instanceAccelerators == 0) {
+    /** floor(given x instanceAmount / instanceGiven): the same fraction of another resource of the instance. */
+    private static long ratio(long given, long instanceAmount, long instanceGiven) {
+        if (instanceGiven == 0) {
             return 0;
         }
-        return BigInteger.valueOf(accelerators).multiply(BigInteger.valueOf(instanceAmount))
-                .divide(BigInteger.valueOf(instanceAccelerators)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValue();
+        return BigInteger.valueOf(given).multiply(BigInteger.valueOf(instanceAmount))
+                .divide(BigInteger.valueOf(instanceGiven)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValue();
     }
 
     private static long stored(ResourceName name, BigDecimal jsonAmount) {

@@ -16,6 +16,17 @@ public enum PendingReason {
     Preempted,
     /** It was nominated and waits for the evictions that make room for it. */
     WaitingForPreemption,
-    /** Its team has no active compute quota. */
-    TeamInactive
+    /**
+     * Its team has no active compute quota. No longer given ({@link #NoQuota} is); kept so that
+     * status and changelog records written before can still be read.
+     */
+    TeamInactive,
+    /** Its team's compute quota is disabled or deleted; it is admitted again when the quota comes back. */
+    NoQuota,
+    /**
+     * It can never be admitted as things stand: it asks for more of a resource than its team's
+     * nominal quota plus borrowing limit, or than all the cluster's ready nodes of the instance type
+     * offer. It stays pending (and is looked at again) so that it runs if quotas or capacity grow.
+     */
+    Inadmissible
 }

@@ -1,11 +1,15 @@
 package dev.taskgov.core.model;
 
-/** Why a workload was chosen as a preemption victim. */
+/** Why a running workload was evicted: chosen as a preemption victim, or lost what it ran on. */
 public enum PreemptionReason {
     /** A higher-priority task of the same team needed the room. */
     InTeamPriority,
     /** A team reclaimed quota it had lent to the victim's team. */
     ReclaimLentCapacity,
     /** Fair sharing moved borrowed capacity to a team with a lower weighted share. */
-    FairSharing
+    FairSharing,
+    /** A node it ran on became not ready or left, and its pods found no replacement inside their domain (no preemptor). */
+    NodeFailure,
+    /** Its team's compute quota was disabled or deleted (no preemptor). */
+    QuotaRemoved
 }

@@ -15,8 +15,10 @@ import java.util.Optional;
  *
  * @param priorityClasses class name to weight, in the order given
  * @param fairShare       {@code FairShare: Enabled}
+ * @param idleResourceSharing {@code IdleResourceSharing: Enabled}: the cluster's capacity that no quota
+ *                        allocates is lent to the cohort too (omitted: Disabled, only lent quota is borrowed)
  */
-public record SchedulerConfig(Map<String, Integer> priorityClasses, boolean fairShare) {
+public record SchedulerConfig(Map<String, Integer> priorityClasses, boolean fairShare, boolean idleResourceSharing) {
 
     /**
      * No priority classes, FairShare Enabled: the SageMaker API's default for a config that omits
@@ -28,6 +30,11 @@ public record SchedulerConfig(Map<String, Integer> priorityClasses, boolean fair
 
     public SchedulerConfig {
         priorityClasses = Collections.unmodifiableMap(new LinkedHashMap<>(priorityClasses));
+    }
+
+    /** A config without idle resource sharing. */
+    public SchedulerConfig(Map<String, Integer> priorityClasses, boolean fairShare) {
+        this(priorityClasses, fairShare, false);
     }
 
     /** The weight given to a workload that names no class: the lowest class's weight, or 0. */
@@ -115,9 +122,18 @@ public record SchedulerConfig(Map<String, Integer> priorityClasses, boolean fair
                 default -> v.add(new Violation(prefix + "FairShare", "must be Enabled or Disabled, was '" + fs.asText() + "'"));
             }
         }
+        boolean idleSharing = false;
+        JsonNode idle = config.get("IdleResourceSharing");
+        if (idle != null && !idle.isNull()) {
+            switch (idle.asText()) {
+                case "Enabled" -> idleSharing = true;
+                case "Disabled" -> idleSharing = false;
+                default -> v.add(new Violation(prefix + "IdleResourceSharing", "must be Enabled or Disabled, was '" + idle.asText() + "'"));
+            }
+        }
         if (!v.isEmpty()) {
             throw new ValidationException(v);
         }
-        return new SchedulerConfig(classes, fair);
+        return new SchedulerConfig(classes, fair, idleSharing);
     }
 }

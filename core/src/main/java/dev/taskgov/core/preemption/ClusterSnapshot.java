@@ -1,5 +1,6 @@
 package dev.taskgov.core.preemption;
 
+import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.scheduling.QuotaLedger;
@@ -36,6 +37,8 @@ public final class ClusterSnapshot implements ClusterView {
                                      Collection<RunningWorkload> admitted) {
         QuotaLedger ledger = new QuotaLedger();
         quotas.forEach(ledger::putQuota);
+        ComputeQuotas.clusterCapacity(nodes).forEach(ledger::setClusterCapacity);
+        ledger.setIdleResourceSharing(config.idleResourceSharing());
         Topology topology = Topology.of(nodes);
         Map<String, List<RunningWorkload>> byTeam = new TreeMap<>();
         for (RunningWorkload r : admitted) {

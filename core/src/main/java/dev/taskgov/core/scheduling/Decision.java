@@ -23,15 +23,50 @@ public sealed interface Decision {
     String workloadId();
 
     /**
-     * The workload was admitted.
+     * The workload was admitted, or (with {@link #replacedBecause}) a running workload got a new
+     * placement because a node it ran on failed.
      *
-     * @param borrowed per instance type, what it takes above its team's nominal quota
+     * @param placement       its whole placement
+     * @param borrowed        per instance type, what it takes above its team's nominal quota
+     * @param admittedAt      when it was admitted, or when its placement was replaced
+     * @param replacedBecause null for an admission; for a new placement after a node failure
+     *                        ({@link WorkloadAdmitted#NODE_REPLACED}), which node failed and where its
+     *                        pods went, for people: not a new admission
      */
     record Admit(String workloadId, String team, Placement placement, Map<String, Resources> borrowed,
-                 Instant admittedAt) implements Decision {
+                 Instant admittedAt, String replacedBecause) implements Decision {
+        /** An admission. */
+        public Admit(String workloadId, String team, Placement placement, Map<String, Resources> borrowed, Instant admittedAt) {
+            this(workloadId, team, placement, borrowed, admittedAt, null);
+        }
+
+        /** True for a running workload's new placement after a node failure. */
+        public boolean nodeReplaced() {
+            return replacedBecause != null;
+        }
+
         /** As a {@code taskgov.workload.admitted} event. */
         public WorkloadAdmitted toEvent() {
-            return WorkloadAdmitted.of(workloadId, team, admittedAt, borrowed, placement);
+            return WorkloadAdmitted.of(workloadId, team, admittedAt, borrowed, placement,
+                    nodeReplaced() ? WorkloadAdmitted.NODE_REPLACED : null);
+        }
+    }
+
+    /**
+     * The engine itself evicted a running workload, with no preemptor: a node it ran on failed and
+     * its pods found no replacement ({@link dev.taskgov.core.model.PreemptionReason#NodeFailure}), or
+     * its team's quota was disabled or deleted ({@link dev.taskgov.core.model.PreemptionReason#QuotaRemoved}).
+     * It is pending again at its original submission time.
+     */
+    record Evict(Victim victim, Instant evictedAt) implements Decision {
+        @Override
+        public String workloadId() {
+            return victim.workloadId();
+        }
+
+        /** As a {@code taskgov.workload.preempted} event without a preemptor. */
+        public WorkloadPreempted toEvent() {
+            return Preempt.toEvent(null, victim, evictedAt);
         }
     }
 

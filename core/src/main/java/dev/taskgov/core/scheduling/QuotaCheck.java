@@ -7,7 +7,7 @@ import dev.taskgov.core.model.PendingReason;
  *
  * @param fits    true when it fits
  * @param reason  {@link PendingReason#QuotaExceeded}, {@link PendingReason#BorrowLimitExceeded} or
- *                {@link PendingReason#TeamInactive} when it does not fit
+ *                {@link PendingReason#NoQuota} when it does not fit
  * @param message with numbers, e.g. "needs 4 accelerators of ml.p5.48xlarge; team-b has 1 of its
  *                quota free and may borrow 2 more; the cohort has 0 idle"
  */

@@ -19,7 +19,8 @@ import java.util.TreeMap;
  * cohort pool holds what active teams lend: capacity = sum of L, usage = sum of max(0, U - G). A
  * team may take a request R when, for each resource R asks for, U + R <= N + B and the pool has
  * room for the part of U + R above G. So a DontLend team's quota stays its own, and a lending
- * team's idle quota is what others borrow.
+ * team's idle quota is what others borrow. With idle resource sharing ({@code IdleResourceSharing:
+ * Enabled}) the pool also holds the cluster's capacity that no active quota allocates.
  *
  * <p>Mutable and incremental; {@link #copy()} gives an independent ledger for what-if planning.
  */
@@ -44,6 +45,9 @@ public final class QuotaLedger {
     private final Map<String, Resources> poolUsage = new HashMap<>();
     /** Sum over instance types of the cohort's lendable, per resource: the denominator of shares. */
     private Resources lendableTotal = Resources.ZERO;
+    /** The cluster's capacity per instance type; counts only while {@link #idleResourceSharing}. */
+    private final Map<String, Resources> clusterCapacity = new HashMap<>();
+    private boolean idleResourceSharing;
 
     public QuotaLedger() {
     }
@@ -57,6 +61,8 @@ public final class QuotaLedger {
         c.poolCapacity.putAll(poolCapacity);
         c.poolUsage.putAll(poolUsage);
         c.lendableTotal = lendableTotal;
+        c.clusterCapacity.putAll(clusterCapacity);
+        c.idleResourceSharing = idleResourceSharing;
         return c;
     }
 
@@ -64,7 +70,7 @@ public final class QuotaLedger {
     public void putQuota(TeamQuota quota) {
         quotas.put(quota.team(), quota);
         Map<String, Limits> m = new HashMap<>();
-        for (String type : quota.nominal().keySet()) {
+        for (String type : quota.instanceTypes()) {
             m.put(type, new Limits(quota.nominal(type), quota.guaranteed(type), quota.borrowingLimit(type)));
         }
         limits.put(quota.team(), Map.copyOf(m));
@@ -78,18 +84,47 @@ public final class QuotaLedger {
         rebuildPool();
     }
 
+    /** {@code IdleResourceSharing}: whether capacity no quota allocates is lent to the cohort. */
+    public void setIdleResourceSharing(boolean enabled) {
+        if (enabled != idleResourceSharing) {
+            idleResourceSharing = enabled;
+            rebuildPool();
+        }
+    }
+
+    public Resources clusterCapacity(String instanceType) {
+        return clusterCapacity.getOrDefault(instanceType, Resources.ZERO);
+    }
+
+    /** The cluster's capacity of an instance type (ready nodes' allocatable), for idle resource sharing. */
+    public void setClusterCapacity(String instanceType, Resources capacity) {
+        Resources before = capacity.isZero() ? clusterCapacity.remove(instanceType) : clusterCapacity.put(instanceType, capacity);
+        if (idleResourceSharing && !capacity.equals(before == null ? Resources.ZERO : before)) {
+            rebuildPool();
+        }
+    }
+
     private void rebuildPool() {
         poolCapacity.clear();
         poolUsage.clear();
         lendableTotal = Resources.ZERO;
+        Map<String, Resources> allocated = new HashMap<>();
         for (TeamQuota q : quotas.values()) {
             if (!q.active()) continue;
-            for (String type : q.nominal().keySet()) {
+            for (String type : q.instanceTypes()) {
                 poolCapacity.merge(type, q.lendable(type), Resources::plus);
                 lendableTotal = lendableTotal.plus(q.lendable(type));
+                allocated.merge(type, q.nominal(type), Resources::plus);
             }
             usage.getOrDefault(q.team(), Map.of()).forEach((type, used) ->
                     poolUsage.merge(type, used.minus(q.guaranteed(type)), Resources::plus));
+        }
+        if (idleResourceSharing) {
+            clusterCapacity.forEach((type, capacity) -> {
+                Resources unallocated = capacity.minus(allocated.getOrDefault(type, Resources.ZERO));
+                poolCapacity.merge(type, unallocated, Resources::plus);
+                lendableTotal = lendableTotal.plus(unallocated);
+            });
         }
     }
 
@@ -163,8 +198,11 @@ public final class QuotaLedger {
 
     private QuotaCheck check(String team, Map<String, Resources> requests, boolean allowBorrow, boolean explain) {
         TeamQuota q = quotas.get(team);
-        if (q == null || !q.active()) {
-            return new QuotaCheck(false, PendingReason.TeamInactive, "team " + team + " has no active compute quota");
+        if (q == null) {
+            return new QuotaCheck(false, PendingReason.NoQuota, "team " + team + " has no compute quota");
+        }
+        if (!q.active()) {
+            return new QuotaCheck(false, PendingReason.NoQuota, "the compute quota of team " + team + " is disabled");
         }
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
             String type = e.getKey();
@@ -197,6 +235,18 @@ public final class QuotaLedger {
             }
         }
         return QuotaCheck.FITS;
+    }
+
+    /** The team's nominal quota of {@code type} (zero without an active quota). */
+    public Resources nominal(String team, String type) {
+        TeamQuota q = quotas.get(team);
+        return q == null || !q.active() ? Resources.ZERO : limits(team, type).nominal();
+    }
+
+    /** How much of {@code type} the team may borrow above its nominal quota (zero without an active quota). */
+    public Resources borrowingLimit(String team, String type) {
+        TeamQuota q = quotas.get(team);
+        return q == null || !q.active() ? Resources.ZERO : limits(team, type).borrowingLimit();
     }
 
     private static String explain(String team, String type, ResourceName res, long need, long used, long nominal,

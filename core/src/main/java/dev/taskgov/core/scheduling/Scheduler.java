@@ -2,11 +2,15 @@ package dev.taskgov.core.scheduling;
 
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
+import dev.taskgov.core.model.Amounts;
+import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.PendingReason;
+import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.ClusterView;
 import dev.taskgov.core.preemption.PlanResult;
@@ -19,8 +23,10 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.PlacementResult;
+import dev.taskgov.core.topology.PodSetPlacement;
 import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.Topology;
+import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.core.topology.TopologyRequest;
 
 import java.time.Clock;
@@ -107,7 +113,22 @@ public final class Scheduler {
         this.mode = mode;
         instanceTypes.forEach(t -> this.instanceTypes.put(t.name(), t));
         this.topology = Topology.of(nodes);
-        nodes.forEach(n -> nodesByName.put(n.name(), n));
+        nodes.forEach(n -> {
+            nodesByName.put(n.name(), n);
+            countCapacity(null, n);
+        });
+    }
+
+    /** Keeps the ledger's cluster capacity (for idle resource sharing) up to date when a node changes. */
+    private void countCapacity(Node before, Node after) {
+        if (before != null && before.ready()) {
+            ledger.setClusterCapacity(before.instanceType(),
+                    ledger.clusterCapacity(before.instanceType()).minus(before.allocatable()));
+        }
+        if (after != null && after.ready()) {
+            ledger.setClusterCapacity(after.instanceType(),
+                    ledger.clusterCapacity(after.instanceType()).plus(after.allocatable()));
+        }
     }
 
     // ---------------------------------------------------------------- inputs
@@ -117,15 +138,21 @@ public final class Scheduler {
         instanceTypes.put(type.name(), type);
     }
 
-    /** Replaces the priority classes and the FairShare switch; queued workloads get their class's new weight. */
+    /**
+     * Replaces the priority classes and the FairShare switch. Every pending and running workload
+     * takes its class's new weight at once (queues are reordered; a running workload's new priority
+     * counts in later preemption decisions); a class that no longer exists counts as the lowest.
+     * Nothing is evicted by the change itself.
+     */
     public void applySchedulerConfig(SchedulerConfig newConfig) {
         this.config = newConfig;
+        ledger.setIdleResourceSharing(newConfig.idleResourceSharing());
         for (Entry e : workloads.values()) {
-            if (e.workload.priorityClass() == null || newConfig.priorityClasses().containsKey(e.workload.priorityClass())) {
-                int p = e.workload.priorityClass() == null ? newConfig.defaultPriority()
-                        : newConfig.priorityClasses().get(e.workload.priorityClass());
-                if (p != e.workload.priority()) reprioritize(e, p);
-            }
+            if (e.state != WorkloadState.Pending && e.state != WorkloadState.Admitted) continue;
+            String cls = e.workload.priorityClass();
+            int p = cls == null ? newConfig.defaultPriority()
+                    : newConfig.priorityClasses().getOrDefault(cls, newConfig.defaultPriority());
+            if (p != e.workload.priority()) reprioritize(e, p);
         }
         markReleased();
     }
@@ -147,32 +174,196 @@ public final class Scheduler {
         }
     }
 
-    /** Adds or replaces a team's quota. */
+    /**
+     * Adds or replaces a team's quota; it holds for every later decision. A change never evicts by
+     * itself: running work above the new nominal plus borrowing limit keeps running, counts as
+     * borrowing and may be reclaimed from. Only disabling ({@code active} false) an active quota
+     * evicts the team's running workloads ({@link PreemptionReason#QuotaRemoved}, reported by the
+     * next {@link #cycle()}); its pending ones wait with {@link PendingReason#NoQuota} until it is
+     * enabled again.
+     */
     public void applyQuota(TeamQuota quota) {
+        TeamQuota before = ledger.quota(quota.team());
         ledger.putQuota(quota);
         teams.computeIfAbsent(quota.team(), TeamQueue::new);
+        if (before != null && before.active() && !quota.active()) {
+            evictForQuotaRemoved(quota.team(), "the compute quota of team " + quota.team() + " (" + quotaName(quota) + ") was disabled");
+        }
         markReleased();
     }
 
-    /** Removes a team's quota: its queued workloads wait (TeamInactive), new submissions are refused. */
+    /**
+     * Removes a team's quota: its running workloads are evicted ({@link PreemptionReason#QuotaRemoved},
+     * reported by the next {@link #cycle()}) and wait with its pending ones ({@link PendingReason#NoQuota})
+     * until a quota comes back; new submissions of the team are refused as of an unknown team.
+     */
     public void removeQuota(String team) {
+        TeamQuota before = ledger.quota(team);
         ledger.removeQuota(team);
+        if (before != null && before.active()) {
+            evictForQuotaRemoved(team, "the compute quota of team " + team + " (" + quotaName(before) + ") was deleted");
+        }
         markReleased();
     }
 
-    /** Adds or replaces a node. */
+    private static String quotaName(TeamQuota q) {
+        return q.quotaName() == null ? q.team() : q.quotaName();
+    }
+
+    /**
+     * Adds or replaces a node. A new node, or one that is ready again, is free capacity at once. A
+     * ready node that becomes not ready fails: see {@link #removeNode}.
+     */
     public void upsertNode(Node node) {
+        Node before = nodesByName.get(node.name());
+        boolean fails = before != null && before.ready() && !node.ready();
+        List<Entry> affected = fails ? detachPodsOn(before) : List.of();
         topology.upsertNode(node);
-        nodesByName.put(node.name(), node);
+        countCapacity(nodesByName.put(node.name(), node), node);
+        if (fails) replaceOrEvict(affected, before, "node " + node.name() + " is not ready");
         markReleased();
     }
 
-    /** Removes a node (workloads placed on it keep their admission until they finish). */
+    /**
+     * Removes a node. Each admitted workload with pods on it (in admission order) gets those pods
+     * placed again by the same best-fit descent inside the domain of its required (else preferred)
+     * level that held the node, or anywhere for a pod set without topology; its other pods stay. On
+     * success the next {@link #cycle()} reports its whole new placement ({@link Decision.Admit#nodeReplaced()});
+     * otherwise it is evicted ({@link PreemptionReason#NodeFailure}) and requeued at its original
+     * submission time. Then pending heads are tried again.
+     */
     public void removeNode(String nodeName) {
+        Node before = nodesByName.get(nodeName);
+        List<Entry> affected = before == null ? List.of() : detachPodsOn(before);
         topology.removeNode(nodeName);
-        nodesByName.remove(nodeName);
+        countCapacity(nodesByName.remove(nodeName), null);
         heldOnNode.remove(nodeName);
+        if (before != null) replaceOrEvict(affected, before, "node " + nodeName + " left the cluster");
         markReleased();
+    }
+
+    // ---------------------------------------------------------------- a cluster that changes
+
+    /** Decisions taken outside a cycle (node failures, removed quotas): the next {@link #cycle()} reports them first. */
+    private final List<Decision> changeDecisions = new ArrayList<>();
+
+    /** The admitted workloads with pods on a node, in admission order, with those pods released. */
+    private List<Entry> detachPodsOn(Node node) {
+        List<Entry> affected = new ArrayList<>();
+        for (TeamQueue q : teams.values()) {
+            for (RunningWorkload r : q.running.values()) {
+                Entry e = workloads.get(r.id());
+                if (e.placement.podSets().stream().anyMatch(p -> p.podsPerNode().containsKey(node.name()))) affected.add(e);
+            }
+        }
+        affected.sort(Comparator.comparingLong(e -> e.seq));
+        for (Entry e : affected) {
+            Placement on = e.placement.onNode(node.name());
+            topology.release(e.workload.podSets(), on);
+            hold(e.workload.podSets(), on, false);
+            e.placement = e.placement.withoutNode(node.name());
+        }
+        return affected;
+    }
+
+    /** For each workload that lost pods on {@code failed}: place them again within their domain, or evict it. */
+    private void replaceOrEvict(List<Entry> affected, Node failed, String what) {
+        for (Entry e : affected) {
+            List<Integer> lostIndexes = new ArrayList<>();
+            List<PodSetRequest> lost = new ArrayList<>();
+            for (int i = 0; i < e.workload.podSets().size(); i++) {
+                PodSetRequest ps = e.workload.podSets().get(i);
+                int missing = ps.count() - e.placement.podSets().get(i).podCount();
+                if (missing > 0) {
+                    lostIndexes.add(i);
+                    lost.add(replacementOf(ps, missing, failed));
+                }
+            }
+            PlacementResult result = topology.place(lost);
+            if (result instanceof PlacementResult.Placed p) {
+                replacePlacement(e, lostIndexes, p.placement(), what + "; its pods there moved to " + nodesOf(p.placement()));
+            } else {
+                PlacementResult.NoFit noFit = (PlacementResult.NoFit) result;
+                PodSetRequest ps = e.workload.podSets().stream().filter(x -> x.name().equals(noFit.podSet())).findFirst().orElseThrow();
+                PodSetRequest pods = lost.stream().filter(x -> x.name().equals(noFit.podSet())).findFirst().orElseThrow();
+                String where = ps.topology().mode() == TopologyRequest.Mode.NONE ? "anywhere in the cluster"
+                        : "inside its " + ps.topology().level() + " domain " + failed.levelValue(ps.topology().level());
+                evictForNodeFailure(e, what + "; the " + pods.count() + " pod(s) of pod set " + ps.name() + " on it find no room "
+                        + where + " (room for " + noFit.fitting() + ")");
+            }
+        }
+    }
+
+    /**
+     * The pods a pod set lost, to be placed as a new placement would be, but only on nodes of the
+     * domain of its required (else preferred) level that holds the failed node: a node selector on
+     * that domain's path from layer-1 down (levels the failed node has no label for are left out,
+     * as a selector cannot ask for an empty value). A pod set without topology may go anywhere.
+     */
+    private static PodSetRequest replacementOf(PodSetRequest ps, int count, Node failed) {
+        Map<String, String> selector = new TreeMap<>(ps.nodeSelector());
+        if (ps.topology().mode() != TopologyRequest.Mode.NONE) {
+            int depth = TopologyLevels.indexOf(ps.topology().level());
+            for (String level : TopologyLevels.ALL.subList(0, depth + 1)) {
+                String value = failed.levelValue(level);
+                if (!value.isEmpty()) selector.put(level, value);
+            }
+        }
+        return new PodSetRequest(ps.name(), count, ps.instanceType(), ps.perPod(), TopologyRequest.NONE, selector);
+    }
+
+    /**
+     * The workload keeps running on its other nodes plus the replacement pods: its new whole
+     * placement is reported as NodeReplaced. Its quota, borrowing and admission order do not change.
+     *
+     * @param lostIndexes the pod sets (indexes in the workload) that lost pods, in order
+     * @param replacement where their lost pods go, one pod set per index
+     */
+    private void replacePlacement(Entry e, List<Integer> lostIndexes, Placement replacement, String because) {
+        List<PodSetRequest> lostRequests = new ArrayList<>();
+        List<PodSetPlacement> merged = new ArrayList<>(e.placement.podSets());
+        for (int r = 0; r < lostIndexes.size(); r++) {
+            int i = lostIndexes.get(r);
+            lostRequests.add(e.workload.podSets().get(i));
+            merged.set(i, merged.get(i).plus(replacement.podSets().get(r)));
+        }
+        topology.reserve(lostRequests, replacement);
+        hold(lostRequests, replacement, true);
+        e.placement = new Placement(merged);
+        TeamQueue q = teams.get(e.workload.team());
+        q.running.put(e.workload.id(), new RunningWorkload(e.workload, e.placement, e.seq, e.requests));
+        runningVersions.merge(e.workload.team(), 1L, Long::sum);
+        stateVersion++;
+        changeDecisions.add(new Decision.Admit(e.workload.id(), e.workload.team(), e.placement, e.borrowed, clock.instant(), because));
+    }
+
+    /** "n3 (1 pod), n4 (2 pods)": where replacement pods went. */
+    private static String nodesOf(Placement placement) {
+        Map<String, Integer> pods = new TreeMap<>();
+        placement.podSets().forEach(p -> p.podsPerNode().forEach((n, c) -> pods.merge(n, c, Integer::sum)));
+        List<String> out = new ArrayList<>();
+        pods.forEach((n, c) -> out.add(n + " (" + c + (c == 1 ? " pod)" : " pods)")));
+        return String.join(", ", out);
+    }
+
+    private void evictForNodeFailure(Entry e, String message) {
+        evictWithoutPreemptor(e, new Victim(e.workload.id(), e.workload.team(), PreemptionReason.NodeFailure, message));
+    }
+
+    private void evictForQuotaRemoved(String team, String message) {
+        TeamQueue q = teams.get(team);
+        if (q == null) return;
+        List<Entry> running = q.running.values().stream().map(r -> workloads.get(r.id()))
+                .sorted(Comparator.comparingLong(x -> x.seq)).toList();
+        for (Entry e : running) {
+            evictWithoutPreemptor(e, new Victim(e.workload.id(), team, PreemptionReason.QuotaRemoved, message));
+        }
+    }
+
+    /** An eviction the engine decides by itself (no preemptor): requeued, reported by the next cycle. */
+    private void evictWithoutPreemptor(Entry e, Victim victim) {
+        requeue(e, "evicted (" + victim.reason() + "): " + victim.message());
+        changeDecisions.add(new Decision.Evict(victim, clock.instant()));
     }
 
     private void markReleased() {
@@ -199,7 +390,8 @@ public final class Scheduler {
         if (r instanceof WorkloadValidation.Invalid invalid) {
             Decision.Reject reject = new Decision.Reject(submission.workloadId(), submission.team(), invalid.reason(),
                     invalid.message());
-            if (submission.workloadId() != null) {
+            // an id that breaks the id rule is not kept: it could not be looked up by that id
+            if (WorkloadIds.isValid(submission.workloadId())) {
                 Entry e = new Entry(placeholder(submission));
                 e.state = WorkloadState.Rejected;
                 e.reason = invalid.reason().name();
@@ -302,7 +494,7 @@ public final class Scheduler {
         e.borrowed = Map.copyOf(borrowed);
         ledger.add(workload.team(), e.requests);
         topology.reserve(workload.podSets(), placement);
-        hold(workload, placement, true);
+        hold(workload.podSets(), placement, true);
         e.state = WorkloadState.Admitted;
         e.message = "admitted";
         e.placement = placement;
@@ -318,7 +510,7 @@ public final class Scheduler {
         TeamQueue q = teams.get(e.workload.team());
         ledger.remove(e.workload.team(), e.requests);
         topology.release(e.workload.podSets(), e.placement);
-        hold(e.workload, e.placement, false);
+        hold(e.workload.podSets(), e.placement, false);
         q.running.remove(e.workload.id());
         runningVersions.merge(e.workload.team(), 1L, Long::sum);
         e.placement = null;
@@ -328,10 +520,16 @@ public final class Scheduler {
     }
 
     private void requeueEvicted(Entry e, Victim victim, String preemptorId) {
+        requeue(e, preemptorId == null ? "evicted (" + victim.reason() + "): " + victim.message()
+                : "preempted by " + preemptorId + " (" + victim.reason() + "): " + victim.message());
+    }
+
+    /** A running workload goes back to its queue, pending with reason Preempted, at its original submission time. */
+    private void requeue(Entry e, String message) {
         release(e);
         e.state = WorkloadState.Pending;
         e.reason = PendingReason.Preempted.name();
-        e.message = "preempted by " + preemptorId + " (" + victim.reason() + "): " + victim.message();
+        e.message = message;
         e.preemptedMessage = e.message;
         e.admittedAt = null;
         teams.get(e.workload.team()).active.add(e);
@@ -347,6 +545,8 @@ public final class Scheduler {
      */
     public List<Decision> cycle() {
         Cycle c = new Cycle();
+        c.decisions.addAll(changeDecisions);
+        changeDecisions.clear();
         int rounds = 0;
         do {
             c.progress = false;
@@ -500,7 +700,7 @@ public final class Scheduler {
         Map<String, Resources> borrowed = ledger.borrowedBy(e.workload.team(), e.requests);
         ledger.add(e.workload.team(), e.requests);
         topology.reserve(e.workload.podSets(), placement);
-        hold(e.workload, placement, true);
+        hold(e.workload.podSets(), placement, true);
         q.active.remove(e);
         q.parked.remove(e);
         e.state = WorkloadState.Admitted;
@@ -530,9 +730,9 @@ public final class Scheduler {
         c.decisions.add(new Decision.Admit(e.workload.id(), e.workload.team(), placement, borrowed, e.admittedAt));
     }
 
-    private void hold(Workload w, Placement placement, boolean take) {
+    private void hold(List<PodSetRequest> podSets, Placement placement, boolean take) {
         for (int i = 0; i < placement.podSets().size(); i++) {
-            Resources perPod = w.podSets().get(i).perPod();
+            Resources perPod = podSets.get(i).perPod();
             placement.podSets().get(i).podsPerNode().forEach((node, count) -> {
                 if (nodesByName.containsKey(node)) {
                     heldOnNode.merge(node, perPod.times(count), take ? Resources::plus : Resources::minus);
@@ -609,12 +809,17 @@ public final class Scheduler {
             PlacementResult.NoFit noFit = (PlacementResult.NoFit) placed;
             reason = requiresTopology(w, noFit.podSet()) ? PendingReason.TopologyPlacementFailed : PendingReason.InsufficientCapacity;
             message = "pod set " + noFit.podSet() + ": " + noFit.message();
-        } else if (quota.reason() == PendingReason.TeamInactive) {
+        } else if (quota.reason() == PendingReason.NoQuota) {
             parkShape(q, e, quota.reason(), quota.message(), c);
             return null;
         } else {
             reason = quota.reason();
             message = quota.message();
+        }
+        String never = neverAdmissible(w.team(), e.requests);
+        if (never != null) {
+            reason = PendingReason.Inadmissible;
+            message = never;
         }
         PlanResult plan = planner.planFor(view, w);
         if (plan instanceof PreemptionPlan p) {
@@ -622,6 +827,34 @@ public final class Scheduler {
             return candidate(q, e, null, p);
         }
         parkShape(q, e, reason, message, c);
+        return null;
+    }
+
+    /**
+     * Why a workload of an active team can never be admitted as things stand, with the numbers, or
+     * null when it could be: for some instance type and resource it asks for more than the team's
+     * nominal quota plus borrowing limit, or more than the cluster's ready nodes of that type offer
+     * altogether. Neither waiting nor preempting helps then; only a larger quota or more nodes do.
+     */
+    private String neverAdmissible(String team, Map<String, Resources> requests) {
+        if (ledger.quota(team) == null || !ledger.quota(team).active()) return null;
+        for (Map.Entry<String, Resources> r : requests.entrySet()) {
+            String type = r.getKey();
+            Resources nominal = ledger.nominal(team, type);
+            Resources borrow = ledger.borrowingLimit(team, type);
+            Resources capacity = ledger.clusterCapacity(type); // ready nodes' allocatable, kept by countCapacity
+            for (ResourceName res : ResourceName.values()) {
+                long asked = r.getValue().get(res);
+                long ceiling = nominal.plus(borrow).get(res);
+                if (asked > ceiling || asked > capacity.get(res)) {
+                    return "can never be admitted as things stand: asks for " + Amounts.of(res, asked) + " of " + type
+                            + "; team " + team + " may hold at most " + Amounts.number(res, nominal.get(res)) + " nominal + "
+                            + Amounts.number(res, borrow.get(res)) + " borrowing limit = " + Amounts.number(res, ceiling)
+                            + ", and the cluster's ready " + type + " nodes offer " + Amounts.number(res, capacity.get(res))
+                            + "; it stays pending until the quota or the cluster grows";
+                }
+            }
+        }
         return null;
     }
 
@@ -760,7 +993,12 @@ public final class Scheduler {
             reason = quota.reason().name();
             message = quota.message();
         }
-        if (quota.reason() != PendingReason.TeamInactive && PreemptionPlanner.plan(view, w) instanceof PreemptionPlan plan) {
+        String never = quota.reason() == PendingReason.NoQuota ? null : neverAdmissible(w.team(), req);
+        if (never != null) {
+            return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Pending, PendingReason.Inadmissible.name(), never,
+                    null, Map.of(), List.of());
+        }
+        if (quota.reason() != PendingReason.NoQuota && PreemptionPlanner.plan(view, w) instanceof PreemptionPlan plan) {
             QuotaLedger l = ledger.copy();
             Topology t = topology.copy();
             for (Victim v : plan.victims()) {

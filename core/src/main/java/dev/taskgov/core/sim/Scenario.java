@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,7 +33,8 @@ import java.util.TreeMap;
  * @param instanceTypes  by name
  * @param nodes          in file order, allocatable filled in from the instance types
  * @param quotas         the compute quotas, checked against the cluster's capacity
- * @param steps          submit, finish and expect steps in order
+ * @param steps          the steps in order: submit, finish, node, removeNode, quota, deleteQuota,
+ *                       schedulerConfig, expect
  */
 public record Scenario(String name, String description, Map<String, InstanceType> instanceTypes, List<Node> nodes,
                        SchedulerConfig schedulerConfig, List<TeamQuota> quotas, List<Step> steps) {
@@ -48,6 +50,26 @@ public record Scenario(String name, String description, Map<String, InstanceType
 
     /** Finish a workload. */
     public record Finish(int index, String workloadId) implements Step {
+    }
+
+    /** Add a node or replace it (e.g. {@code "ready": false}: the node fails). */
+    public record NodeChange(int index, Node node) implements Step {
+    }
+
+    /** A node leaves the cluster (a tombstone on {@code taskgov.topology}). */
+    public record RemoveNode(int index, String nodeName) implements Step {
+    }
+
+    /** Create a team's compute quota or replace it (a CreateComputeQuota body; may be {@code ActivationState: Disabled}). */
+    public record QuotaChange(int index, TeamQuota quota) implements Step {
+    }
+
+    /** Delete a team's compute quota. */
+    public record DeleteQuota(int index, String team) implements Step {
+    }
+
+    /** Replace the cluster scheduler config (priority classes, FairShare). */
+    public record ConfigChange(int index, SchedulerConfig config) implements Step {
     }
 
     /**
@@ -97,7 +119,7 @@ public record Scenario(String name, String description, Map<String, InstanceType
             throw at("$.schedulerConfig", e.violations().get(0));
         }
         List<TeamQuota> quotas = quotas(root.get("computeQuotas"), types, nodes);
-        List<Step> steps = steps(root.get("steps"));
+        List<Step> steps = steps(root.get("steps"), types, nodes, quotas);
         return new Scenario(name == null ? "" : name, description, types, nodes, config, quotas, steps);
     }
 
@@ -141,64 +163,129 @@ public record Scenario(String name, String description, Map<String, InstanceType
         Set<String> names = new java.util.HashSet<>();
         for (int i = 0; i < list.size(); i++) {
             String path = "$.cluster.nodes[" + i + "]";
-            NodeRecord r;
-            try {
-                r = EventCodec.read(list.get(i), NodeRecord.class);
-            } catch (EventCodec.EventFormatException e) {
-                throw new ScenarioException(path + e.path().substring(1), e.problem());
-            }
-            if (r.name() == null || r.name().isBlank()) throw new ScenarioException(path + ".name", "is required");
-            if (!names.add(r.name())) throw new ScenarioException(path + ".name", "duplicate node name '" + r.name() + "'");
-            if (r.instanceType() == null || !types.containsKey(r.instanceType())) {
-                throw new ScenarioException(path + ".instanceType", "unknown instance type '" + r.instanceType() + "'");
-            }
-            if (r.allocatable() != null) amounts(list.get(i).get("allocatable"), path + ".allocatable");
-            out.add(r.toNode(types));
+            Node n = node(list.get(i), path, types);
+            if (!names.add(n.name())) throw new ScenarioException(path + ".name", "duplicate node name '" + n.name() + "'");
+            out.add(n);
         }
         return out;
+    }
+
+    /** One node record (of the cluster, or of a node step), allocatable filled in from its instance type. */
+    private static Node node(JsonNode json, String path, Map<String, InstanceType> types) {
+        if (json == null || !json.isObject()) throw new ScenarioException(path, "must be a node record object");
+        NodeRecord r;
+        try {
+            r = EventCodec.read(json, NodeRecord.class);
+        } catch (EventCodec.EventFormatException e) {
+            throw new ScenarioException(path + e.path().substring(1), e.problem());
+        }
+        if (r.name() == null || r.name().isBlank()) throw new ScenarioException(path + ".name", "is required");
+        if (r.instanceType() == null || !types.containsKey(r.instanceType())) {
+            throw new ScenarioException(path + ".instanceType", "unknown instance type '" + r.instanceType() + "'");
+        }
+        if (r.allocatable() != null) amounts(json.get("allocatable"), path + ".allocatable");
+        return r.toNode(types);
     }
 
     private static List<TeamQuota> quotas(JsonNode list, Map<String, InstanceType> types, List<Node> nodes) {
         List<TeamQuota> out = new ArrayList<>();
         if (list == null || list.isNull()) return out;
         if (!list.isArray()) throw new ScenarioException("$.computeQuotas", "must be a list of CreateComputeQuota bodies");
-        Map<String, Resources> capacity = ComputeQuotas.clusterCapacity(nodes);
-        Set<String> teams = new java.util.HashSet<>();
+        Map<String, TeamQuota> byTeam = new LinkedHashMap<>();
         for (int i = 0; i < list.size(); i++) {
             String path = "$.computeQuotas[" + i + "]";
-            TeamQuota q;
-            try {
-                q = ComputeQuotas.fromRequest(list.get(i), types);
-            } catch (ValidationException e) {
-                throw at(path, e.violations().get(0));
-            }
-            if (!teams.add(q.team())) {
+            TeamQuota q = quota(list.get(i), path, types);
+            if (byTeam.containsKey(q.team())) {
                 throw new ScenarioException(path + ".ComputeQuotaTarget.TeamName", "team '" + q.team() + "' already has a compute quota");
             }
+            byTeam.put(q.team(), q);
+            checkCapacity(byTeam, nodes, path);
             out.add(q);
-            List<Violation> over = ComputeQuotas.checkCapacity(out, capacity);
-            if (!over.isEmpty()) throw at(path, over.get(0));
         }
         return out;
     }
 
-    private static List<Step> steps(JsonNode list) {
+    private static TeamQuota quota(JsonNode body, String path, Map<String, InstanceType> types) {
+        try {
+            return ComputeQuotas.fromRequest(body, types);
+        } catch (ValidationException e) {
+            throw at(path, e.violations().get(0));
+        }
+    }
+
+    /** Seed 001's rule as quota-service applies it to a create or update: active quotas within the ready nodes' capacity. */
+    private static void checkCapacity(Map<String, TeamQuota> quotas, Collection<Node> nodes, String path) {
+        List<Violation> over = ComputeQuotas.checkCapacity(quotas.values(), ComputeQuotas.clusterCapacity(nodes));
+        if (!over.isEmpty()) throw at(path, over.get(0));
+    }
+
+    private static final String STEP_KINDS = "submit, finish, node, removeNode, quota, deleteQuota, schedulerConfig, expect";
+
+    /**
+     * The steps. The cluster's nodes and quotas are followed through the steps so that a quota
+     * step is checked as quota-service would check it at that point (against the nodes ready then),
+     * and a deleteQuota names a team that has a quota then.
+     */
+    private static List<Step> steps(JsonNode list, Map<String, InstanceType> types, List<Node> initialNodes,
+                                    List<TeamQuota> initialQuotas) {
         if (list == null || !list.isArray()) throw new ScenarioException("$.steps", "is required (a list of steps)");
+        Map<String, Node> nodes = new LinkedHashMap<>();
+        initialNodes.forEach(n -> nodes.put(n.name(), n));
+        Map<String, TeamQuota> quotas = new LinkedHashMap<>();
+        initialQuotas.forEach(q -> quotas.put(q.team(), q));
         List<Step> out = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
             String path = "$.steps[" + i + "]";
             JsonNode s = list.get(i);
             if (s == null || !s.isObject() || s.size() != 1) {
-                throw new ScenarioException(path, "must be an object with exactly one of submit, finish, expect");
+                throw new ScenarioException(path, "must be an object with exactly one of " + STEP_KINDS);
             }
-            if (s.has("submit")) out.add(submit(i, s.get("submit"), path + ".submit"));
-            else if (s.has("finish")) {
-                if (!s.get("finish").isTextual()) throw new ScenarioException(path + ".finish", "must be a workload id (a string)");
-                out.add(new Finish(i, s.get("finish").asText()));
-            } else if (s.has("expect")) out.add(expect(i, s.get("expect"), path + ".expect"));
-            else throw new ScenarioException(path + "." + s.fieldNames().next(), "unknown step; use submit, finish or expect");
+            String kind = s.fieldNames().next();
+            JsonNode v = s.get(kind);
+            String vp = path + "." + kind;
+            switch (kind) {
+                case "submit" -> out.add(submit(i, v, vp));
+                case "finish" -> out.add(new Finish(i, text(v, vp, "a workload id")));
+                case "expect" -> out.add(expect(i, v, vp));
+                case "node" -> {
+                    Node n = node(v, vp, types);
+                    nodes.put(n.name(), n);
+                    out.add(new NodeChange(i, n));
+                }
+                case "removeNode" -> {
+                    String name = text(v, vp, "a node name");
+                    nodes.remove(name);
+                    out.add(new RemoveNode(i, name));
+                }
+                case "quota" -> {
+                    if (v == null || !v.isObject()) throw new ScenarioException(vp, "must be a CreateComputeQuota body");
+                    TeamQuota q = quota(v, vp, types);
+                    quotas.put(q.team(), q);
+                    checkCapacity(quotas, nodes.values(), vp);
+                    out.add(new QuotaChange(i, q));
+                }
+                case "deleteQuota" -> {
+                    String team = text(v, vp, "a team name");
+                    if (quotas.remove(team) == null) throw new ScenarioException(vp, "team '" + team + "' has no compute quota at this step");
+                    out.add(new DeleteQuota(i, team));
+                }
+                case "schedulerConfig" -> {
+                    if (v == null || !v.isObject()) throw new ScenarioException(vp, "must be a SchedulerConfig object");
+                    try {
+                        out.add(new ConfigChange(i, SchedulerConfig.fromRequest(v)));
+                    } catch (ValidationException e) {
+                        throw at(vp, e.violations().get(0));
+                    }
+                }
+                default -> throw new ScenarioException(vp, "unknown step; use one of " + STEP_KINDS);
+            }
         }
         return out;
+    }
+
+    private static String text(JsonNode v, String path, String what) {
+        if (v == null || !v.isTextual() || v.asText().isBlank()) throw new ScenarioException(path, "must be " + what + " (a string)");
+        return v.asText();
     }
 
     private static Submit submit(int i, JsonNode node, String path) {

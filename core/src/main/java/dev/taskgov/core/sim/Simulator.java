@@ -7,7 +7,6 @@ import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.PlanResult;
 import dev.taskgov.core.preemption.PreemptionPlanner;
 import dev.taskgov.core.preemption.Victim;
-import dev.taskgov.core.scheduling.ChangeResult;
 import dev.taskgov.core.scheduling.Decision;
 import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.scheduling.SubmitResult;
@@ -28,8 +27,9 @@ import java.util.TreeSet;
 
 /**
  * Replays a {@link Scenario} deterministically on an in-process {@link Scheduler}: virtual time
- * starts at {@link #START} and each step advances it by one second; after each submit or finish
- * the scheduler runs until nothing more can be admitted or preempted.
+ * starts at {@link #START} and each step advances it by one second; after each step but an expect
+ * the scheduler runs until nothing more can be admitted or preempted. Evictions without a
+ * preemptor (node failure, quota removed) count in {@code preemptedSinceLastExpect} like preemptions.
  */
 public final class Simulator {
 
@@ -61,29 +61,49 @@ public final class Simulator {
         for (Scenario.Step step : scenario.steps()) {
             clock.advance(Duration.ofSeconds(1));
             String at = "[" + step.index() + "] ";
-            if (step instanceof Scenario.Submit s) {
-                WorkloadSubmitted w = s.workload().submittedAt() == null ? s.workload().withSubmittedAt(clock.instant()) : s.workload();
-                SubmitResult r = scheduler.submit(w);
-                if (r instanceof SubmitResult.Accepted) {
-                    log.add(at + "submit " + w.workloadId());
-                } else if (r instanceof SubmitResult.Ignored ig) {
-                    log.add(at + "submit " + w.workloadId() + ": " + ig.message());
-                } else if (r instanceof SubmitResult.Rejected rj) {
-                    log.add(at + "submit " + w.workloadId() + ": rejected (" + rj.decision().reason() + ") " + rj.decision().message());
-                }
-                runUntilQuiet(scheduler, at, log, preemptedSince);
-            } else if (step instanceof Scenario.Finish f) {
-                ChangeResult r = scheduler.finish(f.workloadId());
-                log.add(at + "finish " + f.workloadId() + ": " + r.message());
-                runUntilQuiet(scheduler, at, log, preemptedSince);
-            } else if (step instanceof Scenario.Expect e) {
+            if (step instanceof Scenario.Expect e) {
                 checks.addAll(check(scheduler, e, preemptedSince));
                 preemptedSince.clear();
+            } else {
+                log.add(at + apply(scheduler, step, clock));
+                runUntilQuiet(scheduler, at, log, preemptedSince);
             }
         }
         boolean ok = checks.stream().allMatch(ScenarioResult.Check::ok);
         List<ScenarioResult.FinalState> finals = scheduler.workloads().stream().map(Simulator::finalState).toList();
         return new ScenarioResult(scenario.name(), file, ok, checks, finals, log);
+    }
+
+    /** Feeds one step (not an expect) to the scheduler; returns what happened, for the log. */
+    private static String apply(Scheduler scheduler, Scenario.Step step, VirtualClock clock) {
+        if (step instanceof Scenario.Submit s) {
+            WorkloadSubmitted w = s.workload().submittedAt() == null ? s.workload().withSubmittedAt(clock.instant()) : s.workload();
+            SubmitResult r = scheduler.submit(w);
+            if (r instanceof SubmitResult.Ignored ig) return "submit " + w.workloadId() + ": " + ig.message();
+            if (r instanceof SubmitResult.Rejected rj) {
+                return "submit " + w.workloadId() + ": rejected (" + rj.decision().reason() + ") " + rj.decision().message();
+            }
+            return "submit " + w.workloadId();
+        } else if (step instanceof Scenario.Finish f) {
+            return "finish " + f.workloadId() + ": " + scheduler.finish(f.workloadId()).message();
+        } else if (step instanceof Scenario.NodeChange n) {
+            scheduler.upsertNode(n.node());
+            return "node " + n.node().name() + (n.node().ready() ? " ready" : " not ready");
+        } else if (step instanceof Scenario.RemoveNode n) {
+            boolean known = scheduler.topology().nodes().stream().anyMatch(x -> x.name().equals(n.nodeName()));
+            scheduler.removeNode(n.nodeName());
+            return "removeNode " + n.nodeName() + (known ? "" : ": unknown node; nothing changed");
+        } else if (step instanceof Scenario.QuotaChange q) {
+            scheduler.applyQuota(q.quota());
+            return "quota of " + q.quota().team() + (q.quota().active() ? "" : " (disabled)");
+        } else if (step instanceof Scenario.DeleteQuota q) {
+            scheduler.removeQuota(q.team());
+            return "deleteQuota " + q.team();
+        } else if (step instanceof Scenario.ConfigChange c) {
+            scheduler.applySchedulerConfig(c.config());
+            return "schedulerConfig " + c.config().priorityClasses() + " FairShare " + (c.config().fairShare() ? "Enabled" : "Disabled");
+        }
+        throw new IllegalArgumentException("not a step to apply: " + step);
     }
 
     private static void runUntilQuiet(Scheduler scheduler, String at, List<String> log, Set<String> preemptedSince) {
@@ -93,8 +113,13 @@ public final class Simulator {
             for (Decision d : scheduler.cycle()) {
                 if (d instanceof Decision.Admit a) {
                     changed = true;
-                    log.add(at + "admit " + a.workloadId() + " on " + placementOf(a.placement().podSets())
+                    log.add(at + (a.nodeReplaced() ? "new placement of " + a.workloadId() + " (NodeReplaced: " + a.replacedBecause() + ")"
+                            : "admit " + a.workloadId()) + " on " + placementOf(a.placement().podSets())
                             + (a.borrowed().isEmpty() ? "" : " borrowing " + a.borrowed()));
+                } else if (d instanceof Decision.Evict ev) {
+                    changed = true;
+                    preemptedSince.add(ev.workloadId());
+                    log.add(at + "evict " + ev.workloadId() + " (" + ev.victim().reason() + "): " + ev.victim().message());
                 } else if (d instanceof Decision.Preempt p) {
                     changed = true;
                     for (Victim v : p.plan().victims()) {

@@ -22,6 +22,22 @@ public record PodSetPlacement(String name, String instanceType, Domain domain, S
     public record Domain(String level, String value) {
     }
 
+    /** The same pod set with only the nodes whose names pass the filter. */
+    public PodSetPlacement filterNodes(java.util.function.Predicate<String> keep) {
+        SortedMap<String, Integer> kept = new TreeMap<>();
+        podsPerNode.forEach((n, c) -> {
+            if (keep.test(n)) kept.put(n, c);
+        });
+        return new PodSetPlacement(name, instanceType, domain, kept);
+    }
+
+    /** The same pod set (name, instance type, domain) with another placement's pods added, node by node. */
+    public PodSetPlacement plus(PodSetPlacement more) {
+        SortedMap<String, Integer> sum = new TreeMap<>(podsPerNode);
+        more.podsPerNode().forEach((n, c) -> sum.merge(n, c, Integer::sum));
+        return new PodSetPlacement(name, instanceType, domain, sum);
+    }
+
     public int podCount() {
         return podsPerNode.values().stream().mapToInt(Integer::intValue).sum();
     }

@@ -55,16 +55,92 @@ public final class Cluster {
         return this;
     }
 
-    private Cluster(int gpuNodes) {
-        for (int i = 1; i <= gpuNodes; i++) {
-            nodes.add(new Node("n" + (i < 10 ? "0" : "") + i, null, G5,
-                    Map.of(TopologyLevels.LAYER_1, "nn-1", TopologyLevels.LAYER_3, "rack-" + ((i - 1) / 4)), G5_TYPE.capacity(), true));
-        }
+    private Cluster(int gpuNodes, int gpusPerNode) {
+        for (int i = 1; i <= gpuNodes; i++) nodes.add(node(i, gpusPerNode, true));
+    }
+
+    /** Node {@code i} (1-based): named n01, n02..., in rack-(i-1)/4 of layer-1 nn-1. */
+    private static Node node(int i, int gpus, boolean ready) {
+        return new Node("n" + (i < 10 ? "0" : "") + i, null, G5,
+                Map.of(TopologyLevels.LAYER_1, "nn-1", TopologyLevels.LAYER_3, "rack-" + ((i - 1) / 4)), G5_TYPE.capacity().times(gpus), ready);
     }
 
     /** A cluster of {@code n} one-GPU nodes, 4 per rack. */
     public static Cluster gpus(int n) {
-        return new Cluster(n);
+        return new Cluster(n, 1);
+    }
+
+    /** A cluster of {@code n} nodes of {@code gpusPerNode} GPUs each (and as many times the vCPU and memory), 4 per rack. */
+    public static Cluster nodes(int n, int gpusPerNode) {
+        return new Cluster(n, gpusPerNode);
+    }
+
+    /** Node {@code name} (as built, e.g. "n01") becomes not ready. */
+    public Cluster failNode(String name) {
+        return readiness(name, false);
+    }
+
+    /** Node {@code name} is ready again. */
+    public Cluster nodeBack(String name) {
+        return readiness(name, true);
+    }
+
+    private Cluster readiness(String name, boolean ready) {
+        steps.add(s -> {
+            Node n = s.topology().nodes().stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+            s.upsertNode(new Node(n.name(), n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), ready));
+            return s;
+        });
+        return this;
+    }
+
+    /** Node {@code name} leaves the cluster (a tombstone). */
+    public Cluster removeNode(String name) {
+        steps.add(s -> {
+            s.removeNode(name);
+            return s;
+        });
+        return this;
+    }
+
+    /** Node number {@code i} (1-based, see the constructor's naming and racks) joins with {@code gpus} GPUs. */
+    public Cluster addNode(int i, int gpus) {
+        steps.add(s -> {
+            s.upsertNode(node(i, gpus, true));
+            return s;
+        });
+        return this;
+    }
+
+    /** Creates or replaces a team's quota while the cluster runs. */
+    public Cluster quota(String team, int gpus, UnaryOperator<TeamQuota> tweak) {
+        steps.add(s -> {
+            s.applyQuota(tweak.apply(TeamQuota.of(team, Map.of(G5, G5_TYPE.capacity().times(gpus)))));
+            return s;
+        });
+        return this;
+    }
+
+    public Cluster quota(String team, int gpus) {
+        return quota(team, gpus, q -> q);
+    }
+
+    /** Deletes a team's quota while the cluster runs. */
+    public Cluster deleteQuota(String team) {
+        steps.add(s -> {
+            s.removeQuota(team);
+            return s;
+        });
+        return this;
+    }
+
+    /** Replaces the priority classes while the cluster runs (FairShare unchanged). */
+    public Cluster priorityClasses(Map<String, Integer> newClasses) {
+        steps.add(s -> {
+            s.applySchedulerConfig(new SchedulerConfig(new LinkedHashMap<>(newClasses), s.config().fairShare()));
+            return s;
+        });
+        return this;
     }
 
     /** A team with {@code gpus} accelerators of quota (ratio defaults for vCPU and memory) and the SageMaker defaults. */
@@ -174,8 +250,10 @@ public final class Cluster {
             step.apply(s);
             List<Decision> d = s.cycle();
             decisions.addAll(d);
-            d.stream().filter(x -> x instanceof Decision.Preempt).map(x -> (Decision.Preempt) x)
-                    .forEach(p -> p.plan().victims().stream().map(Victim::workloadId).forEach(preempted::add));
+            for (Decision x : d) {
+                if (x instanceof Decision.Preempt p) p.plan().victims().stream().map(Victim::workloadId).forEach(preempted::add);
+                if (x instanceof Decision.Evict e) preempted.add(e.workloadId());
+            }
         }
         TreeSet<String> admitted = new TreeSet<>();
         TreeSet<String> pending = new TreeSet<>();
@@ -193,7 +271,7 @@ public final class Cluster {
     /**
      * What a run ends with.
      *
-     * @param preempted victims in eviction order
+     * @param preempted victims in eviction order (also those evicted without a preemptor: node failure, quota removed)
      */
     public record Outcome(java.util.SortedSet<String> admitted, java.util.SortedSet<String> pending, List<String> preempted) {
         public static Outcome of(List<String> admitted, List<String> pending, List<String> preempted) {

@@ -1,7 +1,8 @@
 package dev.taskgov.quota.capacity;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.model.Violation;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.service.support.UnreadableRecordException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,7 +10,7 @@ import jakarta.inject.Inject;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
-import java.math.BigDecimal;
+import java.util.List;
 
 /**
  * Learns the cluster's capacity from the compacted topology topic (key = node name, value = the
@@ -22,9 +23,6 @@ public class TopologyConsumer {
 
     @Inject
     ClusterCapacity capacity;
-
-    @Inject
-    ObjectMapper mapper;
 
     @Incoming("topology")
     public void onNode(ConsumerRecord<String, String> record) {
@@ -39,42 +37,23 @@ public class TopologyConsumer {
     }
 
     NodeCapacity parse(String key, String value) {
-        JsonNode n;
+        NodeRecord n;
         try {
-            n = mapper.readTree(value);
-        } catch (Exception e) {
-            throw new UnreadableRecordException("value is not JSON: " + e.getMessage(), e);
+            n = EventCodec.read(value, NodeRecord.class);
+        } catch (EventCodec.EventFormatException e) {
+            throw new UnreadableRecordException("unreadable node record: " + e.getMessage(), e);
         }
-        if (n == null || !n.isObject()) {
-            throw new UnreadableRecordException("value must be a JSON object (a node record)");
+        if (n == null) {
+            throw new UnreadableRecordException("value must be a JSON object (a node record), was null");
         }
-        String name = n.hasNonNull("name") ? n.get("name").asText() : key;
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("name: is required (or the record key)");
+        // the record key names the node when the value does not
+        String name = n.name() != null ? n.name() : key;
+        NodeRecord named = new NodeRecord(name, n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), n.ready());
+        List<Violation> violations = named.violations();
+        if (!violations.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", violations.stream().map(Violation::toString).toList()));
         }
-        if (!n.hasNonNull("instanceType") || n.get("instanceType").asText().isBlank()) {
-            throw new IllegalArgumentException("instanceType: is required");
-        }
-        JsonNode alloc = n.path("allocatable");
-        Resources allocatable;
-        try {
-            allocatable = Resources.ofJsonUnits(amount(alloc, "accelerators"), amount(alloc, "vcpu"),
-                    amount(alloc, "memoryGiB"));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("allocatable." + e.getMessage(), e);
-        }
-        boolean ready = !n.has("ready") || n.get("ready").asBoolean(true);
-        return new NodeCapacity(name, n.get("instanceType").asText(), allocatable, ready);
-    }
-
-    private static BigDecimal amount(JsonNode alloc, String field) {
-        JsonNode v = alloc.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isNumber()) {
-            throw new IllegalArgumentException(field + " must be a number, was " + v);
-        }
-        return v.decimalValue();
+        Resources allocatable = n.allocatable() == null ? Resources.ZERO : n.allocatable().toResources();
+        return new NodeCapacity(name, n.instanceType(), allocatable, n.ready() == null || n.ready());
     }
 }

@@ -9,7 +9,6 @@ import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.quota.rules.EffectiveQuota;
 import dev.taskgov.quota.rules.Units;
 
-import java.math.BigDecimal;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -44,35 +43,42 @@ final class ComputeQuotaDocuments {
     /** The request's ComputeQuotaConfig with ratio defaults and sharing defaults applied. */
     private static ObjectNode effectiveConfig(JsonNode requested, EffectiveQuota quota) {
         ObjectNode config = AwsJson.object();
-        ArrayNode resources = config.putArray("ComputeQuotaResources");
-        for (JsonNode r : requested.path("ComputeQuotaResources")) {
-            String type = r.path("InstanceType").asText();
-            Resources amount = quota.nominal().get(type);
-            ObjectNode out = resources.addObject();
-            out.put("InstanceType", type);
-            JsonNode count = r.hasNonNull("Count") ? r.get("Count") : r.get("count");
-            if (count != null && !count.isNull()) {
-                out.put("Count", new BigDecimal(count.asText().trim()).intValueExact());
-            }
-            out.put("Accelerators", amount.accelerators());
-            out.put("VCpu", Units.toApi(ResourceName.VCPU, amount.milliVcpu()));
-            out.put("MemoryInGiB", Units.toApi(ResourceName.MEMORY, amount.memoryMiB()));
-        }
+        writeResources(config.putArray("ComputeQuotaResources"), requested.path("ComputeQuotaResources"), quota.nominal());
         ObjectNode sharing = config.putObject("ResourceSharingConfig");
         sharing.put("Strategy", quota.strategy());
         sharing.put("BorrowLimit", quota.borrowLimit());
+        JsonNode absolute = requested.path("ResourceSharingConfig").path("AbsoluteBorrowLimits");
+        if (absolute.isArray()) {
+            writeResources(sharing.putArray("AbsoluteBorrowLimits"), absolute, quota.absoluteBorrowLimits());
+        }
         config.put("PreemptTeamTasks", quota.preemptTeamTasks());
         return config;
     }
 
+    /** Each requested ComputeQuotaResourceConfig in request order, with every amount written out (ratio defaults applied). */
+    private static void writeResources(ArrayNode out, JsonNode requested, Map<String, Resources> effective) {
+        for (JsonNode r : requested) {
+            String type = r.path("InstanceType").asText();
+            Resources amount = effective.get(type);
+            ObjectNode entry = out.addObject();
+            entry.put("InstanceType", type);
+            if (r.hasNonNull("Count")) {
+                entry.put("Count", r.get("Count").decimalValue().intValueExact());
+            }
+            entry.put("Accelerators", amount.accelerators());
+            entry.put("VCpu", Units.toApi(ResourceName.VCPU, amount.milliVcpu()));
+            entry.put("MemoryInGiB", Units.toApi(ResourceName.MEMORY, amount.memoryMiB()));
+        }
+    }
+
     /** Stored units per instance type: {"ml.p5.48xlarge": {"accelerators": 8, "milliVcpu": 192000, "memoryMiB": 2097152}}. */
-    static String writeNominal(Map<String, Resources> nominal) {
+    static String writeStoredAmounts(Map<String, Resources> amounts) {
         ObjectNode out = AwsJson.object();
-        new TreeMap<>(nominal).forEach((type, r) -> {
-            ObjectNode amounts = out.putObject(type);
-            amounts.put("accelerators", r.accelerators());
-            amounts.put("milliVcpu", r.milliVcpu());
-            amounts.put("memoryMiB", r.memoryMiB());
+        new TreeMap<>(amounts).forEach((type, r) -> {
+            ObjectNode entry = out.putObject(type);
+            entry.put("accelerators", r.accelerators());
+            entry.put("milliVcpu", r.milliVcpu());
+            entry.put("memoryMiB", r.memoryMiB());
         });
         return AwsJson.write(out);
     }

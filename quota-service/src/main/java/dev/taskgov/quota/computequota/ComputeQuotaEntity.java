@@ -44,6 +44,10 @@ public class ComputeQuotaEntity extends PanacheEntityBase {
     @Column(name = "nominal_json", nullable = false, columnDefinition = "text")
     public String nominalJson;
 
+    /** The effective {@code AbsoluteBorrowLimits} per instance type, in stored units like {@link #nominalJson}. */
+    @Column(name = "absolute_borrow_limits_json", nullable = false, columnDefinition = "text")
+    public String absoluteBorrowLimitsJson;
+
     @Column(name = "document_json", nullable = false, columnDefinition = "text")
     public String documentJson;
 

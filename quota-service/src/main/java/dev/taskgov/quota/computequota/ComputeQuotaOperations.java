@@ -277,7 +277,8 @@ public class ComputeQuotaOperations implements OperationRegistry {
         e.status = status.name();
         e.lastModifiedAt = now;
         e.requestJson = AwsJson.write(stored);
-        e.nominalJson = ComputeQuotaDocuments.writeNominal(quota.nominal());
+        e.nominalJson = ComputeQuotaDocuments.writeStoredAmounts(quota.nominal());
+        e.absoluteBorrowLimitsJson = ComputeQuotaDocuments.writeStoredAmounts(quota.absoluteBorrowLimits());
         e.documentJson = AwsJson.write(ComputeQuotaDocuments.describe(e, arn(e.id), description, stored, quota));
     }
 

@@ -40,7 +40,7 @@ public interface QuotaServiceConfig {
         Map<String, InstanceTypeTotals> instanceTypes();
 
         /** CloudEvents {@code ce_source} of the records on the quota topic. */
-        @WithDefault("/taskgov/quota-service")
+        @WithDefault("urn:taskgov:quota-service")
         String eventSource();
 
         /** How often the gauges are recomputed after a change. */

@@ -1,5 +1,7 @@
 package dev.taskgov.quota.outbox;
 
+import dev.taskgov.core.events.CloudEvents;
+import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
@@ -17,9 +19,7 @@ import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -151,14 +151,8 @@ public class OutboxPublisher {
     private CompletableFuture<Void> send(OutboxEvent row) {
         CompletableFuture<Void> acked = new CompletableFuture<>();
         RecordHeaders headers = new RecordHeaders();
-        header(headers, "ce_specversion", "1.0");
-        header(headers, "ce_type", row.eventType);
-        header(headers, "ce_source", config.quota().eventSource());
-        header(headers, "ce_id", row.eventId != null ? row.eventId : "outbox-" + row.id);
-        header(headers, "ce_time", DateTimeFormatter.ISO_INSTANT.format(row.createdAt));
-        if (row.payload != null) {
-            header(headers, "content-type", "application/json");
-        }
+        CloudEvents.write(CloudEventHeaders.setter(headers), row.eventType, config.quota().eventSource(),
+                row.eventId != null ? row.eventId : "outbox-" + row.id, row.createdAt, null, row.payload != null);
         Message<Record<String, String>> message = Message.of(Record.of(row.recordKey, row.payload))
                 .addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
                         .withTopic(row.topic).withKey(row.recordKey).withHeaders(headers).build())
@@ -178,9 +172,4 @@ public class OutboxPublisher {
         return acked;
     }
 
-    private static void header(RecordHeaders headers, String name, String value) {
-        if (value != null) {
-            headers.add(name, value.getBytes(StandardCharsets.UTF_8));
-        }
-    }
 }

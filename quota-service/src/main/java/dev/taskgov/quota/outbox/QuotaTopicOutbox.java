@@ -19,13 +19,13 @@ public class QuotaTopicOutbox {
     /** Key of the cluster scheduler config on the quota topic (not a valid team name). */
     public static final String SCHEDULER_CONFIG_KEY = "_scheduler-config";
     /** {@code ce_type} of a compute quota's effective state. */
-    public static final String COMPUTE_QUOTA_CHANGED = "dev.taskgov.quota.ComputeQuotaChanged";
+    public static final String COMPUTE_QUOTA_CHANGED = "dev.taskgov.quota.compute-quota.changed";
     /** {@code ce_type} of a compute quota's tombstone. */
-    public static final String COMPUTE_QUOTA_DELETED = "dev.taskgov.quota.ComputeQuotaDeleted";
+    public static final String COMPUTE_QUOTA_DELETED = "dev.taskgov.quota.compute-quota.deleted";
     /** {@code ce_type} of the cluster scheduler config's state. */
-    public static final String SCHEDULER_CONFIG_CHANGED = "dev.taskgov.quota.ClusterSchedulerConfigChanged";
+    public static final String SCHEDULER_CONFIG_CHANGED = "dev.taskgov.quota.scheduler-config.changed";
     /** {@code ce_type} of the cluster scheduler config's tombstone. */
-    public static final String SCHEDULER_CONFIG_DELETED = "dev.taskgov.quota.ClusterSchedulerConfigDeleted";
+    public static final String SCHEDULER_CONFIG_DELETED = "dev.taskgov.quota.scheduler-config.deleted";
 
     @Inject
     QuotaServiceConfig config;

@@ -35,8 +35,18 @@ import java.util.TreeSet;
 public class QuotaRules {
 
     private static final String RESOURCES = "ComputeQuotaConfig.ComputeQuotaResources";
+    private static final String SHARING = "ComputeQuotaConfig.ResourceSharingConfig";
     private static final Set<String> RESOURCE_MEMBERS =
             Set.of("InstanceType", "Count", "Accelerators", "VCpu", "MemoryInGiB", "AcceleratorPartition");
+
+    /** {@code ComputeQuotaResourceConfigList} and {@code AbsoluteBorrowLimitResourceList}: at most 15 entries. */
+    private static final int MAX_RESOURCE_ENTRIES = 15;
+    /** The model's maximum of {@code Count}, {@code Accelerators}, {@code VCpu} and {@code MemoryInGiB}. */
+    private static final java.math.BigDecimal MAX_AMOUNT = java.math.BigDecimal.valueOf(10_000_000);
+    /** {@code PriorityClassList}: at most 10 classes. */
+    private static final int MAX_PRIORITY_CLASSES = 10;
+    /** {@code SchedulerConfig.FairShare} when a request omits it (API reference: "Default is Enabled"). */
+    public static final String DEFAULT_FAIR_SHARE = "Enabled";
 
     @Inject
     InstanceTypeCatalog catalog;
@@ -53,11 +63,13 @@ public class QuotaRules {
         only(target, "ComputeQuotaTarget", Set.of("TeamName", "FairShareWeight"), v);
         JsonNode config = body.path("ComputeQuotaConfig");
         only(config, "ComputeQuotaConfig", Set.of("ComputeQuotaResources", "ResourceSharingConfig", "PreemptTeamTasks"), v);
-        only(config.path("ResourceSharingConfig"), "ComputeQuotaConfig.ResourceSharingConfig", Set.of("Strategy", "BorrowLimit"), v);
-        JsonNode resources = config.path("ComputeQuotaResources");
-        for (int i = 0; i < resources.size(); i++) {
-            checkResourceMembers(resources.get(i), RESOURCES + "[" + i + "]", v);
+        JsonNode sharing = config.path("ResourceSharingConfig");
+        only(sharing, SHARING, Set.of("Strategy", "BorrowLimit", "AbsoluteBorrowLimits"), v);
+        if (sharing.isObject() && !sharing.hasNonNull("Strategy")) {
+            v.add(SHARING + ".Strategy: is required (one of LendAndBorrow, Lend, DontLend)");
         }
+        checkResourceList(config.path("ComputeQuotaResources"), RESOURCES, v);
+        checkResourceList(sharing.path("AbsoluteBorrowLimits"), SHARING + ".AbsoluteBorrowLimits", v);
         TeamQuota quota = null;
         try {
             Map<String, InstanceType> types = new TreeMap<>();
@@ -70,7 +82,7 @@ public class QuotaRules {
             throw AwsApiException.validation(String.join("; ", v));
         }
         return new EffectiveQuota(quota.team(), quota.nominal(), quota.strategy().name(), quota.borrowLimitPercent(),
-                quota.preemptTeamTasks().name(), quota.fairShareWeight(), quota.active());
+                quota.absoluteBorrowLimits(), quota.preemptTeamTasks().name(), quota.fairShareWeight(), quota.active());
     }
 
     /**
@@ -92,21 +104,30 @@ public class QuotaRules {
 
     /**
      * Reads a {@code SchedulerConfig} member into its effective form: every priority class with
-     * its weight, and {@code FairShare} (default {@code Disabled}).
+     * its weight, {@code FairShare} (default {@code Enabled}, as the API reference says) and
+     * {@code IdleResourceSharing} (no documented default; omitted reads as {@code Disabled}, the
+     * behaviour before the member existed: only what teams lend is borrowed).
      *
      * @throws AwsApiException a validation error naming every wrong field and its rule
      */
     public ObjectNode schedulerConfig(JsonNode config, String path) {
         List<String> v = new ArrayList<>();
-        only(config, path, Set.of("PriorityClasses", "FairShare"), v);
+        only(config, path, Set.of("PriorityClasses", "FairShare", "IdleResourceSharing"), v);
         JsonNode list = config.path("PriorityClasses");
+        if (list.size() > MAX_PRIORITY_CLASSES) {
+            v.add(path + ".PriorityClasses: at most " + MAX_PRIORITY_CLASSES + " classes, was " + list.size());
+        }
         for (int i = 0; i < list.size(); i++) {
             only(list.get(i), path + ".PriorityClasses[" + i + "]", Set.of("Name", "Weight"), v);
         }
         SchedulerConfig parsed = null;
         try {
+            ObjectNode withDefaults = config.deepCopy();
+            if (!withDefaults.hasNonNull("FairShare")) {
+                withDefaults.put("FairShare", DEFAULT_FAIR_SHARE);
+            }
             ObjectNode wrapped = AwsJson.object();
-            wrapped.set(path, config);
+            wrapped.set(path, withDefaults);
             parsed = SchedulerConfig.fromRequest(wrapped);
         } catch (ValidationException e) {
             e.violations().forEach(x -> v.add(x.toString()));
@@ -122,9 +143,32 @@ public class QuotaRules {
             c.put("Weight", weight);
         });
         out.put("FairShare", parsed.fairShare() ? "Enabled" : "Disabled");
+        out.put("IdleResourceSharing", parsed.idleResourceSharing() ? "Enabled" : "Disabled");
         return out;
     }
 
+    private static void checkResourceList(JsonNode list, String path, List<String> v) {
+        if (list.isMissingNode() || list.isNull()) {
+            return;
+        }
+        if (!list.isArray()) {
+            v.add(path + ": must be a list");
+            return;
+        }
+        if (list.size() > MAX_RESOURCE_ENTRIES) {
+            v.add(path + ": at most " + MAX_RESOURCE_ENTRIES + " entries, was " + list.size());
+        }
+        for (int i = 0; i < list.size(); i++) {
+            checkResourceMembers(list.get(i), path + "[" + i + "]", v);
+        }
+    }
+
+    /**
+     * The wire shape of one {@code ComputeQuotaResourceConfig}, as the service model defines it:
+     * members are case-sensitive ({@code vCpu} is unknown, as the aws CLI and the SDKs refuse it)
+     * and amounts are JSON numbers (a quoted {@code "16"} is refused like the aws CLI's "Invalid
+     * type for parameter"). The core model reads the documentation's looser spelling for scenario files.
+     */
     private static void checkResourceMembers(JsonNode r, String path, List<String> v) {
         if (r == null || !r.isObject()) {
             return;
@@ -133,18 +177,21 @@ public class QuotaRules {
             String name = it.next();
             if (name.equals("AcceleratorPartition")) {
                 v.add(path + ".AcceleratorPartition: accelerator partitions are not supported");
-            } else if (!RESOURCE_MEMBERS.contains(name) && !RESOURCE_MEMBERS.contains(upperFirst(name))) {
-                // the core reads "vCpu" as "VCpu" (the documentation's spelling); anything else is unknown
+            } else if (!RESOURCE_MEMBERS.contains(name)) {
                 v.add(path + "." + name + ": unknown member" + hint(name, RESOURCE_MEMBERS));
             }
         }
-        if (!has(r, "Count") && !has(r, "Accelerators") && !has(r, "VCpu") && !has(r, "MemoryInGiB")) {
+        for (String amount : List.of("Count", "Accelerators", "VCpu", "MemoryInGiB")) {
+            JsonNode n = r.get(amount);
+            if (n != null && !n.isNull() && !n.isNumber()) {
+                v.add(path + "." + amount + ": must be a JSON number, was " + n);
+            } else if (n != null && n.isNumber() && n.decimalValue().compareTo(MAX_AMOUNT) > 0) {
+                v.add(path + "." + amount + ": must be at most " + MAX_AMOUNT + ", was " + n);
+            }
+        }
+        if (!r.hasNonNull("Count") && !r.hasNonNull("Accelerators") && !r.hasNonNull("VCpu") && !r.hasNonNull("MemoryInGiB")) {
             v.add(path + ": give Count or at least one of Accelerators, VCpu, MemoryInGiB");
         }
-    }
-
-    private static boolean has(JsonNode r, String member) {
-        return r.hasNonNull(member) || r.hasNonNull(Character.toLowerCase(member.charAt(0)) + member.substring(1));
     }
 
     private static void only(JsonNode object, String path, Set<String> known, List<String> v) {
@@ -168,7 +215,4 @@ public class QuotaRules {
                 .orElse(" (known: " + new TreeSet<>(known) + ")");
     }
 
-    private static String upperFirst(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
-    }
 }

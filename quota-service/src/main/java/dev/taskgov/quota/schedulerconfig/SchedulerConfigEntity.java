@@ -31,6 +31,14 @@ public class SchedulerConfigEntity extends PanacheEntityBase {
     @Column(nullable = false)
     public int version;
 
+    /** {@code SchedulerConfig.FairShare} as in effect (the API default filled in). */
+    @Column(name = "fair_share", nullable = false, length = 16)
+    public String fairShare;
+
+    /** {@code SchedulerConfig.IdleResourceSharing} as in effect. */
+    @Column(name = "idle_resource_sharing", nullable = false, length = 16)
+    public String idleResourceSharing;
+
     @Column(name = "document_json", nullable = false, columnDefinition = "text")
     public String documentJson;
 

@@ -73,7 +73,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
         RequestFields.onlyKnown(request, "", CREATE_MEMBERS);
         String name = RequestFields.requiredString(request, "Name", RequestFields.RESOURCE_NAME, 63);
         String clusterArn = RequestFields.requiredString(request, "ClusterArn", RequestFields.CLUSTER_ARN, 256);
-        String description = RequestFields.optionalString(request, "Description", null, 256);
+        String description = RequestFields.optionalString(request, "Description", null, 1024);
         JsonNode requested = RequestFields.requiredObject(request, "", "SchedulerConfig");
         ObjectNode effective = rules.schedulerConfig(requested, "SchedulerConfig");
 
@@ -121,7 +121,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
         RequestFields.onlyKnown(request, "", UPDATE_MEMBERS);
         String id = RequestFields.requiredString(request, "ClusterSchedulerConfigId", RequestFields.RESOURCE_ID, 12);
         int targetVersion = RequestFields.requiredInt(request, "TargetVersion", 1, Integer.MAX_VALUE);
-        String description = RequestFields.optionalString(request, "Description", null, 256);
+        String description = RequestFields.optionalString(request, "Description", null, 1024);
         JsonNode requested = RequestFields.optionalObject(request, "", "SchedulerConfig");
         ObjectNode effective = requested == null ? null : rules.schedulerConfig(requested, "SchedulerConfig");
 
@@ -189,6 +189,8 @@ public class SchedulerConfigOperations implements OperationRegistry {
     private void apply(SchedulerConfigEntity e, ObjectNode effective, String description, Status status, Instant now) {
         e.status = status.name();
         e.lastModifiedAt = now;
+        e.fairShare = effective.path("FairShare").asText();
+        e.idleResourceSharing = effective.path("IdleResourceSharing").asText();
         ObjectNode d = AwsJson.object();
         d.put("ClusterSchedulerConfigArn", arn(e.id));
         d.put("ClusterSchedulerConfigId", e.id);

@@ -78,11 +78,8 @@ public abstract class DeadLetterFailureStrategy implements KafkaFailureHandler.F
     private <K, V> Uni<Void> send(IncomingKafkaRecord<K, V> record, Throwable failure) {
         String reason = failure.getMessage() == null ? failure.toString() : failure.getMessage();
         String key = record.getKey() == null ? null : record.getKey().toString();
-        DeadLetter letter = DeadLetter.of(record.getTopic(), record.getPartition(), record.getOffset(), key,
-                bytes(record.getPayload()), reason, clock.instant());
-        ProducerRecord<String, byte[]> out = new ProducerRecord<>(deadLetterTopic, key, Json.bytes(letter));
-        CloudEventHeaders.write(out.headers(), "dev.taskgov.deadletter", source,
-                record.getTopic() + "-" + record.getPartition() + "@" + record.getOffset(), clock.instant(), key);
+        ProducerRecord<String, byte[]> out = Outbox.deadLetterRecord(deadLetterTopic, source, record.getTopic(),
+                record.getPartition(), record.getOffset(), key, bytes(record.getPayload()), reason, clock.instant());
         DeadLetterMetrics.Reason category = DeadLetterMetrics.Reason.of(failure);
         LOG.warnf("%s-%d@%d refused to %s (%s): %s", record.getTopic(), record.getPartition(), record.getOffset(),
                 deadLetterTopic, category.label(), reason);

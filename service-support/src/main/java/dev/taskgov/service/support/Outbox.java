@@ -1,10 +1,13 @@
 package dev.taskgov.service.support;
 
+import dev.taskgov.core.events.DeadLetter;
+import dev.taskgov.core.events.EventCodec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Objects;
 
 /**
@@ -32,7 +35,7 @@ public final class Outbox {
      * @param eventId deterministic, e.g. {@code <workloadId>:<sequence>}
      */
     public void emit(String topic, String key, Object value, String eventType, String eventId) {
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, key, Json.bytes(value));
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, key, EventCodec.bytes(value));
         CloudEventHeaders.write(record.headers(), eventType, source, eventId, clock.instant(), key);
         send(record);
     }
@@ -44,11 +47,21 @@ public final class Outbox {
 
     /** Refuses an input record: it goes to the dead-letter topic with its coordinates, bytes and reason. */
     public void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
-        DeadLetter letter = DeadLetter.of(record, reason, clock.instant());
-        ProducerRecord<String, byte[]> out = new ProducerRecord<>(deadLetterTopic, record.key(), Json.bytes(letter));
-        CloudEventHeaders.write(out.headers(), "dev.taskgov.deadletter", source,
-                record.topic() + "-" + record.partition() + "@" + record.offset(), clock.instant(), record.key());
-        send(out);
+        send(deadLetterRecord(deadLetterTopic, source, record.topic(), record.partition(), record.offset(), record.key(),
+                record.value(), reason, clock.instant()));
+    }
+
+    /**
+     * The {@code taskgov.deadletter} record of a refused input record, with CloudEvents headers; its
+     * event id is the refused record's coordinates, so a retried refusal is recognisably the same.
+     */
+    public static ProducerRecord<String, byte[]> deadLetterRecord(String deadLetterTopic, String source, String topic,
+                                                                  int partition, long offset, String key, byte[] value,
+                                                                  String reason, Instant at) {
+        DeadLetter letter = DeadLetter.of(topic, partition, offset, key, value, reason, at);
+        ProducerRecord<String, byte[]> out = new ProducerRecord<>(deadLetterTopic, key, EventCodec.bytes(letter));
+        CloudEventHeaders.write(out.headers(), DeadLetter.TYPE, source, topic + "-" + partition + "@" + offset, at, key);
+        return out;
     }
 
     private void send(ProducerRecord<String, byte[]> record) {

@@ -1,6 +1,7 @@
 package dev.taskgov.service.support;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.taskgov.core.events.EventCodec;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.SharingStrategy;
@@ -25,20 +26,15 @@ public final class QuotaRecords {
 
     /** A team's effective quota; {@code ComputeQuotas.fromRequest} reads it back to an equal {@link TeamQuota}. */
     public static ObjectNode effectiveQuota(TeamQuota q) {
-        ObjectNode root = Json.mapper().createObjectNode();
+        ObjectNode root = EventCodec.mapper().createObjectNode();
         root.put("Name", q.quotaName() == null ? q.team() + "-quota" : q.quotaName());
         ObjectNode config = root.putObject("ComputeQuotaConfig");
         ArrayNode resources = config.putArray("ComputeQuotaResources");
-        for (Map.Entry<String, Resources> e : q.nominal().entrySet()) {
-            ObjectNode r = resources.addObject();
-            r.put("InstanceType", e.getKey());
-            r.put("Accelerators", e.getValue().accelerators());
-            r.put("VCpu", jsonUnits(ResourceName.VCPU, e.getValue().milliVcpu()));
-            r.put("MemoryInGiB", jsonUnits(ResourceName.MEMORY, e.getValue().memoryMiB()));
-        }
+        writeResources(resources, q.nominal());
         ObjectNode sharing = config.putObject("ResourceSharingConfig");
         sharing.put("Strategy", q.strategy().name());
         if (q.strategy() == SharingStrategy.LendAndBorrow) sharing.put("BorrowLimit", q.borrowLimitPercent());
+        if (!q.absoluteBorrowLimits().isEmpty()) writeResources(sharing.putArray("AbsoluteBorrowLimits"), q.absoluteBorrowLimits());
         config.put("PreemptTeamTasks", q.preemptTeamTasks().name());
         ObjectNode target = root.putObject("ComputeQuotaTarget");
         target.put("TeamName", q.team());
@@ -47,13 +43,24 @@ public final class QuotaRecords {
         return root;
     }
 
-    /** {@code {"SchedulerConfig": {"PriorityClasses": [{"Name", "Weight"}], "FairShare"}}}. */
+    private static void writeResources(ArrayNode out, Map<String, Resources> byInstanceType) {
+        for (Map.Entry<String, Resources> e : byInstanceType.entrySet()) {
+            ObjectNode r = out.addObject();
+            r.put("InstanceType", e.getKey());
+            r.put("Accelerators", e.getValue().accelerators());
+            r.put("VCpu", jsonUnits(ResourceName.VCPU, e.getValue().milliVcpu()));
+            r.put("MemoryInGiB", jsonUnits(ResourceName.MEMORY, e.getValue().memoryMiB()));
+        }
+    }
+
+    /** {@code {"SchedulerConfig": {"PriorityClasses": [{"Name", "Weight"}], "FairShare", "IdleResourceSharing"}}}. */
     public static ObjectNode schedulerConfig(SchedulerConfig c) {
-        ObjectNode root = Json.mapper().createObjectNode();
+        ObjectNode root = EventCodec.mapper().createObjectNode();
         ObjectNode config = root.putObject("SchedulerConfig");
         ArrayNode classes = config.putArray("PriorityClasses");
         c.priorityClasses().forEach((name, weight) -> classes.addObject().put("Name", name).put("Weight", weight));
         config.put("FairShare", c.fairShare() ? "Enabled" : "Disabled");
+        config.put("IdleResourceSharing", c.idleResourceSharing() ? "Enabled" : "Disabled");
         return root;
     }
 

@@ -1,5 +1,6 @@
 package dev.taskgov.service.support;
 
+import dev.taskgov.core.events.CloudEvents;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
@@ -14,18 +15,29 @@ class CloudEventHeadersTest {
     void written_headers_read_back_as_the_same_event() {
         RecordHeaders h = new RecordHeaders();
         Instant t = Instant.parse("2026-11-30T10:00:00Z");
+        CloudEventHeaders.write(h, "dev.taskgov.workload.admitted", "urn:taskgov:admission-service", "w-1:1", t, "w-1");
         CloudEventHeaders.write(h, "dev.taskgov.workload.admitted", "urn:taskgov:admission-service", "w-1:2", t, "w-1");
-        assertThat(CloudEventHeaders.read(h)).contains(new CloudEventHeaders.CloudEvent("1.0",
+        assertThat(CloudEventHeaders.read(h)).contains(new CloudEvents.Attributes("1.0",
                 "dev.taskgov.workload.admitted", "urn:taskgov:admission-service", "w-1:2", t, "w-1"));
-        assertThat(CloudEventHeaders.text(h, CloudEventHeaders.CONTENT_TYPE)).isEqualTo("application/json");
+        assertThat(h.headers(CloudEvents.ID)).as("a second write replaces").hasSize(1);
+        assertThat(CloudEventHeaders.text(h, CloudEvents.CONTENT_TYPE)).isEqualTo("application/json");
+    }
+
+    @Test
+    void a_tombstone_has_no_content_type() {
+        RecordHeaders h = new RecordHeaders();
+        CloudEventHeaders.writeTombstone(h, "dev.taskgov.topology.node.removed", "urn:taskgov:topology-service", "n1:3",
+                Instant.parse("2026-11-30T10:00:00Z"), "n1");
+        assertThat(CloudEventHeaders.text(h, CloudEvents.CONTENT_TYPE)).isNull();
+        assertThat(CloudEventHeaders.text(h, CloudEvents.TYPE)).isEqualTo("dev.taskgov.topology.node.removed");
     }
 
     @Test
     void a_record_without_headers_is_no_event_and_a_bad_time_is_dropped() {
         assertThat(CloudEventHeaders.read(new RecordHeaders())).isEmpty();
         RecordHeaders h = new RecordHeaders();
-        h.add(CloudEventHeaders.SPEC_VERSION, "1.0".getBytes(StandardCharsets.UTF_8));
-        h.add(CloudEventHeaders.TIME, "yesterday".getBytes(StandardCharsets.UTF_8));
+        h.add(CloudEvents.SPEC_VERSION, "1.0".getBytes(StandardCharsets.UTF_8));
+        h.add(CloudEvents.TIME, "yesterday".getBytes(StandardCharsets.UTF_8));
         assertThat(CloudEventHeaders.read(h)).hasValueSatisfying(e -> assertThat(e.time()).isNull());
     }
 }

@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class QuotaRecordsTest {
 
-    private static final Map<String, InstanceType> TYPES = Map.of("ml.g5.8xlarge",
-            new InstanceType("ml.g5.8xlarge", Resources.of(1, 32_000, 128 * 1024)));
+    private static final Map<String, InstanceType> TYPES = Map.of(
+            "ml.g5.8xlarge", new InstanceType("ml.g5.8xlarge", Resources.of(1, 32_000, 128 * 1024)),
+            "ml.g5.12xlarge", new InstanceType("ml.g5.12xlarge", Resources.of(4, 48_000, 192 * 1024)));
 
     record Case(String name, TeamQuota quota) {
         @Override
@@ -33,7 +34,9 @@ class QuotaRecordsTest {
                 new Case("defaults", base),
                 new Case("dont lend, never preempt, weight 7", base.withStrategy(SharingStrategy.DontLend)
                         .withPreemptTeamTasks(PreemptTeamTasks.Never).withFairShareWeight(7)),
-                new Case("borrow limit 150, inactive", base.withBorrowLimit(150).withActive(false)));
+                new Case("borrow limit 150, inactive", base.withBorrowLimit(150).withActive(false)),
+                new Case("absolute borrow limits, one of a type without nominal", base.withAbsoluteBorrowLimits(Map.of(
+                        "ml.g5.8xlarge", Resources.of(2, 64_000, 2048), "ml.g5.12xlarge", Resources.of(4, 48_000, 192 * 1024)))));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -49,6 +52,7 @@ class QuotaRecordsTest {
     }
 
     static Stream<SchedulerConfig> configs() {
-        return Stream.of(SchedulerConfig.DEFAULT, new SchedulerConfig(Map.of("inference", 90, "training", 50), true));
+        return Stream.of(SchedulerConfig.DEFAULT, new SchedulerConfig(Map.of("inference", 90, "training", 50), true),
+                new SchedulerConfig(Map.of("training", 50), false, true));
     }
 }

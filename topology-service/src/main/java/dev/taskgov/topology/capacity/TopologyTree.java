@@ -1,5 +1,6 @@
 package dev.taskgov.topology.capacity;
 
+import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.TopologyLevels;
@@ -37,7 +38,7 @@ public record TopologyTree(ResourceAmounts capacity, ResourceAmounts free, int r
     public static TopologyTree build(Collection<Node> nodes, Map<String, Resources> heldPerNode) {
         List<Node> sorted = nodes.stream().sorted(Comparator.comparing(Node::name)).toList();
         Totals all = totals(sorted, heldPerNode);
-        return new TopologyTree(ResourceAmounts.of(all.capacity), ResourceAmounts.of(all.free), all.ready, all.notReady,
+        return new TopologyTree(ResourceAmounts.full(all.capacity), ResourceAmounts.full(all.free), all.ready, all.notReady,
                 domains(sorted, 0, heldPerNode));
     }
 
@@ -64,7 +65,7 @@ public record TopologyTree(ResourceAmounts capacity, ResourceAmounts free, int r
         groups.forEach((value, members) -> {
             Totals t = totals(members, held);
             boolean leaf = depth == LAYERS.size() - 1;
-            out.add(new Domain(level, value, ResourceAmounts.of(t.capacity), ResourceAmounts.of(t.free), t.ready, t.notReady,
+            out.add(new Domain(level, value, ResourceAmounts.full(t.capacity), ResourceAmounts.full(t.free), t.ready, t.notReady,
                     leaf ? List.of() : domains(members, depth + 1, held),
                     leaf ? members.stream().map(n -> nodeView(n, held)).toList() : List.of()));
         });
@@ -73,8 +74,8 @@ public record TopologyTree(ResourceAmounts capacity, ResourceAmounts free, int r
 
     private static NodeView nodeView(Node n, Map<String, Resources> held) {
         Resources h = held.getOrDefault(n.name(), Resources.ZERO);
-        return new NodeView(n.name(), n.instanceId(), n.instanceType(), n.ready(), ResourceAmounts.of(n.allocatable()),
-                ResourceAmounts.of(h), ResourceAmounts.of(free(n, held)));
+        return new NodeView(n.name(), n.instanceId(), n.instanceType(), n.ready(), ResourceAmounts.full(n.allocatable()),
+                ResourceAmounts.full(h), ResourceAmounts.full(free(n, held)));
     }
 
     private static Resources free(Node n, Map<String, Resources> held) {

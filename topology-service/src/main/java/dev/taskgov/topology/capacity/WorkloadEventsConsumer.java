@@ -1,17 +1,18 @@
 package dev.taskgov.topology.capacity;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.PodSetSpec;
+import dev.taskgov.core.events.WorkloadAdmitted;
+import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPreempted;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.service.support.UnreadableRecordException;
-import dev.taskgov.topology.model.NodeRecordCodec;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -20,13 +21,12 @@ import java.util.Map;
 
 /**
  * Keeps free capacity current from the workload topics: per-pod requests from submissions, pods per
- * node from admissions, releases from finishes and preemptions. A record that does not parse is
- * refused with the field and the rule, and goes to the dead-letter topic ({@link TopologyDeadLetters}).
+ * node from admissions, releases from finishes and preemptions. Values are read by the one codec
+ * into the contract's records; a record that does not parse or breaks a rule is refused with the
+ * field and the rule, and goes to the dead-letter topic ({@link TopologyDeadLetters}).
  */
 @ApplicationScoped
 public class WorkloadEventsConsumer {
-
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     @Inject
     CapacityView view;
@@ -34,14 +34,19 @@ public class WorkloadEventsConsumer {
     @Incoming("workload-submitted")
     public void submitted(String value) {
         if (value == null) return;
-        JsonNode root = parse(value, "workload submission");
-        String id = requiredText(root, "workloadId");
-        JsonNode podSets = requiredArray(root, "podSets");
+        WorkloadSubmitted s = read(value, WorkloadSubmitted.class);
+        String id = id(s.workloadId());
+        if (s.podSets() == null) throw new IllegalArgumentException("$.podSets: is required");
         Map<String, Resources> requests = new HashMap<>();
-        for (int i = 0; i < podSets.size(); i++) {
+        for (int i = 0; i < s.podSets().size(); i++) {
             String path = "$.podSets[" + i + "]";
-            String name = requiredText(podSets.get(i), "name", path);
-            requests.put(name, NodeRecordCodec.resourcesFromJson(podSets.get(i).get("requests"), path + ".requests", Resources.ZERO));
+            PodSetSpec p = s.podSets().get(i);
+            if (p == null || p.name() == null || p.name().isBlank()) throw new IllegalArgumentException(path + ".name: is required");
+            try {
+                requests.put(p.name(), p.requests() == null ? Resources.ZERO : p.requests().toResources());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(path + ".requests: " + e.getMessage(), e);
+            }
         }
         view.holds().submitted(id, requests);
         view.updateMeters();
@@ -50,86 +55,58 @@ public class WorkloadEventsConsumer {
     @Incoming("workload-admitted")
     public void admitted(String value) {
         if (value == null) return;
-        JsonNode root = parse(value, "workload admission");
-        String id = requiredText(root, "workloadId");
-        Instant admittedAt = optionalInstant(root, "admittedAt");
-        JsonNode podSets = requiredArray(root, "podSets");
+        WorkloadAdmitted a = read(value, WorkloadAdmitted.class);
+        String id = id(a.workloadId());
+        if (a.podSets() == null) throw new IllegalArgumentException("$.podSets: is required");
         List<WorkloadHolds.PodSetPlacement> placements = new ArrayList<>();
-        for (int i = 0; i < podSets.size(); i++) {
+        for (int i = 0; i < a.podSets().size(); i++) {
             String path = "$.podSets[" + i + "]";
-            JsonNode ps = podSets.get(i);
-            String name = requiredText(ps, "name", path);
+            WorkloadAdmitted.AdmittedPodSet ps = a.podSets().get(i);
+            if (ps == null || ps.name() == null || ps.name().isBlank()) throw new IllegalArgumentException(path + ".name: is required");
             Map<String, Integer> pods = new LinkedHashMap<>();
-            JsonNode nodes = ps.get("nodes");
-            if (nodes != null && !nodes.isNull()) {
-                if (!nodes.isArray()) throw new IllegalArgumentException(path + ".nodes must be an array");
-                for (int j = 0; j < nodes.size(); j++) {
-                    String npath = path + ".nodes[" + j + "]";
-                    String node = requiredText(nodes.get(j), "name", npath);
-                    JsonNode count = nodes.get(j).get("count");
-                    if (count == null || !count.canConvertToInt() || count.intValue() < 0) {
-                        throw new IllegalArgumentException(npath + ".count must be a whole number >= 0");
-                    }
-                    pods.merge(node, count.intValue(), Integer::sum);
-                }
+            List<WorkloadAdmitted.NodeCount> nodes = ps.nodes() == null ? List.of() : ps.nodes();
+            for (int j = 0; j < nodes.size(); j++) {
+                String npath = path + ".nodes[" + j + "]";
+                WorkloadAdmitted.NodeCount n = nodes.get(j);
+                if (n == null || n.name() == null || n.name().isBlank()) throw new IllegalArgumentException(npath + ".name: is required");
+                if (n.count() < 0) throw new IllegalArgumentException(npath + ".count: must be >= 0, was " + n.count());
+                pods.merge(n.name(), n.count(), Integer::sum);
             }
-            placements.add(new WorkloadHolds.PodSetPlacement(name, pods));
+            placements.add(new WorkloadHolds.PodSetPlacement(ps.name(), pods));
         }
-        view.holds().admitted(id, admittedAt, placements);
+        view.holds().admitted(id, a.admittedAt(), placements);
         view.updateMeters();
     }
 
     @Incoming("workload-finished")
     public void finished(String value) {
         if (value == null) return;
-        JsonNode root = parse(value, "workload finish");
-        view.holds().finished(requiredText(root, "workloadId"));
+        view.holds().finished(id(read(value, WorkloadFinished.class).workloadId()));
         view.updateMeters();
     }
 
     @Incoming("workload-preempted")
     public void preempted(String value) {
         if (value == null) return;
-        JsonNode root = parse(value, "workload preemption");
-        view.holds().preempted(requiredText(root, "workloadId"), optionalInstant(root, "preemptedAt"));
+        WorkloadPreempted p = read(value, WorkloadPreempted.class);
+        view.holds().preempted(id(p.workloadId()), p.preemptedAt());
         view.updateMeters();
     }
 
-    private static JsonNode parse(String value, String what) {
+    private static <T> T read(String value, Class<T> type) {
         try {
-            JsonNode root = MAPPER.readTree(value);
-            if (root == null || !root.isObject()) throw new UnreadableRecordException("$ of a " + what + " must be a JSON object");
-            return root;
-        } catch (JsonProcessingException e) {
-            throw new UnreadableRecordException(what + " is not valid JSON: " + e.getOriginalMessage(), e);
+            T t = EventCodec.read(value, type);
+            if (t == null) throw new UnreadableRecordException("$: must be a " + type.getSimpleName() + " object, was null");
+            return t;
+        } catch (EventCodec.EventFormatException e) {
+            throw new UnreadableRecordException("unreadable " + type.getSimpleName() + ": " + e.getMessage(), e);
         }
     }
 
-    private static String requiredText(JsonNode node, String field) {
-        return requiredText(node, field, "$");
-    }
-
-    private static String requiredText(JsonNode node, String field, String path) {
-        JsonNode v = node == null ? null : node.get(field);
-        if (v == null || !v.isTextual() || v.textValue().isBlank()) {
-            throw new IllegalArgumentException(path + "." + field + " is required and must be a non-blank string");
-        }
-        return v.textValue();
-    }
-
-    private static JsonNode requiredArray(JsonNode node, String field) {
-        JsonNode v = node.get(field);
-        if (v == null || !v.isArray()) throw new IllegalArgumentException("$." + field + " is required and must be an array");
-        return v;
-    }
-
-    private static Instant optionalInstant(JsonNode node, String field) {
-        JsonNode v = node.get(field);
-        if (v == null || v.isNull()) return null;
-        try {
-            return Instant.parse(v.asText());
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("$." + field + " must be an ISO-8601 instant such as 2026-11-30T10:00:00Z, was " + v.asText());
-        }
+    private static String id(String workloadId) {
+        WorkloadIds.problem(workloadId).ifPresent(rule -> {
+            throw new IllegalArgumentException("$.workloadId: " + rule);
+        });
+        return workloadId;
     }
 }

@@ -1,8 +1,11 @@
 package dev.taskgov.topology.inventory;
 
+import dev.taskgov.core.events.CloudEvents;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.topology.config.TopologyServiceConfig;
-import dev.taskgov.topology.model.NodeRecordCodec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.kafka.Record;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
@@ -16,7 +19,6 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -37,9 +39,7 @@ import java.util.concurrent.TimeoutException;
 @ApplicationScoped
 public class TopologyPublisher {
 
-    public static final String NODE_EVENT_TYPE = "dev.taskgov.topology.node.v1";
-    public static final String NODE_REMOVED_EVENT_TYPE = "dev.taskgov.topology.node.removed.v1";
-    public static final String EVENT_SOURCE = "/taskgov/topology-service";
+    public static final String EVENT_SOURCE = CloudEvents.source("topology-service");
     private static final Logger LOG = Logger.getLogger(TopologyPublisher.class);
 
     /** What a call published. */
@@ -73,7 +73,7 @@ public class TopologyPublisher {
         published.clear();
         PublishedTopologyReader.readAll(bootstrapServers, topic(), timeout).forEach((name, json) -> {
             try {
-                published.put(name, NodeRecordCodec.fromJson(json));
+                published.put(name, EventCodec.read(json, NodeRecord.class).toValidNode(Map.of()));
             } catch (IllegalArgumentException e) {
                 LOG.warnf("record for node %s on %s is not a node record (%s); it will be republished", name, topic(), e.getMessage());
             }
@@ -99,14 +99,14 @@ public class TopologyPublisher {
         Map<String, CompletableFuture<Void>> sent = new HashMap<>();
         for (Node node : inventory.values()) {
             if (!node.equals(published.get(node.name()))) {
-                sent.put(node.name(), send(node.name(), NodeRecordCodec.toJson(node), NODE_EVENT_TYPE));
+                sent.put(node.name(), send(node.name(), EventCodec.write(NodeRecord.of(node)), NodeRecord.TYPE));
                 sentNodes.put(node.name(), node);
                 upserted.add(node.name());
             }
         }
         for (String name : published.keySet()) {
             if (!inventory.containsKey(name)) {
-                sent.put(name, send(name, null, NODE_REMOVED_EVENT_TYPE));
+                sent.put(name, send(name, null, NodeRecord.REMOVED_TYPE));
                 removed.add(name);
             }
         }
@@ -137,13 +137,8 @@ public class TopologyPublisher {
 
     private CompletableFuture<Void> send(String key, String value, String eventType) {
         RecordHeaders headers = new RecordHeaders();
-        header(headers, "ce_specversion", "1.0");
-        header(headers, "ce_type", eventType);
-        header(headers, "ce_source", EVENT_SOURCE);
-        header(headers, "ce_id", UUID.randomUUID().toString());
-        header(headers, "ce_time", clock.instant().toString());
-        header(headers, "ce_subject", key);
-        if (value != null) header(headers, "content-type", "application/json");
+        CloudEvents.write(CloudEventHeaders.setter(headers), eventType, EVENT_SOURCE, UUID.randomUUID().toString(),
+                clock.instant(), key, value != null);
         CompletableFuture<Void> done = new CompletableFuture<>();
         Message<Record<String, String>> message = Message.of(Record.of(key, value))
                 .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).withHeaders(headers).build())
@@ -157,9 +152,5 @@ public class TopologyPublisher {
                 });
         emitter.send(message);
         return done;
-    }
-
-    private static void header(RecordHeaders headers, String name, String value) {
-        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
     }
 }

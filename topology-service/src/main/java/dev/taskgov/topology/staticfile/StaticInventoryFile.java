@@ -3,9 +3,11 @@ package dev.taskgov.topology.staticfile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.topology.Node;
-import dev.taskgov.topology.model.NodeRecordCodec;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +37,7 @@ public final class StaticInventoryFile {
      */
     public static List<Node> load(Path file) throws IOException {
         String name = file.getFileName().toString().toLowerCase();
-        ObjectMapper mapper = name.endsWith(".yaml") || name.endsWith(".yml") ? new ObjectMapper(new YAMLFactory()) : new ObjectMapper();
+        ObjectMapper mapper = name.endsWith(".yaml") || name.endsWith(".yml") ? new ObjectMapper(new YAMLFactory()) : EventCodec.mapper();
         JsonNode root;
         try {
             root = mapper.readTree(Files.readAllBytes(file));
@@ -51,7 +53,7 @@ public final class StaticInventoryFile {
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("$ must be an object with instanceTypes and nodes");
         }
-        Map<String, Resources> types = new TreeMap<>();
+        Map<String, InstanceType> types = new TreeMap<>();
         JsonNode typesNode = root.get("instanceTypes");
         if (typesNode != null && !typesNode.isNull()) {
             if (!typesNode.isObject()) {
@@ -59,7 +61,13 @@ public final class StaticInventoryFile {
             }
             for (Iterator<Map.Entry<String, JsonNode>> it = typesNode.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                types.put(e.getKey(), NodeRecordCodec.resourcesFromJson(e.getValue(), "$.instanceTypes." + e.getKey(), Resources.ZERO));
+                String path = "$.instanceTypes." + e.getKey();
+                ResourceAmounts capacity = read(e.getValue(), path, ResourceAmounts.class);
+                try {
+                    types.put(e.getKey(), new InstanceType(e.getKey(), capacity.toResources()));
+                } catch (IllegalArgumentException ex) {
+                    throw new IllegalArgumentException(path + ": " + ex.getMessage(), ex);
+                }
             }
         }
         JsonNode nodesNode = root.get("nodes");
@@ -70,7 +78,12 @@ public final class StaticInventoryFile {
         Set<String> names = new HashSet<>();
         for (int i = 0; i < nodesNode.size(); i++) {
             String path = "$.nodes[" + i + "]";
-            Node node = NodeRecordCodec.fromTree(nodesNode.get(i), path, types);
+            Node node;
+            try {
+                node = read(nodesNode.get(i), path, NodeRecord.class).toValidNode(types);
+            } catch (IllegalArgumentException e) {
+                throw e.getMessage().startsWith(path) ? e : new IllegalArgumentException(path + ": " + e.getMessage(), e);
+            }
             if (!types.isEmpty() && !types.containsKey(node.instanceType()) && !nodesNode.get(i).has("allocatable")) {
                 throw new IllegalArgumentException(path + ".instanceType " + node.instanceType()
                         + " is not in $.instanceTypes and the node has no allocatable");
@@ -81,5 +94,15 @@ public final class StaticInventoryFile {
             nodes.add(node);
         }
         return nodes;
+    }
+
+    /** One part of the file read by the one codec; the error names the path from the file's root. */
+    private static <T> T read(JsonNode node, String path, Class<T> type) {
+        if (node == null || !node.isObject()) throw new IllegalArgumentException(path + " must be an object");
+        try {
+            return EventCodec.read(node, type);
+        } catch (EventCodec.EventFormatException e) {
+            throw new IllegalArgumentException(path + e.path().substring(1) + ": " + e.problem(), e);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.taskgov.topology.capacity;
 
+import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import org.junit.jupiter.api.Test;
@@ -33,8 +34,8 @@ class TopologyTreeTest {
     void capacityCountsReadyNodesAndFreeSubtractsHolds() {
         TopologyTree tree = TopologyTree.build(NODES, Map.of("h1", Resources.of(3, 12_000, 96 * 1024)));
 
-        assertThat(tree.capacity()).isEqualTo(ResourceAmounts.of(P5.times(3)));
-        assertThat(tree.free()).isEqualTo(ResourceAmounts.of(P5.times(3).minus(Resources.of(3, 12_000, 96 * 1024))));
+        assertThat(tree.capacity()).isEqualTo(ResourceAmounts.full(P5.times(3)));
+        assertThat(tree.free()).isEqualTo(ResourceAmounts.full(P5.times(3).minus(Resources.of(3, 12_000, 96 * 1024))));
         assertThat(tree.readyNodes()).isEqualTo(3);
         assertThat(tree.notReadyNodes()).isEqualTo(1);
         assertThat(tree.domains()).extracting(TopologyTree.Domain::value).containsExactly("nn-1", "nn-2");

@@ -9,7 +9,8 @@ import dev.taskgov.topology.ec2.InstanceTopologyEntry;
 import dev.taskgov.topology.inventory.InventoryRefresher;
 import dev.taskgov.topology.inventory.TopologyPublisher;
 import dev.taskgov.topology.kubernetes.KubernetesNodeMapper;
-import dev.taskgov.topology.model.NodeRecordCodec;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.NodeRecord;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -101,7 +102,7 @@ class Ec2KubernetesTopologyTest {
         ConsumerRecord<String, String> last = records.get(records.size() - 1);
         assertThat(TopicView.header(last, "ce_specversion")).isEqualTo("1.0");
         assertThat(TopicView.header(last, "ce_source")).isEqualTo(TopologyPublisher.EVENT_SOURCE);
-        assertThat(TopicView.header(last, "ce_type")).isIn(TopologyPublisher.NODE_EVENT_TYPE, TopologyPublisher.NODE_REMOVED_EVENT_TYPE);
+        assertThat(TopicView.header(last, "ce_type")).isIn(NodeRecord.TYPE, NodeRecord.REMOVED_TYPE);
         assertThat(TopicView.header(last, "ce_id")).isNotBlank();
         assertThat(TopicView.header(last, "ce_time")).isNotBlank();
     }
@@ -188,7 +189,7 @@ class Ec2KubernetesTopologyTest {
         List<ConsumerRecord<String, String>> records = TopicView.records(bootstrap, Ec2KubernetesProfile.TOPIC);
         ConsumerRecord<String, String> lastForNode = records.stream().filter(r -> "p5-3".equals(r.key())).reduce((a, b) -> b).orElseThrow();
         assertThat(lastForNode.value()).isNull();
-        assertThat(TopicView.header(lastForNode, "ce_type")).isEqualTo(TopologyPublisher.NODE_REMOVED_EVENT_TYPE);
+        assertThat(TopicView.header(lastForNode, "ce_type")).isEqualTo(NodeRecord.REMOVED_TYPE);
     }
 
     @Test
@@ -198,7 +199,7 @@ class Ec2KubernetesTopologyTest {
                 .withStatus("False").withReason("KubeletNotReady").endCondition().endStatus().build());
 
         await().atMost(WAIT).untilAsserted(() -> assertThat(
-                NodeRecordCodec.fromJson(TopicView.compacted(bootstrap, Ec2KubernetesProfile.TOPIC).get("p5-4")).ready()).isFalse());
+                EventCodec.read(TopicView.compacted(bootstrap, Ec2KubernetesProfile.TOPIC).get("p5-4"), NodeRecord.class).toValidNode(java.util.Map.of()).ready()).isFalse());
         given().get("/topology").then().statusCode(200)
                 .body("readyNodes", org.hamcrest.Matchers.equalTo(3))
                 .body("notReadyNodes", org.hamcrest.Matchers.equalTo(1));
@@ -219,7 +220,7 @@ class Ec2KubernetesTopologyTest {
                     KubernetesNodeMapper.isReady(n)));
         }
         Map<String, Node> published = new TreeMap<>();
-        TopicView.compacted(bootstrap, Ec2KubernetesProfile.TOPIC).forEach((k, v) -> published.put(k, NodeRecordCodec.fromJson(v)));
+        TopicView.compacted(bootstrap, Ec2KubernetesProfile.TOPIC).forEach((k, v) -> published.put(k, EventCodec.read(v, NodeRecord.class).toValidNode(java.util.Map.of())));
         assertThat(published).isEqualTo(expected);
     }
 

@@ -5,7 +5,8 @@ import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.TaskgovTopics;
 import dev.taskgov.topology.inventory.InventoryRefresher;
 import dev.taskgov.topology.inventory.TopologyPublisher;
-import dev.taskgov.topology.model.NodeRecordCodec;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.topology.staticfile.StaticInventoryFile;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -20,8 +21,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import dev.taskgov.service.support.DeadLetter;
-import dev.taskgov.service.support.Json;
+import dev.taskgov.core.events.DeadLetter;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -123,7 +123,7 @@ class StaticTopologyServiceTest {
         await().atMost(WAIT).untilAsserted(() -> {
             ConsumerRecord<String, String> dead = TopicView.records(bootstrap, TaskgovTopics.DEADLETTER).stream()
                     .filter(r -> key.equals(r.key())).findFirst().orElseThrow();
-            DeadLetter letter = Json.mapper().readValue(dead.value(), DeadLetter.class);
+            DeadLetter letter = EventCodec.mapper().readValue(dead.value(), DeadLetter.class);
             assertThat(letter.topic()).isEqualTo(topic);
             assertThat(letter.offset()).isNotNegative();
             assertThat(letter.reason()).contains(reasonText);
@@ -177,7 +177,7 @@ class StaticTopologyServiceTest {
 
     private Map<String, Node> published() {
         Map<String, Node> out = new TreeMap<>();
-        TopicView.compacted(bootstrap, TaskgovTopics.TOPOLOGY).forEach((k, v) -> out.put(k, NodeRecordCodec.fromJson(v)));
+        TopicView.compacted(bootstrap, TaskgovTopics.TOPOLOGY).forEach((k, v) -> out.put(k, EventCodec.read(v, NodeRecord.class).toValidNode(java.util.Map.of())));
         return out;
     }
 

@@ -1,7 +1,6 @@
-package dev.taskgov.service.support;
+package dev.taskgov.core.events;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -26,14 +25,12 @@ import java.util.Base64;
 public record DeadLetter(String topic, int partition, long offset, String key, String value, String valueEncoding,
                          String reason, Instant failedAt) {
 
+    /** CloudEvents {@code ce_type}. */
+    public static final String TYPE = "dev.taskgov.deadletter";
     public static final String UTF8 = "utf-8";
     public static final String BASE64 = "base64";
 
-    public static DeadLetter of(ConsumerRecord<String, byte[]> record, String reason, Instant failedAt) {
-        return of(record.topic(), record.partition(), record.offset(), record.key(), record.value(), reason, failedAt);
-    }
-
-    /** The same from the refused record's coordinates, key and value bytes. */
+    /** The letter of a refused record, from its coordinates, key and value bytes. */
     public static DeadLetter of(String topic, int partition, long offset, String key, byte[] v, String reason,
                                 Instant failedAt) {
         String text = v == null ? null : utf8OrNull(v);

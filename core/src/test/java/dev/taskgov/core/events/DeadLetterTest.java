@@ -1,6 +1,5 @@
-package dev.taskgov.service.support;
+package dev.taskgov.core.events;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -29,9 +28,9 @@ class DeadLetterTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void the_original_bytes_survive_the_json_round_trip(Case c) {
-        ConsumerRecord<String, byte[]> r = new ConsumerRecord<>("taskgov.workload.submitted", 0, 42L, "k", c.value());
-        DeadLetter letter = DeadLetter.of(r, "unreadable: x", Instant.parse("2026-11-30T10:00:00Z"));
-        DeadLetter back = Json.read(Json.bytes(letter), DeadLetter.class);
+        DeadLetter letter = DeadLetter.of("taskgov.workload.submitted", 0, 42L, "k", c.value(), "unreadable: x",
+                Instant.parse("2026-11-30T10:00:00Z"));
+        DeadLetter back = EventCodec.read(EventCodec.bytes(letter), DeadLetter.class);
         assertThat(back).isEqualTo(letter);
         assertThat(back.valueEncoding()).isEqualTo(c.encoding());
         assertThat(back.originalBytes()).isEqualTo(c.value());

@@ -1,0 +1,572 @@
+package dev.taskgov.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.core.events.CloudEvents;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.PodSetSpec;
+import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadAdmitted;
+import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPreempted;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sagemaker.model.ComputeQuotaConfig;
+import software.amazon.awssdk.services.sagemaker.model.ComputeQuotaResourceConfig;
+import software.amazon.awssdk.services.sagemaker.model.ComputeQuotaTarget;
+import software.amazon.awssdk.services.sagemaker.model.ConflictException;
+import software.amazon.awssdk.services.sagemaker.model.PriorityClass;
+import software.amazon.awssdk.services.sagemaker.model.ResourceSharingConfig;
+import software.amazon.awssdk.services.sagemaker.model.SchedulerConfig;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+/**
+ * {@code taskgov bench kueue}: Kueue's scheduler performance test replayed against a running
+ * platform the way a pipeline drives it: teams and policy through the SageMaker API, submissions in
+ * real time over Kafka, each workload finished {@code runtime} after its admitted event reaches the
+ * pipeline. Reports what Kueue's checker reports (wall time, mean time to admission per class,
+ * usage of nominal) with percentiles, the capacity bound, preemptions, the submit-to-admitted
+ * latency on a free cluster beside the raw Kafka round trip measured in the same run, and the
+ * platform processes' CPU seconds and peak memory.
+ */
+@Command(name = "kueue", mixinStandardHelpOptions = true,
+        description = {"Replay Kueue's scheduler performance test (profiles baseline, tas, large-scale) against the running platform.",
+                "The platform needs the profile's nodes: write them with --write-cluster FILE and start topology-service on it",
+                "(TASKGOV_TOPOLOGY_STATIC_FILE_PATH=FILE deploy/local/taskgov-local up), with no other teams' quotas."})
+public class BenchKueueCommand extends CliCommand {
+
+    static final String SUBMITTED = "taskgov.workload.submitted";
+    static final String FINISHED = "taskgov.workload.finished";
+    static final String ADMITTED = "taskgov.workload.admitted";
+    static final String PREEMPTED = "taskgov.workload.preempted";
+    static final String ROUND_TRIP = "taskgov.bench.roundtrip";
+    private static final String SOURCE = CloudEvents.source("cli-bench");
+
+    @Option(names = "--profile", defaultValue = "baseline", description = "baseline, tas or large-scale (default ${DEFAULT-VALUE}).")
+    String profileName;
+
+    @Option(names = "--scale", defaultValue = "1.0", description = "Fraction of the profile's teams, in (0, 1] (default ${DEFAULT-VALUE}).")
+    double scale;
+
+    @Option(names = "--write-cluster", paramLabel = "FILE",
+            description = "Write the profile's node inventory (topology-service's static file) to FILE and exit.")
+    Path writeCluster;
+
+    @Option(names = "--free-cluster-samples", defaultValue = "200",
+            description = "Submissions at 100/s on the free cluster for the latency figures, before the load (0: skip; default ${DEFAULT-VALUE}).")
+    int latencySamples;
+
+    @Option(names = "--timeout", defaultValue = "15m", description = "Give up waiting for the last finish after this long (default ${DEFAULT-VALUE}).")
+    String timeout;
+
+    @Option(names = "--processes", paramLabel = "DIR", defaultValue = "${env:TASKGOV_HOME:-.taskgov}/run",
+            description = "The local runtime's pid files, for CPU and memory per process (default ${DEFAULT-VALUE}).")
+    Path processes;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table or json (default ${DEFAULT-VALUE}).")
+    String output;
+
+    @Mixin
+    Endpoints endpoints;
+
+    private final long t0 = System.nanoTime();
+
+    private long nowMs() {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    @Override
+    protected int run() {
+        KueueBenchProfile profile = KueueBenchProfile.named(profileName, scale);
+        if (!output.equals("table") && !output.equals("json")) throw CliException.invalid("--output must be table or json, was '" + output + "'");
+        if (writeCluster != null) {
+            try {
+                Files.writeString(writeCluster, EventCodec.write(profile.inventory()) + "\n");
+            } catch (IOException e) {
+                throw CliException.failed("cannot write " + writeCluster + ": " + e.getMessage());
+            }
+            out().println("wrote " + profile.nodes() + " nodes (" + profile.capacity() + " accelerators) to " + writeCluster
+                    + "; start the platform on it: TASKGOV_TOPOLOGY_STATIC_FILE_PATH=" + writeCluster.toAbsolutePath()
+                    + " deploy/local/taskgov-local up");
+            return 0;
+        }
+        Duration limit = DemoCommand.parseDuration(timeout);
+        String run = Long.toString(System.currentTimeMillis() % 46_656, 36);
+        err().println("bench: profile " + profile.name() + ", " + profile.teams() + " teams, " + profile.totalWorkloads()
+                + " workloads, run " + run);
+        err().flush();
+        setUp(profile);
+        Map<String, ProcessSample> cpuBefore = ProcessSample.all(processes);
+        ObjectNode report = EventCodec.mapper().createObjectNode();
+        report.put("profile", profile.name());
+        report.put("teams", profile.teams());
+        report.put("workloads", profile.totalWorkloads());
+        report.put("capacityAccelerators", profile.capacity());
+        try (Pipeline pipeline = new Pipeline(profile)) {
+            if (latencySamples > 0) report.set("freeCluster", pipeline.freeClusterLatency(run, latencySamples));
+            report.set("load", pipeline.load(run, limit));
+        }
+        Map<String, ProcessSample> cpuAfter = ProcessSample.all(processes);
+        ObjectNode procs = report.putObject("processes");
+        cpuAfter.forEach((name, after) -> {
+            ProcessSample before = cpuBefore.get(name);
+            ObjectNode p = procs.putObject(name);
+            p.put("cpuSeconds", round(after.cpuSeconds() - (before == null || before.pid() != after.pid() ? 0 : before.cpuSeconds())));
+            p.put("peakRssMiB", after.peakRssKiB() / 1024);
+        });
+        print(report, profile);
+        return 0;
+    }
+
+    /** The policy (classes small < medium < large, FairShare as the profile says) and one quota per team. */
+    private void setUp(KueueBenchProfile profile) {
+        SageMakerClients.call(endpoints.quota(), sm -> {
+            List<PriorityClass> classes = profile.classes().stream()
+                    .map(c -> PriorityClass.builder().name(c.name()).weight(c.priorityWeight()).build()).toList();
+            SchedulerConfig config = SchedulerConfig.builder().priorityClasses(classes)
+                    .fairShare(profile.fairShare() ? "Enabled" : "Disabled").build();
+            try {
+                sm.createClusterSchedulerConfig(b -> b.name("bench-policy").clusterArn(KueueBenchProfile.CLUSTER_ARN).schedulerConfig(config));
+            } catch (ConflictException e) {
+                // A re-run: bring the policy to this profile's (found by name; the API addresses it by id).
+                String id = sm.listClusterSchedulerConfigs(b -> b.nameContains("bench-policy")).clusterSchedulerConfigSummaries().stream()
+                        .filter(c -> "bench-policy".equals(c.name())).findFirst()
+                        .orElseThrow(() -> CliException.failed("bench-policy exists but is not listed: " + e.getMessage()))
+                        .clusterSchedulerConfigId();
+                var known = sm.describeClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id));
+                sm.updateClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id)
+                        .targetVersion(known.clusterSchedulerConfigVersion()).schedulerConfig(config));
+            }
+            for (int t = 0; t < profile.teams(); t++) createQuota(sm, profile, profile.team(t));
+            return null;
+        });
+        awaitQuotas(profile);
+    }
+
+    private static void createQuota(SageMakerClient sm, KueueBenchProfile profile, String team) {
+        ComputeQuotaConfig config = ComputeQuotaConfig.builder()
+                .computeQuotaResources(ComputeQuotaResourceConfig.builder().instanceType(profile.instanceType())
+                        .accelerators(profile.nominal()).build())
+                .resourceSharingConfig(ResourceSharingConfig.builder().strategy("LendAndBorrow")
+                        .borrowLimit(profile.borrowLimitPercent()).build())
+                .preemptTeamTasks("LowerPriority").build();
+        String name = team + "-quota";
+        try {
+            sm.createComputeQuota(b -> b.name(name).clusterArn(KueueBenchProfile.CLUSTER_ARN).computeQuotaConfig(config)
+                    .computeQuotaTarget(ComputeQuotaTarget.builder().teamName(team).fairShareWeight(1).build())
+                    .activationState("Enabled"));
+        } catch (ConflictException e) {
+            // A re-run: the quota is already there, as this profile makes it.
+        }
+    }
+
+    /** Until admission-service's dry run admits a one-accelerator workload of the last team: the quotas reached it. */
+    private void awaitQuotas(KueueBenchProfile profile) {
+        AdmissionClient admission = endpoints.admission();
+        String team = profile.team(profile.teams() - 1);
+        WorkloadSubmitted probe = submission("bench-probe", team, "small", 1, profile.instanceType(), 1, null, null);
+        long deadline = nowMs() + 120_000;
+        String last = "";
+        while (nowMs() < deadline) {
+            try {
+                String verdict = admission.dryRun(probe).path("verdict").asText("");
+                if (verdict.startsWith("Admitted")) return;
+                last = "dry run says " + verdict;
+            } catch (CliException e) {
+                last = e.getMessage();
+            }
+            DemoCommand.pause(500);
+        }
+        throw CliException.failed("admission-service did not admit a probe of " + team + " within 2 minutes (" + last
+                + "); is the platform up on the profile's nodes (--write-cluster) and without other quotas?");
+    }
+
+    static WorkloadSubmitted submission(String id, String team, String priorityClass, int pods, String instanceType,
+                                        int acceleratorsPerPod, String required, String preferred) {
+        ResourceAmounts perPod = new ResourceAmounts(BigDecimal.valueOf(acceleratorsPerPod), null, null);
+        return new WorkloadSubmitted(id, "hyperpod-ns-" + team, "hyperpod-ns-" + team + "-localqueue", priorityClass, "Job", null,
+                List.of(new PodSetSpec("main", pods, instanceType, perPod, required, preferred)));
+    }
+
+    /** The producer, the consumer of decisions and the finisher, for one run. */
+    private final class Pipeline implements AutoCloseable {
+        private final KueueBenchProfile profile;
+        private final KafkaProducer<String, String> producer;
+        private final ScheduledExecutorService finisher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "bench-finisher");
+            t.setDaemon(true);
+            return t;
+        });
+        private final Map<String, ScheduledFuture<?>> finishes = new ConcurrentHashMap<>();
+        private final AtomicReference<Throwable> sendFailure = new AtomicReference<>();
+
+        Pipeline(KueueBenchProfile profile) {
+            this.profile = profile;
+            Properties p = new Properties();
+            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrap);
+            p.put(ProducerConfig.ACKS_CONFIG, "all");
+            p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+            p.put(ProducerConfig.LINGER_MS_CONFIG, "1");
+            p.put(ProducerConfig.CLIENT_ID_CONFIG, "taskgov-bench");
+            producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+        }
+
+        private void send(String topic, String key, Object event, String ceType) {
+            RecordHeaders h = new RecordHeaders();
+            CloudEvents.write(h::add, ceType, SOURCE, UUID.randomUUID().toString(), clock.instant(), key, true);
+            producer.send(new ProducerRecord<>(topic, null, key, EventCodec.write(event), h), (m, e) -> {
+                if (e != null) sendFailure.compareAndSet(null, e);
+            });
+        }
+
+        private void finish(String id) {
+            send(FINISHED, id, new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Succeeded), WorkloadFinished.TYPE);
+        }
+
+        private KafkaConsumer<String, String> decisions(Collection<String> topics) {
+            Properties p = new Properties();
+            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrap);
+            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+            p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+            KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+            List<TopicPartition> parts = new ArrayList<>();
+            for (String topic : topics) c.partitionsFor(topic).forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
+            c.assign(parts);
+            c.seekToEnd(parts);
+            parts.forEach(c::position); // resolve the end now, before anything is submitted
+            return c;
+        }
+
+        /**
+         * Free cluster: one submission every 10 ms, each finished as soon as its admission is seen;
+         * latency from send to the admitted event read back, beside a raw produce-to-consume round
+         * trip on the same broker.
+         */
+        ObjectNode freeClusterLatency(String run, int samples) {
+            ObjectNode out = EventCodec.mapper().createObjectNode();
+            String team = profile.team(0);
+            Map<String, Long> sentAt = new ConcurrentHashMap<>();
+            List<Long> latencies = new ArrayList<>();
+            try (KafkaConsumer<String, String> c = decisions(List.of(ADMITTED))) {
+                for (int i = 0; i < samples; i++) {
+                    String id = "bench-" + run + "-free-" + i;
+                    sentAt.put(id, nowMs());
+                    Instant at = clock.instant();
+                    freeSubmittedAt.put(id, at);
+                    send(SUBMITTED, id, submission(id, team, "small", 1, profile.instanceType(), 1, null, null).withSubmittedAt(at),
+                            WorkloadSubmitted.TYPE);
+                    producer.flush();
+                    long until = nowMs() + 10;
+                    while (nowMs() < until) drainFree(c, sentAt, latencies, Duration.ofMillis(2));
+                }
+                long deadline = nowMs() + 30_000;
+                while (latencies.size() < samples && nowMs() < deadline) drainFree(c, sentAt, latencies, Duration.ofMillis(50));
+            }
+            KueueBenchRecorder.ClassFigures f = KueueBenchRecorder.figures(latencies);
+            out.put("samples", f.count());
+            out.put("submitToAdmittedP50Ms", f.p50Ms());
+            out.put("submitToAdmittedP99Ms", f.p99Ms());
+            out.put("submitToAdmittedMaxMs", f.maxMs());
+            KueueBenchRecorder.ClassFigures d = KueueBenchRecorder.figures(decided);
+            KueueBenchRecorder.ClassFigures b = KueueBenchRecorder.figures(readBack);
+            out.put("submitToDecisionP50Ms", d.p50Ms());
+            out.put("submitToDecisionP99Ms", d.p99Ms());
+            out.put("decisionToReadBackP50Ms", b.p50Ms());
+            out.put("decisionToReadBackP99Ms", b.p99Ms());
+            KueueBenchRecorder.ClassFigures rt = roundTrip(samples);
+            out.put("kafkaRoundTripP50Ms", rt.p50Ms());
+            out.put("kafkaRoundTripP99Ms", rt.p99Ms());
+            return out;
+        }
+
+        private void drainFree(KafkaConsumer<String, String> c, Map<String, Long> sentAt, List<Long> latencies, Duration wait) {
+            for (ConsumerRecord<String, String> r : c.poll(wait)) {
+                Long sent = sentAt.remove(r.key());
+                if (sent == null) continue;
+                latencies.add(nowMs() - sent);
+                // The decider's own clock splits the latency: until it decided, and until the decision was read back.
+                WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);
+                Instant submittedAt = freeSubmittedAt.remove(r.key());
+                if (submittedAt != null && a.admittedAt() != null) {
+                    decided.add(Duration.between(submittedAt, a.admittedAt()).toMillis());
+                    readBack.add(Duration.between(a.admittedAt(), clock.instant()).toMillis());
+                }
+                finish(r.key());
+            }
+        }
+
+        private final Map<String, Instant> freeSubmittedAt = new ConcurrentHashMap<>();
+        private final List<Long> decided = new ArrayList<>();
+        private final List<Long> readBack = new ArrayList<>();
+
+        private KueueBenchRecorder.ClassFigures roundTrip(int samples) {
+            Properties ap = new Properties();
+            ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrap);
+            try (Admin admin = Admin.create(ap)) {
+                admin.createTopics(List.of(new NewTopic(ROUND_TRIP, 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw CliException.failed("cannot create " + ROUND_TRIP + ": " + e.getMessage());
+                }
+            }
+            List<Long> rts = new ArrayList<>();
+            Map<String, Long> sent = new HashMap<>();
+            try (KafkaConsumer<String, String> c = decisions(List.of(ROUND_TRIP))) {
+                for (int i = 0; i < samples; i++) {
+                    String key = "rt-" + i;
+                    sent.put(key, System.nanoTime());
+                    producer.send(new ProducerRecord<>(ROUND_TRIP, key, "{}"));
+                    producer.flush();
+                    long until = nowMs() + 10;
+                    while (nowMs() < until) {
+                        for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(2))) {
+                            Long s = sent.remove(r.key());
+                            if (s != null) rts.add((System.nanoTime() - s) / 1_000_000);
+                        }
+                    }
+                }
+                long deadline = nowMs() + 10_000;
+                while (!sent.isEmpty() && nowMs() < deadline) {
+                    for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(20))) {
+                        Long s = sent.remove(r.key());
+                        if (s != null) rts.add((System.nanoTime() - s) / 1_000_000);
+                    }
+                }
+            }
+            return KueueBenchRecorder.figures(rts);
+        }
+
+        /** The load itself: every arrival at its time, until every workload has finished. */
+        ObjectNode load(String run, Duration limit) {
+            KueueBenchRecorder rec = new KueueBenchRecorder();
+            List<KueueBenchProfile.Arrival> arrivals = profile.arrivals();
+            Map<KueueBenchProfile.Arrival, String> ids = new LinkedHashMap<>();
+            for (KueueBenchProfile.Arrival a : arrivals) {
+                String id = "bench-" + run + "-" + a.team() + "-" + a.workloadClass().name() + "-" + a.index();
+                ids.put(a, id);
+                rec.planned(id, a.workloadClass().name(), a.workloadClass().units(), a.workloadClass().runtimeMs());
+            }
+            AtomicBoolean done = new AtomicBoolean();
+            AtomicInteger zeroSeconds = new AtomicInteger();
+            List<int[]> perSecond = new ArrayList<>();
+            Thread consumer;
+            try (KafkaConsumer<String, String> c = decisions(List.of(ADMITTED, PREEMPTED))) {
+                consumer = new Thread(() -> consume(c, rec, done), "bench-decisions");
+                long start = nowMs();
+                consumer.start();
+                int admittedBefore = 0;
+                long nextSecond = start + 1000;
+                for (KueueBenchProfile.Arrival a : arrivals) {
+                    long due = start + a.atMs();
+                    while (nowMs() < due) DemoCommand.pause(Math.max(1, Math.min(5, due - nowMs())));
+                    KueueBenchProfile.WorkloadClass wc = a.workloadClass();
+                    KueueBenchProfile.Topology topo = wc.topologyOf(a.index());
+                    String id = ids.get(a);
+                    WorkloadSubmitted s = submission(id, profile.team(a.team()), wc.name(), wc.pods(), profile.instanceType(),
+                            wc.acceleratorsPerPod(), topo == KueueBenchProfile.Topology.REQUIRED_RACK ? KueueBenchProfile.LAYER_3 : null,
+                            topo == KueueBenchProfile.Topology.PREFERRED_RACK ? KueueBenchProfile.LAYER_3 : null);
+                    rec.submitted(id, nowMs());
+                    send(SUBMITTED, id, s.withSubmittedAt(clock.instant()), WorkloadSubmitted.TYPE);
+                    if (sendFailure.get() != null) throw CliException.failed("cannot write to Kafka: " + sendFailure.get().getMessage());
+                    if (nowMs() >= nextSecond) {
+                        int admitted = rec.admittedCount();
+                        perSecond.add(new int[] {admitted - admittedBefore, rec.runningUnits()});
+                        admittedBefore = admitted;
+                        nextSecond += 1000;
+                    }
+                }
+                producer.flush();
+                long deadline = nowMs() + limit.toMillis();
+                while (rec.finishedCount() < arrivals.size() && nowMs() < deadline) {
+                    DemoCommand.pause(200);
+                    if (nowMs() >= nextSecond) {
+                        int admitted = rec.admittedCount();
+                        perSecond.add(new int[] {admitted - admittedBefore, rec.runningUnits()});
+                        admittedBefore = admitted;
+                        nextSecond += 1000;
+                    }
+                }
+                done.set(true);
+                try {
+                    consumer.join(5000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            for (int[] s : perSecond) if (s[0] == 0 && s[1] < profile.teams() * profile.nominal()) zeroSeconds.incrementAndGet();
+            List<String> order = profile.classes().stream().map(KueueBenchProfile.WorkloadClass::name).toList();
+            KueueBenchRecorder.Summary sum = rec.summary(order, profile.teams() * profile.nominal());
+            ObjectNode out = EventCodec.mapper().createObjectNode();
+            out.put("wallSeconds", round(sum.wallSeconds()));
+            out.put("capacityBoundSeconds", round(profile.capacityBoundSeconds()));
+            out.put("wallOverBound", round(sum.wallSeconds() / profile.capacityBoundSeconds()));
+            out.put("usageOfNominalPercent", round(sum.usageOfNominalPercent()));
+            out.put("finished", sum.finished());
+            out.put("preemptions", sum.preemptions());
+            out.put("secondsWithNoAdmissionWhileQuotaIdle", zeroSeconds.get());
+            ObjectNode classes = out.putObject("timeToAdmissionMs");
+            sum.byClass().forEach((name, f) -> {
+                ObjectNode c = classes.putObject(name);
+                c.put("count", f.count());
+                c.put("mean", Math.round(f.meanMs()));
+                c.put("p50", f.p50Ms());
+                c.put("p90", f.p90Ms());
+                c.put("p99", f.p99Ms());
+                c.put("max", f.maxMs());
+            });
+            ArrayNode timeline = out.putArray("admissionsPerSecond");
+            for (int[] s : perSecond) timeline.add(s[0]);
+            return out;
+        }
+
+        private void consume(KafkaConsumer<String, String> c, KueueBenchRecorder rec, AtomicBoolean done) {
+            while (!done.get()) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(50))) {
+                    String id = r.key();
+                    if (id == null || !rec.knows(id)) continue;
+                    long now = nowMs();
+                    if (r.topic().equals(ADMITTED)) {
+                        WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);
+                        if (!rec.admitted(a.workloadId(), now)) continue;
+                        long runtime = runtimeOf(id);
+                        finishes.put(id, finisher.schedule(() -> {
+                            finishes.remove(id);
+                            rec.finished(id, nowMs());
+                            finish(id);
+                        }, runtime, TimeUnit.MILLISECONDS));
+                    } else {
+                        WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
+                        ScheduledFuture<?> f = finishes.remove(p.workloadId());
+                        if (f != null && f.cancel(false)) rec.preempted(p.workloadId(), now);
+                    }
+                }
+            }
+        }
+
+        private long runtimeOf(String id) {
+            String cls = id.substring(0, id.lastIndexOf('-'));
+            cls = cls.substring(cls.lastIndexOf('-') + 1);
+            for (KueueBenchProfile.WorkloadClass c : profile.classes()) if (c.name().equals(cls)) return c.runtimeMs();
+            return 0;
+        }
+
+        @Override
+        public void close() {
+            finisher.shutdownNow();
+            producer.close(Duration.ofSeconds(10));
+        }
+    }
+
+    private void print(ObjectNode report, KueueBenchProfile profile) {
+        if (output.equals("json")) {
+            out().println(EventCodec.write(report));
+            return;
+        }
+        var load = report.path("load");
+        out().printf("profile %s: %d teams, %d workloads, %d accelerators%n", profile.name(), profile.teams(), profile.totalWorkloads(),
+                profile.capacity());
+        out().printf("wall %.1f s, capacity bound %.1f s (wall/bound %.2f), usage of nominal %.1f%%, preemptions %d, finished %d%n",
+                load.path("wallSeconds").asDouble(), load.path("capacityBoundSeconds").asDouble(), load.path("wallOverBound").asDouble(),
+                load.path("usageOfNominalPercent").asDouble(), load.path("preemptions").asInt(), load.path("finished").asInt());
+        out().printf("seconds with no admission while quota was idle: %d%n", load.path("secondsWithNoAdmissionWhileQuotaIdle").asInt());
+        out().printf("%-8s %7s %9s %9s %9s %9s %9s%n", "class", "count", "mean ms", "p50", "p90", "p99", "max");
+        load.path("timeToAdmissionMs").fields().forEachRemaining(e -> out().printf("%-8s %7d %9d %9d %9d %9d %9d%n", e.getKey(),
+                e.getValue().path("count").asInt(), e.getValue().path("mean").asLong(), e.getValue().path("p50").asLong(),
+                e.getValue().path("p90").asLong(), e.getValue().path("p99").asLong(), e.getValue().path("max").asLong()));
+        if (report.has("freeCluster")) {
+            var f = report.path("freeCluster");
+            out().printf("free cluster: submit->admitted p50 %d ms, p99 %d ms (%d samples); raw Kafka round trip p50 %d ms, p99 %d ms%n",
+                    f.path("submitToAdmittedP50Ms").asLong(), f.path("submitToAdmittedP99Ms").asLong(), f.path("samples").asInt(),
+                    f.path("kafkaRoundTripP50Ms").asLong(), f.path("kafkaRoundTripP99Ms").asLong());
+            out().printf("  of which submit->decision (decider's admittedAt) p50 %d ms, p99 %d ms; decision->read back p50 %d ms, p99 %d ms%n",
+                    f.path("submitToDecisionP50Ms").asLong(), f.path("submitToDecisionP99Ms").asLong(),
+                    f.path("decisionToReadBackP50Ms").asLong(), f.path("decisionToReadBackP99Ms").asLong());
+        }
+        report.path("processes").fields().forEachRemaining(e -> out().printf("process %-20s cpu %8.1f s, peak RSS %6d MiB%n", e.getKey(),
+                e.getValue().path("cpuSeconds").asDouble(), e.getValue().path("peakRssMiB").asLong()));
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+
+    /** One platform process's CPU time and peak resident memory, from /proc (Linux). */
+    record ProcessSample(long pid, double cpuSeconds, long peakRssKiB) {
+
+        /** Every process named by a {@code NAME.pid} file of the folder that runs now. */
+        static Map<String, ProcessSample> all(Path dir) {
+            Map<String, ProcessSample> out = new LinkedHashMap<>();
+            if (!Files.isDirectory(dir)) return out;
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".pid")).sorted().toList()) {
+                    String name = f.getFileName().toString().replaceFirst("\\.pid$", "");
+                    try {
+                        long pid = Long.parseLong(Files.readString(f).trim());
+                        of(pid).ifPresent(s -> out.put(name, s));
+                    } catch (IOException | NumberFormatException e) {
+                        // a component that stopped or a half-written pid file: not measured
+                    }
+                }
+            } catch (IOException e) {
+                return out;
+            }
+            return out;
+        }
+
+        static java.util.Optional<ProcessSample> of(long pid) {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime + stime (fields 14, 15)
+                long peak = 0;
+                for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                    if (line.startsWith("VmHWM:")) peak = Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+                return java.util.Optional.of(new ProcessSample(pid, ticks / 100.0, peak));
+            } catch (IOException | RuntimeException e) {
+                return java.util.Optional.empty();
+            }
+        }
+    }
+}

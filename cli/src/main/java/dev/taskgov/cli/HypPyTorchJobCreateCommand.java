@@ -1,0 +1,135 @@
+package dev.taskgov.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * {@code taskgov create hyp-pytorch-job}: the HyperPod CLI's {@code hyp create hyp-pytorch-job}
+ * with the same flags, submitting the job to taskgov as a workload.
+ */
+@Command(name = "hyp-pytorch-job", description = {
+        "Submit a PyTorch job with the flags of hyp create hyp-pytorch-job (template 1.0/1.1) as a taskgov workload.",
+        "What taskgov records but does not enforce (image, command, --max-retry, ...) is listed in the output."})
+public class HypPyTorchJobCreateCommand extends CliCommand {
+
+    @Mixin
+    HelpOption help;
+    @Mixin
+    HypPyTorchJobFlags flags;
+    @Mixin
+    Endpoints endpoints;
+
+    @Option(names = "--kafka", defaultValue = SubmitCommand.KAFKA_DEFAULT,
+            description = "Write to the submissions topic instead of calling admission-service (env TASKGOV_SUBMIT_KAFKA).")
+    boolean kafka;
+
+    @Option(names = "--kubernetes", description = {
+            "Create the HyperPodPyTorchJob in the cluster (kubeconfig or in-cluster config), suspended: the job watcher",
+            "submits it as a workload and unsuspends it when taskgov admits it. Nothing is written to Kafka then."})
+    boolean kubernetes;
+
+    @Option(names = "--print-manifest", description = "Print the HyperPodPyTorchJob (YAML, for kubectl apply) and the workload; send nothing.")
+    boolean printManifest;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
+            description = "table, json (the submission and the service's answer) or yaml (the HyperPodPyTorchJob) (default ${DEFAULT-VALUE}).")
+    String format;
+
+    @Override
+    protected int run() {
+        if (!List.of("table", "json", "yaml").contains(format)) {
+            throw CliException.invalid("-o: must be table, json or yaml, was '" + format + "'");
+        }
+        flags.check();
+        String instanceType = flags.instanceType != null ? flags.instanceType : instanceTypeOfTeamQuota();
+        WorkloadSubmitted submission = flags.submission(clock.instant(), instanceType);
+        SubmitCommand.checkLocally(submission);
+        ObjectNode manifest = HyperPodPyTorchJobs.manifest(flags, submission);
+        if (printManifest) {
+            out().print(HyperPodPyTorchJobs.yaml(manifest));
+            out().println("---");
+            out().println(Json.pretty(submission));
+            return 0;
+        }
+        Map<String, String> recorded = flags.notEnforced();
+        if (kubernetes) {
+            createInCluster(manifest);
+            out().println("hyperpodpytorchjob.sagemaker.amazonaws.com/" + submission.workloadId() + " created in " + submission.namespace()
+                    + " (suspended; the job watcher submits it to taskgov and unsuspends it on admission)");
+            out().println("Recorded on the job, not enforced by taskgov:");
+            recorded.forEach((flag, value) -> out().println("  " + flag + ": " + value));
+            return 0;
+        }
+        JsonNode answer = SubmitCommand.send(submission, kafka, endpoints);
+        switch (format) {
+            case "json" -> {
+                ObjectNode o = EventCodec.mapper().createObjectNode();
+                o.set("workload", EventCodec.mapper().valueToTree(submission));
+                o.set("answer", answer);
+                o.set("recordedNotEnforced", EventCodec.mapper().valueToTree(recorded));
+                out().println(Json.pretty(o));
+            }
+            case "yaml" -> out().print(HyperPodPyTorchJobs.yaml(manifest));
+            default -> {
+                out().println("hyp-pytorch-job/" + submission.workloadId() + " submitted as workload " + submission.workloadId()
+                        + " (team " + submission.team() + ", " + submission.podSets().get(0).count() + " pod(s) on " + instanceType
+                        + (flags.instanceType == null ? ", the instance type of the team's compute quota" : "") + ")");
+                if (answer != null && answer.hasNonNull("message")) out().println(answer.get("message").asText());
+                out().println("Recorded, not enforced by taskgov:");
+                recorded.forEach((flag, value) -> out().println("  " + flag + ": " + value));
+            }
+        }
+        return 0;
+    }
+
+    /** Creates the job suspended, as Kueue's webhook would leave it, so that nothing runs before taskgov admits it. */
+    private static void createInCluster(ObjectNode manifest) {
+        ((ObjectNode) manifest.with("spec").with("runPolicy")).put("suspend", true);
+        io.fabric8.kubernetes.api.model.GenericKubernetesResource job = EventCodec.mapper().convertValue(manifest,
+                io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
+        var context = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                .withGroup("sagemaker.amazonaws.com").withVersion("v1").withKind(HyperPodPyTorchJobs.KIND)
+                .withPlural("hyperpodpytorchjobs").withNamespaced(true).build();
+        try (io.fabric8.kubernetes.client.KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().build()) {
+            client.genericKubernetesResources(context).inNamespace(job.getMetadata().getNamespace()).resource(job).create();
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            throw new CliException(e.getCode() == 409 ? CliException.INVALID_INPUT : CliException.FAILED,
+                    "--kubernetes: the API server refused the HyperPodPyTorchJob (" + e.getCode() + "): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Without {@code --instance-type} (seed 000's command has none) the pods run on the instance
+     * type the team's compute quota allocates, when it names exactly one.
+     */
+    private String instanceTypeOfTeamQuota() {
+        String team = new WorkloadSubmitted(flags.jobName, flags.namespace, null, null, null, null, List.of()).team();
+        TreeSet<String> types = new TreeSet<>();
+        try {
+            SageMakerClients.call(endpoints.quota(), c -> {
+                c.listComputeQuotasPaginator(b -> { }).computeQuotaSummaries().stream()
+                        .filter(q -> q.computeQuotaTarget() != null && team.equals(q.computeQuotaTarget().teamName()))
+                        .filter(q -> q.computeQuotaConfig() != null)
+                        .forEach(q -> q.computeQuotaConfig().computeQuotaResources().forEach(r -> types.add(r.instanceTypeAsString())));
+                return null;
+            });
+        } catch (CliException e) {
+            throw CliException.invalid("--instance-type: not given, and the instance type of team " + team
+                    + "'s compute quota could not be read (" + e.getMessage() + "); give --instance-type");
+        }
+        if (types.size() != 1) {
+            throw CliException.invalid("--instance-type: not given, and team " + team + "'s compute quota names "
+                    + (types.isEmpty() ? "no instance type" : "several: " + types) + "; give --instance-type");
+        }
+        return types.first();
+    }
+}

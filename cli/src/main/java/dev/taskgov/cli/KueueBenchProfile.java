@@ -1,0 +1,181 @@
+package dev.taskgov.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The workload mix of Kueue's scheduler performance test ({@code test/performance/scheduler} in
+ * the Kueue repository), restated in taskgov's terms: Kueue's cluster queues are teams of one
+ * cluster (one cohort), a quota unit is one accelerator, and a workload of {@code n} units is a
+ * pod set of {@code pods} pods of {@code n / pods} accelerators each. Kueue's {@code borrowingLimit}
+ * is an absolute amount; taskgov's {@code BorrowLimit} is a percentage of nominal, so 100 units on
+ * a nominal of 20 is 500%.
+ *
+ * <p>{@code baseline}: 30 teams of nominal 20 (Kueue: 5 cohorts x 6 queues), per team 350 small
+ * (1 unit, 200 ms, one every 100 ms, priority 50), 100 medium (5 units, 500 ms, every 500 ms,
+ * priority 100) and 50 large (20 units, 1 s, every 1,200 ms, priority 200): 15,000 workloads on
+ * 600 accelerators. Kueue's published means (its {@code configs/baseline/rangespec.yaml}): wall
+ * 351 s, time to admission large 6.7 s, medium 76.8 s, small 215.5 s, usage of nominal 58.7%.
+ *
+ * <p>{@code tas}: the same teams and arrival pattern on 640 one-accelerator nodes in 10 racks of
+ * 64 (one layer-1 and one layer-2 domain above them), with pod sets of 2, 4 and 8 pods for small,
+ * medium and large, a third of each class requiring one rack, a third preferring one, a third
+ * with no topology request.
+ *
+ * <p>{@code large-scale}: Kueue's 1,000-queue profile scaled down with {@code --scale}; the same
+ * shapes as baseline on 1,000 teams of nominal 20 (20,000 accelerators) and 50 workloads per team.
+ *
+ * <p>{@code --scale F} multiplies the number of teams (at least one) and keeps everything else,
+ * so that a run fits a small machine; the capacity bound scales with it.
+ */
+record KueueBenchProfile(String name, int teams, int nominal, int borrowLimitPercent, List<WorkloadClass> classes,
+                         String instanceType, int acceleratorsPerNode, int nodes, int racks, boolean fairShare) {
+
+    static final String CLUSTER_ARN = "arn:aws:sagemaker:us-west-2:000000000000:cluster/taskgovbench";
+    static final String LAYER_1 = "topology.k8s.aws/network-node-layer-1";
+    static final String LAYER_2 = "topology.k8s.aws/network-node-layer-2";
+    static final String LAYER_3 = "topology.k8s.aws/network-node-layer-3";
+
+    /** How a class asks for topology: all in one rack, one rack if possible, or nothing. */
+    enum Topology { REQUIRED_RACK, PREFERRED_RACK, NONE, ROTATE }
+
+    /**
+     * One of Kueue's workload sets: {@code count} workloads per team, one every
+     * {@code intervalMs}, each running {@code runtimeMs} once admitted.
+     */
+    record WorkloadClass(String name, int count, long intervalMs, long runtimeMs, int priorityWeight, int units, int pods,
+                         Topology topology) {
+
+        int acceleratorsPerPod() {
+            return units / pods;
+        }
+
+        /** For {@link Topology#ROTATE}: the i-th workload of the class requires, prefers, or asks nothing. */
+        Topology topologyOf(int i) {
+            if (topology != Topology.ROTATE) return topology;
+            return switch (i % 3) {
+                case 0 -> Topology.REQUIRED_RACK;
+                case 1 -> Topology.PREFERRED_RACK;
+                default -> Topology.NONE;
+            };
+        }
+    }
+
+    static KueueBenchProfile named(String name, double scale) {
+        if (!(scale > 0) || scale > 1) throw CliException.invalid("--scale must be in (0, 1], was " + scale);
+        return switch (name) {
+            case "baseline" -> new KueueBenchProfile("baseline", teams(30, scale), 20, 500, List.of(
+                    new WorkloadClass("small", 350, 100, 200, 25, 1, 1, Topology.NONE),
+                    new WorkloadClass("medium", 100, 500, 500, 50, 5, 5, Topology.NONE),
+                    new WorkloadClass("large", 50, 1200, 1000, 100, 20, 20, Topology.NONE)),
+                    "ml.p5.48xlarge", 8, nodesFor(teams(30, scale) * 20, 8), 0, false);
+            case "tas" -> {
+                int teams = teams(30, scale);
+                int nodes = Math.max(64, (int) Math.ceil(640 * teams / 30.0 / 64) * 64);
+                yield new KueueBenchProfile("tas", teams, 20, 500, List.of(
+                        new WorkloadClass("small", 350, 100, 200, 25, 2, 2, Topology.ROTATE),
+                        new WorkloadClass("medium", 100, 500, 500, 50, 4, 4, Topology.ROTATE),
+                        new WorkloadClass("large", 50, 1200, 1000, 100, 8, 8, Topology.ROTATE)),
+                        "ml.g5.8xlarge", 1, nodes, nodes / 64, false);
+            }
+            case "large-scale" -> new KueueBenchProfile("large-scale", teams(1000, scale), 20, 500, List.of(
+                    new WorkloadClass("small", 35, 100, 200, 25, 1, 1, Topology.NONE),
+                    new WorkloadClass("medium", 10, 500, 500, 50, 5, 5, Topology.NONE),
+                    new WorkloadClass("large", 5, 1200, 1000, 100, 20, 20, Topology.NONE)),
+                    "ml.p5.48xlarge", 8, nodesFor(teams(1000, scale) * 20, 8), 0, false);
+            default -> throw CliException.invalid("--profile must be baseline, tas or large-scale, was '" + name + "'");
+        };
+    }
+
+    private static int teams(int full, double scale) {
+        return Math.max(1, (int) Math.round(full * scale));
+    }
+
+    private static int nodesFor(int accelerators, int perNode) {
+        return (accelerators + perNode - 1) / perNode;
+    }
+
+    String team(int i) {
+        return String.format("bench-t%0" + Math.max(2, String.valueOf(teams - 1).length()) + "d", i);
+    }
+
+    int capacity() {
+        return nodes * acceleratorsPerNode;
+    }
+
+    int workloadsPerTeam() {
+        return classes.stream().mapToInt(WorkloadClass::count).sum();
+    }
+
+    int totalWorkloads() {
+        return teams * workloadsPerTeam();
+    }
+
+    /** Accelerator-seconds of all the work: what the cluster must run at the very least. */
+    double workUnitSeconds() {
+        double perTeam = 0;
+        for (WorkloadClass c : classes) perTeam += c.count() * c.units() * c.runtimeMs() / 1000.0;
+        return perTeam * teams;
+    }
+
+    /**
+     * No schedule can finish sooner: the work divided by the capacity the quotas give (the sum of
+     * nominal quotas, all of it lendable), and no sooner than the last workload's arrival plus its run.
+     */
+    double capacityBoundSeconds() {
+        double byWork = workUnitSeconds() / Math.min(capacity(), (double) teams * nominal);
+        double byArrival = 0;
+        for (WorkloadClass c : classes) byArrival = Math.max(byArrival, ((c.count() - 1) * c.intervalMs() + c.runtimeMs()) / 1000.0);
+        return Math.max(byWork, byArrival);
+    }
+
+    /** The static inventory for topology-service ({@code taskgov.topology.static-file.path}) that this profile needs. */
+    ObjectNode inventory() {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        ObjectNode root = f.objectNode();
+        root.put("description", "Kueue performance profile '" + name + "': " + nodes + " nodes of " + instanceType
+                + (racks > 0 ? " in " + racks + " racks" : "") + ", " + capacity() + " accelerators (taskgov bench kueue)");
+        ObjectNode types = root.putObject("instanceTypes");
+        ObjectNode t = types.putObject(instanceType);
+        t.put("accelerators", acceleratorsPerNode);
+        t.put("vcpu", acceleratorsPerNode == 1 ? 32 : 192);
+        t.put("memoryGiB", acceleratorsPerNode == 1 ? 128 : 2048);
+        ArrayNode list = root.putArray("nodes");
+        int perRack = racks > 0 ? nodes / racks : 16;
+        for (int i = 0; i < nodes; i++) {
+            int rack = i / perRack;
+            String name = String.format("bench-r%02dh%03d", rack, i % perRack);
+            ObjectNode n = list.addObject();
+            n.put("name", name);
+            n.put("instanceId", String.format("i-0bench%010d", i));
+            n.put("instanceType", instanceType);
+            ObjectNode labels = n.putObject("labels");
+            labels.put(LAYER_1, "nn-bench");
+            labels.put(LAYER_2, "nn-bench-b" + (rack / 16));
+            labels.put(LAYER_3, String.format("nn-bench-r%02d", rack));
+            labels.put("kubernetes.io/hostname", name);
+        }
+        return root;
+    }
+
+    /** One planned submission: when (from the start), of which team and class, and its index in the class. */
+    record Arrival(long atMs, int team, WorkloadClass workloadClass, int index) {
+    }
+
+    /** Every submission of the run in time order (Kueue's generator: each team's sets run side by side). */
+    List<Arrival> arrivals() {
+        List<Arrival> out = new ArrayList<>(totalWorkloads());
+        for (int t = 0; t < teams; t++) {
+            for (WorkloadClass c : classes) {
+                for (int i = 0; i < c.count(); i++) out.add(new Arrival(i * c.intervalMs(), t, c, i));
+            }
+        }
+        out.sort((a, b) -> a.atMs() != b.atMs() ? Long.compare(a.atMs(), b.atMs())
+                : a.team() != b.team() ? Integer.compare(a.team(), b.team()) : a.workloadClass().name().compareTo(b.workloadClass().name()));
+        return out;
+    }
+}

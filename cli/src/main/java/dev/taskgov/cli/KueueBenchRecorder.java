@@ -1,0 +1,148 @@
+package dev.taskgov.cli;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a benchmark run saw, in the terms of Kueue's checker (wall time, mean time to admission per
+ * class, usage of nominal) plus percentiles. Times are milliseconds from the run's start on one
+ * monotonic clock (the bench process's), so they compare exactly. Thread-safe: the submitting
+ * thread and the consuming thread both record.
+ */
+final class KueueBenchRecorder {
+
+    /** One workload's life as seen by the pipeline. */
+    static final class Life {
+        final String workloadClass;
+        final int units;
+        final long runtimeMs;
+        long submittedMs = -1;
+        long firstAdmittedMs = -1;
+        long runningSinceMs = -1;
+        long finishedMs = -1;
+        int admissions;
+        int preemptions;
+
+        Life(String workloadClass, int units, long runtimeMs) {
+            this.workloadClass = workloadClass;
+            this.units = units;
+            this.runtimeMs = runtimeMs;
+        }
+    }
+
+    private final Map<String, Life> lives = new HashMap<>();
+    private double unitMsRunning;
+    private long lastFinishedMs = -1;
+    private int finished;
+    private int preemptions;
+
+    synchronized void planned(String id, String workloadClass, int units, long runtimeMs) {
+        lives.put(id, new Life(workloadClass, units, runtimeMs));
+    }
+
+    synchronized boolean knows(String id) {
+        return lives.containsKey(id);
+    }
+
+    synchronized void submitted(String id, long atMs) {
+        lives.get(id).submittedMs = atMs;
+    }
+
+    /** An admitted event; returns false for a workload of another run or one already running. */
+    synchronized boolean admitted(String id, long atMs) {
+        Life l = lives.get(id);
+        if (l == null || l.runningSinceMs >= 0 || l.finishedMs >= 0) return false;
+        if (l.firstAdmittedMs < 0) l.firstAdmittedMs = atMs;
+        l.runningSinceMs = atMs;
+        l.admissions++;
+        return true;
+    }
+
+    /** A preemption event: the workload's run so far counts as used, and it waits again. */
+    synchronized boolean preempted(String id, long atMs) {
+        Life l = lives.get(id);
+        if (l == null || l.runningSinceMs < 0) return false;
+        unitMsRunning += (double) l.units * (atMs - l.runningSinceMs);
+        l.runningSinceMs = -1;
+        l.preemptions++;
+        preemptions++;
+        return true;
+    }
+
+    /** The pipeline finished it {@code runtime} after its admission. */
+    synchronized void finished(String id, long atMs) {
+        Life l = lives.get(id);
+        if (l == null || l.runningSinceMs < 0) return;
+        unitMsRunning += (double) l.units * (atMs - l.runningSinceMs);
+        l.runningSinceMs = -1;
+        l.finishedMs = atMs;
+        finished++;
+        lastFinishedMs = Math.max(lastFinishedMs, atMs);
+    }
+
+    synchronized int finishedCount() {
+        return finished;
+    }
+
+    synchronized int preemptionCount() {
+        return preemptions;
+    }
+
+    synchronized int admittedCount() {
+        int n = 0;
+        for (Life l : lives.values()) if (l.firstAdmittedMs >= 0) n++;
+        return n;
+    }
+
+    synchronized int runningUnits() {
+        int n = 0;
+        for (Life l : lives.values()) if (l.runningSinceMs >= 0) n += l.units;
+        return n;
+    }
+
+    /** The figures Kueue's checker reports, and more. */
+    record Summary(double wallSeconds, Map<String, ClassFigures> byClass, double usageOfNominalPercent, int workloads,
+                   int finished, int preemptions) {
+    }
+
+    /** Time to admission of one class (first admission after submission), in milliseconds. */
+    record ClassFigures(int count, double meanMs, long p50Ms, long p90Ms, long p99Ms, long maxMs) {
+    }
+
+    synchronized Summary summary(List<String> classOrder, int nominalUnits) {
+        Map<String, List<Long>> waits = new LinkedHashMap<>();
+        for (String c : classOrder) waits.put(c, new ArrayList<>());
+        long firstSubmitted = Long.MAX_VALUE;
+        for (Life l : lives.values()) {
+            if (l.submittedMs >= 0) firstSubmitted = Math.min(firstSubmitted, l.submittedMs);
+            if (l.firstAdmittedMs >= 0 && l.submittedMs >= 0) {
+                waits.computeIfAbsent(l.workloadClass, k -> new ArrayList<>()).add(l.firstAdmittedMs - l.submittedMs);
+            }
+        }
+        Map<String, ClassFigures> byClass = new LinkedHashMap<>();
+        waits.forEach((c, w) -> byClass.put(c, figures(w)));
+        double wallMs = lastFinishedMs < 0 || firstSubmitted == Long.MAX_VALUE ? 0 : lastFinishedMs - firstSubmitted;
+        double usage = wallMs <= 0 ? 0 : 100.0 * unitMsRunning / (nominalUnits * wallMs);
+        return new Summary(wallMs / 1000.0, byClass, usage, lives.size(), finished, preemptions);
+    }
+
+    static ClassFigures figures(List<Long> values) {
+        if (values.isEmpty()) return new ClassFigures(0, 0, 0, 0, 0, 0);
+        long[] v = values.stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(v);
+        double sum = 0;
+        for (long x : v) sum += x;
+        return new ClassFigures(v.length, sum / v.length, percentile(v, 50), percentile(v, 90), percentile(v, 99), v[v.length - 1]);
+    }
+
+    /** Nearest-rank percentile of sorted values. */
+    static long percentile(long[] sorted, double p) {
+        if (sorted.length == 0) return 0;
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+}

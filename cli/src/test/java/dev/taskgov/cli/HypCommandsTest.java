@@ -1,0 +1,201 @@
+package dev.taskgov.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.testsupport.SharedKafka;
+import dev.taskgov.testsupport.TaskgovTopics;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The seeds' own {@code hyp} commands, run verbatim with {@code taskgov} in place of {@code hyp},
+ * against a real Kafka broker: each writes its workload to the submissions topic. The endpoints come
+ * from the environment (system properties here, standing in for TASKGOV_SUBMIT_KAFKA,
+ * TASKGOV_KAFKA_BOOTSTRAP and TASKGOV_QUOTA_URL); quota-service is a stub that answers
+ * ListComputeQuotas with the team's quota, whose instance type seed 000's command (it has no
+ * --instance-type) runs on.
+ */
+class HypCommandsTest {
+
+    /** Seed 000 (Spanish page on topology-aware scheduling), as printed there. */
+    static final String SEED_000 = """
+            hyp create hyp-pytorch-job \\
+              --version 1.1 \\
+              --job-name sample-pytorch-job \\
+              --image 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest \\
+              --pull-policy "Always" \\
+              --tasks-per-node 1 \\
+              --max-retry 1 \\
+              --priority high-priority \\
+              --namespace hyperpod-ns-team-name \\
+              --queue-name hyperpod-ns-team-name-localqueue \\
+              --preferred-topology-label topology.k8s.aws/network-node-layer-1
+            """;
+
+    /** Seed 002 (Italian page on compute quota allocation), as printed there. */
+    static final String SEED_002 = """
+            hyp create hyp-pytorch-job --version 1.1 --job-name sample-job \\
+            --image 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest \\
+            --pull-policy "Always" \\
+            --tasks-per-node 1 \\
+            --max-retry 1 \\
+            --priority high-priority \\
+            --namespace hyperpod-ns-team-name \\
+            --queue-name hyperpod-ns-team-name-localqueue \\
+            --instance-type sample-instance-type \\
+            --accelerators 1 \\
+            --vcpu 3 \\
+            --memory 1 \\
+            --accelerators-limit 1 \\
+            --vcpu-limit 4 \\
+            --memory-limit 2
+            """;
+
+    static StubServer quota;
+
+    @BeforeAll
+    static void environment() {
+        quota = new StubServer().answerAws("ListComputeQuotas", 200, """
+                {"ComputeQuotaSummaries": [{"ComputeQuotaArn": "arn:aws:sagemaker:us-west-2:123456789012:compute-quota/abcdefabcdef",
+                  "ComputeQuotaId": "abcdefabcdef", "Name": "team-name-quota", "Status": "Created", "CreationTime": 1764590000,
+                  "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "ml.p5.48xlarge", "Count": 2}]},
+                  "ComputeQuotaTarget": {"TeamName": "team-name", "FairShareWeight": 0}, "ActivationState": "Enabled"}]}
+                """);
+        System.setProperty("taskgov.submit.kafka", "true");
+        System.setProperty("taskgov.kafka.bootstrap", SharedKafka.bootstrapServers());
+        System.setProperty("taskgov.quota.url", quota.url());
+    }
+
+    @AfterAll
+    static void clear() {
+        System.clearProperty("taskgov.submit.kafka");
+        System.clearProperty("taskgov.kafka.bootstrap");
+        System.clearProperty("taskgov.quota.url");
+        quota.close();
+    }
+
+    @Test
+    void seed_000_submits_the_job_on_the_team_quota_instance_type_with_priority_queue_and_preferred_topology() throws Exception {
+        Cli.Result r = Cli.run(asTaskgov(SEED_000));
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("hyp-pytorch-job/sample-pytorch-job submitted as workload sample-pytorch-job",
+                "1 pod(s) on ml.p5.48xlarge, the instance type of the team's compute quota",
+                "--image: 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest", "--pull-policy: Always",
+                "--tasks-per-node: 1 (processes per pod", "--max-retry: 1 (runPolicy.jobMaxRetryCount");
+
+        ConsumerRecord<String, String> record = submitted("sample-pytorch-job");
+        assertThat(EventCodec.mapper().readTree(record.value())).isEqualTo(EventCodec.mapper().readTree("""
+                {"workloadId": "sample-pytorch-job", "namespace": "hyperpod-ns-team-name",
+                 "queueName": "hyperpod-ns-team-name-localqueue", "priorityClass": "high-priority",
+                 "jobKind": "HyperPodPyTorchJob", "submittedAt": "%s",
+                 "podSets": [{"name": "pod", "count": 1, "instanceType": "ml.p5.48xlarge", "requests": {},
+                              "preferredTopology": "topology.k8s.aws/network-node-layer-1"}]}
+                """.formatted(EventCodec.mapper().readTree(record.value()).path("submittedAt").asText())));
+        assertThat(headers(record)).containsEntry("ce_type", "dev.taskgov.workload.submitted");
+    }
+
+    @Test
+    void seed_002_submits_requests_and_reports_limits() throws Exception {
+        Cli.Result r = Cli.run(asTaskgov(SEED_002));
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("limits: accelerators 1, vcpu 4, memory 2 GiB");
+        JsonNode podSet = EventCodec.mapper().readTree(submitted("sample-job").value()).path("podSets").path(0);
+        assertThat(podSet.path("instanceType").asText()).isEqualTo("sample-instance-type");
+        assertThat(podSet.path("requests").toString()).isEqualTo("{\"accelerators\":1,\"vcpu\":3,\"memoryGiB\":1}");
+    }
+
+    @Test
+    void the_manifest_is_a_hyperpod_pytorch_job_with_replica_specs_run_policy_and_both_resource_maps() {
+        List<String> args = new ArrayList<>(List.of(asTaskgov(SEED_002)));
+        args.add("--print-manifest");
+        Cli.Result r = Cli.run(args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("apiVersion: \"sagemaker.amazonaws.com/v1\"", "kind: \"HyperPodPyTorchJob\"",
+                "replicaSpecs:", "jobMaxRetryCount: 1", "nprocPerNode: \"1\"", "kueue.x-k8s.io/priority-class: \"high-priority\"",
+                "nvidia.com/gpu: \"1\"", "memory: \"2Gi\"", "cpu: \"4\"", "node.kubernetes.io/instance-type: \"sample-instance-type\"");
+    }
+
+    @Test
+    void version_is_the_template_version_here_and_taskgov_own_version_elsewhere() {
+        Cli.Result bad = Cli.run("create", "hyp-pytorch-job", "--version", "9.9", "--job-name", "j", "--image", "i",
+                "--namespace", "hyperpod-ns-team-name", "--instance-type", "ml.p5.48xlarge");
+        assertThat(bad.exit()).isEqualTo(CliException.INVALID_INPUT);
+        assertThat(bad.err()).contains("--version: hyp-pytorch-job template version must be one of [1.0, 1.1], was '9.9'");
+        assertThat(Cli.run("--version").out()).contains("taskgov 0.1.0");
+        assertThat(Cli.run("quota", "describe", "-h").out()).contains("--version", "ComputeQuotaVersion", "--help");
+        // submit and dry-run take taskgov's own flags: hyp's --version there is an error, not a silent exit 0
+        Cli.Result submit = Cli.run("submit", "--version", "1.1", "--job-name", "j");
+        assertThat(submit.exit()).isNotZero();
+        assertThat(submit.err()).contains("Unknown option", "--version");
+    }
+
+    /** The seed's command as argv: {@code hyp} replaced by the taskgov subcommand path, line continuations joined, quotes removed. */
+    static String[] asTaskgov(String shell) {
+        String line = shell.replace("\\\n", " ").strip();
+        List<String> args = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean quoted = false;
+        boolean inToken = false;
+        for (char c : line.toCharArray()) {
+            if (c == '"') {
+                quoted = !quoted;
+                inToken = true;
+            } else if (Character.isWhitespace(c) && !quoted) {
+                if (inToken) args.add(cur.toString());
+                cur.setLength(0);
+                inToken = false;
+            } else {
+                cur.append(c);
+                inToken = true;
+            }
+        }
+        if (inToken) args.add(cur.toString());
+        assertThat(args.get(0)).isEqualTo("hyp");
+        return args.subList(1, args.size()).toArray(String[]::new);
+    }
+
+    private static ConsumerRecord<String, String> submitted(String key) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        List<ConsumerRecord<String, String>> found = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(TaskgovTopics.WORKLOAD_SUBMITTED).stream()
+                    .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(rec -> {
+                    if (key.equals(rec.key())) found.add(rec);
+                });
+                return !found.isEmpty();
+            });
+        }
+        return found.get(found.size() - 1);
+    }
+
+    private static Map<String, String> headers(ConsumerRecord<String, String> r) {
+        Map<String, String> out = new HashMap<>();
+        r.headers().forEach(h -> out.put(h.key(), new String(h.value(), StandardCharsets.UTF_8)));
+        return out;
+    }
+}

@@ -1,0 +1,117 @@
+package dev.taskgov.core.events;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The one codec reads exactly what the contract says, and names the field of what it refuses. */
+class EventCodecTest {
+
+    private static final String POD_SET = "{\"name\":\"worker\",\"count\":2,\"instanceType\":\"ml.p5.48xlarge\","
+            + "\"requests\":{\"accelerators\":1,\"vcpu\":4.5,\"memoryGiB\":32}}";
+    private static final String GOOD = "{\"workloadId\":\"w1\",\"namespace\":\"hyperpod-ns-a\",\"submittedAt\":\"2026-11-30T10:00:00Z\","
+            + "\"podSets\":[" + POD_SET + "]}";
+
+    record Refused(String name, Class<?> type, String json, String path, String problem) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Refused> refused() {
+        return Stream.of(
+                new Refused("a fractional count is not a whole number", WorkloadSubmitted.class,
+                        GOOD.replace("\"count\":2", "\"count\":1.5"), "$.podSets[0].count", "1.5"),
+                new Refused("a count written as text is not a number", WorkloadSubmitted.class,
+                        GOOD.replace("\"count\":2", "\"count\":\"3\""), "$.podSets[0].count", "String"),
+                new Refused("an amount written as text is not a number", WorkloadSubmitted.class,
+                        GOOD.replace("\"accelerators\":1", "\"accelerators\":\"1\""), "$.podSets[0].requests.accelerators", "String"),
+                new Refused("an unknown resource name is not ignored (resources are a closed set)", WorkloadSubmitted.class,
+                        GOOD.replace("\"accelerators\":1", "\"gpus\":1"), "$.podSets[0].requests.gpus", "gpus"),
+                new Refused("a number is not an id", WorkloadSubmitted.class,
+                        GOOD.replace("\"w1\"", "17"), "$.workloadId", "Integer"),
+                new Refused("trailing garbage after the value", WorkloadSubmitted.class,
+                        GOOD + "xyz", "$", "xyz"),
+                new Refused("a second value after the first", WorkloadSubmitted.class,
+                        GOOD + GOOD, "$", "Trailing token"),
+                new Refused("a field given twice", WorkloadSubmitted.class,
+                        GOOD.replace("{\"workloadId\":\"w1\",", "{\"workloadId\":\"w1\",\"workloadId\":\"w2\","), "$", "workloadId"),
+                new Refused("an unknown enum value", WorkloadFinished.class,
+                        "{\"workloadId\":\"w1\",\"outcome\":\"Exploded\"}", "$.outcome", "Exploded"),
+                new Refused("an enum given by its number", WorkloadFinished.class,
+                        "{\"workloadId\":\"w1\",\"outcome\":1}", "$.outcome", "from number 1"),
+                new Refused("a boolean written as text", NodeRecord.class,
+                        "{\"name\":\"n1\",\"instanceType\":\"ml.p5.48xlarge\",\"ready\":\"true\"}", "$.ready", "String"),
+                new Refused("a boolean written as a number", NodeRecord.class,
+                        "{\"name\":\"n1\",\"instanceType\":\"ml.p5.48xlarge\",\"ready\":1}", "$.ready", "Integer"),
+                new Refused("null for a number that has no null", WorkloadAdmitted.class,
+                        "{\"workloadId\":\"w1\",\"podSets\":[{\"name\":\"worker\",\"nodes\":[{\"name\":\"n1\",\"count\":null}]}]}",
+                        "$.podSets[0].nodes[0].count", "null"),
+                new Refused("a time that is not ISO-8601", WorkloadFinished.class,
+                        "{\"workloadId\":\"w1\",\"finishedAt\":\"yesterday\"}", "$.finishedAt", "ISO-8601"),
+                new Refused("a time given as a number", WorkloadFinished.class,
+                        "{\"workloadId\":\"w1\",\"finishedAt\":1764496800}", "$.finishedAt", "ISO-8601"),
+                new Refused("an object where a list belongs", WorkloadSubmitted.class,
+                        GOOD.replace("[" + POD_SET + "]", POD_SET), "$.podSets", "ArrayList"),
+                new Refused("not JSON at all", WorkloadSubmitted.class, "workloadId=w1", "$", "Unrecognized token"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refused")
+    void refusesWithTheFieldPath(Refused c) {
+        assertThatThrownBy(() -> EventCodec.read(c.json(), c.type()))
+                .isInstanceOfSatisfying(EventCodec.EventFormatException.class, e -> {
+                    assertThat(e.path()).isEqualTo(c.path());
+                    assertThat(e.getMessage()).contains(c.problem());
+                });
+    }
+
+    record Accepted(String name, String json, WorkloadSubmitted expected) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Accepted> accepted() {
+        WorkloadSubmitted base = new WorkloadSubmitted("w1", "hyperpod-ns-a", null, null, null, Instant.parse("2026-11-30T10:00:00Z"),
+                List.of(new PodSetSpec("worker", 2, "ml.p5.48xlarge",
+                        new ResourceAmounts(BigDecimal.ONE, new BigDecimal("4.5"), new BigDecimal("32")), null, null)));
+        return Stream.of(
+                new Accepted("the design's shape", GOOD, base),
+                new Accepted("an unknown field is ignored (a newer producer may add one)",
+                        GOOD.replace("{\"workloadId\"", "{\"labels\":{\"x\":\"y\"},\"workloadId\""), base),
+                new Accepted("whitespace after the value is fine", GOOD + " \n", base));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("accepted")
+    void reads(Accepted c) {
+        assertThat(EventCodec.read(c.json(), WorkloadSubmitted.class)).isEqualTo(c.expected());
+    }
+
+    @Test
+    void writesTimesAsIsoTextAndLeavesNullsOut() {
+        String json = EventCodec.write(new WorkloadStatus("w1", "a", dev.taskgov.core.model.WorkloadState.Admitted, null, "admitted",
+                Instant.parse("2026-11-30T10:00:01Z")));
+        assertThat(json).isEqualTo("{\"workloadId\":\"w1\",\"team\":\"a\",\"state\":\"Admitted\",\"message\":\"admitted\","
+                + "\"updatedAt\":\"2026-11-30T10:00:01Z\"}");
+        assertThat(EventCodec.read(json, WorkloadStatus.class).updatedAt()).isEqualTo(Instant.parse("2026-11-30T10:00:01Z"));
+    }
+
+    @Test
+    void treeRefusesTrailingGarbageToo() {
+        assertThatThrownBy(() -> EventCodec.tree("{\"Name\":\"q\"} xyz".getBytes()))
+                .isInstanceOf(EventCodec.EventFormatException.class).hasMessageContaining("xyz");
+        assertThatThrownBy(() -> EventCodec.tree(new byte[0])).hasMessageContaining("no value");
+    }
+}
