@@ -1,18 +1,19 @@
 package dev.taskgov.testsupport;
 
 import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.utility.DockerImageName;
 
 /**
  * The one real Kafka broker of this test JVM, started on first use and kept until the JVM exits.
  *
- * <p>Chosen in this order: {@code TASKGOV_KAFKA_BOOTSTRAP} if set; else a Testcontainers broker
- * ({@code apache/kafka}) when Docker answers; else an embedded KRaft broker in a child process.
+ * <p>Chosen in this order: {@code TASKGOV_KAFKA_BOOTSTRAP} if set; else a Testcontainers broker when a
+ * Docker engine answers and has the broker's image ({@link ContainerTier}); else an embedded KRaft
+ * broker in a child process.
  * Every taskgov topic ({@link TaskgovTopics#ALL}) exists once {@link #bootstrapServers()} returns.
  */
 public final class SharedKafka {
 
     public static final String BOOTSTRAP_ENV = "TASKGOV_KAFKA_BOOTSTRAP";
-    static final String KAFKA_IMAGE = "apache/kafka:4.1.2";
 
     private static volatile Broker broker;
 
@@ -47,8 +48,10 @@ public final class SharedKafka {
         if (fromEnvironment != null && !fromEnvironment.isBlank()) {
             return new Broker(fromEnvironment.trim(), Source.ENVIRONMENT);
         }
-        if (DockerCheck.dockerAvailable()) {
-            KafkaContainer container = new KafkaContainer(KAFKA_IMAGE);
+        if (ContainerTier.unavailableFor(ContainerTier.KAFKA_IMAGE, "Kafka broker").isEmpty()) {
+            // taskgov/kafka runs the broker the way apache/kafka's image does (KAFKA_* settings, /etc/kafka/docker/run).
+            KafkaContainer container = new KafkaContainer(
+                    DockerImageName.parse(ContainerTier.KAFKA_IMAGE).asCompatibleSubstituteFor("apache/kafka"));
             container.start();
             Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "kafka-container-stop"));
             return new Broker(container.getBootstrapServers(), Source.TESTCONTAINERS);

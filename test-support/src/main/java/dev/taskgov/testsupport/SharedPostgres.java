@@ -5,21 +5,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.postgresql.PostgreSQLContainer;
+import org.testcontainers.utility.DockerImageName;
 
 /**
  * The one real PostgreSQL of this test JVM, started on first use and kept until the JVM exits.
  *
  * <p>Chosen in this order: {@code TASKGOV_DB_URL} (with {@code TASKGOV_DB_USER} and
- * {@code TASKGOV_DB_PASSWORD}) if set; else a Testcontainers PostgreSQL when Docker answers; else an
- * embedded PostgreSQL (zonky binaries, a temporary data folder, a free loopback port).
+ * {@code TASKGOV_DB_PASSWORD}) if set; else a Testcontainers PostgreSQL when a Docker engine answers and
+ * has the database's image ({@link ContainerTier}); else an embedded PostgreSQL (zonky binaries, a
+ * temporary data folder, a free loopback port).
  */
 public final class SharedPostgres {
 
     public static final String URL_ENV = "TASKGOV_DB_URL";
     public static final String USER_ENV = "TASKGOV_DB_USER";
     public static final String PASSWORD_ENV = "TASKGOV_DB_PASSWORD";
-    static final String POSTGRES_IMAGE = "postgres:16-alpine";
 
     private static volatile DatabaseAddress address;
 
@@ -44,8 +46,11 @@ public final class SharedPostgres {
             return new DatabaseAddress(url.trim(), envOr(USER_ENV, "postgres"), envOr(PASSWORD_ENV, ""),
                     Source.ENVIRONMENT);
         }
-        if (DockerCheck.dockerAvailable()) {
-            PostgreSQLContainer container = new PostgreSQLContainer(POSTGRES_IMAGE);
+        if (ContainerTier.unavailableFor(ContainerTier.POSTGRES_IMAGE, "PostgreSQL").isEmpty()) {
+            // taskgov/postgres initialises its database once, before the server it logs as ready.
+            PostgreSQLContainer container = new PostgreSQLContainer(
+                    DockerImageName.parse(ContainerTier.POSTGRES_IMAGE).asCompatibleSubstituteFor("postgres"));
+            container.waitingFor(Wait.forLogMessage(".*database system is ready to accept connections.*\\s", 1));
             container.start();
             Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "postgres-container-stop"));
             return new DatabaseAddress(container.getJdbcUrl(), container.getUsername(), container.getPassword(),
