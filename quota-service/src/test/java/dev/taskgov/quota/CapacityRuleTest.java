@@ -50,7 +50,7 @@ class CapacityRuleTest {
 
     private void awaitAccelerators(String instanceType, long expected) {
         await().atMost(Duration.ofSeconds(60)).until(() ->
-                capacity.capacityByInstanceType().getOrDefault(instanceType, Resources.ZERO).accelerators() == expected);
+                QuotaTestKit.sharedCapacity().getOrDefault(instanceType, Resources.ZERO).accelerators() == expected);
     }
 
     private static void createQuota(SageMakerClient sageMaker, String cluster, String team, String type, int accelerators) {
@@ -163,7 +163,7 @@ class CapacityRuleTest {
         // the consumer goes on with the next record
         String type = "ml.after-" + team("t");
         QuotaTestKit.publishNode("after-broken-" + team("n"), type, 0, 36, 72, true);
-        await().atMost(Duration.ofSeconds(60)).until(() -> capacity.capacityByInstanceType().containsKey(type));
+        await().atMost(Duration.ofSeconds(60)).until(() -> QuotaTestKit.sharedCapacity().containsKey(type));
     }
 
     private String metrics() throws Exception {

@@ -52,7 +52,7 @@ class CurrentApiMembersTest {
             nodesPublished = true;
         }
         await().atMost(Duration.ofSeconds(60)).until(() ->
-                capacity.capacityByInstanceType().getOrDefault(TYPE, Resources.ZERO).accelerators() >= 16);
+                QuotaTestKit.sharedCapacity().getOrDefault(TYPE, Resources.ZERO).accelerators() >= 16);
     }
 
     @Test

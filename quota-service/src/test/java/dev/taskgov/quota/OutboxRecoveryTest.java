@@ -65,11 +65,11 @@ class OutboxRecoveryTest {
     @BeforeEach
     void setUp() {
         sageMaker = QuotaTestKit.sageMaker(service);
-        if (capacity.capacityByInstanceType().getOrDefault(TYPE, Resources.ZERO).accelerators() < 16) {
+        if (QuotaTestKit.sharedCapacity().getOrDefault(TYPE, Resources.ZERO).accelerators() < 16) {
             QuotaTestKit.publishNodes(TYPE, 4, 4, 48, 192);
         }
         await().atMost(Duration.ofSeconds(60)).until(() ->
-                capacity.capacityByInstanceType().getOrDefault(TYPE, Resources.ZERO).accelerators() >= 16);
+                QuotaTestKit.sharedCapacity().getOrDefault(TYPE, Resources.ZERO).accelerators() >= 16);
     }
 
     @AfterEach

@@ -65,7 +65,7 @@ class SeedExamplesTest {
     }
 
     private long accelerators(String type) {
-        return capacity.capacityByInstanceType().getOrDefault(type, Resources.ZERO).accelerators();
+        return QuotaTestKit.sharedCapacity().getOrDefault(type, Resources.ZERO).accelerators();
     }
 
     @Test
