@@ -122,7 +122,8 @@ class CapacityRuleTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> metrics().contains(gauge));
             assertThat(metrics()).contains("taskgov_quota_configured{cluster_arn=\"" + cluster
                     + "\",instance_type=\"ml.trn1n.32xlarge\",resource=\"accelerators\",team=\"" + team + "\"} 64.0");
-            assertThat(metrics()).contains("taskgov_quota_cluster_capacity{instance_type=\"ml.trn1n.32xlarge\",resource=\"accelerators\"} 48.0");
+            assertThat(metrics()).contains("taskgov_quota_cluster_capacity{cluster_arn=\"" + cluster
+                    + "\",instance_type=\"ml.trn1n.32xlarge\",resource=\"accelerators\"} 48.0");
             assertThat(metrics()).containsPattern("taskgov_quota_api_requests_total\\{operation=\"DescribeComputeQuota\",outcome=\"success\"} [1-9]");
 
             // the node comes back: the report goes away
