@@ -93,6 +93,16 @@ public final class QuotaTestKit {
         return Arc.container().instance(ClusterCapacity.class).get();
     }
 
+    /** The key of a team's quota on the quota topic: {@code <ClusterArn>#<team>}. */
+    public static String quotaKey(String clusterArn, String team) {
+        return ClusterScopedKey.of(ClusterArn.of(clusterArn), team);
+    }
+
+    /** The key of a cluster's scheduler config on the quota topic: {@code <ClusterArn>#_scheduler-config}. */
+    public static String configKey(String clusterArn) {
+        return ClusterScopedKey.schedulerConfig(ClusterArn.of(clusterArn));
+    }
+
     /** A unique team name with a readable prefix. */
     public static String team(String prefix) {
         return prefix + "-" + Ids.newId().substring(0, 6);
