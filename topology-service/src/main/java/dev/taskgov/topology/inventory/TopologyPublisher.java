@@ -164,12 +164,7 @@ public class TopologyPublisher {
             }
         }
         try {
-            CompletableFuture.allOf(sent.values().toArray(CompletableFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("publishing to " + topic() + " failed: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while publishing to " + topic(), e);
+            await(sent, timeout);
         } finally {
             sent.forEach((name, future) -> {
                 if (future.isDone() && !future.isCompletedExceptionally()) {
