@@ -680,8 +680,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         WorkloadCluster.Result where = clusterOf(submission);
         if (where instanceof WorkloadCluster.Refused r) throw new ValidationException(r.violation().field(), r.violation().rule());
         ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
-        Scheduler s = readScheduler(c).orElseGet(() -> cluster(c).scheduler);
-        return s.dryRun(submission.withClusterArn(c.orNull()));
+        return schedulerFor(c).dryRun(submission.withClusterArn(c.orNull()));
     }
 
     /** Validates against the cluster's nodes, quotas and priority classes (and that the cluster is governed). */
@@ -691,9 +690,16 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             return new WorkloadValidation.Invalid(RejectReason.UnknownCluster, List.of(r.violation()));
         }
         ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
-        return readScheduler(c)
-                .map(s -> WorkloadValidation.validate(submission, s.validationContext(), clock.instant()))
-                .orElseGet(() -> WorkloadValidation.validate(submission, inputs.of(c).validationContext(Map.of()), clock.instant()));
+        return WorkloadValidation.validate(submission, schedulerFor(c).validationContext(), clock.instant());
+    }
+
+    /** A governed cluster's scheduler for a read, restored from its records when it has none yet. */
+    private Scheduler schedulerFor(ClusterArn c) {
+        return readScheduler(c).orElseGet(() -> {
+            Governed g = cluster(c);
+            if (g.scheduler == null) g.scheduler = restoreScheduler(g);
+            return g.scheduler;
+        });
     }
 
     /** Pending workloads per cluster, team and reason. */

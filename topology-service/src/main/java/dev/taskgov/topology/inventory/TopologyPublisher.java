@@ -103,8 +103,9 @@ public class TopologyPublisher {
 
     /**
      * Declares each named cluster not declared yet, and publishes the difference between each cluster's inventory
-     * and what was published for it; a cluster missing from {@code byCluster} (its sources not read yet) is left as
-     * it is.
+     * and what was published for it; a configured cluster missing from {@code byCluster} (its sources not read yet)
+     * is left as it is. A cluster no longer configured (e.g. the unnamed one after a cluster ARN was configured)
+     * loses its nodes and its declaration (tombstones), so the deciders do not go on governing it.
      */
     public synchronized Published publish(Map<ClusterArn, ClusterDeclared> clusters, Map<ClusterArn, Map<String, Node>> byCluster,
                                           Duration timeout) {
@@ -114,10 +115,20 @@ public class TopologyPublisher {
                 declarations.put(c.value(), send(ClusterScopedKey.declaration(c), EventCodec.write(d), ClusterDeclared.TYPE));
             }
         });
+        for (ClusterArn gone : Set.copyOf(declared)) {
+            if (!clusters.containsKey(gone)) declarations.put(gone.value(), send(ClusterScopedKey.declaration(gone), null, ClusterDeclared.TYPE));
+        }
         await(declarations, timeout);
-        declarations.forEach((arn, f) -> declared.add(ClusterArn.of(arn)));
+        declarations.keySet().forEach(arn -> {
+            ClusterArn c = ClusterArn.of(arn);
+            if (clusters.containsKey(c)) declared.add(c);
+            else declared.remove(c);
+        });
         Set<String> upserted = new TreeSet<>();
         Set<String> removed = new TreeSet<>();
+        for (ClusterArn gone : Set.copyOf(published.keySet())) {
+            if (!clusters.containsKey(gone)) removed.addAll(publish(gone, Map.of(), timeout).removed());
+        }
         for (Map.Entry<ClusterArn, Map<String, Node>> e : byCluster.entrySet()) {
             Published p = publish(e.getKey(), e.getValue(), timeout);
             upserted.addAll(p.upserted());
