@@ -48,7 +48,7 @@ class WorkloadApiTest {
             topics.cluster(2, Map.of(TEAM, 16L));
         }
         await().atMost(Duration.ofMinutes(2)).until(() -> runtime.decider()
-                .map(p -> p.quotas().stream().anyMatch(q -> q.team().equals(TEAM))).orElse(false));
+                .map(p -> p.quotas(dev.taskgov.core.cluster.ClusterArn.UNNAMED).stream().anyMatch(q -> q.team().equals(TEAM))).orElse(false));
     }
 
     @Test
@@ -67,7 +67,7 @@ class WorkloadApiTest {
                 .body("history.state", org.hamcrest.Matchers.contains("Pending", "Admitted"));
         given().get("/workloads?team=" + TEAM + "&state=Admitted").then().statusCode(200)
                 .body("workloadId", hasItem("api-train-1"));
-        given().get("/q/metrics").then().body(containsString("taskgov_admission_admitted_total{team=\"api-team\"}"));
+        given().get("/q/metrics").then().body(containsString("taskgov_admission_admitted_total{cluster=\"\",team=\"api-team\"}"));
     }
 
     @Test

@@ -77,6 +77,8 @@ class PlatformIT {
             // Only topology-service knows this key (the others refuse unknown taskgov.* properties).
             if (s.getKey().equals("topology-service")) {
                 command.add("-Dtaskgov.topology.static-file.path=" + ROOT.resolve("deploy/local/demo-cluster.json"));
+                // the cluster the demo's quotas and policy name: quota-service accepts only declared clusters
+                command.add("-Dtaskgov.topology.cluster-arn=arn:aws:sagemaker:us-west-2:000000000000:cluster/taskgovdemo1");
             }
             command.addAll(List.of("-jar", app.toString()));
             processes.start(s.getKey(), env, command);
@@ -158,7 +160,7 @@ class PlatformIT {
     @Test
     void kueuesMetricNamesAreRecordedFromTaskgovsDuringTheDemo() {
         String queue = "cluster_queue=~\"hyperpod-ns-team-[0-9]+-clusterqueue\"";
-        String p5 = "flavor=\"ml.p5.48xlarge\", cohort=\"taskgov\"";
+        String p5 = "flavor=\"ml.p5.48xlarge\", cohort=~\"arn:aws:sagemaker:.+\""; // the demo cluster's ARN
         List<String> queries = List.of(
                 "kueue_pending_workloads{" + queue + ", status=~\"active|inadmissible\"}",
                 "kueue_admitted_active_workloads{" + queue + "}",
@@ -175,7 +177,7 @@ class PlatformIT {
                 "kueue_cluster_queue_borrowing_limit{" + queue + ", " + p5 + ", resource=\"nvidia.com/gpu\"}",
                 "kueue_cluster_queue_lending_limit{" + queue + ", " + p5 + ", resource=\"nvidia.com/gpu\"}",
                 // units: Kueue's memory is in bytes, taskgov's gauge in GiB
-                "kueue_cluster_queue_nominal_quota{resource=\"memory\"} == on (cluster_queue, flavor) "
+                "kueue_cluster_queue_nominal_quota{resource=\"memory\"} == on (cluster, cluster_queue, flavor) "
                         + "(label_replace(label_replace(taskgov_quota_nominal{cluster_arn=\"\", resource=\"memoryGiB\"}, "
                         + "\"cluster_queue\", \"hyperpod-ns-$1-clusterqueue\", \"team\", \"(.+)\"), "
                         + "\"flavor\", \"$1\", \"instance_type\", \"(.+)\") * 1073741824)");

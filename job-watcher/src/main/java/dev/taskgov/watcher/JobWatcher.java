@@ -225,7 +225,7 @@ public class JobWatcher {
             refuse(kind, job, invalid.reason(), invalid.message());
             return;
         }
-        WorkloadSubmitted submission = ((JobTranslator.Submit) t).submission();
+        WorkloadSubmitted submission = ((JobTranslator.Submit) t).submission().withClusterArn(config.watcher().clusterArn().orElse(null));
         publish(config.topics().workloadSubmitted(), submission.workloadId(), EventCodec.write(submission), WorkloadSubmitted.TYPE,
                 submission.submittedAt().toEpochMilli() + "");
         annotate(kind, job, j -> {
@@ -267,7 +267,7 @@ public class JobWatcher {
 
     private void finish(JobKind kind, GenericKubernetesResource job, WorkloadFinished.Outcome outcome) {
         String id = translator.workloadId(job);
-        WorkloadFinished finished = new WorkloadFinished(id, clock.instant(), outcome);
+        WorkloadFinished finished = new WorkloadFinished(id, clock.instant(), outcome, config.watcher().clusterArn().orElse(null));
         publish(config.topics().workloadFinished(), id, EventCodec.write(finished), WorkloadFinished.TYPE, outcome.name());
         annotate(kind, job, j -> state(j, JobStates.FINISHED, outcome.name(), "the job ended: " + outcome));
         events.record(kind, job, JobEvents.NORMAL, "Finished", "workload " + id + " finished: " + outcome);
@@ -278,7 +278,8 @@ public class JobWatcher {
         if (!translator.governedNamespace(job.getMetadata().getNamespace())) return;
         if (!JobStates.live(JobEditor.annotations(job).get(JobStates.STATE))) return;
         String id = translator.workloadId(job);
-        WorkloadFinished cancelled = new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Cancelled);
+        WorkloadFinished cancelled = new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Cancelled,
+                config.watcher().clusterArn().orElse(null));
         publish(config.topics().workloadFinished(), id, EventCodec.write(cancelled), WorkloadFinished.TYPE, "Cancelled");
         metrics.counter("taskgov.watcher.jobs", "outcome", "cancelled", "kind", kind.kind()).increment();
     }

@@ -2,6 +2,8 @@ package dev.taskgov.admission.api;
 
 import dev.taskgov.admission.AdmissionProcessor;
 import dev.taskgov.admission.AdmissionRuntime;
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.cluster.WorkloadCluster;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.scheduling.WorkloadView;
 import jakarta.inject.Inject;
@@ -31,7 +33,8 @@ import java.util.regex.Pattern;
  * <p>HyperPod gives each team one ClusterQueue {@code hyperpod-ns-<team>-clusterqueue} and one LocalQueue
  * {@code hyperpod-ns-<team>-localqueue} in namespace {@code hyperpod-ns-<team>}, so both positions are the
  * same here; as in Kueue they count from 0. The same data, with the reason each workload waits, is
- * {@code GET /teams/{team}/pending}.
+ * {@code GET /teams/{team}/pending}. Kueue answers for the one cluster its API server belongs to; here
+ * {@code ?cluster=ARN} names the cluster, and may be left out when the deployment governs one.
  */
 @Path("/apis/visibility.kueue.x-k8s.io/v1beta1")
 @Produces(MediaType.APPLICATION_JSON)
@@ -48,33 +51,38 @@ public class KueueVisibilityResource {
     @Path("clusterqueues/{clusterQueue}/pendingworkloads")
     @Operation(summary = "Kueue visibility API: a team's pending workloads by its ClusterQueue (hyperpod-ns-TEAM-clusterqueue, or TEAM)")
     public Response byClusterQueue(@PathParam("clusterQueue") String clusterQueue,
+                                   @QueryParam("cluster") String cluster,
                                    @QueryParam("limit") @DefaultValue("1000") long limit,
                                    @QueryParam("offset") @DefaultValue("0") long offset) {
         Matcher m = CLUSTER_QUEUE.matcher(clusterQueue);
         String team = m.matches() ? m.group(1) : clusterQueue;
-        return summary(team, "clusterqueues.visibility.kueue.x-k8s.io \"" + clusterQueue + "\" not found", limit, offset);
+        return summary(cluster, team, "clusterqueues.visibility.kueue.x-k8s.io \"" + clusterQueue + "\" not found", limit, offset);
     }
 
     @GET
     @Path("namespaces/{namespace}/localqueues/{localQueue}/pendingworkloads")
     @Operation(summary = "Kueue visibility API: a team's pending workloads by its LocalQueue (hyperpod-ns-TEAM-localqueue in hyperpod-ns-TEAM)")
     public Response byLocalQueue(@PathParam("namespace") String namespace, @PathParam("localQueue") String localQueue,
+                                 @QueryParam("cluster") String cluster,
                                  @QueryParam("limit") @DefaultValue("1000") long limit,
                                  @QueryParam("offset") @DefaultValue("0") long offset) {
         Matcher m = NAMESPACE.matcher(namespace);
         String notFound = "localqueues.visibility.kueue.x-k8s.io \"" + localQueue + "\" not found in namespace \"" + namespace + "\"";
         if (!m.matches() || !localQueue.equals(localQueueOf(m.group(1)))) return status(404, "NotFound", notFound);
-        return summary(m.group(1), notFound, limit, offset);
+        return summary(cluster, m.group(1), notFound, limit, offset);
     }
 
-    private Response summary(String team, String notFound, long limit, long offset) {
+    private Response summary(String cluster, String team, String notFound, long limit, long offset) {
         if (limit < 0 || offset < 0) {
             return status(400, "BadRequest", "limit and offset must be 0 or more (limit " + limit + ", offset " + offset + ")");
         }
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return WorkloadResource.notReady();
-        if (p.get().quotas().stream().map(TeamQuota::team).noneMatch(team::equals)) return status(404, "NotFound", notFound);
-        List<WorkloadView> queue = p.get().queue(team);
+        WorkloadCluster.Result where = WorkloadCluster.choose(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
+        if (where instanceof WorkloadCluster.Refused r) return WorkloadResource.clusterRefused(r, "cluster");
+        ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
+        if (p.get().quotas(c).stream().map(TeamQuota::team).noneMatch(team::equals)) return status(404, "NotFound", notFound);
+        List<WorkloadView> queue = p.get().queue(c, team);
         List<PendingWorkload> items = new ArrayList<>();
         for (long i = offset; i < queue.size() && items.size() < limit; i++) {
             WorkloadView v = queue.get((int) i);

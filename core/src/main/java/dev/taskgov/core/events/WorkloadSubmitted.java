@@ -1,5 +1,7 @@
 package dev.taskgov.core.events;
 
+import dev.taskgov.core.cluster.InCluster;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.taskgov.core.model.SchedulerConfig;
@@ -14,10 +16,21 @@ import java.util.Optional;
 /**
  * A workload submission (value of {@code taskgov.workload.submitted}). The team is the namespace
  * without its {@code hyperpod-ns-} prefix.
+ *
+ * @param clusterArn the cluster it runs in; may be left out only while the deployment governs exactly one
+ *                   cluster ({@link dev.taskgov.core.cluster.WorkloadCluster}); the decider records the
+ *                   cluster it chose, so every later record of the workload names it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkloadSubmitted(String workloadId, String namespace, String queueName, String priorityClass,
-                                String jobKind, Instant submittedAt, List<PodSetSpec> podSets) {
+                                String jobKind, Instant submittedAt, List<PodSetSpec> podSets, String clusterArn) implements InCluster {
+
+    /** A submission that names no cluster. */
+    public WorkloadSubmitted(String workloadId, String namespace, String queueName, String priorityClass,
+                             String jobKind, Instant submittedAt, List<PodSetSpec> podSets) {
+        this(workloadId, namespace, queueName, priorityClass, jobKind, submittedAt, podSets, null);
+    }
+
     /** CloudEvents {@code ce_type}. */
     public static final String TYPE = "dev.taskgov.workload.submitted";
 
@@ -49,6 +62,12 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
 
     /** A copy with another submission time. */
     public WorkloadSubmitted withSubmittedAt(Instant at) {
-        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, at, podSets);
+        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, at, podSets, clusterArn);
     }
+
+    /** A copy in another cluster (null: none named). */
+    public WorkloadSubmitted withClusterArn(String cluster) {
+        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, submittedAt, podSets, cluster);
+    }
+
 }

@@ -25,6 +25,12 @@ public interface JobWatcherConfig {
         @WithDefault("true")
         boolean enabled();
 
+        /**
+         * The HyperPod cluster ARN of the Kubernetes cluster this watcher watches: written as {@code clusterArn} on
+         * every submission and finish (required by admission once the deployment governs several clusters).
+         */
+        java.util.Optional<String> clusterArn();
+
         /** Namespaces governed by taskgov start with this prefix; the team is the rest of the name. */
         @WithDefault("hyperpod-ns-")
         String namespacePrefix();

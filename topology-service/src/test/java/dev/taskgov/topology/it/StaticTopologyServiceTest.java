@@ -96,7 +96,7 @@ class StaticTopologyServiceTest {
         JsonPath admitted = topology();
         assertThat(admitted.getInt("free.vcpu")).isEqualTo(clusterFreeVcpu - 12);
         assertThat(admitted.getInt(path(RACK + ".capacity.accelerators"))).isEqualTo(32);
-        assertThat(metrics()).contains("taskgov_topology_domain_free{domain=\"nn-b2-r1\",level=\"topology.k8s.aws/network-node-layer-3\",resource=\"accelerators\"} "
+        assertThat(metrics()).contains("taskgov_topology_domain_free{cluster=\"\",domain=\"nn-b2-r1\",level=\"topology.k8s.aws/network-node-layer-3\",resource=\"accelerators\"} "
                 + (rackFree - 6) + ".0");
 
         send(TaskgovTopics.WORKLOAD_FINISHED, id, """
@@ -164,8 +164,8 @@ class StaticTopologyServiceTest {
     void metricsShowCapacityPerDomainAndNodesByReadiness() {
         await().atMost(WAIT).until(() -> topology().getInt("readyNodes") == 32);
         assertThat(metrics())
-                .contains("taskgov_topology_domain_capacity{domain=\"nn-1\",level=\"topology.k8s.aws/network-node-layer-1\",resource=\"accelerators\"} 128.0")
-                .contains("taskgov_topology_domain_capacity{domain=\"nn-b1-r1\",level=\"topology.k8s.aws/network-node-layer-3\",resource=\"memoryGiB\"} 8192.0")
+                .contains("taskgov_topology_domain_capacity{cluster=\"\",domain=\"nn-1\",level=\"topology.k8s.aws/network-node-layer-1\",resource=\"accelerators\"} 128.0")
+                .contains("taskgov_topology_domain_capacity{cluster=\"\",domain=\"nn-b1-r1\",level=\"topology.k8s.aws/network-node-layer-3\",resource=\"memoryGiB\"} 8192.0")
                 .contains("taskgov_topology_nodes{ready=\"true\"} 32.0")
                 .contains("taskgov_topology_nodes{ready=\"false\"} 0.0");
     }
