@@ -10,7 +10,7 @@ import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.preemption.ClusterView;
 import dev.taskgov.core.preemption.RunningWorkload;
-import dev.taskgov.core.scheduling.QuotaLedger;
+import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.Topology;
 import dev.taskgov.core.view.ClusterInputs;

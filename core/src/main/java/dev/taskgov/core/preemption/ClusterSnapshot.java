@@ -3,7 +3,7 @@ package dev.taskgov.core.preemption;
 import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
-import dev.taskgov.core.scheduling.QuotaLedger;
+import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.Topology;
 

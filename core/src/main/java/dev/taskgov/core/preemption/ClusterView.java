@@ -1,7 +1,7 @@
 package dev.taskgov.core.preemption;
 
 import dev.taskgov.core.model.SchedulerConfig;
-import dev.taskgov.core.scheduling.QuotaLedger;
+import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.topology.Topology;
 
 import java.util.Collection;

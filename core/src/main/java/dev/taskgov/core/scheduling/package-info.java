@@ -2,7 +2,7 @@
  * The admission engine.
  *
  * <p>{@link dev.taskgov.core.scheduling.Scheduler} holds the per-team queues, the admitted workloads
- * with their placements, quota usage ({@link dev.taskgov.core.scheduling.QuotaLedger}) and the
+ * with their placements, quota usage ({@link dev.taskgov.core.quota.QuotaLedger}) and the
  * nodes. Feed it changes ({@code submit}, {@code finish}, {@code evict}, {@code applyQuota},
  * {@code removeQuota}, {@code applySchedulerConfig}, {@code upsertNode}, {@code removeNode}), then
  * call {@code cycle()}: it returns {@link dev.taskgov.core.scheduling.Decision}s in order (Admit,
