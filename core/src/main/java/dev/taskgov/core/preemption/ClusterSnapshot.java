@@ -15,7 +15,9 @@ import java.util.TreeMap;
 
 /**
  * A self-contained cluster state for planning outside the scheduler (the preemption service
- * builds one from the state topics). Treat it as immutable: the planner only reads it.
+ * builds one from the state topics). Its running lists do not change; the planner's what-ifs
+ * change its ledger and topology in place and undo them before returning (see {@link ClusterView}),
+ * so one snapshot is not for concurrent planning.
  */
 public final class ClusterSnapshot implements ClusterView {
 

@@ -11,6 +11,7 @@ import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.quota.Share;
+import dev.taskgov.core.quota.WhatIf;
 import dev.taskgov.core.topology.PlacementResult;
 import dev.taskgov.core.topology.PodSetPlacement;
 import dev.taskgov.core.topology.PodSetRequest;
@@ -224,8 +225,9 @@ public final class PreemptionPlanner {
     }
 
     /**
-     * One try at a victim set. Its what-ifs release and re-reserve victims on the view's own ledger
-     * and topology (no copies: cheap on large clusters) and give every one back before it returns.
+     * One try at a victim set. Its what-ifs release victims on the view's own ledger and topology
+     * ({@link ClusterView#simulateRemoval}: no copies, cheap on large clusters) and undo every one
+     * before {@link #run} returns.
      */
     private static final class Attempt {
         private final ClusterView view;
@@ -237,6 +239,8 @@ public final class PreemptionPlanner {
         private final List<RunningWorkload> taken = new ArrayList<>();
         /** Why each taken victim may go; the message is written only for the victims of the final plan. */
         private final Map<RunningWorkload, Supplier<Victim>> reasons = new IdentityHashMap<>();
+        /** The undo handle of each victim released in the what-if: closing it reserves the victim again. */
+        private final Map<RunningWorkload, WhatIf> released = new IdentityHashMap<>();
         private String describedRequest;
 
         Attempt(ClusterView view, Workload preemptor, boolean allowBorrow) {
@@ -270,12 +274,11 @@ public final class PreemptionPlanner {
                 Map<String, Resources> m = byTeam.computeIfAbsent(c.team(), t -> new java.util.HashMap<>());
                 c.requests().forEach((type, r) -> m.merge(type, r, Resources::plus));
             }
-            byTeam.forEach(ledger::remove);
-            boolean quotaFits = ledger.fits(preemptor.team(), req, allowBorrow);
-            byTeam.forEach(ledger::add);
             // Placement is left to the search: releasing thousands of candidates on the node tree
             // costs more than the search, which stops as soon as the preemptor fits.
-            return quotaFits;
+            try (var undo = ledger.simulateRemoval(byTeam)) {
+                return ledger.fits(preemptor.team(), req, allowBorrow);
+            }
         }
 
         /** Takes from {@code first}, then from {@code then} except what {@code skip} says, until the preemptor fits. */
@@ -328,9 +331,10 @@ public final class PreemptionPlanner {
             }
             Share preemptorShare = ledger.shareWith(preemptor.team(), req);
             Share before = ledger.share(c.team());
-            ledger.remove(c.team(), c.requests());
-            Share after = ledger.share(c.team());
-            ledger.add(c.team(), c.requests());
+            Share after;
+            try (var undo = ledger.simulateRemoval(c.team(), c.requests())) {
+                after = ledger.share(c.team());
+            }
             boolean ok = rule == Rule.FAIR_FINAL_SHARE ? preemptorShare.compareTo(after) <= 0 : preemptorShare.compareTo(before) < 0;
             if (!ok) return null;
             return () -> new Victim(c.id(), c.team(), PreemptionReason.FairSharing, preemptor.team() + "'s weighted share with "
@@ -352,13 +356,16 @@ public final class PreemptionPlanner {
 
         private void take(RunningWorkload c) {
             taken.add(c);
-            ledger.remove(c.team(), c.requests());
-            topology.release(c.workload().podSets(), c.placement());
+            release(c);
+        }
+
+        /** Evicts {@code c} in the what-if until {@link #giveBack} undoes it. */
+        private void release(RunningWorkload c) {
+            released.put(c, view.simulateRemoval(List.of(c)));
         }
 
         private void giveBack(RunningWorkload c) {
-            ledger.add(c.team(), c.requests());
-            topology.reserve(c.workload().podSets(), c.placement());
+            released.remove(c).close();
         }
 
         private boolean fits(List<PodSetRequest> target) {
@@ -373,8 +380,7 @@ public final class PreemptionPlanner {
                 if (fits(target)) {
                     taken.remove(i);
                 } else {
-                    ledger.remove(v.team(), v.requests());
-                    topology.release(v.workload().podSets(), v.placement());
+                    release(v);
                 }
             }
         }

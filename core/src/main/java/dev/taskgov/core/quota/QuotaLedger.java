@@ -22,7 +22,9 @@ import java.util.TreeMap;
  * team's idle quota is what others borrow. With idle resource sharing ({@code IdleResourceSharing:
  * Enabled}) the pool also holds the cluster's capacity that no active quota allocates.
  *
- * <p>Mutable and incremental; {@link #copy()} gives an independent ledger for what-if planning.
+ * <p>Mutable and incremental. What-ifs change it in place and put it back when their handle is
+ * closed ({@link #simulateAddition}, {@link #simulateRemoval}); {@link #copy()} gives an independent
+ * ledger for a caller that must leave this one untouched.
  */
 public final class QuotaLedger {
 
@@ -178,6 +180,43 @@ public final class QuotaLedger {
                 poolUsage.put(type, pool.minus(before.minus(g)).plus(after.minus(g)));
             }
         });
+    }
+
+    /** As if the team held {@code requests} more, until the handle is closed. */
+    public WhatIf simulateAddition(String team, Map<String, Resources> requests) {
+        add(team, requests);
+        return once(() -> remove(team, requests));
+    }
+
+    /** As if the team held {@code requests} less, until the handle is closed. */
+    public WhatIf simulateRemoval(String team, Map<String, Resources> requests) {
+        remove(team, requests);
+        return once(() -> add(team, requests));
+    }
+
+    /** As if each team held its {@code requests} more (by team, then instance type), until the handle is closed. */
+    public WhatIf simulateAddition(Map<String, Map<String, Resources>> requestsByTeam) {
+        requestsByTeam.forEach(this::add);
+        return once(() -> requestsByTeam.forEach(this::remove));
+    }
+
+    /** As if each team held its {@code requests} less (by team, then instance type), until the handle is closed. */
+    public WhatIf simulateRemoval(Map<String, Map<String, Resources>> requestsByTeam) {
+        requestsByTeam.forEach(this::remove);
+        return once(() -> requestsByTeam.forEach(this::add));
+    }
+
+    private static WhatIf once(Runnable undo) {
+        return new WhatIf() {
+            private boolean undone;
+
+            @Override
+            public void close() {
+                if (undone) return;
+                undone = true;
+                undo.run();
+            }
+        };
     }
 
     /**
