@@ -3,12 +3,18 @@ package dev.taskgov.core.scheduling;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.TreeSet;
 
 /**
  * A team's pending workloads in queue order (higher priority first, then earlier submission, then
- * id), split into those still to be evaluated and those parked as inadmissible until something
- * is released. What the team runs is kept by {@link ClusterCache}.
+ * id). Each is either active (still to be evaluated) or parked as inadmissible until something is
+ * released. What the team runs is kept by {@link ClusterCache}.
+ *
+ * <p>The workloads stay in one sorted set whatever they are: parking one marks it with the
+ * queue's current epoch, and requeueing every parked workload starts a new epoch. Both are O(1),
+ * which matters because a cycle re-walks whole queues (after every admission with evictions):
+ * moving each workload between two sets cost two tree operations per workload and walk.
  */
 final class TeamQueue {
 
@@ -21,10 +27,14 @@ final class TeamQueue {
     };
 
     final String team;
-    /** Waiting to be evaluated, in queue order. */
-    private TreeSet<WorkloadEntry> active = new TreeSet<>(QUEUE_ORDER);
-    /** Evaluated and found inadmissible; in queue order too, so that requeueing them is a merge. */
-    private TreeSet<WorkloadEntry> parked = new TreeSet<>(QUEUE_ORDER);
+    private final TreeSet<WorkloadEntry> pending = new TreeSet<>(QUEUE_ORDER);
+    /** A workload is parked while its {@link WorkloadEntry#parkedInEpoch} equals this. */
+    private long epoch;
+    /**
+     * Every pending workload that sorts before this one is parked (null: no such claim). Lets the
+     * search for the first active workload skip the parked ones it has already passed.
+     */
+    private WorkloadEntry activeFrom;
     /** Delegated mode: the workload that asked for preemptions and waits for them; looked at first. */
     WorkloadEntry waitingPreemptor;
 
@@ -34,60 +44,67 @@ final class TeamQueue {
 
     /** A new or requeued workload, to be evaluated. */
     void add(WorkloadEntry e) {
-        active.add(e);
+        e.parkedInEpoch = -1;
+        e.inQueue = true;
+        pending.add(e);
+        if (activeFrom != null && QUEUE_ORDER.compare(e, activeFrom) < 0) activeFrom = e;
     }
 
     /** The workload leaves the queue (admitted or finished). */
     void remove(WorkloadEntry e) {
-        active.remove(e);
-        parked.remove(e);
+        pending.remove(e);
+        e.inQueue = false;
     }
 
     /** Set aside until the next {@link #requeueParked}. */
     void park(WorkloadEntry e) {
-        active.remove(e);
-        parked.add(e);
+        if (!e.inQueue) {
+            pending.add(e);
+            e.inQueue = true;
+        }
+        e.parkedInEpoch = epoch;
+    }
+
+    private boolean isParked(WorkloadEntry e) {
+        return e.parkedInEpoch == epoch;
     }
 
     /** The first workload still to be evaluated, or null. */
     WorkloadEntry firstActive() {
-        return active.isEmpty() ? null : active.first();
+        NavigableSet<WorkloadEntry> from = activeFrom == null ? pending : pending.tailSet(activeFrom, true);
+        for (WorkloadEntry e : from) {
+            if (!isParked(e)) {
+                activeFrom = e;
+                return e;
+            }
+        }
+        activeFrom = null;
+        return null;
     }
 
     boolean isActive(WorkloadEntry e) {
-        return active.contains(e);
+        return e.inQueue && !isParked(e);
     }
 
     /**
-     * Changes the entry (e.g. its priority) while it is out of the queue: both sets are sorted by
-     * priority, so it is taken out before and put back after, where it was.
+     * Changes the entry (e.g. its priority) while it is out of the queue: the set is sorted by
+     * priority, so it is taken out before and put back after, as active or parked as it was.
      */
     void reorder(WorkloadEntry e, Runnable change) {
-        boolean wasActive = active.remove(e);
-        boolean wasParked = parked.remove(e);
+        boolean queued = pending.remove(e);
         change.run();
-        if (wasActive) active.add(e);
-        if (wasParked) parked.add(e);
+        if (queued) pending.add(e); // e.inQueue and its epoch are unchanged
+        activeFrom = null; // the order changed around it
     }
 
-    /** Every parked workload back to the active queue (usually empty by then: the sets are swapped). */
+    /** Every parked workload back to the active queue. */
     void requeueParked() {
-        if (parked.isEmpty()) return;
-        if (active.isEmpty()) {
-            TreeSet<WorkloadEntry> empty = active;
-            active = parked;
-            parked = empty;
-        } else {
-            active.addAll(parked);
-            parked.clear();
-        }
+        epoch++;
+        activeFrom = null;
     }
 
     /** Every pending workload in queue order (position 0 is the head). */
     List<WorkloadEntry> inOrder() {
-        TreeSet<WorkloadEntry> all = new TreeSet<>(QUEUE_ORDER);
-        all.addAll(active);
-        all.addAll(parked);
-        return new ArrayList<>(all);
+        return new ArrayList<>(pending);
     }
 }

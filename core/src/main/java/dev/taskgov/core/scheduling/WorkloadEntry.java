@@ -40,6 +40,10 @@ final class WorkloadEntry {
     private long admissionSeq;
     /** Chosen for preemption and waiting for (or just given) the room its victims free. */
     private boolean nominated;
+    /** Queue bookkeeping, kept by {@link TeamQueue} alone: whether it is in its team's queue. */
+    boolean inQueue;
+    /** Queue bookkeeping, kept by {@link TeamQueue} alone: the epoch in which it was parked, -1 when active. */
+    long parkedInEpoch = -1;
 
     private WorkloadEntry(Workload workload, WorkloadState state) {
         this.workload = workload;
