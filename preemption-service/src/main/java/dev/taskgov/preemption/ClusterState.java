@@ -253,8 +253,8 @@ final class ClusterState {
      * candidates only running workloads that are not already chosen.
      */
     PlanningView planningView() {
-        QuotaLedger ledger = new QuotaLedger();
-        quotas().values().forEach(ledger::putQuota);
+        // the same books admission's scheduler keeps: idle resource sharing and the cluster's capacity included
+        QuotaLedger ledger = inputs.ledger(quotas().values());
         Topology topology = Topology.of(inputs.nodes());
         Map<String, List<RunningWorkload>> candidates = new TreeMap<>();
         for (Map.Entry<String, Tracked> e : workloads.entrySet()) {

@@ -1,6 +1,5 @@
 package dev.taskgov.core.preemption;
 
-import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.quota.QuotaLedger;
@@ -37,10 +36,7 @@ public final class ClusterSnapshot implements ClusterView {
     /** Builds the usage and node reservations from the admitted workloads. */
     public static ClusterSnapshot of(SchedulerConfig config, Collection<TeamQuota> quotas, Collection<Node> nodes,
                                      Collection<RunningWorkload> admitted) {
-        QuotaLedger ledger = new QuotaLedger();
-        quotas.forEach(ledger::putQuota);
-        ComputeQuotas.clusterCapacity(nodes).forEach(ledger::setClusterCapacity);
-        ledger.setIdleResourceSharing(config.idleResourceSharing());
+        QuotaLedger ledger = QuotaLedger.of(config, quotas, nodes);
         Topology topology = Topology.of(nodes);
         Map<String, List<RunningWorkload>> byTeam = new TreeMap<>();
         for (RunningWorkload r : admitted) {

@@ -1,10 +1,13 @@
 package dev.taskgov.core.quota;
 
 import dev.taskgov.core.model.Amounts;
+import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.PendingReason;
+import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.Node;
 
 import java.util.Collection;
 import java.util.Collections;
@@ -52,6 +55,19 @@ public final class QuotaLedger {
     private boolean idleResourceSharing;
 
     public QuotaLedger() {
+    }
+
+    /**
+     * The books of a cluster with nothing used yet: these quotas, the ready nodes' capacity per
+     * instance type, and the config's idle resource sharing (the scheduler keeps the same numbers
+     * incrementally; a view built from records starts here).
+     */
+    public static QuotaLedger of(SchedulerConfig config, Collection<TeamQuota> quotas, Collection<Node> nodes) {
+        QuotaLedger ledger = new QuotaLedger();
+        quotas.forEach(ledger::putQuota);
+        ComputeQuotas.clusterCapacity(nodes).forEach(ledger::setClusterCapacity);
+        ledger.setIdleResourceSharing(config.idleResourceSharing());
+        return ledger;
     }
 
     /** An independent copy. */
