@@ -2,8 +2,8 @@ package dev.taskgov.core.scheduling;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
-import java.util.NavigableSet;
 import java.util.TreeSet;
 
 /**
@@ -35,6 +35,16 @@ final class TeamQueue {
      * search for the first active workload skip the parked ones it has already passed.
      */
     private WorkloadEntry activeFrom;
+    /**
+     * The walk in progress over the queue, which returned {@link #walkAt} last: a walk parks
+     * workload after workload without changing the set, so the next search goes on from there
+     * instead of looking its place up again. Valid while {@link #structure} is what it was.
+     */
+    private Iterator<WorkloadEntry> walk;
+    private WorkloadEntry walkAt;
+    private long walkStructure;
+    /** Bumped whenever a workload enters or leaves the set (which invalidates a walk). */
+    private long structure;
     /** Delegated mode: the workload that asked for preemptions and waits for them; looked at first. */
     WorkloadEntry waitingPreemptor;
 
@@ -47,6 +57,7 @@ final class TeamQueue {
         e.parkedInEpoch = -1;
         e.inQueue = true;
         pending.add(e);
+        structure++;
         if (activeFrom != null && QUEUE_ORDER.compare(e, activeFrom) < 0) activeFrom = e;
     }
 
@@ -54,6 +65,7 @@ final class TeamQueue {
     void remove(WorkloadEntry e) {
         pending.remove(e);
         e.inQueue = false;
+        structure++;
     }
 
     /** Set aside until the next {@link #requeueParked}. */
@@ -61,6 +73,7 @@ final class TeamQueue {
         if (!e.inQueue) {
             pending.add(e);
             e.inQueue = true;
+            structure++;
         }
         e.parkedInEpoch = epoch;
     }
@@ -71,14 +84,25 @@ final class TeamQueue {
 
     /** The first workload still to be evaluated, or null. */
     WorkloadEntry firstActive() {
-        NavigableSet<WorkloadEntry> from = activeFrom == null ? pending : pending.tailSet(activeFrom, true);
-        for (WorkloadEntry e : from) {
+        Iterator<WorkloadEntry> it;
+        if (walk != null && walkStructure == structure && walkAt == activeFrom) {
+            if (!isParked(walkAt)) return walkAt;
+            it = walk; // what the search from activeFrom would step through next
+        } else {
+            it = (activeFrom == null ? pending : pending.tailSet(activeFrom, true)).iterator();
+        }
+        while (it.hasNext()) {
+            WorkloadEntry e = it.next();
             if (!isParked(e)) {
                 activeFrom = e;
+                walk = it;
+                walkAt = e;
+                walkStructure = structure;
                 return e;
             }
         }
         activeFrom = null;
+        walk = null;
         return null;
     }
 
@@ -94,6 +118,7 @@ final class TeamQueue {
         boolean queued = pending.remove(e);
         change.run();
         if (queued) pending.add(e); // e.inQueue and its epoch are unchanged
+        structure++;
         activeFrom = null; // the order changed around it
     }
 
