@@ -3,11 +3,6 @@ package dev.taskgov.it;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.taskgov.admission.AdmissionTopics;
-import dev.taskgov.core.events.NodeRecord;
-import dev.taskgov.core.events.WorkloadFinished;
-import dev.taskgov.core.events.WorkloadSubmitted;
-import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.ClusterView;
 import dev.taskgov.core.quota.QuotaLedger;
@@ -19,8 +14,6 @@ import dev.taskgov.core.sim.Simulator;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.Topology;
 import dev.taskgov.core.topology.TopologyLevels;
-import dev.taskgov.service.support.ClusterChangeRecords;
-import dev.taskgov.service.support.QuotaRecords;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -66,27 +59,13 @@ class ViewsAgreePropertyTest {
     void admission_and_preemption_see_the_same_cluster(long seed) {
         Scenario scenario = Scenario.parse(randomScenario(seed));
         try (LiveServices live = new LiveServices("views-" + seed)) {
-            AdmissionTopics t = live.admissionTopics;
-            live.publish(t.quota(), QuotaRecords.SCHEDULER_CONFIG_KEY, QuotaRecords.schedulerConfig(scenario.schedulerConfig()));
-            for (TeamQuota q : scenario.quotas()) live.publish(t.quota(), q.team(), QuotaRecords.effectiveQuota(q));
-            for (Node n : scenario.nodes()) live.publish(t.topology(), n.name(), NodeRecord.of(n));
-            live.startAdmission();
-            live.startPreemption(Map.of());
-            live.awaitQuiet();
+            live.startWith(scenario);
             assertSamePicture(live, seed, -1);
 
             Instant time = Simulator.START;
             for (Scenario.Step step : scenario.steps()) {
                 time = time.plus(Duration.ofSeconds(1));
-                if (step instanceof Scenario.Submit s) {
-                    WorkloadSubmitted w = s.workload().withSubmittedAt(time);
-                    live.publish(t.submitted(), w.workloadId(), w);
-                } else if (step instanceof Scenario.Finish f) {
-                    live.publish(t.finished(), f.workloadId(), new WorkloadFinished(f.workloadId(), time, WorkloadFinished.Outcome.Succeeded));
-                } else {
-                    ClusterChangeRecords c = ClusterChangeRecords.of(step).orElseThrow();
-                    live.publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? t.quota() : t.topology(), c.key(), c.value());
-                }
+                live.publishStep(step, time);
                 live.awaitQuiet();
                 assertSamePicture(live, seed, step.index());
             }

@@ -54,19 +54,12 @@ public interface ClusterView {
             ledger().remove(r.team(), r.requests());
             topology().release(r.workload().podSets(), r.placement());
         }
-        return new WhatIf() {
-            private boolean undone;
-
-            @Override
-            public void close() {
-                if (undone) return;
-                undone = true;
-                for (int i = released.size() - 1; i >= 0; i--) {
-                    RunningWorkload r = released.get(i);
-                    ledger().add(r.team(), r.requests());
-                    topology().reserve(r.workload().podSets(), r.placement());
-                }
+        return WhatIf.once(() -> {
+            for (int i = released.size() - 1; i >= 0; i--) {
+                RunningWorkload r = released.get(i);
+                ledger().add(r.team(), r.requests());
+                topology().reserve(r.workload().podSets(), r.placement());
             }
-        };
+        });
     }
 }

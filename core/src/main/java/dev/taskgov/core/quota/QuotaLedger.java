@@ -201,38 +201,25 @@ public final class QuotaLedger {
     /** As if the team held {@code requests} more, until the handle is closed. */
     public WhatIf simulateAddition(String team, Map<String, Resources> requests) {
         add(team, requests);
-        return once(() -> remove(team, requests));
+        return WhatIf.once(() -> remove(team, requests));
     }
 
     /** As if the team held {@code requests} less, until the handle is closed. */
     public WhatIf simulateRemoval(String team, Map<String, Resources> requests) {
         remove(team, requests);
-        return once(() -> add(team, requests));
+        return WhatIf.once(() -> add(team, requests));
     }
 
     /** As if each team held its {@code requests} more (by team, then instance type), until the handle is closed. */
     public WhatIf simulateAddition(Map<String, Map<String, Resources>> requestsByTeam) {
         requestsByTeam.forEach(this::add);
-        return once(() -> requestsByTeam.forEach(this::remove));
+        return WhatIf.once(() -> requestsByTeam.forEach(this::remove));
     }
 
     /** As if each team held its {@code requests} less (by team, then instance type), until the handle is closed. */
     public WhatIf simulateRemoval(Map<String, Map<String, Resources>> requestsByTeam) {
         requestsByTeam.forEach(this::remove);
-        return once(() -> requestsByTeam.forEach(this::add));
-    }
-
-    private static WhatIf once(Runnable undo) {
-        return new WhatIf() {
-            private boolean undone;
-
-            @Override
-            public void close() {
-                if (undone) return;
-                undone = true;
-                undo.run();
-            }
-        };
+        return WhatIf.once(() -> requestsByTeam.forEach(this::add));
     }
 
     /**

@@ -7,9 +7,20 @@ package dev.taskgov.core.quota;
  */
 public interface WhatIf extends AutoCloseable {
 
-    /** Nothing to undo. */
-    WhatIf NONE = () -> { };
-
     @Override
     void close();
+
+    /** A handle that runs {@code undo} on its first close only. */
+    static WhatIf once(Runnable undo) {
+        return new WhatIf() {
+            private boolean undone;
+
+            @Override
+            public void close() {
+                if (undone) return;
+                undone = true;
+                undo.run();
+            }
+        };
+    }
 }

@@ -230,6 +230,7 @@ public final class Scheduler {
         for (WorkloadEntry e : affected) cache.detachFromNode(e, node.name());
         return affected;
     }
+
     /** For each workload that lost pods on {@code failed}: place them again within their domain, or evict it. */
     private void replaceOrEvict(List<WorkloadEntry> affected, Node failed, String what) {
         for (WorkloadEntry e : affected) {
@@ -294,6 +295,7 @@ public final class Scheduler {
         cache.reserveReplacement(e, lostRequests, replacement, new Placement(merged));
         changeDecisions.add(new Decision.Admit(e.id(), e.team(), e.placement(), e.borrowed(), clock.instant(), because));
     }
+
     /** "n3 (1 pod), n4 (2 pods)": where replacement pods went. */
     private static String nodesOf(Placement placement) {
         Map<String, Integer> pods = new TreeMap<>();
@@ -456,6 +458,7 @@ public final class Scheduler {
         teams.get(e.team()).add(e);
         dirtyTeams.add(e.team());
     }
+
     // ---------------------------------------------------------------- the cycle
 
     /**
