@@ -88,16 +88,25 @@ public final class ManifestTranslator {
      * @throws InvalidManifestException when the job breaks a rule above
      */
     public static Translation translate(GenericKubernetesResource job, Overrides overrides, Instant submittedAt) {
-        ManifestTranslator t = new ManifestTranslator(overrides);
-        return new Translation(t.workload(job, submittedAt), List.copyOf(t.warnings));
-    }
-
-    private WorkloadSubmitted workload(GenericKubernetesResource job, Instant submittedAt) {
         ManifestKind kind = ManifestKind.ofKind(job.getKind());
         if (kind == null) {
             throw new InvalidManifestException("UnsupportedKind", "kind: '" + job.getKind() + "' is not supported; give a batch/v1 Job, "
                     + "a PyTorchJob, MPIJob or TFJob (kubeflow.org/v1) or a HyperPodPyTorchJob (sagemaker.amazonaws.com/v1)");
         }
+        return translate(kind, job, overrides, submittedAt);
+    }
+
+    /**
+     * Translates a job known to be of {@code kind} (objects read from a list may leave their kind out).
+     *
+     * @throws InvalidManifestException when the job breaks a rule above
+     */
+    public static Translation translate(ManifestKind kind, GenericKubernetesResource job, Overrides overrides, Instant submittedAt) {
+        ManifestTranslator t = new ManifestTranslator(overrides);
+        return new Translation(t.workload(kind, job, submittedAt), List.copyOf(t.warnings));
+    }
+
+    private WorkloadSubmitted workload(ManifestKind kind, GenericKubernetesResource job, Instant submittedAt) {
         ObjectMeta metadata = job.getMetadata() == null ? new ObjectMeta() : job.getMetadata();
         String name = pick(overrides.workloadId(), blankToNull(metadata.getName()));
         if (name == null) throw new InvalidManifestException("InvalidSpec", "metadata.name: required");
