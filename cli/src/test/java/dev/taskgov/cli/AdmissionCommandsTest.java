@@ -197,7 +197,7 @@ class AdmissionCommandsTest {
 
     @Test
     void submitFromTheSeedManifestPostsTheTranslatedWorkload() throws Exception {
-        Cli.Result r = Cli.run("submit", "-f", resourcePath("seed-000-pytorchjob.yaml"), "--instance-type", "ml.p5.48xlarge",
+        Cli.Result r = Cli.run("submit", "-f", ManifestTranslationTest.manifest("seed-000-pytorchjob.yaml"), "--instance-type", "ml.p5.48xlarge",
                 "--job-name", "team-a-train-009", "--admission-url", admission.url());
 
         assertThat(r.exit()).isZero();
@@ -274,14 +274,6 @@ class AdmissionCommandsTest {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    static String resourcePath(String manifest) {
-        try {
-            return java.nio.file.Path.of(AdmissionCommandsTest.class.getResource("/manifests/" + manifest).toURI()).toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
         }
     }
 }
