@@ -23,9 +23,15 @@ public class DescribeWorkloadCommand extends CliCommand {
     Endpoints endpoints;
     @Mixin
     OutputOption output;
+    @Mixin
+    WatchOption watch;
 
     @Override
     protected int run() {
+        return watch.run(this, this::once);
+    }
+
+    private int once() {
         CliException.checkWorkloadId(id);
         JsonNode w = endpoints.admission().workload(id);
         if (output.structured()) {
