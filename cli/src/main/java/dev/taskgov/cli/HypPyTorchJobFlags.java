@@ -148,7 +148,10 @@ final class HypPyTorchJobFlags {
         PodSetSpec pods = new PodSetSpec("pod", nodeCount, resolvedInstanceType, requests, requiredTopology, preferredTopology,
                 nodeSelector());
         String queue = queueName != null ? queueName : namespace + "-localqueue";
-        return new WorkloadSubmitted(jobName, namespace, queue, priority, HyperPodPyTorchJobs.KIND, now, List.of(pods));
+        Map<String, String> annotations = new TreeMap<>();
+        annotations.put(WorkloadSubmitted.IMAGE_ANNOTATION, image);
+        if (maxRetry != null) annotations.put(WorkloadSubmitted.MAX_RETRY_ANNOTATION, maxRetry.toString());
+        return new WorkloadSubmitted(jobName, namespace, queue, priority, HyperPodPyTorchJobs.KIND, now, List.of(pods), annotations);
     }
 
     /** A request, else its limit (Kubernetes: a limit alone is also the request); a limit below its request is refused. */
@@ -172,14 +175,16 @@ final class HypPyTorchJobFlags {
     /** What the flags ask for that taskgov records but does not enforce, flag by flag. */
     Map<String, String> notEnforced() {
         Map<String, String> out = new LinkedHashMap<>();
-        out.put("--image", image + " (the job's container image; taskgov governs admission, the cluster pulls and runs it)");
+        out.put("--image", image + " (recorded on the workload as " + WorkloadSubmitted.IMAGE_ANNOTATION
+                + "; taskgov governs admission, the cluster pulls and runs it)");
         if (pullPolicy != null) out.put("--pull-policy", pullPolicy + " (container imagePullPolicy)");
         if (command != null) out.put("--command", command);
         if (args != null) out.put("--args", args);
         if (environment != null) out.put("--environment", environment);
         if (tasksPerNode != null) out.put("--tasks-per-node", tasksPerNode + " (processes per pod, nprocPerNode; the pod count is --node-count)");
-        if (maxRetry != null) out.put("--max-retry", maxRetry + " (runPolicy.jobMaxRetryCount: the training operator restarts a failed job;"
-                + " a taskgov workload that ends Failed is not requeued by taskgov)");
+        if (maxRetry != null) out.put("--max-retry", maxRetry + " (recorded on the workload as " + WorkloadSubmitted.MAX_RETRY_ANNOTATION
+                + "; with --kubernetes the HyperPod operator restarts a failed job that many times (runPolicy.jobMaxRetryCount) while it"
+                + " keeps its admission; a taskgov workload that ends Failed is not requeued by taskgov)");
         if (schedulerType != null) out.put("--scheduler-type", schedulerType + " (pod schedulerName)");
         if (!volumes.isEmpty()) out.put("--volume", String.join("; ", volumes));
         if (serviceAccountName != null) out.put("--service-account-name", serviceAccountName);

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a workload asks for: the flags of {@code hyp create hyp-pytorch-job}, or {@code -f} a
@@ -69,6 +70,9 @@ final class WorkloadOptions {
             description = "Worker pods inside one domain of this level if possible.")
     String preferredTopology;
 
+    @Option(names = "--image", description = "The job's container image, recorded on the workload (annotation taskgov.dev/image).")
+    String image;
+
     @Option(names = "--job-kind", defaultValue = "PyTorchJob", description = "Job kind recorded with the flags (default ${DEFAULT-VALUE}).")
     String jobKind;
 
@@ -89,7 +93,7 @@ final class WorkloadOptions {
                 throw CliException.invalid(e.getMessage() + flagHint(e));
             }
             t.warnings().forEach(w -> err.println("warning: " + w));
-            return t.submission();
+            return image == null ? t.submission() : t.submission().withAnnotations(Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, image));
         }
         if (jobName == null) throw CliException.invalid("--job-name is required (or -f FILE)");
         if (ns == null) throw CliException.invalid("--namespace (or --team) is required (or -f FILE)");
@@ -102,7 +106,8 @@ final class WorkloadOptions {
         if (masterPods != null) podSets.add(new PodSetSpec("master", masterPods, instanceType, requests, null, null));
         podSets.add(new PodSetSpec("worker", pods == null ? 1 : pods, instanceType, requests, requiredTopology, preferredTopology));
         String queue = queueName != null ? queueName : ns + "-localqueue";
-        return new WorkloadSubmitted(jobName, ns, queue, priority, jobKind, now, podSets);
+        return new WorkloadSubmitted(jobName, ns, queue, priority, jobKind, now, podSets,
+                image == null ? Map.of() : Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, image));
     }
 
     /** The flag that would supply what the manifest lacks, if one would. */

@@ -208,7 +208,8 @@ class AdmissionCommandsTest {
         assertThat(EventCodec.read(body, WorkloadSubmitted.class)).isEqualTo(new WorkloadSubmitted("team-a-train-009",
                 "hyperpod-ns-team-name", "hyperpod-ns-team-name-localqueue", null, "PyTorchJob", NOW, List.of(
                 new PodSetSpec("master", 1, "ml.p5.48xlarge", ManifestTranslationTest.amounts(null, null, null), null, null),
-                new PodSetSpec("worker", 10, "ml.p5.48xlarge", ManifestTranslationTest.amounts(null, "1", "0.1953125"), null, null))));
+                new PodSetSpec("worker", 10, "ml.p5.48xlarge", ManifestTranslationTest.amounts(null, "1", "0.1953125"), null, null)),
+                java.util.Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727")));
     }
 
     @Test

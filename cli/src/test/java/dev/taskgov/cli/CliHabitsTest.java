@@ -136,6 +136,26 @@ class CliHabitsTest {
     }
 
     @Test
+    void describeShowsWhatWasRecordedOnTheWorkload() {
+        admission.answer("GET /workloads/sample-pytorch-job", 200, """
+                {"workloadId":"sample-pytorch-job","team":"team-name","state":"Pending","reason":"Queued","message":"queued",
+                 "submittedAt":"2026-11-30T10:04:00Z","admittedAt":null,"placement":null,"borrowed":{},"history":[],
+                 "annotations":{"taskgov.dev/image":"123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest","taskgov.dev/max-retry":"1"}}
+                """);
+
+        Cli.Result r = Cli.run("describe", "workload", "sample-pytorch-job", "--admission-url", admission.url());
+
+        assertThat(r.out()).startsWith("""
+                Name:         sample-pytorch-job
+                Team:         team-name
+                Annotations:
+                  taskgov.dev/image: 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest
+                  taskgov.dev/max-retry: 1
+                Status:
+                """);
+    }
+
+    @Test
     void watchRefusesABadCount() {
         Cli.Result r = Cli.run("queue", "team-a", "-w", "--watch-count", "0", "--admission-url", admission.url());
         assertThat(r.exit()).isEqualTo(CliException.INVALID_INPUT);

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -36,7 +37,18 @@ class ManifestTranslationTest {
         assertThat(o.submission(AT, new PrintWriter(new StringWriter()))).isEqualTo(new WorkloadSubmitted("run-2", "hyperpod-ns-team-a",
                 "hyperpod-ns-team-name-localqueue", "inference-priority", "PyTorchJob", AT, List.of(
                 new PodSetSpec("master", 1, P5, amounts(null, null, null), null, null),
-                new PodSetSpec("worker", 10, P5, amounts(null, "1", "0.1953125"), null, null))));
+                new PodSetSpec("worker", 10, P5, amounts(null, "1", "0.1953125"), null, null)),
+                Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727")));
+    }
+
+    @Test
+    void theImageFlagReplacesTheManifestsImages() {
+        WorkloadOptions o = options(manifest("seed-000-pytorchjob.yaml"));
+        o.instanceType = P5;
+        o.image = "example/train:2";
+
+        assertThat(o.submission(AT, new PrintWriter(new StringWriter())).annotations())
+                .isEqualTo(Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "example/train:2"));
     }
 
     @Test

@@ -30,7 +30,9 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  *       node selector label as the pod set's {@code nodeSelector} (a hard placement constraint); the
  *       topology level from the {@code kueue.x-k8s.io/podset-required-topology} or
  *       {@code -preferred-topology} annotation (one of them at most); the per-pod requests as
- *       {@link PodRequests} counts them.</li>
+ *       {@link PodRequests} counts them;</li>
+ *   <li>the containers' images, as the annotation {@link WorkloadSubmitted#IMAGE_ANNOTATION} (recorded, not
+ *       decided on).</li>
  * </ul>
  * Every refusal is an {@link InvalidManifestException} naming the field's path and the rule.
  */
@@ -142,7 +144,21 @@ public final class ManifestTranslator {
             warnings.add("metadata.labels: no " + QUEUE_LABEL + "; using " + queue);
         }
         String priority = pick(overrides.priorityClass(), blankToNull(labels.get(PRIORITY_LABEL)));
-        return new WorkloadSubmitted(name, namespace, queue, priority, kind.kind(), submittedAt, List.copyOf(podSets));
+        String images = images(templates);
+        return new WorkloadSubmitted(name, namespace, queue, priority, kind.kind(), submittedAt, List.copyOf(podSets),
+                images == null ? Map.of() : Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, images));
+    }
+
+    /** The containers' images (not the init containers'), each once, in the manifest's order, comma-separated; null when none. */
+    private static String images(List<PodTemplateSpec> templates) {
+        java.util.Set<String> images = new java.util.LinkedHashSet<>();
+        for (PodTemplateSpec t : templates) {
+            if (t.getSpec() == null || t.getSpec().getContainers() == null) continue;
+            t.getSpec().getContainers().forEach(c -> {
+                if (c.getImage() != null && !c.getImage().isBlank()) images.add(c.getImage());
+            });
+        }
+        return images.isEmpty() ? null : String.join(",", images);
     }
 
     private static PodTemplateSpec template(Object templateMap, String path) {

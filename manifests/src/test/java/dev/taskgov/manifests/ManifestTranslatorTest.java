@@ -63,25 +63,30 @@ class ManifestTranslatorTest {
         return Stream.of(
                 row("seed 000 Job, required layer-3 and the rack pinned", resource("seed-000-job-required.yaml"), DEFAULT_P5,
                         submission("test-tas-job", "hyperpod-ns-team-name", "hyperpod-ns-team-name-localqueue", "PRIORITY_CLASS-priority", "Job",
-                                new PodSetSpec("main", 10, P5, amounts(null, "100", null), L3, null, Map.of(L3, "TOPOLOGY_LABEL_VALUE")))),
+                                new PodSetSpec("main", 10, P5, amounts(null, "100", null), L3, null, Map.of(L3, "TOPOLOGY_LABEL_VALUE")))
+                                .withAnnotations(image("gcr.io/k8s-staging-perf-tests/sleep:v0.1.0"))),
                 row("seed 000 Job, preferred layer-3", resource("seed-000-job-preferred.yaml"), DEFAULT_P5,
                         submission("test-tas-job", "hyperpod-ns-team-name", "hyperpod-ns-team-name-localqueue", "PRIORITY_CLASS-priority", "Job",
-                                new PodSetSpec("main", 10, P5, amounts(null, "100", null), null, L3, Map.of(L3, "TOPOLOGY_LABEL_VALUE")))),
-                row("seed 000 PyTorchJob: master and worker pod sets, a cpu limit for the request, 200Mi in GiB",
+                                new PodSetSpec("main", 10, P5, amounts(null, "100", null), null, L3, Map.of(L3, "TOPOLOGY_LABEL_VALUE")))
+                                .withAnnotations(image("gcr.io/k8s-staging-perf-tests/sleep:v0.1.0"))),
+                row("seed 000 PyTorchJob: master and worker pod sets, a cpu limit for the request, 200Mi in GiB, the image once",
                         resource("seed-000-pytorchjob.yaml"), DEFAULT_P5,
                         submission("tas-test-pytorch-job", "hyperpod-ns-team-name", "hyperpod-ns-team-name-localqueue", null, "PyTorchJob",
                                 new PodSetSpec("master", 1, P5, amounts(null, null, null), null, null),
-                                new PodSetSpec("worker", 10, P5, amounts(null, "1", "0.1953125"), null, null))),
-                row("GPU PyTorchJob: containers summed, GPU limits for requests, instance type from the node selector",
+                                new PodSetSpec("worker", 10, P5, amounts(null, "1", "0.1953125"), null, null))
+                                .withAnnotations(image("docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"))),
+                row("GPU PyTorchJob: containers summed, GPU limits for requests, instance type from the node selector, each image",
                         resource("pytorchjob-gpu.yaml"), ManifestTranslator.Overrides.NONE,
                         submission("llama-finetune", "hyperpod-ns-researchers", "hyperpod-ns-researchers-localqueue", "training-priority", "PyTorchJob",
                                 new PodSetSpec("master", 1, P5, amounts(null, "4", "16"), null, null),
-                                new PodSetSpec("worker", 4, P5, amounts("8", "180.5", "1900.5"), L3, null))),
+                                new PodSetSpec("worker", 4, P5, amounts("8", "180.5", "1900.5"), L3, null))
+                                .withAnnotations(image("example/llama:latest,example/logger:latest"))),
                 row("overrides win for name, namespace and priority; the default instance type only fills a gap",
                         resource("pytorchjob-gpu.yaml"), new ManifestTranslator.Overrides("run-2", "hyperpod-ns-team-a", null, "inference-priority", G5),
                         submission("run-2", "hyperpod-ns-team-a", "hyperpod-ns-researchers-localqueue", "inference-priority", "PyTorchJob",
                                 new PodSetSpec("master", 1, P5, amounts(null, "4", "16"), null, null),
-                                new PodSetSpec("worker", 4, P5, amounts("8", "180.5", "1900.5"), L3, null))),
+                                new PodSetSpec("worker", 4, P5, amounts("8", "180.5", "1900.5"), L3, null))
+                                .withAnnotations(image("example/llama:latest,example/logger:latest"))),
                 row("MPIJob: one pod set per replica type", """
                         apiVersion: kubeflow.org/v1
                         kind: MPIJob
@@ -243,6 +248,11 @@ class ManifestTranslatorTest {
 
     static WorkloadSubmitted submission(String id, String ns, String queue, String priority, String kind, PodSetSpec... podSets) {
         return new WorkloadSubmitted(id, ns, queue, priority, kind, AT, List.of(podSets));
+    }
+
+    /** The annotation that records the containers' images. */
+    static Map<String, String> image(String images) {
+        return Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, images);
     }
 
     static ResourceAmounts amounts(String accelerators, String vcpu, String memoryGiB) {

@@ -1,5 +1,7 @@
 package dev.taskgov.admission.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadAdmitted;
@@ -22,10 +24,11 @@ public final class WorkloadViews {
     /** {@code GET /workloads/{id}}: like {@code kubectl describe workload}. */
     public record Described(String workloadId, String team, WorkloadState state, String reason, String message,
                             Instant submittedAt, Instant admittedAt, List<WorkloadAdmitted.AdmittedPodSet> placement,
-                            Map<String, ResourceAmounts> borrowed, List<WorkloadRecord.Condition> history) {
+                            Map<String, ResourceAmounts> borrowed, List<WorkloadRecord.Condition> history,
+                            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> annotations) {
         public static Described of(WorkloadRecord r) {
             return new Described(r.workloadId(), r.team(), r.state(), r.reason(), r.message(), r.submittedAt(),
-                    r.admittedAt(), r.placement(), r.borrowed(), r.history());
+                    r.admittedAt(), r.placement(), r.borrowed(), r.history(), r.spec() == null ? Map.of() : r.spec().annotations());
         }
     }
 
