@@ -39,6 +39,9 @@ public final class AdmissionMetrics implements AdmissionObserver {
     private final MultiGauge used;
     private final MultiGauge borrowed;
     private final MultiGauge lent;
+    private final MultiGauge borrowingLimit;
+    private final MultiGauge lendable;
+    private final MultiGauge running;
     private final MultiGauge share;
     private final DeadLetterMetrics deadLetters;
 
@@ -58,6 +61,14 @@ public final class AdmissionMetrics implements AdmissionObserver {
         this.lent = MultiGauge.builder("taskgov.quota.lent")
                 .description("Idle lendable quota of a team that borrowers use now (the cohort's borrowing split in proportion to idle lendable quota)")
                 .register(registry);
+        this.borrowingLimit = MultiGauge.builder("taskgov.quota.borrowing.limit")
+                .description("How much a team may use above its nominal, per instance type and resource (0 when it may not borrow)")
+                .register(registry);
+        this.lendable = MultiGauge.builder("taskgov.quota.lendable")
+                .description("What a team lends to the cohort while unused (its nominal when its strategy lends, else 0)")
+                .register(registry);
+        this.running = MultiGauge.builder("taskgov.admission.running.workloads")
+                .description("Admitted workloads that have not finished or been evicted, per team").register(registry);
         this.share = MultiGauge.builder("taskgov.admission.weighted.share")
                 .description("Weighted (dominant resource) share per team; +Inf for weight 0 while borrowing").register(registry);
         io.micrometer.core.instrument.Gauge.builder("taskgov.admission.decider", () -> decider.get() ? 1 : 0)
@@ -117,6 +128,9 @@ public final class AdmissionMetrics implements AdmissionObserver {
         processor.pendingByTeamAndReason().forEach((team, byReason) ->
                 byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of("team", team, "reason", reason), n))));
         pending.register(p, true);
+        List<MultiGauge.Row<?>> a = new ArrayList<>();
+        processor.admittedByTeam().forEach((team, n) -> a.add(MultiGauge.Row.of(Tags.of("team", team), n)));
+        running.register(a, true);
         processor.withScheduler(s -> {
             quotaRows(s);
             return Boolean.TRUE;
@@ -129,6 +143,8 @@ public final class AdmissionMetrics implements AdmissionObserver {
         List<MultiGauge.Row<?>> u = new ArrayList<>();
         List<MultiGauge.Row<?>> b = new ArrayList<>();
         List<MultiGauge.Row<?>> l = new ArrayList<>();
+        List<MultiGauge.Row<?>> bl = new ArrayList<>();
+        List<MultiGauge.Row<?>> ld = new ArrayList<>();
         List<MultiGauge.Row<?>> sh = new ArrayList<>();
         Map<String, Resources> cohortBorrowed = new TreeMap<>();
         Map<String, Resources> cohortIdle = new TreeMap<>();
@@ -148,6 +164,8 @@ public final class AdmissionMetrics implements AdmissionObserver {
                     n.add(MultiGauge.Row.of(tags, json(r, q.nominal(type).get(r))));
                     u.add(MultiGauge.Row.of(tags, json(r, usage.get(r))));
                     b.add(MultiGauge.Row.of(tags, json(r, usage.minus(q.nominal(type)).get(r))));
+                    bl.add(MultiGauge.Row.of(tags, json(r, q.borrowingLimit(type).get(r))));
+                    ld.add(MultiGauge.Row.of(tags, json(r, q.lendable(type).get(r))));
                     long totalIdle = cohortIdle.get(type).get(r);
                     long totalBorrowed = cohortBorrowed.get(type).get(r);
                     double lentNow = totalIdle == 0 ? 0 : (double) Math.min(totalBorrowed, totalIdle) * idle.get(r) / totalIdle;
@@ -162,6 +180,8 @@ public final class AdmissionMetrics implements AdmissionObserver {
         used.register(u, true);
         borrowed.register(b, true);
         lent.register(l, true);
+        borrowingLimit.register(bl, true);
+        lendable.register(ld, true);
         share.register(sh, true);
     }
 

@@ -590,6 +590,15 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         return out;
     }
 
+    /** Admitted (running) workloads per team: Kueue's {@code kueue_admitted_active_workloads}. */
+    public synchronized Map<String, Long> admittedByTeam() {
+        Map<String, Long> out = new TreeMap<>();
+        for (WorkloadRecord r : workloads.values()) {
+            if (r.state() == WorkloadState.Admitted) out.merge(r.team(), 1L, Long::sum);
+        }
+        return out;
+    }
+
     /** Runs a read against the scheduler's ledger and config under the lock (metrics); empty when not deciding. */
     public synchronized <T> Optional<T> withScheduler(java.util.function.Function<Scheduler, T> read) {
         return scheduler == null ? Optional.empty() : Optional.ofNullable(read.apply(scheduler));

@@ -22,7 +22,9 @@ import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.notNullValue;
 
 /**
@@ -144,5 +146,38 @@ class WorkloadApiTest {
                         .body("workloads.workloadId", hasItem("api-too-big-for-now"))
                         .body("workloads[0].position", equalTo(1))
                         .body("workloads[0].reason", notNullValue()));
+    }
+
+    @Test
+    void kueues_visibility_api_lists_a_teams_pending_workloads_by_its_cluster_queue_and_local_queue() {
+        for (String id : new String[] {"api-kueue-first", "api-kueue-second"}) {
+            Instant at = Instant.parse(id.endsWith("first") ? "2026-11-30T11:00:00Z" : "2026-11-30T11:01:00Z");
+            given().contentType(ContentType.JSON).body(EventCodec.bytes(Fixtures.workload(id, TEAM, 17, at)))
+                    .post("/workloads").then().statusCode(202);
+        }
+        String base = "/apis/visibility.kueue.x-k8s.io/v1beta1";
+        await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
+                given().get(base + "/clusterqueues/hyperpod-ns-" + TEAM + "-clusterqueue/pendingworkloads").then().statusCode(200)
+                        .body("kind", equalTo("PendingWorkloadsSummary"))
+                        .body("apiVersion", equalTo("visibility.kueue.x-k8s.io/v1beta1"))
+                        .body("items.metadata.name", hasItems("api-kueue-first", "api-kueue-second")));
+        var items = given().get(base + "/namespaces/hyperpod-ns-" + TEAM + "/localqueues/hyperpod-ns-" + TEAM
+                + "-localqueue/pendingworkloads").then().statusCode(200).extract().jsonPath();
+        int first = items.getList("items.metadata.name").indexOf("api-kueue-first");
+        int second = items.getList("items.metadata.name").indexOf("api-kueue-second");
+        assertThat(items.getInt("items[" + first + "].positionInClusterQueue")).isEqualTo(first)
+                .isLessThan(items.getInt("items[" + second + "].positionInClusterQueue"));
+        assertThat(items.getInt("items[" + first + "].positionInLocalQueue")).isEqualTo(first);
+        assertThat(items.getString("items[" + first + "].metadata.namespace")).isEqualTo("hyperpod-ns-" + TEAM);
+        assertThat(items.getString("items[" + first + "].localQueueName")).isEqualTo("hyperpod-ns-" + TEAM + "-localqueue");
+        // paging as in Kueue: offset skips, limit caps, positions stay those of the whole queue
+        given().get(base + "/clusterqueues/" + TEAM + "/pendingworkloads?offset=" + second + "&limit=1").then().statusCode(200)
+                .body("items.size()", equalTo(1)).body("items[0].metadata.name", equalTo("api-kueue-second"))
+                .body("items[0].positionInClusterQueue", equalTo(second));
+        given().get(base + "/clusterqueues/hyperpod-ns-nobody-clusterqueue/pendingworkloads").then().statusCode(404)
+                .body("kind", equalTo("Status")).body("reason", equalTo("NotFound"))
+                .body("message", containsString("hyperpod-ns-nobody-clusterqueue"));
+        given().get(base + "/namespaces/default/localqueues/hyperpod-ns-" + TEAM + "-localqueue/pendingworkloads").then()
+                .statusCode(404).body("reason", equalTo("NotFound"));
     }
 }

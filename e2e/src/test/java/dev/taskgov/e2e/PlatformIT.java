@@ -81,7 +81,8 @@ class PlatformIT {
             command.addAll(List.of("-jar", app.toString()));
             processes.start(s.getKey(), env, command);
         }
-        prometheus = Prometheus.start(processes, WORK.resolve("prometheus"), ports);
+        prometheus = Prometheus.start(processes, WORK.resolve("prometheus"), ports,
+                List.of(ROOT.resolve("deploy/prometheus/kueue-recording-rules.yml")));
         HttpClient http = HttpClient.newHttpClient();
         await("the four services healthy").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                 .until(() -> ports.values().stream().allMatch(p -> healthy(http, p)));
@@ -147,6 +148,45 @@ class PlatformIT {
                 .untilAsserted(() -> {
                     assertThat(services(lag)).as(lag).containsExactlyInAnyOrderElementsOf(all);
                     assertThat(services(deadLetters)).as(deadLetters).containsExactlyInAnyOrderElementsOf(all);
+                });
+    }
+
+    /**
+     * Kueue's metric names and labels, recorded by deploy/prometheus/kueue-recording-rules.yml from taskgov's
+     * own series, answer during the demo with HyperPod's queue names and Kubernetes resource names and units.
+     */
+    @Test
+    void kueuesMetricNamesAreRecordedFromTaskgovsDuringTheDemo() {
+        String queue = "cluster_queue=~\"hyperpod-ns-team-[0-9]+-clusterqueue\"";
+        String p5 = "flavor=\"ml.p5.48xlarge\", cohort=\"taskgov\"";
+        List<String> queries = List.of(
+                "kueue_pending_workloads{" + queue + ", status=~\"active|inadmissible\"}",
+                "kueue_admitted_active_workloads{" + queue + "}",
+                "kueue_reserving_active_workloads{" + queue + "}",
+                "kueue_admitted_workloads_total{" + queue + "}",
+                "kueue_quota_reserved_workloads_total{" + queue + "}",
+                "kueue_admission_wait_time_seconds_bucket{" + queue + ", le=\"+Inf\"}",
+                "kueue_admission_wait_time_seconds_count{" + queue + "}",
+                "kueue_evicted_workloads_total{" + queue + ", reason=\"Preempted\"}",
+                "kueue_cluster_queue_weighted_share{" + queue + "}",
+                "kueue_cluster_queue_nominal_quota{" + queue + ", " + p5 + ", resource=\"nvidia.com/gpu\"}",
+                "kueue_cluster_queue_nominal_quota{" + queue + ", " + p5 + ", resource=\"cpu\"}",
+                "kueue_cluster_queue_resource_usage{" + queue + ", " + p5 + ", resource=\"memory\"}",
+                "kueue_cluster_queue_borrowing_limit{" + queue + ", " + p5 + ", resource=\"nvidia.com/gpu\"}",
+                "kueue_cluster_queue_lending_limit{" + queue + ", " + p5 + ", resource=\"nvidia.com/gpu\"}",
+                // units: Kueue's memory is in bytes, taskgov's gauge in GiB
+                "kueue_cluster_queue_nominal_quota{resource=\"memory\"} == on (cluster_queue, flavor) "
+                        + "(label_replace(label_replace(taskgov_quota_nominal{cluster_arn=\"\", resource=\"memoryGiB\"}, "
+                        + "\"cluster_queue\", \"hyperpod-ns-$1-clusterqueue\", \"team\", \"(.+)\"), "
+                        + "\"flavor\", \"$1\", \"instance_type\", \"(.+)\") * 1073741824)");
+        await("Kueue's metric names answer").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(5))
+                .untilAsserted(() -> {
+                    List<String> failing = new ArrayList<>();
+                    for (String q : queries) {
+                        String problem = prometheus.problem(q);
+                        if (problem != null) failing.add(q + "  ->  " + problem);
+                    }
+                    assertThat(failing).as("Kueue-named queries without data (of %d)", queries.size()).isEmpty();
                 });
     }
 
