@@ -1,36 +1,21 @@
 package dev.taskgov.cli;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** get teams, get topology and --watch, against real HTTP servers answering recorded service output. */
+@org.junit.jupiter.api.extension.ExtendWith(FixedCliClock.class)
 class CliHabitsTest {
 
-    static final Instant NOW = Instant.parse("2026-11-30T10:05:00Z");
     StubServer admission;
     StubServer topology;
-
-    @BeforeAll
-    static void fixedClock() {
-        CliCommand.clock = Clock.fixed(NOW, ZoneOffset.UTC);
-    }
-
-    @AfterAll
-    static void systemClock() {
-        CliCommand.clock = Clock.systemUTC();
-    }
 
     @BeforeEach
     void start() {
