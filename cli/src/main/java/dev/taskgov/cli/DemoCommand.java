@@ -312,7 +312,7 @@ public class DemoCommand extends CliCommand {
             this.node = node;
             this.failAt = failAt;
             this.restoreAt = failAt.plus(failFor);
-            this.before = TopologyTopic.latest(endpoints.kafkaBootstrap, node, clock).orElseThrow(() ->
+            this.before = TopologyTopic.latest(endpoints.kafkaClient(), node, clock).orElseThrow(() ->
                     CliException.invalid("--fail-node: no node " + node + " on " + TopologyTopic.TOPIC + "; see topology-service's GET /topology"));
         }
 

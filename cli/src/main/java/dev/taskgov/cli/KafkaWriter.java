@@ -35,6 +35,7 @@ final class KafkaWriter implements AutoCloseable {
     private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
     private static final Duration LONGEST_PAUSE = Duration.ofSeconds(10);
 
+    private final Properties client;
     private final String bootstrap;
     private final Clock clock;
     private final Duration retryFor;
@@ -45,8 +46,9 @@ final class KafkaWriter implements AutoCloseable {
      * @param retryFor how long one write may be retried in all (zero: not at all)
      * @param err      where each retry is announced
      */
-    KafkaWriter(String bootstrap, Clock clock, Duration retryFor, PrintWriter err) {
-        this.bootstrap = bootstrap;
+    KafkaWriter(Properties client, Clock clock, Duration retryFor, PrintWriter err) {
+        this.client = client;
+        this.bootstrap = client.getProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG);
         this.clock = clock;
         this.retryFor = retryFor;
         this.err = err;
@@ -55,7 +57,7 @@ final class KafkaWriter implements AutoCloseable {
 
     private KafkaProducer<String, String> newProducer() {
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(client);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
