@@ -2,6 +2,7 @@ package dev.taskgov.cli;
 
 import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -31,6 +32,7 @@ final class KafkaWriter implements AutoCloseable {
     static final String SUBMITTED_TOPIC = TopicCatalog.Names.WORKLOAD_SUBMITTED;
     static final String FINISHED_TOPIC = TopicCatalog.Names.WORKLOAD_FINISHED;
     private static final String SOURCE = CloudEvents.source("cli");
+    private static final java.util.regex.Pattern USERNAME = java.util.regex.Pattern.compile("username=\"([^\"]*)\"");
 
     private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
     private static final Duration LONGEST_PAUSE = Duration.ofSeconds(10);
@@ -65,6 +67,17 @@ final class KafkaWriter implements AutoCloseable {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "15000");
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "taskgov-cli");
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    /**
+     * Where a submission for {@code team} goes: the team's own topic when this writer logs in as that team's
+     * principal (a team may write only there: the broker's ACLs), else the shared topic (the administrator's login).
+     */
+    String submissionTopic(String team) {
+        java.util.regex.Matcher login = USERNAME.matcher(client.getProperty("sasl.jaas.config", ""));
+        String principal = login.find() ? login.group(1) : null;
+        return team != null && principal != null && principal.equals(KafkaAccess.TEAM_PRINCIPAL_PREFIX + team)
+                ? KafkaAccess.submissionTopic(SUBMITTED_TOPIC, team) : SUBMITTED_TOPIC;
     }
 
     /** Sends one event keyed by {@code key} and waits for the broker's acknowledgement. */

@@ -96,13 +96,18 @@ public final class KafkaProvisioning {
         }
     }
 
-    /** An administrator's client of the broker in {@code dir}. */
+    /**
+     * An administrator's client of the broker in {@code dir}; without a credentials file there (an external broker
+     * that the local runtime did not set up), a client without login.
+     */
     static Admin admin(Path dir, String bootstrap) throws java.io.IOException {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "60000");
-        props.putAll(KafkaAccess.clientProperties(KafkaAccess.ADMIN,
-                SecureBroker.credentials(dir).getProperty(KafkaAccess.ADMIN)));
+        if (Files.exists(dir.resolve(SecureBroker.CREDENTIALS))) {
+            props.putAll(KafkaAccess.clientProperties(KafkaAccess.ADMIN,
+                    SecureBroker.credentials(dir).getProperty(KafkaAccess.ADMIN)));
+        }
         return Admin.create(props);
     }
 
