@@ -22,7 +22,7 @@ final class TopicRecords {
     private TopicRecords() {
     }
 
-    static List<ConsumerRecord<String, String>> all(String bootstrap, String topic) {
+    static List<ConsumerRecord<String, String>> all(String topic) {
         Properties p = new Properties();
         p.putAll(SharedKafka.adminClientProperties());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -42,11 +42,11 @@ final class TopicRecords {
         return out;
     }
 
-    static List<ConsumerRecord<String, String>> withKey(String bootstrap, String topic, String key) {
-        return all(bootstrap, topic).stream().filter(r -> key.equals(r.key())).toList();
+    static List<ConsumerRecord<String, String>> withKey(String topic, String key) {
+        return all(topic).stream().filter(r -> key.equals(r.key())).toList();
     }
 
-    static void send(String bootstrap, String topic, String key, String value) {
+    static void send(String topic, String key, String value) {
         Properties p = new Properties();
         p.putAll(SharedKafka.adminClientProperties());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
