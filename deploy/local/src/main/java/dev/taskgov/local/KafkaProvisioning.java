@@ -48,7 +48,12 @@ public final class KafkaProvisioning {
         }
         Path dir = Path.of(args[0]);
         List<String> teams = List.of(args).subList(3, args.length);
-        teams.forEach(KafkaAccess::requireTeamName);
+        try {
+            teams.forEach(KafkaAccess::requireTeamName);
+        } catch (IllegalArgumentException e) {
+            System.err.println("KafkaProvisioning: " + e.getMessage());
+            System.exit(2);
+        }
         provision(dir, args[1], Integer.parseInt(args[2]), teams);
     }
 
