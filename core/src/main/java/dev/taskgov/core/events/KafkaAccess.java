@@ -134,12 +134,14 @@ public final class KafkaAccess {
         group(grants, ADMISSION_SERVICE, "taskgov-admission");
         transactional(grants, ADMISSION_SERVICE, "taskgov-admission-");
 
-        // preemption-service: the only writer of preemptions; reads the requests and the state it decides on.
+        // preemption-service: the only writer of preemptions; reads the requests and the state it decides on (every
+        // team's submissions included).
         write(grants, PREEMPTION_SERVICE, names, TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.DEADLETTER,
                 TopicCatalog.PREEMPTION_CHANGELOG);
         read(grants, PREEMPTION_SERVICE, names, TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.WORKLOAD_STATUS,
                 TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.WORKLOAD_FINISHED,
-                TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY, TopicCatalog.PREEMPTION_CHANGELOG);
+                TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY, TopicCatalog.PREEMPTION_CHANGELOG, TopicCatalog.WORKLOAD_SUBMITTED);
+        prefixed(grants, PREEMPTION_SERVICE, submittedTeams, Operation.READ);
         literal(grants, PREEMPTION_SERVICE, names.apply(TopicCatalog.PREEMPTION_CHANGELOG), Operation.CREATE);
         group(grants, PREEMPTION_SERVICE, "taskgov-preemption");
         transactional(grants, PREEMPTION_SERVICE, "taskgov-preemption-");
