@@ -13,7 +13,7 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * <p>The application logs in as its own service principal, with its least rights, as it does in production: the
  * service names itself ({@code taskgov.kafka.username} in its application.properties) and finds its password
  * among {@code taskgov.kafka.passwords.<principal>}, which this resource gives for every service principal of the
- * run. On an unsecured broker (a container, or an external one without credentials) it connects in plain text.
+ * run (and the administrator's, for a test that logs in as such). On an unsecured broker (a container, or an external one without credentials) it connects in plain text.
  *
  * <p>The broker outlives the application (one per JVM), so {@link #stop()} leaves it running.
  */
@@ -29,6 +29,9 @@ public class KafkaTestResource implements QuarkusTestResourceLifecycleManager {
             for (String service : KafkaAccess.SERVICES) {
                 config.put("taskgov.kafka.passwords." + service, SharedKafka.password(service));
             }
+            // For a test whose application must log in as the administrator (taskgov.kafka.username), e.g. on
+            // topics it renamed, which no service's grant names.
+            config.put("taskgov.kafka.passwords." + KafkaAccess.ADMIN, SharedKafka.password(KafkaAccess.ADMIN));
         } else {
             config.put("taskgov.kafka.security-protocol", "PLAINTEXT");
         }
