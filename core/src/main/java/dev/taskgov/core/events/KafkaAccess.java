@@ -136,8 +136,8 @@ public final class KafkaAccess {
 
         // preemption-service: the only writer of preemptions; reads the requests and the state it decides on (every
         // team's submissions included).
-        write(grants, PREEMPTION_SERVICE, names, TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.DEADLETTER,
-                TopicCatalog.PREEMPTION_CHANGELOG);
+        write(grants, PREEMPTION_SERVICE, names, TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.WORKLOAD_STATUS,
+                TopicCatalog.DEADLETTER, TopicCatalog.PREEMPTION_CHANGELOG);
         read(grants, PREEMPTION_SERVICE, names, TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.WORKLOAD_STATUS,
                 TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.WORKLOAD_FINISHED,
                 TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY, TopicCatalog.PREEMPTION_CHANGELOG, TopicCatalog.WORKLOAD_SUBMITTED);
