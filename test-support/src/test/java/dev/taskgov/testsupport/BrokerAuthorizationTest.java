@@ -95,6 +95,7 @@ class BrokerAuthorizationTest {
         Map<String, Object> props = new HashMap<>(SharedKafka.clientProperties(KafkaAccess.teamPrincipal(TEAM_A)));
         props.putAll(KafkaAccess.clientProperties(KafkaAccess.teamPrincipal(TEAM_A), "not-the-password"));
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         try (Admin admin = Admin.create(props)) {
             assertThatThrownBy(() -> admin.describeCluster().nodes().get(30, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(SaslAuthenticationException.class);
