@@ -186,10 +186,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     @Override
     public synchronized void apply(ConsumerRecord<String, byte[]> record, Outbox out) {
         String topic = record.topic();
+        String submittingTeam = KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic);
         if (topic.equals(topics.submitted())) onSubmitted(record, null, out);
-        else if (KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic) instanceof String team) {
-            onSubmitted(record, team, out);
-        } else if (topic.equals(topics.finished())) onFinished(record, out);
+        else if (submittingTeam != null) onSubmitted(record, submittingTeam, out);
+        else if (topic.equals(topics.finished())) onFinished(record, out);
         else if (topic.equals(topics.preempted())) onPreempted(record, out);
         else if (topic.equals(topics.quota())) dirty |= readQuotaRecord(record, out);
         else if (topic.equals(topics.topology())) dirty |= readNodeRecord(record, out);
