@@ -449,6 +449,8 @@ class JobWatcherTest {
         claiming.getMetadata().setNamespace(otherNs);
         claiming.getMetadata().getLabels().put("sagemaker.amazonaws.com/team", "team-name");
         claiming.getMetadata().getLabels().put(JobTranslator.QUEUE_LABEL, NS + "-localqueue");
+        // team-other has no configured instance type: the pod template names it
+        claiming.getSpec().getTemplate().getSpec().getNodeSelector().put(JobTranslator.INSTANCE_TYPE_LABEL, P5);
         Job created = k8s.batch().v1().jobs().inNamespace(otherNs).resource(claiming).create();
         String id = "team-other-claims-team-name-" + created.getMetadata().getUid().substring(0, 8);
 
