@@ -99,9 +99,13 @@ final class KafkaWriter implements AutoCloseable {
                 if (!passing || System.nanoTime() + pause.toNanos() > giveUpAt) {
                     String retried = passing && attempt > 1 ? " after " + attempt + " attempts in "
                             + Duration.ofNanos(System.nanoTime() - started).toSeconds() + "s (--kafka-retry " + retryFor.toSeconds() + "s)" : "";
+                    boolean refused = cause instanceof org.apache.kafka.common.errors.AuthorizationException
+                            || cause instanceof org.apache.kafka.common.errors.AuthenticationException;
                     throw new CliException(CliException.FAILED, "cannot write to Kafka topic " + topic + " at " + bootstrap
-                            + " (" + cause.getMessage() + ")" + retried
-                            + "; is the broker up, or set --kafka-bootstrap / TASKGOV_KAFKA_BOOTSTRAP", cause);
+                            + " (" + cause.getMessage() + ")" + retried + (refused
+                            ? "; the broker refuses this login there (--kafka-config / TASKGOV_KAFKA_CONFIG; a team writes only"
+                                    + " its own topic " + SUBMITTED_TOPIC + ".<team>, docs/security.md)"
+                            : "; is the broker up, or set --kafka-bootstrap / TASKGOV_KAFKA_BOOTSTRAP"), cause);
                 }
                 announce("taskgov: cannot write to Kafka topic " + topic + " at " + bootstrap + " yet (" + cause.getMessage()
                         + "); attempt " + attempt + ", retrying in " + pause.toSeconds() + "s (for up to "
