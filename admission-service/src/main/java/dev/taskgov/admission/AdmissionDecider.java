@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
@@ -42,7 +43,7 @@ public final class AdmissionDecider implements AutoCloseable {
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
                 List.of(t.submitted(), t.finished(), t.preempted()), List.of(t.quota(), t.topology()),
                 settings.transactionalId(), settings.source(), t.deadLetter(), settings.pollTimeout(),
-                settings.rebuildTimeout()), processor, clock);
+                settings.rebuildTimeout(), KafkaAccess.submissionTopics(t.submitted())), processor, clock);
     }
 
     /**

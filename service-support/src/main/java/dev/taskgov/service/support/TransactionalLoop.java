@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -70,10 +71,26 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * @param deadLetterTopic where refused records go
      * @param pollTimeout     how long one poll waits
      * @param rebuildTimeout  how long reading a topic to its end may take
+     * @param moreGroupTopics null, or a pattern naming more group topics, subscribed with {@code groupTopics} by
+     *                        pattern so that a topic created later (e.g. a new team's submission topic) joins
      */
     public record Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
                            String transactionalId, String source, String deadLetterTopic, Duration pollTimeout,
-                           Duration rebuildTimeout) {
+                           Duration rebuildTimeout, Pattern moreGroupTopics) {
+
+        public Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
+                        String transactionalId, String source, String deadLetterTopic, Duration pollTimeout,
+                        Duration rebuildTimeout) {
+            this(clientProps, groupId, groupTopics, sideTopics, transactionalId, source, deadLetterTopic, pollTimeout,
+                    rebuildTimeout, null);
+        }
+
+        /** The group topics and the pattern's, as one pattern. */
+        Pattern groupTopicPattern() {
+            StringBuilder alternatives = new StringBuilder();
+            for (String topic : groupTopics) alternatives.append(Pattern.quote(topic)).append('|');
+            return Pattern.compile(alternatives + moreGroupTopics.pattern());
+        }
     }
 
     /** What the service plugs in: its state and decisions. All methods run on the loop thread. */
@@ -180,9 +197,11 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         // Every partition of every group topic goes to one member: one decider per cluster.
         props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, SingleOwnerAssignor.class.getName());
         props.put(SingleOwnerAssignor.OWNER_FLAG, lastOwner);
+        // A topic that matches the pattern joins at the next metadata refresh: within seconds, not Kafka's 5 minutes.
+        if (settings.moreGroupTopics() != null) props.putIfAbsent(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "5000");
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer = c;
-            c.subscribe(settings.groupTopics(), new ConsumerRebalanceListener() {
+            ConsumerRebalanceListener listener = new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
                     lose();
@@ -193,7 +212,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     if (partitions.isEmpty()) lastOwner.set(false);
                     else take(c);
                 }
-            });
+            };
+            if (settings.moreGroupTopics() == null) c.subscribe(settings.groupTopics(), listener);
+            else c.subscribe(settings.groupTopicPattern(), listener);
             while (running.get()) {
                 ConsumerRecords<String, byte[]> records = c.poll(settings.pollTimeout());
                 if (!owning.get()) continue;
