@@ -129,12 +129,13 @@ public final class AdmissionMetrics implements AdmissionObserver {
 
     /** Recomputes the gauges from the decider's state. */
     public void refresh(AdmissionProcessor processor) {
+        AdmissionProcessor.WorkloadCounts counts = processor.workloadCounts();
         List<MultiGauge.Row<?>> p = new ArrayList<>();
-        processor.pendingByClusterTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
+        counts.pendingByTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
                 byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
         pending.register(p, true);
         List<MultiGauge.Row<?>> a = new ArrayList<>();
-        processor.admittedByClusterAndTeam().forEach((cluster, byTeam) ->
+        counts.admittedByTeam().forEach((cluster, byTeam) ->
                 byTeam.forEach((team, n) -> a.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team), n))));
         running.register(a, true);
         List<MultiGauge.Row<?>> n = new ArrayList<>();
