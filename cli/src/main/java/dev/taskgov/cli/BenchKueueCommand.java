@@ -71,8 +71,8 @@ import java.util.stream.Stream;
  */
 @Command(name = "kueue", mixinStandardHelpOptions = true,
         description = {"Replay Kueue's scheduler performance test (profiles baseline, tas, large-scale) against the running platform.",
-                "The platform needs the profile's nodes: write them with --write-cluster FILE and start topology-service on it",
-                "(TASKGOV_TOPOLOGY_STATIC_FILE_PATH=FILE deploy/local/taskgov-local up), with no other teams' quotas."})
+                "The platform needs the profile's nodes and cluster: write them with --write-cluster FILE and start the platform on them",
+                "(TASKGOV_CLUSTERS_CONFIG=FILE.clusters.properties deploy/local/taskgov-local up), with no other teams' quotas."})
 public class BenchKueueCommand extends CliCommand {
 
     static final String SUBMITTED = dev.taskgov.core.events.TopicCatalog.Names.WORKLOAD_SUBMITTED;
@@ -120,14 +120,20 @@ public class BenchKueueCommand extends CliCommand {
         KueueBenchProfile profile = KueueBenchProfile.named(profileName, scale);
         if (!output.equals("table") && !output.equals("json")) throw CliException.invalid("--output must be table or json, was '" + output + "'");
         if (writeCluster != null) {
+            // The platform must govern the bench's cluster alone (quota-service refuses quotas for an
+            // undeclared ClusterArn), so the nodes come with a clusters file declaring only that cluster.
+            Path clusters = writeCluster.resolveSibling(writeCluster.getFileName() + ".clusters.properties");
             try {
                 Files.writeString(writeCluster, EventCodec.write(profile.inventory()) + "\n");
+                Files.writeString(clusters, "# The one cluster of taskgov bench kueue (--profile " + profile.name() + ")\n"
+                        + "taskgov.topology.cluster-arn=" + KueueBenchProfile.CLUSTER_ARN + "\n"
+                        + "taskgov.topology.static-file.path=" + writeCluster.toAbsolutePath() + "\n");
             } catch (IOException e) {
                 throw CliException.failed("cannot write " + writeCluster + ": " + e.getMessage());
             }
             out().println("wrote " + profile.nodes() + " nodes (" + profile.capacity() + " accelerators) to " + writeCluster
-                    + "; start the platform on it: TASKGOV_TOPOLOGY_STATIC_FILE_PATH=" + writeCluster.toAbsolutePath()
-                    + " deploy/local/taskgov-local up");
+                    + " and its cluster to " + clusters + "; start the platform on them: TASKGOV_CLUSTERS_CONFIG="
+                    + clusters.toAbsolutePath() + " deploy/local/taskgov-local up");
             return 0;
         }
         Duration limit = DemoCommand.parseDuration(timeout);

@@ -75,6 +75,15 @@ public interface TopologyConfig {
     @WithDefault("60s")
     Duration publishTimeout();
 
+    /**
+     * How often the capacity and free gauges are recomputed when something changed. Each recomputation walks
+     * every node and admitted workload, so it is done at most once per interval rather than after every workload
+     * event (a burst of thousands of events per second would otherwise cost more CPU than the decisions);
+     * {@code GET /topology} is always current.
+     */
+    @WithDefault("1s")
+    Duration metersRefresh();
+
     /** Backoff after a failed poll: first delay, doubled after each further failure up to max. */
     Backoff backoff();
 

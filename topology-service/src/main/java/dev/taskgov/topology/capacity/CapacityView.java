@@ -8,31 +8,48 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import dev.taskgov.topology.config.TopologyServiceConfig;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import org.jboss.logging.Logger;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The current inventory joined with what admitted workloads hold: the {@code GET /topology} tree
- * and the capacity / free gauges per domain and resource, refreshed on every change of either.
+ * (computed when asked, so always current) and the capacity / free gauges per domain and resource.
+ * A change of either only marks the gauges stale; they are recomputed at most once per
+ * {@code taskgov.topology.meters-refresh}, because one recomputation walks every node and every
+ * admitted workload and a burst brings thousands of workload events per second.
  */
 @ApplicationScoped
 public class CapacityView {
 
+    private static final Logger LOG = Logger.getLogger(CapacityView.class);
+
     @Inject
     MeterRegistry registry;
+
+    @Inject
+    TopologyServiceConfig config;
 
     private final WorkloadHolds holds = new WorkloadHolds();
     private volatile Map<ClusterArn, List<Node>> inventory = Map.of();
     private final AtomicInteger readyNodes = new AtomicInteger();
     private final AtomicInteger notReadyNodes = new AtomicInteger();
+    private final AtomicBoolean metersStale = new AtomicBoolean(true);
     private MultiGauge capacityGauge;
     private MultiGauge freeGauge;
+    private ScheduledExecutorService metersRefresher;
 
     @PostConstruct
     void registerMeters() {
@@ -46,6 +63,33 @@ public class CapacityView {
                 .description("Nodes in the inventory by readiness").register(registry);
         Gauge.builder("taskgov.topology.nodes", notReadyNodes, AtomicInteger::get).tag("ready", "false")
                 .description("Nodes in the inventory by readiness").register(registry);
+        metersRefresher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "topology-meters");
+            t.setDaemon(true);
+            return t;
+        });
+        long periodMillis = Math.max(1, config.topology().metersRefresh().toMillis());
+        metersRefresher.scheduleWithFixedDelay(this::refreshMetersIfStale, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+    }
+
+    @PreDestroy
+    void stopRefresher() {
+        if (metersRefresher != null) metersRefresher.shutdownNow();
+    }
+
+    /** What admitted workloads hold changed (a workload event was applied): the gauges are stale. */
+    public void holdsChanged() {
+        metersStale.set(true);
+    }
+
+    private void refreshMetersIfStale() {
+        try {
+            if (metersStale.getAndSet(false)) updateMeters();
+        } catch (RuntimeException e) {
+            // The next change marks them stale again; a failed refresh must not end the schedule.
+            metersStale.set(true);
+            LOG.warn("recomputing the topology gauges failed", e);
+        }
     }
 
     /** The admitted workloads' holds, fed by the workload event consumers. */
@@ -58,7 +102,7 @@ public class CapacityView {
         Map<ClusterArn, List<Node>> copy = new java.util.TreeMap<>();
         byCluster.forEach((c, nodes) -> copy.put(c, List.copyOf(nodes)));
         inventory = java.util.Collections.unmodifiableMap(copy);
-        updateMeters();
+        metersStale.set(true);
     }
 
     /** The governed clusters (the unnamed one when the configuration names none). */
@@ -72,8 +116,8 @@ public class CapacityView {
         return nodes == null ? java.util.Optional.empty() : java.util.Optional.of(TopologyTree.build(nodes, holds.heldPerNode(cluster)));
     }
 
-    /** Recomputes the gauges; called after every inventory or hold change. */
-    public synchronized void updateMeters() {
+    /** Recomputes the gauges now (the refresher calls it when they are stale). */
+    synchronized void updateMeters() {
         List<MultiGauge.Row<?>> capacity = new ArrayList<>();
         List<MultiGauge.Row<?>> free = new ArrayList<>();
         int ready = 0;

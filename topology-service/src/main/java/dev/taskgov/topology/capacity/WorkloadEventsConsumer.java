@@ -48,7 +48,7 @@ public class WorkloadEventsConsumer {
             }
         }
         view.holds().submitted(id, requests);
-        view.updateMeters();
+        view.holdsChanged();
     }
 
     @Incoming("workload-admitted")
@@ -74,14 +74,14 @@ public class WorkloadEventsConsumer {
             placements.add(new WorkloadHolds.PodSetPlacement(ps.name(), pods));
         }
         view.holds().admitted(id, a.admittedAt(), placements, a.cluster());
-        view.updateMeters();
+        view.holdsChanged();
     }
 
     @Incoming("workload-finished")
     public void finished(String value) {
         if (value == null) return;
         view.holds().finished(id(EventValues.read(value, WorkloadFinished.class).workloadId()));
-        view.updateMeters();
+        view.holdsChanged();
     }
 
     @Incoming("workload-preempted")
@@ -89,7 +89,7 @@ public class WorkloadEventsConsumer {
         if (value == null) return;
         WorkloadPreempted p = EventValues.read(value, WorkloadPreempted.class);
         view.holds().preempted(id(p.workloadId()), p.preemptedAt());
-        view.updateMeters();
+        view.holdsChanged();
     }
 
     private static String id(String workloadId) {

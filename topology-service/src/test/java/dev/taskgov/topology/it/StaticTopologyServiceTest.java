@@ -97,8 +97,10 @@ class StaticTopologyServiceTest {
         JsonPath admitted = topology();
         assertThat(admitted.getInt("free.vcpu")).isEqualTo(clusterFreeVcpu - 12);
         assertThat(admitted.getInt(path(RACK + ".capacity.accelerators"))).isEqualTo(32);
-        assertThat(metrics()).contains("taskgov_topology_domain_free{cluster=\"\",domain=\"nn-b2-r1\",level=\"topology.k8s.aws/network-node-layer-3\",resource=\"accelerators\"} "
-                + (rackFree - 6) + ".0");
+        // The gauges follow within taskgov.topology.meters-refresh (recomputed at most once per interval).
+        await().atMost(WAIT).untilAsserted(() -> assertThat(metrics()).contains(
+                "taskgov_topology_domain_free{cluster=\"\",domain=\"nn-b2-r1\",level=\"topology.k8s.aws/network-node-layer-3\",resource=\"accelerators\"} "
+                        + (rackFree - 6) + ".0"));
 
         send(TaskgovTopics.WORKLOAD_FINISHED, id, """
                 {"workloadId": "%s", "finishedAt": "2026-11-30T10:05:00Z", "outcome": "Succeeded"}""".formatted(id));
@@ -164,11 +166,12 @@ class StaticTopologyServiceTest {
     @Test
     void metricsShowCapacityPerDomainAndNodesByReadiness() {
         await().atMost(WAIT).until(() -> topology().getInt("readyNodes") == 32);
-        assertThat(metrics())
+        // The gauges follow the inventory within taskgov.topology.meters-refresh.
+        await().atMost(WAIT).untilAsserted(() -> assertThat(metrics())
                 .contains("taskgov_topology_domain_capacity{cluster=\"\",domain=\"nn-1\",level=\"topology.k8s.aws/network-node-layer-1\",resource=\"accelerators\"} 128.0")
                 .contains("taskgov_topology_domain_capacity{cluster=\"\",domain=\"nn-b1-r1\",level=\"topology.k8s.aws/network-node-layer-3\",resource=\"memoryGiB\"} 8192.0")
                 .contains("taskgov_topology_nodes{ready=\"true\"} 32.0")
-                .contains("taskgov_topology_nodes{ready=\"false\"} 0.0");
+                .contains("taskgov_topology_nodes{ready=\"false\"} 0.0"));
     }
 
     private static String path(String jsonPath) {
