@@ -8,6 +8,7 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.service.support.EventValues;
+import io.smallrye.common.annotation.NonBlocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -23,6 +24,10 @@ import java.util.Map;
  * node from admissions, releases from finishes and preemptions. Values are read by the one codec
  * into the contract's records; a record that does not parse or breaks a rule is refused with the
  * field and the rule, and goes to the dead-letter topic ({@link TopologyDeadLetters}).
+ *
+ * <p>The handlers run on the consumer's own context ({@code @NonBlocking}): each takes microseconds and
+ * never waits, so handing every record to a worker thread (the default for a method returning
+ * {@code void}) only cost CPU, the most of this service's during a burst.
  */
 @ApplicationScoped
 public class WorkloadEventsConsumer {
@@ -31,6 +36,7 @@ public class WorkloadEventsConsumer {
     CapacityView view;
 
     @Incoming("workload-submitted")
+    @NonBlocking
     public void submitted(String value) {
         if (value == null) return;
         WorkloadSubmitted s = EventValues.read(value, WorkloadSubmitted.class);
@@ -52,6 +58,7 @@ public class WorkloadEventsConsumer {
     }
 
     @Incoming("workload-admitted")
+    @NonBlocking
     public void admitted(String value) {
         if (value == null) return;
         WorkloadAdmitted a = EventValues.read(value, WorkloadAdmitted.class);
@@ -78,6 +85,7 @@ public class WorkloadEventsConsumer {
     }
 
     @Incoming("workload-finished")
+    @NonBlocking
     public void finished(String value) {
         if (value == null) return;
         view.holds().finished(id(EventValues.read(value, WorkloadFinished.class).workloadId()));
@@ -85,6 +93,7 @@ public class WorkloadEventsConsumer {
     }
 
     @Incoming("workload-preempted")
+    @NonBlocking
     public void preempted(String value) {
         if (value == null) return;
         WorkloadPreempted p = EventValues.read(value, WorkloadPreempted.class);
