@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,19 +21,47 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
  * The decider's Micrometer meters (names in docs/metrics.md). Counters and the wait-time histogram
- * are updated as decisions are made; the gauges are recomputed from the decider's state after each
- * committed batch ({@link #refresh}).
+ * are updated as decisions are made; the gauges are recomputed from the decider's state at most once
+ * per refresh interval after a batch changed it ({@link #refresh}), on a thread of their own: one
+ * recomputation walks every workload record and quota, which after every batch of a burst cost the
+ * decider a sixth of its CPU.
  */
-public final class AdmissionMetrics implements AdmissionObserver {
+public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable {
+
+    /** The processor whose state changed since the gauges were last recomputed; null when they are current. */
+    private final AtomicReference<AdmissionProcessor> changed = new AtomicReference<>();
+    private final ScheduledExecutorService refresher;
 
     @Override
     public void stateChanged(AdmissionProcessor processor) {
-        refresh(processor);
+        changed.set(processor);
     }
+
+    private void refreshIfChanged() {
+        AdmissionProcessor processor = changed.getAndSet(null);
+        if (processor == null) return;
+        try {
+            refresh(processor);
+        } catch (RuntimeException e) {
+            // Left for the next change; a failed recomputation must not end the schedule.
+            LOG.warn("recomputing the admission gauges failed", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        refresher.shutdownNow();
+    }
+
+    private static final Logger LOG = Logger.getLogger(AdmissionMetrics.class);
 
     /** The label naming the cluster on every per-team meter. */
     static final String CLUSTER = "cluster";
@@ -51,8 +80,15 @@ public final class AdmissionMetrics implements AdmissionObserver {
 
     /** @param inputTopics the topics the decider reads: their dead-letter counters start at 0 */
     public AdmissionMetrics(MeterRegistry registry, Supplier<Boolean> decider, Supplier<Long> lag,
-                            Collection<String> inputTopics) {
+                            Collection<String> inputTopics, Duration refreshInterval) {
         this.registry = registry;
+        this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "admission-meters");
+            t.setDaemon(true);
+            return t;
+        });
+        long periodMillis = Math.max(1, refreshInterval.toMillis());
+        refresher.scheduleWithFixedDelay(this::refreshIfChanged, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
         this.deadLetters = new DeadLetterMetrics(registry, inputTopics);
         this.pending = MultiGauge.builder("taskgov.admission.pending.workloads")
                 .description("Pending workloads per team and reason").register(registry);

@@ -43,6 +43,7 @@ public class AdmissionRuntime {
     String bootstrapServers;
 
     private AdmissionDecider decider;
+    private AdmissionMetrics metrics;
     private AdmissionReplica replica;
     private KafkaProducer<String, byte[]> submissions;
     private AdmissionTopics topics;
@@ -64,7 +65,9 @@ public class AdmissionRuntime {
         AdmissionDecider[] self = new AdmissionDecider[1];
         AdmissionMetrics metrics = new AdmissionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
                 () -> self[0] == null ? 0L : self[0].lag(),
-                java.util.List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(), topics.topology()));
+                java.util.List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(), topics.topology()),
+                a.metersRefresh());
+        this.metrics = metrics;
         decider = new AdmissionDecider(settings, Clock.systemUTC(), metrics);
         self[0] = decider;
         decider.start();
@@ -72,6 +75,7 @@ public class AdmissionRuntime {
 
     void onStop(@Observes ShutdownEvent event) {
         if (decider != null) decider.close();
+        if (metrics != null) metrics.close();
         if (replica != null) replica.close();
         if (submissions != null) submissions.close();
     }
