@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.quota.api.Ids;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TaskgovTopics;
+import dev.taskgov.testsupport.TestCredentials;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -41,12 +42,27 @@ public final class QuotaTestKit {
     private QuotaTestKit() {
     }
 
-    /** The AWS SDK's own SageMaker client, pointed at the service under test, with dummy credentials. */
+    private static TestCredentials.Key admin;
+
+    /** An admin access key in the service's database (made once per test JVM, which has one database). */
+    public static synchronized TestCredentials.Key admin() {
+        if (admin == null) {
+            admin = TestCredentials.inDatabase("test-admin", "admin");
+        }
+        return admin;
+    }
+
+    /** The AWS SDK's own SageMaker client, pointed at the service under test, signing with an admin key. */
     public static SageMakerClient sageMaker(URL service) {
+        return sageMaker(service, admin());
+    }
+
+    /** The AWS SDK's own SageMaker client, pointed at the service under test, signing with this key. */
+    public static SageMakerClient sageMaker(URL service, TestCredentials.Key key) {
         return SageMakerClient.builder()
                 .endpointOverride(URI.create("http://localhost:" + service.getPort()))
                 .region(Region.US_WEST_2)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(key.accessKeyId(), key.secret())))
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
                 .build();
     }

@@ -17,7 +17,9 @@ public class KafkaTestResource implements QuarkusTestResourceLifecycleManager {
         String bootstrap = SharedKafka.bootstrapServers();
         return Map.of(
                 "kafka.bootstrap.servers", bootstrap,
-                "mp.messaging.connector.smallrye-kafka.bootstrap.servers", bootstrap);
+                "mp.messaging.connector.smallrye-kafka.bootstrap.servers", bootstrap,
+                // Every service verifies requests with keys encrypted under this JVM's master key (TestCredentials).
+                TestCredentials.MASTER_KEY_PROPERTY, TestCredentials.MASTER_KEY);
     }
 
     @Override

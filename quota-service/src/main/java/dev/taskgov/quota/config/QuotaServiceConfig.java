@@ -1,6 +1,7 @@
 package dev.taskgov.quota.config;
 
 import dev.taskgov.service.support.TopicsConfig;
+import dev.taskgov.service.support.auth.AuthConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -16,6 +17,9 @@ public interface QuotaServiceConfig {
 
     /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
     TopicsConfig topics();
+
+    /** Access control: the master key that encrypts access-key secrets ({@code taskgov.auth.*}). */
+    AuthConfig auth();
 
     /** The quota API, its rules and its publishing (properties under {@code taskgov.quota.}). */
     Quota quota();
