@@ -67,6 +67,17 @@ public final class QuotaTestKit {
                 .build();
     }
 
+    /** A raw SageMaker wire call ({@code POST /}, {@code X-Amz-Target}), signed with an admin key. */
+    public static java.net.http.HttpResponse<String> wire(URL service, String target, String body) {
+        return wire(service, admin(), target, body);
+    }
+
+    /** A raw SageMaker wire call signed with this key (unsigned when null). */
+    public static java.net.http.HttpResponse<String> wire(URL service, TestCredentials.Key key, String target, String body) {
+        return TestCredentials.send(key, "POST", URI.create("http://localhost:" + service.getPort() + "/"), body,
+                "X-Amz-Target", target, "Content-Type", "application/x-amz-json-1.1");
+    }
+
     /** A cluster ARN of its own, so that each test's quota sums are its own. */
     public static String newClusterArn() {
         return "arn:aws:sagemaker:us-west-2:123456789012:cluster/" + Ids.newId();

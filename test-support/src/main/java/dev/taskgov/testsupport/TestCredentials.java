@@ -85,4 +85,33 @@ public final class TestCredentials {
         }
         return key;
     }
+
+    /**
+     * Sends one HTTP request signed with this key (SigV4, as the CLI signs), or unsigned when {@code key} is null;
+     * {@code headers} are name, value pairs.
+     */
+    public static java.net.http.HttpResponse<String> send(Key key, String method, java.net.URI uri, String body,
+                                                           String... headers) {
+        byte[] bytes = body == null ? new byte[0] : body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.util.Map<String, String> given = new java.util.LinkedHashMap<>();
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            given.put(headers[i], headers[i + 1]);
+        }
+        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(uri)
+                .method(method, body == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                        : java.net.http.HttpRequest.BodyPublishers.ofByteArray(bytes));
+        java.util.Map<String, String> all = key == null ? given
+                : new dev.taskgov.service.support.auth.RequestSigner(key.accessKeyId(), key.secret()).sign(method, uri, given, bytes);
+        all.forEach(b::header);
+        try {
+            return HTTP.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(method + " " + uri + " failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
 }
