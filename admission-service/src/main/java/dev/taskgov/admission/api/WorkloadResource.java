@@ -2,6 +2,9 @@ package dev.taskgov.admission.api;
 
 import dev.taskgov.admission.AdmissionProcessor;
 import dev.taskgov.admission.AdmissionRuntime;
+import dev.taskgov.admission.WorkloadRecord;
+import dev.taskgov.core.auth.AuditEvent;
+import dev.taskgov.core.auth.Principal;
 import dev.taskgov.admission.api.WorkloadViews.Accepted;
 import dev.taskgov.admission.api.WorkloadViews.Described;
 import dev.taskgov.admission.api.WorkloadViews.FieldError;
@@ -23,7 +26,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -38,7 +44,8 @@ import java.util.Optional;
 /**
  * admission-service over HTTP. Reads come from the decider's in-memory state on the decider, and from the
  * read replica ({@link dev.taskgov.admission.AdmissionReplica}) on every other instance. Only an instance whose
- * replica has not caught up yet answers 503, and its readiness check says DOWN meanwhile.
+ * replica has not caught up yet answers 503, and its readiness check says DOWN meanwhile. Every request must be
+ * SigV4-signed by an active key, and a team key reads and submits only for its own team ({@link ApiAccess}).
  */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
@@ -50,15 +57,27 @@ public class WorkloadResource {
     @Inject
     AdmissionRuntime runtime;
 
+    @Inject
+    ApiAccess access;
+
+    @Context
+    UriInfo uri;
+
+    @Context
+    HttpHeaders headers;
+
     @GET
     @Path("workloads/{id}")
     @Operation(summary = "A workload's state, reason, placement, borrowing and history")
     public Response describe(@PathParam("id") String id) {
+        Principal principal = access.guard().authenticate("GET", uri, headers, null, "DescribeWorkload", id);
         Optional<Violation> badId = WorkloadIds.check("id", id);
         if (badId.isPresent()) return badRequest("the workload id breaks the id rule", List.of(badId.get()));
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return notReady();
-        return p.get().workload(id)
+        Optional<WorkloadRecord> found = p.get().workload(id);
+        found.ifPresent(r -> access.guard().requireRead(principal, r.team(), "DescribeWorkload", "workload " + id));
+        return found
                 .map(r -> Response.ok(Described.of(r)).build())
                 .orElseGet(() -> Response.status(404).entity(Problem.of("no workload with id '" + id + "'")).build());
     }
@@ -67,6 +86,11 @@ public class WorkloadResource {
     @Path("workloads")
     @Operation(summary = "Workloads, optionally of one team and in one state")
     public Response list(@QueryParam("team") String team, @QueryParam("state") String state) {
+        String t = team == null || team.isBlank() ? null : team;
+        Principal principal = access.guard().authenticate("GET", uri, headers, null, "ListWorkloads", t);
+        if (t != null) {
+            access.guard().requireRead(principal, t, "ListWorkloads", "team " + t);
+        }
         WorkloadState s = null;
         if (state != null && !state.isBlank()) {
             try {
@@ -78,14 +102,17 @@ public class WorkloadResource {
         }
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return notReady();
-        String t = team == null || team.isBlank() ? null : team;
-        return Response.ok(p.get().workloads(t, s).stream().map(Described::of).toList()).build();
+        // Without ?team=, a team key sees its own teams' workloads only; an admin or a viewer sees all.
+        return Response.ok(p.get().workloads(t, s).stream().filter(r -> principal.mayRead(r.team()))
+                .map(Described::of).toList()).build();
     }
 
     @GET
     @Path("teams/{team}/pending")
     @Operation(summary = "A team's pending workloads in queue order, with positions and why each waits")
     public Response pending(@PathParam("team") String team) {
+        Principal principal = access.guard().authenticate("GET", uri, headers, null, "ListPendingWorkloads", "team " + team);
+        access.guard().requireRead(principal, team, "ListPendingWorkloads", "team " + team);
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         List<WorkloadView> queue = p.get().queue(team);
@@ -100,20 +127,29 @@ public class WorkloadResource {
     @Operation(summary = "Submit a workload: validated, then published to the submissions topic (202)")
     @RequestBody(content = @Content(schema = @Schema(implementation = WorkloadSubmitted.class)))
     public Response submit(String body) throws Exception {
+        Principal principal = access.guard().authenticate("POST", uri, headers, body, "SubmitWorkload", null);
         WorkloadSubmitted submission;
         try {
             submission = read(body);
         } catch (EventCodec.EventFormatException e) {
+            access.guard().record(principal.name(), "SubmitWorkload", null, "Failed: unreadable body: " + e.getMessage(), null);
             return unreadable(e);
         }
+        String target = "workload " + submission.workloadId();
+        access.guard().requireSubmit(principal, submission.team(), "SubmitWorkload", target);
         List<Violation> violations = new ArrayList<>(WorkloadValidation.checkFields(submission));
         Optional<AdmissionProcessor> p = runtime.reads();
         if (violations.isEmpty() && p.isPresent()
                 && p.get().validate(submission) instanceof WorkloadValidation.Invalid invalid) {
             violations.addAll(invalid.violations());
         }
-        if (!violations.isEmpty()) return badRequest("the workload breaks " + violations.size() + " rule(s)", violations);
+        if (!violations.isEmpty()) {
+            access.guard().record(principal.name(), "SubmitWorkload", target, "Failed: " + violations, null);
+            return badRequest("the workload breaks " + violations.size() + " rule(s)", violations);
+        }
         runtime.publishSubmission(submission);
+        access.guard().record(principal.name(), "SubmitWorkload", target, AuditEvent.ALLOWED,
+                EventCodec.mapper().valueToTree(submission));
         return Response.accepted(new Accepted(submission.workloadId(),
                 "published; GET /workloads/" + submission.workloadId() + " shows its state")).build();
     }

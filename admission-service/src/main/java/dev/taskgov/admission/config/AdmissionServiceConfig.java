@@ -14,6 +14,9 @@ public interface AdmissionServiceConfig {
     /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
     TopicsConfig topics();
 
+    /** Access control: the master key that decrypts access-key secrets ({@code taskgov.auth.*}). */
+    dev.taskgov.service.support.auth.AuthConfig auth();
+
     /** The decider: consumer group, transactions, changelog. */
     Admission admission();
 

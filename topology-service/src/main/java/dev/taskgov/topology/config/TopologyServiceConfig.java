@@ -15,4 +15,7 @@ public interface TopologyServiceConfig {
 
     /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
     TopicsConfig topics();
+
+    /** Access control: the master key that decrypts access-key secrets ({@code taskgov.auth.*}). */
+    dev.taskgov.service.support.auth.AuthConfig auth();
 }

@@ -1,0 +1,47 @@
+package dev.taskgov.service.support.auth;
+
+import dev.taskgov.core.auth.AuditEvent;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jboss.logging.Logger;
+
+import java.util.Properties;
+import java.util.function.Consumer;
+
+/**
+ * Sends audit records to the audit topic (key = event id), where quota-service stores them in PostgreSQL. A
+ * record that cannot be sent is logged in full, so the log keeps what the topic lost.
+ */
+public final class AuditProducer implements Consumer<AuditEvent>, AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(AuditProducer.class);
+
+    private final KafkaProducer<String, String> producer;
+    private final String topic;
+
+    public AuditProducer(Properties clientProps, String topic) {
+        Properties p = new Properties();
+        p.putAll(clientProps);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        this.producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+        this.topic = topic;
+    }
+
+    @Override
+    public void accept(AuditEvent event) {
+        String json = event.toJson();
+        producer.send(new ProducerRecord<>(topic, event.eventId(), json), (meta, failure) -> {
+            if (failure != null) {
+                LOG.errorf("audit record not sent to %s (%s): %s", topic, failure.getMessage(), json);
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}
