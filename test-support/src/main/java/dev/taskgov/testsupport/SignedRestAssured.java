@@ -26,7 +26,11 @@ public final class SignedRestAssured {
      * any GET path of the service that checks signatures.
      */
     public static TestCredentials.Key keyOnTopic(String probePath, String principal, String... roles) {
-        TestCredentials.Key key = TestCredentials.onTopic(principal, roles);
+        return awaitKnown(TestCredentials.onTopic(principal, roles), probePath);
+    }
+
+    /** The key, once the service under test (a new application of the same JVM, say) has read it from the topic. */
+    public static TestCredentials.Key awaitKnown(TestCredentials.Key key, String probePath) {
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
                 .until(() -> !"UnrecognizedClientException".equals(given(key).get(probePath).getHeader("x-amzn-ErrorType")));
         return key;

@@ -68,11 +68,11 @@ public final class TestCredentials {
 
     /** A key published on the default credentials topic, as quota-service publishes it. */
     public static Key onTopic(String principal, String... roles) {
-        return onTopic(TopicCatalog.CREDENTIALS.defaultName(), principal, roles);
+        return onTopicNamed(TopicCatalog.CREDENTIALS.defaultName(), principal, roles);
     }
 
     /** A key published on this credentials topic. */
-    public static Key onTopic(String topic, String principal, String... roles) {
+    public static Key onTopicNamed(String topic, String principal, String... roles) {
         Key key = newKey(principal, roles);
         AccessKey record = new AccessKey(key.accessKeyId(), principal, List.of(roles), BOX.encrypt(key.accessKeyId(), key.secret()));
         Properties p = new Properties();
