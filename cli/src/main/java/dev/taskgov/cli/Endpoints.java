@@ -25,6 +25,17 @@ final class Endpoints {
             description = "Kafka bootstrap servers (env TASKGOV_KAFKA_BOOTSTRAP; default ${DEFAULT-VALUE}).")
     String kafkaBootstrap;
 
+    @Option(names = "--credentials-profile", paramLabel = "NAME",
+            defaultValue = "${sys:taskgov.profile.name:-${env:TASKGOV_PROFILE_NAME:-admin}}",
+            description = "Which key of the profile file signs the requests (env TASKGOV_PROFILE_NAME; default ${DEFAULT-VALUE}).")
+    String profile;
+
+    @Option(names = "--profile-file", paramLabel = "PATH",
+            defaultValue = "${sys:taskgov.profile.file:-${env:TASKGOV_PROFILE:-${env:TASKGOV_HOME:-.taskgov}/credentials}}",
+            description = "The credentials profile file, in ~/.aws/credentials format (env TASKGOV_PROFILE; default "
+                    + "${DEFAULT-VALUE}, which the local runtime writes).")
+    String profileFile;
+
     @Option(names = "--kafka-retry", paramLabel = "DURATION",
             defaultValue = "${env:TASKGOV_KAFKA_RETRY:-2m}",
             description = "How long a write to Kafka is retried while the broker is away, e.g. restarting (env TASKGOV_KAFKA_RETRY; "
@@ -43,7 +54,21 @@ final class Endpoints {
     }
 
     AdmissionClient admission() {
-        return new AdmissionClient(uri("--admission-url", admissionUrl));
+        return new AdmissionClient(uri("--admission-url", admissionUrl), credentials());
+    }
+
+    /** The key requests are signed with: the selected profile of the profile file. */
+    Profile.Credentials credentials() {
+        return Profile.read(java.nio.file.Path.of(profileFile), profile);
+    }
+
+    java.nio.file.Path profileFile() {
+        return java.nio.file.Path.of(profileFile);
+    }
+
+    /** taskgov's own endpoints on quota-service (credentials, audit), signed like the rest. */
+    SignedHttp quotaHttp() {
+        return new SignedHttp(quota(), "quota-service", credentials(), "--quota-url / TASKGOV_QUOTA_URL");
     }
 
     URI quota() {

@@ -11,6 +11,19 @@ final class Cli {
     record Result(int exit, String out, String err) {
     }
 
+    /** The key every command signs with: a test profile file ([admin]), as the local runtime writes one. */
+    static final Profile.Credentials KEY = new Profile.Credentials("admin", "TGAKCLITESTKEY000001", "cli-test-secret");
+
+    static {
+        try {
+            java.nio.file.Path file = java.nio.file.Files.createTempDirectory("taskgov-cli-test").resolve("credentials");
+            Profile.write(file, KEY);
+            System.setProperty("taskgov.profile.file", file.toString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private Cli() {
     }
 
