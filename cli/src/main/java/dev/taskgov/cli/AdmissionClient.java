@@ -1,5 +1,7 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.service.support.auth.ProfileFile;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.EventCodec;
 
@@ -13,7 +15,7 @@ final class AdmissionClient {
 
     private final SignedHttp http;
 
-    AdmissionClient(URI base, Profile.Credentials credentials) {
+    AdmissionClient(URI base, ProfileFile.Credentials credentials) {
         this.http = new SignedHttp(base, "admission-service", credentials, "--admission-url / TASKGOV_ADMISSION_URL");
     }
 

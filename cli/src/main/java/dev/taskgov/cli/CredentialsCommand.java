@@ -1,5 +1,7 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.service.support.auth.ProfileFile;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.core.events.EventCodec;
@@ -47,8 +49,13 @@ public class CredentialsCommand {
             if (description != null) request.put("description", description);
             JsonNode created = endpoints.quotaHttp().post("/credentials", request.toString());
             if (writeProfile != null) {
-                Profile.write(endpoints.profileFile(), new Profile.Credentials(writeProfile,
-                        created.path("accessKeyId").asText(), created.path("secretAccessKey").asText()));
+                try {
+                    ProfileFile.write(endpoints.profileFile(), new ProfileFile.Credentials(writeProfile,
+                            created.path("accessKeyId").asText(), created.path("secretAccessKey").asText()));
+                } catch (java.io.UncheckedIOException e) {
+                    throw CliException.failed(e.getMessage() + "; the key " + created.path("accessKeyId").asText()
+                            + " exists: revoke it, or note its secret " + created.path("secretAccessKey").asText());
+                }
                 ((ObjectNode) created).remove("secretAccessKey");
                 ((ObjectNode) created).put("profile", writeProfile);
                 ((ObjectNode) created).put("profileFile", endpoints.profileFile().toAbsolutePath().toString());

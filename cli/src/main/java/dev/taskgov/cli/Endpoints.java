@@ -1,5 +1,7 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.service.support.auth.ProfileFile;
+
 import picocli.CommandLine.Option;
 
 import java.net.URI;
@@ -58,8 +60,14 @@ final class Endpoints {
     }
 
     /** The key requests are signed with: the selected profile of the profile file. */
-    Profile.Credentials credentials() {
-        return Profile.read(java.nio.file.Path.of(profileFile), profile);
+    ProfileFile.Credentials credentials() {
+        try {
+            return ProfileFile.read(java.nio.file.Path.of(profileFile), profile);
+        } catch (IllegalArgumentException e) {
+            throw CliException.invalid(e.getMessage());
+        } catch (java.io.UncheckedIOException e) {
+            throw CliException.failed(e.getMessage());
+        }
     }
 
     java.nio.file.Path profileFile() {

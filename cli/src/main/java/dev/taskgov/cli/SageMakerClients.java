@@ -1,5 +1,7 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.service.support.auth.ProfileFile;
+
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -18,7 +20,7 @@ final class SageMakerClients {
     private SageMakerClients() {
     }
 
-    static SageMakerClient client(URI endpoint, Profile.Credentials credentials) {
+    static SageMakerClient client(URI endpoint, ProfileFile.Credentials credentials) {
         return SageMakerClient.builder()
                 .endpointOverride(endpoint)
                 // quota-service verifies the SigV4 signature the SDK makes with the profile's key.

@@ -1,5 +1,7 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.service.support.auth.ProfileFile;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.auth.RequestSigner;
@@ -28,7 +30,7 @@ final class SignedHttp {
     private final RequestSigner signer;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
-    SignedHttp(URI base, String service, Profile.Credentials credentials, String flag) {
+    SignedHttp(URI base, String service, ProfileFile.Credentials credentials, String flag) {
         this.base = base;
         this.service = service;
         this.flag = flag;

@@ -1,5 +1,7 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.service.support.auth.ProfileFile;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,13 +37,13 @@ class CredentialsCommandsTest {
     @Test
     void create_writes_the_new_key_to_the_profile_file_and_never_prints_its_secret_then() throws Exception {
         Path profile = Files.createTempDirectory("taskgov-profile").resolve("credentials");
-        Profile.write(profile, Cli.KEY);
+        ProfileFile.write(profile, Cli.KEY);
         Cli.Result r = Cli.run("credentials", "create", "--quota-url", quota.url(), "--profile-file", profile.toString(),
                 "--principal", "team-a", "--role", "team:team-a", "--write-profile", "team-a");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("TGAKNEWKEY", "stored as profile [team-a]").doesNotContain("s3cr3t");
-        assertThat(Profile.read(profile, "team-a")).isEqualTo(new Profile.Credentials("team-a", "TGAKNEWKEY", "s3cr3t"));
-        assertThat(Profile.read(profile, "admin")).isEqualTo(Cli.KEY);
+        assertThat(ProfileFile.read(profile, "team-a")).isEqualTo(new ProfileFile.Credentials("team-a", "TGAKNEWKEY", "s3cr3t"));
+        assertThat(ProfileFile.read(profile, "admin")).isEqualTo(Cli.KEY);
         assertThat(quota.requests.get(0).body()).contains("\"principal\":\"team-a\"", "\"roles\":[\"team:team-a\"]");
         assertThat(quota.requests.get(0).header("Authorization")).contains("Credential=" + Cli.KEY.accessKeyId() + "/");
     }

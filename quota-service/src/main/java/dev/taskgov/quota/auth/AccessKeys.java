@@ -10,6 +10,10 @@ import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import dev.taskgov.service.support.auth.CredentialLookup;
+import dev.taskgov.service.support.auth.ProfileFile;
+import org.jboss.logging.Logger;
+
+import java.nio.file.Path;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.panache.common.Sort;
 import io.quarkus.runtime.StartupEvent;
@@ -32,6 +36,8 @@ import java.util.Set;
  */
 @ApplicationScoped
 public class AccessKeys implements CredentialLookup {
+
+    private static final Logger LOG = Logger.getLogger(AccessKeys.class);
 
     public static final String KEY_CHANGED = "dev.taskgov.credentials.access-key.changed";
     public static final String KEY_REVOKED = "dev.taskgov.credentials.access-key.revoked";
@@ -64,6 +70,21 @@ public class AccessKeys implements CredentialLookup {
                 publish(e);
             }
         });
+        config.auth().bootstrapProfile().ifPresent(this::bootstrapAdmin);
+    }
+
+    /**
+     * The first admin key, so that a new installation can be administered at all: made only while no active admin
+     * key exists, its secret written to the profile file (readable by its owner only) and nowhere else.
+     */
+    void bootstrapAdmin(String profileFile) {
+        if (anyActiveAdmin()) {
+            return;
+        }
+        Created admin = create("admin", List.of("admin"), "first admin key, made on first start", Caller.SYSTEM);
+        ProfileFile.write(Path.of(profileFile), new ProfileFile.Credentials("admin", admin.accessKeyId(), admin.secret()));
+        LOG.infof("no admin key existed: made %s and wrote it as profile [admin] to %s", admin.accessKeyId(),
+                Path.of(profileFile).toAbsolutePath());
     }
 
     /** Creates a key for the principal with these roles; refuses a bad principal name or role naming the rule. */
@@ -132,7 +153,12 @@ public class AccessKeys implements CredentialLookup {
         if (e == null || !e.active()) {
             return Optional.empty();
         }
-        return Optional.of(new Found(Principal.of(e.principal, e.roleList()), box.decrypt(e.accessKeyId, e.secretCiphertext)));
+        try {
+            return Optional.of(new Found(Principal.of(e.principal, e.roleList()), box.decrypt(e.accessKeyId, e.secretCiphertext)));
+        } catch (IllegalStateException wrongMasterKey) {
+            LOG.warnf("access key %s: %s", accessKeyId, wrongMasterKey.getMessage());
+            return Optional.empty();
+        }
     }
 
     /** A key as {@code taskgov credentials list} shows it (no secret). */

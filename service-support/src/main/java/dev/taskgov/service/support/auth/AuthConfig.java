@@ -23,6 +23,12 @@ public interface AuthConfig {
     @WithDefault("${TASKGOV_HOME:.taskgov}/master.key")
     String masterKeyFile();
 
+    /**
+     * quota-service only: when no active admin key exists, make one on start and write it as section {@code [admin]}
+     * of this profile file (the local runtime sets {@code $TASKGOV_HOME/credentials}). Unset: no key is made.
+     */
+    Optional<String> bootstrapProfile();
+
     /** The box that encrypts and decrypts secrets with the configured master key; a clear error when there is none. */
     default SecretBox secretBox() {
         if (masterKey().isPresent() && !masterKey().get().isBlank()) {

@@ -1,4 +1,4 @@
-package dev.taskgov.cli;
+package dev.taskgov.service.support.auth;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,44 +11,44 @@ import java.util.Map;
 /**
  * A credentials profile file in the format of {@code ~/.aws/credentials}: sections {@code [name]} with
  * {@code aws_access_key_id} and {@code aws_secret_access_key}. The local runtime writes one (an admin key and the
- * demo teams' keys); the CLI signs its requests with the selected section's key, and the {@code aws} CLI can read the
- * same file ({@code AWS_SHARED_CREDENTIALS_FILE}, {@code AWS_PROFILE}).
+ * demo teams' keys; quota-service writes the first admin key into it); the CLI signs its requests with the selected
+ * section's key, and the {@code aws} CLI can read the same file ({@code AWS_SHARED_CREDENTIALS_FILE}, {@code AWS_PROFILE}).
  */
-final class Profile {
+public final class ProfileFile {
 
-    static final String KEY_ID = "aws_access_key_id";
-    static final String SECRET = "aws_secret_access_key";
+    public static final String KEY_ID = "aws_access_key_id";
+    public static final String SECRET = "aws_secret_access_key";
 
     /** One section's key. */
-    record Credentials(String profile, String accessKeyId, String secret) {
+    public record Credentials(String profile, String accessKeyId, String secret) {
     }
 
-    private Profile() {
+    private ProfileFile() {
     }
 
     /** The key of one section; a clear error naming the file and the section when it is not there. */
-    static Credentials read(Path file, String profile) {
+    public static Credentials read(Path file, String profile) {
         if (!Files.isReadable(file)) {
-            throw CliException.invalid("no credentials: profile file " + file.toAbsolutePath() + " does not exist or cannot be read; "
-                    + "the local runtime writes it on first start (deploy/local/taskgov-local up), or point --profile-file / "
-                    + "TASKGOV_PROFILE at yours");
+            throw new IllegalArgumentException("no credentials: profile file " + file.toAbsolutePath() + " does not exist or "
+                    + "cannot be read; the local runtime writes it on first start (deploy/local/taskgov-local up), or point "
+                    + "--profile-file / TASKGOV_PROFILE at yours");
         }
         Map<String, Map<String, String>> sections = parse(file);
         Map<String, String> section = sections.get(profile);
         if (section == null) {
-            throw CliException.invalid("no profile [" + profile + "] in " + file.toAbsolutePath() + " (profiles: "
+            throw new IllegalArgumentException("no profile [" + profile + "] in " + file.toAbsolutePath() + " (profiles: "
                     + sections.keySet() + "); choose one with --credentials-profile / TASKGOV_PROFILE_NAME");
         }
         String id = section.get(KEY_ID);
         String secret = section.get(SECRET);
         if (id == null || secret == null) {
-            throw CliException.invalid("profile [" + profile + "] in " + file.toAbsolutePath() + " needs " + KEY_ID + " and " + SECRET);
+            throw new IllegalArgumentException("profile [" + profile + "] in " + file.toAbsolutePath() + " needs " + KEY_ID + " and " + SECRET);
         }
         return new Credentials(profile, id, secret);
     }
 
     /** Adds or replaces one section, keeping the others; the file is readable by its owner only. */
-    static void write(Path file, Credentials credentials) {
+    public static void write(Path file, Credentials credentials) {
         Map<String, Map<String, String>> sections = Files.exists(file) ? parse(file) : new LinkedHashMap<>();
         Map<String, String> section = new LinkedHashMap<>();
         section.put(KEY_ID, credentials.accessKeyId());
@@ -73,7 +73,7 @@ final class Profile {
             }
             Files.writeString(file, out);
         } catch (IOException e) {
-            throw CliException.failed("cannot write the profile file " + file.toAbsolutePath() + ": " + e.getMessage());
+            throw new java.io.UncheckedIOException("cannot write the profile file " + file.toAbsolutePath() + ": " + e.getMessage(), e);
         }
     }
 
@@ -82,7 +82,7 @@ final class Profile {
         try {
             lines = Files.readAllLines(file);
         } catch (IOException e) {
-            throw CliException.failed("cannot read the profile file " + file.toAbsolutePath() + ": " + e.getMessage());
+            throw new java.io.UncheckedIOException("cannot read the profile file " + file.toAbsolutePath() + ": " + e.getMessage(), e);
         }
         Map<String, Map<String, String>> sections = new LinkedHashMap<>();
         Map<String, String> current = null;
