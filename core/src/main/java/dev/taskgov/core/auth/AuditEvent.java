@@ -33,6 +33,11 @@ public record AuditEvent(String eventId, Instant at, String service, String prin
         return "Refused: " + errorType + ": " + message;
     }
 
+    /** The outcome of a refused request that named an access key it did not prove to hold (or no key at all). */
+    public static String refused(String errorType, String message, String claimedKeyId) {
+        return refused(errorType, message) + (claimedKeyId == null ? "" : " (request named access key " + claimedKeyId + ")");
+    }
+
     public String toJson() {
         try {
             return JSON.writeValueAsString(this);

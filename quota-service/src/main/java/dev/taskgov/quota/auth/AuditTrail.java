@@ -40,7 +40,7 @@ public class AuditTrail {
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void refused(String principal, String operation, String target, AuthFailure failure) {
         store(AuditEvent.of(clock.instant(), SERVICE, principal, operation, target,
-                AuditEvent.refused(failure.type(), failure.getMessage()), null, null));
+                AuditEvent.refused(failure.type(), failure.getMessage(), principal == null ? failure.claimedKeyId() : null), null, null));
     }
 
     /** Stores a record from the audit topic (another service's), once: its event id is the key. */

@@ -42,7 +42,7 @@ public final class AccessGuard {
         try {
             return verifier.verify(HttpRequests.of(method, uri, headers, body));
         } catch (AuthFailure e) {
-            record(null, operation, target, AuditEvent.refused(e.type(), e.getMessage()), null);
+            record(null, operation, target, AuditEvent.refused(e.type(), e.getMessage(), e.claimedKeyId()), null);
             throw e;
         }
     }

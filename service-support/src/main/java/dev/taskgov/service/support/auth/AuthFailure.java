@@ -19,6 +19,7 @@ public final class AuthFailure extends RuntimeException {
 
     private final String type;
     private final int status;
+    private String claimedKeyId;
 
     public AuthFailure(String type, int status, String message) {
         super(message);
@@ -49,6 +50,17 @@ public final class AuthFailure extends RuntimeException {
      */
     public static AuthFailure accessDenied(int status, String message) {
         return new AuthFailure(ACCESS_DENIED, status, message);
+    }
+
+    /** Records the access key id the refused request named (unverified), for the audit trail. */
+    AuthFailure claimedBy(String keyId) {
+        this.claimedKeyId = keyId;
+        return this;
+    }
+
+    /** The access key id the request named, when it named one; not proof of who sent it. */
+    public String claimedKeyId() {
+        return claimedKeyId;
     }
 
     public String type() {

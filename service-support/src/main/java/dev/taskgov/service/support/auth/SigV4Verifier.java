@@ -66,6 +66,14 @@ public final class SigV4Verifier {
                     + "KEY/yyyyMMdd/REGION/SERVICE/aws4_request, was '" + credential + "'");
         }
         String keyId = scope[0];
+        try {
+            return verify(request, keyId, scope, signedHeaders, signature);
+        } catch (AuthFailure e) {
+            throw e.claimedBy(keyId);
+        }
+    }
+
+    private Principal verify(SignedRequest request, String keyId, String[] scope, String signedHeaders, String signature) {
         Instant signedAt = requestTime(request);
         if (!AMZ_DATE.format(signedAt).startsWith(scope[1])) {
             throw AuthFailure.invalidSignature("Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '"
