@@ -19,7 +19,7 @@ import java.time.Clock;
 public class AuditTrail {
 
     public static final String SERVICE = "quota-service";
-    public static final String AUDIT_RECORDED = "dev.taskgov.audit.recorded";
+    public static final String AUDIT_RECORDED = dev.taskgov.service.support.auth.AuditProducer.TYPE;
 
     @Inject
     QuotaServiceConfig config;

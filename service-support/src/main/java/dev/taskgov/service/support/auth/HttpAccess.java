@@ -20,7 +20,7 @@ public final class HttpAccess implements AutoCloseable {
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         client.put(CommonClientConfigs.CLIENT_ID_CONFIG, service + "-access");
         credentials = new CredentialDirectory(client, credentialsTopic, auth.secretBox()).start();
-        audit = new AuditProducer(client, auditTopic);
+        audit = new AuditProducer(client, auditTopic, service);
         guard = new AccessGuard(new SigV4Verifier(credentials, Clock.systemUTC()), audit, service, Clock.systemUTC());
     }
 
