@@ -20,10 +20,8 @@ import software.amazon.awssdk.services.sagemaker.model.SageMakerException;
 
 import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -334,22 +332,12 @@ class AccessMatrixTest {
     }
 
     private HttpRequest signed(RequestSigner signer, String op, String body) {
-        URI uri = URI.create("http://localhost:" + service.getPort() + "/");
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
-        signer.sign("POST", uri, Map.of("X-Amz-Target", "SageMaker." + op, "Content-Type", "application/x-amz-json-1.1"), bytes)
-                .forEach(b::header);
-        return b.build();
+        return TestCredentials.request(signer, "POST", URI.create("http://localhost:" + service.getPort() + "/"), body,
+                "X-Amz-Target", "SageMaker." + op, "Content-Type", "application/x-amz-json-1.1");
     }
 
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
-
     private static HttpResponse<String> send(HttpRequest request) {
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
+        return TestCredentials.send(request);
     }
 
     private static void assertError(String what, HttpResponse<String> r, int status, String type) {

@@ -92,6 +92,16 @@ public final class TestCredentials {
      */
     public static java.net.http.HttpResponse<String> send(Key key, String method, java.net.URI uri, String body,
                                                            String... headers) {
+        return send(request(key == null ? null : new dev.taskgov.service.support.auth.RequestSigner(key.accessKeyId(), key.secret()),
+                method, uri, body, headers));
+    }
+
+    /**
+     * One HTTP request signed by this signer (its key, its clock), or unsigned when {@code signer} is null; send it
+     * twice to replay it. {@code headers} are name, value pairs, signed too.
+     */
+    public static java.net.http.HttpRequest request(dev.taskgov.service.support.auth.RequestSigner signer, String method,
+                                                    java.net.URI uri, String body, String... headers) {
         byte[] bytes = body == null ? new byte[0] : body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         java.util.Map<String, String> given = new java.util.LinkedHashMap<>();
         for (int i = 0; i + 1 < headers.length; i += 2) {
@@ -100,13 +110,16 @@ public final class TestCredentials {
         java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(uri)
                 .method(method, body == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
                         : java.net.http.HttpRequest.BodyPublishers.ofByteArray(bytes));
-        java.util.Map<String, String> all = key == null ? given
-                : new dev.taskgov.service.support.auth.RequestSigner(key.accessKeyId(), key.secret()).sign(method, uri, given, bytes);
-        all.forEach(b::header);
+        (signer == null ? given : signer.sign(method, uri, given, bytes)).forEach(b::header);
+        return b.build();
+    }
+
+    /** Sends a request (as built by {@link #request}) and answers the response. */
+    public static java.net.http.HttpResponse<String> send(java.net.http.HttpRequest request) {
         try {
-            return HTTP.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
         } catch (java.io.IOException e) {
-            throw new IllegalStateException(method + " " + uri + " failed: " + e.getMessage(), e);
+            throw new IllegalStateException(request.method() + " " + request.uri() + " failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

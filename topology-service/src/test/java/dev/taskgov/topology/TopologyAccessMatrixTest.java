@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
@@ -28,8 +27,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 @WithTestResource(KafkaTestResource.class)
 class TopologyAccessMatrixTest {
-
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @TestHTTPResource("/topology")
     URL topology;
@@ -60,7 +57,7 @@ class TopologyAccessMatrixTest {
         HttpResponse<String> denied = send(request(new RequestSigner(keys.get("own team").accessKeyId(), keys.get("own team").secret())));
         assertThat(denied.body()).contains("only an admin or a viewer reads it");
 
-        HttpResponse<String> unsigned = send(HttpRequest.newBuilder(URI.create(topology.toString())).GET().build());
+        HttpResponse<String> unsigned = send(request(null));
         assertThat(unsigned.statusCode()).isEqualTo(403);
         assertThat(unsigned.headers().firstValue("x-amzn-ErrorType")).hasValue("MissingAuthenticationTokenException");
         for (Duration skew : List.of(Duration.ofMinutes(-6), Duration.ofMinutes(6))) {
@@ -75,17 +72,10 @@ class TopologyAccessMatrixTest {
     }
 
     private HttpRequest request(RequestSigner signer) {
-        URI uri = URI.create(topology.toString());
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).GET();
-        signer.sign("GET", uri, Map.of(), new byte[0]).forEach(b::header);
-        return b.build();
+        return TestCredentials.request(signer, "GET", URI.create(topology.toString()), null);
     }
 
     private static HttpResponse<String> send(HttpRequest request) {
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
+        return TestCredentials.send(request);
     }
 }
