@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +45,6 @@ class ApiAccessMatrixTest {
     private static final String OWN = "mx-own";
     private static final String OTHER = "mx-other";
     private static final AtomicInteger SEQ = new AtomicInteger();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static Map<String, TestCredentials.Key> keys;
     private static String ownWorkload;
 
@@ -182,20 +180,12 @@ class ApiAccessMatrixTest {
 
     private HttpRequest request(RequestSigner signer, String method, String path, String body) {
         URI uri = URI.create("http://localhost:" + service.getPort() + path);
-        byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).method(method,
-                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(bytes));
-        Map<String, String> headers = body == null ? Map.of() : Map.of("Content-Type", "application/json");
-        (signer == null ? headers : signer.sign(method, uri, headers, bytes)).forEach(b::header);
-        return b.build();
+        return body == null ? TestCredentials.request(signer, method, uri, null)
+                : TestCredentials.request(signer, method, uri, body, "Content-Type", "application/json");
     }
 
     private static HttpResponse<String> send(HttpRequest request) {
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
+        return TestCredentials.send(request);
     }
 
     private static void assertError(String what, HttpResponse<String> r, int status, String type) {

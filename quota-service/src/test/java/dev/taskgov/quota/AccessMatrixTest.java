@@ -305,6 +305,21 @@ class AccessMatrixTest {
     }
 
     @Test
+    void audit_records_of_the_other_services_from_the_audit_topic_are_stored_once_and_shown() throws Exception {
+        dev.taskgov.core.auth.AuditEvent event = dev.taskgov.core.auth.AuditEvent.of(java.time.Instant.now(), "admission-service",
+                "team-z", "SubmitWorkload", "workload z-1", "Allowed", null, null);
+        QuotaTestKit.send(dev.taskgov.testsupport.TaskgovTopics.AUDIT, event.eventId(), event.toJson());
+        QuotaTestKit.send(dev.taskgov.testsupport.TaskgovTopics.AUDIT, event.eventId(), event.toJson()); // delivered twice
+        URI audit = URI.create("http://localhost:" + service.getPort() + "/audit?principal=team-z");
+        await().atMost(Duration.ofSeconds(60)).until(() -> JSON.readTree(TestCredentials.send(keys.get("viewer"), "GET", audit, null).body())
+                .path("events").size() > 0);
+        JsonNode events = JSON.readTree(TestCredentials.send(keys.get("viewer"), "GET", audit, null).body()).path("events");
+        assertThat(events).hasSize(1);
+        assertThat(events.get(0).path("service").asText()).isEqualTo("admission-service");
+        assertThat(events.get(0).path("target").asText()).isEqualTo("workload z-1");
+    }
+
+    @Test
     void the_aws_cli_gets_the_same_answers() {
         String cluster = newClusterArn();
         for (Map.Entry<String, TestCredentials.Key> who : keys.entrySet()) {
