@@ -6,8 +6,6 @@ import dev.taskgov.core.auth.Principal;
 import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.service.support.auth.AccessGuard;
 import dev.taskgov.service.support.auth.AuthFailure;
-import dev.taskgov.service.support.auth.HttpRequests;
-import dev.taskgov.service.support.auth.SigV4Verifier;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
 import jakarta.inject.Inject;
@@ -36,10 +34,7 @@ public class AuditResource {
     static final int LIMIT = 5000;
 
     @Inject
-    SigV4Verifier verifier;
-
-    @Inject
-    AuditTrail audit;
+    AccessGuard guard;
 
     @Context
     HttpHeaders headers;
@@ -50,19 +45,8 @@ public class AuditResource {
     @GET
     @Transactional
     public Response list(@QueryParam("since") String since, @QueryParam("principal") String principal) {
-        Principal caller;
-        try {
-            caller = verifier.verify(HttpRequests.of("GET", uri, headers, null));
-        } catch (AuthFailure e) {
-            audit.refused(null, "ListAuditEvents", null, e);
-            return AccessGuard.response(e);
-        }
-        if (!caller.mayReadAll()) {
-            AuthFailure denied = AuthFailure.accessDenied(AccessGuard.DENIED_STATUS, "User: " + caller.name() + " "
-                    + caller.roleNames() + " is not authorized to perform: ListAuditEvents: only an admin or a viewer reads the audit trail");
-            audit.refused(caller.name(), "ListAuditEvents", null, denied);
-            return AccessGuard.response(denied);
-        }
+        Principal caller = guard.authenticate("GET", uri, headers, null, "ListAuditEvents", "audit trail");
+        guard.requireReadAll(caller, "ListAuditEvents", "audit trail");
         List<String> where = new ArrayList<>();
         Parameters params = new Parameters();
         if (since != null && !since.isBlank()) {

@@ -43,6 +43,12 @@ public class AuditTrail {
                 AuditEvent.refused(failure.type(), failure.getMessage(), principal == null ? failure.claimedKeyId() : null), null, null));
     }
 
+    /** A record made outside a change (a refusal, a read of the audit trail): a transaction of its own. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public void storeNew(AuditEvent event) {
+        store(event);
+    }
+
     /** Stores a record from the audit topic (another service's), once: its event id is the key. */
     @Transactional
     public void storeFromTopic(AuditEvent event) {

@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.core.auth.Principal;
 import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.service.support.auth.AuthFailure;
-import dev.taskgov.service.support.auth.HttpRequests;
-import dev.taskgov.service.support.auth.SigV4Verifier;
+import dev.taskgov.service.support.auth.AccessGuard;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -35,11 +34,8 @@ import java.util.function.Supplier;
 @Produces(MediaType.APPLICATION_JSON)
 public class CredentialsResource {
 
-    /** Refusals of this plain HTTP API: 403, as HTTP means it. */
-    static final int DENIED_STATUS = 403;
-
     @Inject
-    SigV4Verifier verifier;
+    AccessGuard guard;
 
     @Inject
     AccessKeys keys;
@@ -104,20 +100,10 @@ public class CredentialsResource {
     }
 
     private Response asAdmin(String method, String body, String operation, String target, Supplier<Response> action) {
-        Principal principal;
-        try {
-            principal = verifier.verify(HttpRequests.of(method, uri, headers, body));
-        } catch (AuthFailure e) {
-            audit.refused(null, operation, target, e);
-            return error(e.status(), e.type(), e.getMessage());
-        }
+        Principal principal = guard.authenticate(method, uri, headers, body, operation, target);
         caller.set(principal);
         if (!principal.mayAdminister()) {
-            AuthFailure denied = AuthFailure.accessDenied(DENIED_STATUS, "User: " + principal.name() + " "
-                    + principal.roleNames() + " is not authorized to perform: taskgov:" + operation
-                    + ": only an admin manages access keys");
-            audit.refused(principal.name(), operation, target, denied);
-            return error(denied.status(), denied.type(), denied.getMessage());
+            throw guard.deny(principal, operation, target, "only an admin manages access keys");
         }
         try {
             return action.get();
@@ -141,10 +127,6 @@ public class CredentialsResource {
     }
 
     static Response error(int status, String type, String message) {
-        ObjectNode error = AwsJson.object();
-        error.put("__type", type);
-        error.put("message", message);
-        return Response.status(status).entity(AwsJson.write(error)).type(MediaType.APPLICATION_JSON)
-                .header("x-amzn-ErrorType", type).build();
+        return AccessGuard.response(new AuthFailure(type, status, message));
     }
 }
