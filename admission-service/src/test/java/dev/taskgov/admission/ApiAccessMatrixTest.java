@@ -1,6 +1,7 @@
 package dev.taskgov.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.auth.RequestSigner;
 import dev.taskgov.testsupport.KafkaTestResource;
@@ -11,7 +12,6 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,12 +57,12 @@ class ApiAccessMatrixTest {
     @BeforeEach
     void setUp() {
         Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        client.putAll(SharedKafka.adminClientProperties());
         try (DefaultTopics topics = new DefaultTopics(client)) {
             topics.cluster(2, Map.of(OWN, 16L, OTHER, 16L));
         }
         await().atMost(Duration.ofMinutes(2)).until(() -> runtime.decider()
-                .map(p -> p.quotas().stream().anyMatch(q -> q.team().equals(OTHER))).orElse(false));
+                .map(p -> p.quotas(ClusterArn.UNNAMED).stream().anyMatch(q -> q.team().equals(OTHER))).orElse(false));
         if (keys == null) {
             keys = new LinkedHashMap<>();
             keys.put("admin", SignedRestAssured.keyOnTopic("/workloads", "mx-admin", "admin"));
@@ -93,6 +93,12 @@ class ApiAccessMatrixTest {
         e.put("SubmitWorkload", new String[] {"POST", "/workloads", submission("mx-sub-" + SEQ.incrementAndGet(), OWN)});
         e.put("DryRunWorkload", new String[] {"POST", "/workloads:dry-run", submission("mx-dry-" + SEQ.incrementAndGet(), OWN)});
         e.put("ListWorkloads", new String[] {"GET", "/workloads", null});
+        e.put("ListClusters", new String[] {"GET", "/clusters", null});
+        // Kueue's visibility API names the team by its ClusterQueue, or by its namespace and LocalQueue
+        String kueue = "/apis/visibility.kueue.x-k8s.io/v1beta1";
+        e.put("KueueClusterQueuePending", new String[] {"GET", kueue + "/clusterqueues/hyperpod-ns-" + OWN + "-clusterqueue/pendingworkloads", null});
+        e.put("KueueLocalQueuePending", new String[] {"GET", kueue + "/namespaces/hyperpod-ns-" + OWN + "/localqueues/hyperpod-ns-"
+                + OWN + "-localqueue/pendingworkloads", null});
         return e;
     }
 
@@ -102,7 +108,8 @@ class ApiAccessMatrixTest {
         return switch (who) {
             case "admin", "own team" -> null;
             case "viewer" -> write ? "AccessDeniedException" : null;
-            case "other team" -> endpoint.equals("ListWorkloads") ? null : "AccessDeniedException";
+            // every key lists (its share of) the workloads and the clusters' totals
+            case "other team" -> endpoint.equals("ListWorkloads") || endpoint.equals("ListClusters") ? null : "AccessDeniedException";
             case "unknown key" -> "UnrecognizedClientException";
             case "wrong secret" -> "InvalidSignatureException";
             default -> throw new IllegalArgumentException(who);

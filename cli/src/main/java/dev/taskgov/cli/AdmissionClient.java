@@ -1,11 +1,8 @@
 package dev.taskgov.cli;
 
-import dev.taskgov.service.support.auth.ProfileFile;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.EventCodec;
 
-import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.StringJoiner;
@@ -15,8 +12,8 @@ final class AdmissionClient {
 
     private final SignedHttp http;
 
-    AdmissionClient(URI base, ProfileFile.Credentials credentials) {
-        this.http = new SignedHttp(base, "admission-service", credentials, "--admission-url / TASKGOV_ADMISSION_URL");
+    AdmissionClient(SignedHttp http) {
+        this.http = http;
     }
 
     JsonNode workload(String id) {

@@ -38,18 +38,29 @@ final class SignedHttp {
     }
 
     JsonNode get(String pathAndQuery) {
+        return parse(send("GET", pathAndQuery, null));
+    }
+
+    /** The body of a GET as text (e.g. Prometheus metrics). */
+    String text(String pathAndQuery) {
         return send("GET", pathAndQuery, null);
     }
 
+    /** Where {@code path} is on this service, to name it in messages. */
+    URI at(String path) {
+        return base.resolve(path);
+    }
+
     JsonNode post(String path, String json) {
-        return send("POST", path, json);
+        return parse(send("POST", path, json));
     }
 
     JsonNode delete(String path) {
-        return send("DELETE", path, null);
+        return parse(send("DELETE", path, null));
     }
 
-    private JsonNode send(String method, String path, String json) {
+    /** The body of a 2xx answer; anything else a {@link CliException} with the service's message. */
+    private String send(String method, String path, String json) {
         URI uri = base.resolve(path);
         byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
         Map<String, String> headers = new LinkedHashMap<>();
@@ -69,10 +80,9 @@ final class SignedHttp {
             Thread.currentThread().interrupt();
             throw CliException.failed("interrupted");
         }
-        JsonNode answer = parse(response.body());
         int status = response.statusCode();
-        if (status / 100 == 2) return answer;
-        String message = problem(answer, response.body());
+        if (status / 100 == 2) return response.body();
+        String message = problem(parse(response.body()), response.body());
         if (status == 400) throw CliException.invalid(message);
         if (status == 404) throw CliException.failed(message);
         throw CliException.failed(service + " answered " + status + " to " + method + " " + uri.getPath() + ": " + message);

@@ -1,7 +1,6 @@
 package dev.taskgov.quota;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.taskgov.quota.capacity.ClusterCapacity;
 import dev.taskgov.service.support.auth.RequestSigner;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.PostgresTestResource;
@@ -53,12 +52,10 @@ class AccessMatrixTest {
     @TestHTTPResource("/")
     URL service;
 
-    @Inject
-    ClusterCapacity capacity;
-
     private TestCredentials.Key admin;
     private String ownTeam;
     private String ownQuotaId;
+    private String cluster;
     private final Map<String, TestCredentials.Key> keys = new LinkedHashMap<>();
 
     @BeforeEach
@@ -67,11 +64,14 @@ class AccessMatrixTest {
             QuotaTestKit.publishNodes(P5, 8, 8, 192, 2048);
             nodesPublished = true;
         }
-        await().atMost(Duration.ofSeconds(60)).until(() -> capacity.capacityByInstanceType()
+        await().atMost(Duration.ofSeconds(60)).until(() -> QuotaTestKit.sharedCapacity()
                 .getOrDefault(P5, dev.taskgov.core.resources.Resources.ZERO).accelerators() >= 64);
         admin = QuotaTestKit.admin();
         ownTeam = team("own");
-        ownQuotaId = createQuota(sdk(admin), newClusterArn(), ownTeam);
+        // One governed cluster for this test's quotas (each is 1 accelerator of its 64); a scheduler config takes a
+        // cluster of its own (one per cluster).
+        cluster = newClusterArn();
+        ownQuotaId = createQuota(sdk(admin), cluster, ownTeam);
         keys.put("admin", admin);
         keys.put("own team", TestCredentials.inDatabase(ownTeam, "team:" + ownTeam));
         String otherTeam = team("other");
@@ -102,14 +102,14 @@ class AccessMatrixTest {
     private Map<String, Function<SageMakerClient, Object>> operations() {
         SageMakerClient asAdmin = sdk(admin);
         Map<String, Function<SageMakerClient, Object>> ops = new LinkedHashMap<>();
-        ops.put("CreateComputeQuota", c -> createQuota(c, newClusterArn(), team("new")));
+        ops.put("CreateComputeQuota", c -> createQuota(c, cluster, team("new")));
         ops.put("DescribeComputeQuota", c -> c.describeComputeQuota(r -> r.computeQuotaId(ownQuotaId)));
         ops.put("UpdateComputeQuota", c -> {
-            String id = createQuota(asAdmin, newClusterArn(), team("upd"));
+            String id = createQuota(asAdmin, cluster, team("upd"));
             return c.updateComputeQuota(r -> r.computeQuotaId(id).targetVersion(1).description("changed"));
         });
         ops.put("DeleteComputeQuota", c -> {
-            String id = createQuota(asAdmin, newClusterArn(), team("del"));
+            String id = createQuota(asAdmin, cluster, team("del"));
             return c.deleteComputeQuota(r -> r.computeQuotaId(id));
         });
         ops.put("ListComputeQuotas", c -> c.listComputeQuotas(r -> r.maxResults(100)));

@@ -71,12 +71,15 @@ public final class TestCredentials {
         return onTopicNamed(TopicCatalog.CREDENTIALS.defaultName(), principal, roles);
     }
 
-    /** A key published on this credentials topic. */
+    /**
+     * A key published on this credentials topic, as the administrator (the default topic's writer is quota-service,
+     * a renamed one no grant names).
+     */
     public static Key onTopicNamed(String topic, String principal, String... roles) {
         Key key = newKey(principal, roles);
         AccessKey record = new AccessKey(key.accessKeyId(), principal, List.of(roles), BOX.encrypt(key.accessKeyId(), key.secret()));
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        p.putAll(SharedKafka.adminClientProperties());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>(topic, key.accessKeyId(), record.toJson())).get(30, TimeUnit.SECONDS);
