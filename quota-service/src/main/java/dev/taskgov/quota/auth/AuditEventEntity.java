@@ -29,9 +29,10 @@ public class AuditEventEntity extends PanacheEntityBase {
     @Column(nullable = false)
     public String operation;
 
+    @Column(columnDefinition = "text")
     public String target;
 
-    @Column(nullable = false)
+    @Column(nullable = false, columnDefinition = "text")
     public String outcome;
 
     @Column(name = "before_json", columnDefinition = "text")
