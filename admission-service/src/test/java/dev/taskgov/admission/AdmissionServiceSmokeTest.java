@@ -1,6 +1,8 @@
 package dev.taskgov.admission;
 
 import static io.restassured.RestAssured.given;
+
+import dev.taskgov.testsupport.SignedRestAssured;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -34,7 +36,9 @@ class AdmissionServiceSmokeTest {
                         .body("status", equalTo("UP"))
                         .body("checks.name", org.hamcrest.Matchers.hasItem("admission-service"))
                         .body("checks.find { it.name == 'admission-decider' }.data.reads", equalTo("decider")));
-        given().when().get("/workloads").then().statusCode(200);
+        given().when().get("/workloads").then().statusCode(403).header("x-amzn-ErrorType", "MissingAuthenticationTokenException");
+        SignedRestAssured.given(SignedRestAssured.keyOnTopic("/workloads", "smoke-viewer", "viewer"))
+                .when().get("/workloads").then().statusCode(200);
     }
 
     @Test

@@ -5,6 +5,9 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.SharedKafka;
+import dev.taskgov.testsupport.SignedRestAssured;
+import dev.taskgov.testsupport.TestCredentials;
+import io.restassured.specification.RequestSpecification;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -18,7 +21,6 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Properties;
 
-import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -40,8 +42,18 @@ class WorkloadApiTest {
     @Inject
     AdmissionRuntime runtime;
 
+    private static TestCredentials.Key admin;
+
+    /** Requests signed with an admin key (the access rules themselves: ApiAccessMatrixTest). */
+    private static RequestSpecification given() {
+        return SignedRestAssured.given(admin);
+    }
+
     @BeforeEach
     void cluster() {
+        if (admin == null) {
+            admin = SignedRestAssured.keyOnTopic("/workloads", "api-test-admin", "admin");
+        }
         Properties client = new Properties();
         client.putAll(SharedKafka.adminClientProperties());
         try (DefaultTopics topics = new DefaultTopics(client)) {

@@ -166,7 +166,7 @@ public class BenchKueueCommand extends CliCommand {
 
     /** The policy (classes small < medium < large, FairShare as the profile says) and one quota per team. */
     private void setUp(KueueBenchProfile profile) {
-        SageMakerClients.call(endpoints.quota(), sm -> {
+        SageMakerClients.call(endpoints, sm -> {
             List<PriorityClass> classes = profile.classes().stream()
                     .map(c -> PriorityClass.builder().name(c.name()).weight(c.priorityWeight()).build()).toList();
             SchedulerConfig config = SchedulerConfig.builder().priorityClasses(classes)

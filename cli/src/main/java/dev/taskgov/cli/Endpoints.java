@@ -1,12 +1,15 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.service.support.auth.ProfileFile;
+
 import picocli.CommandLine.Option;
 
 import java.net.URI;
 
 /**
  * Where the services are: flags, else the environment (a system property {@code taskgov.admission.url},
- * {@code taskgov.quota.url}, {@code taskgov.kafka.bootstrap}, then the variable), else the local runtime's defaults.
+ * {@code taskgov.quota.url}, {@code taskgov.topology.url}, {@code taskgov.kafka.bootstrap}, then the variable), else the
+ * local runtime's defaults; and the key every HTTP request is signed with (the profile file).
  */
 final class Endpoints {
 
@@ -20,6 +23,11 @@ final class Endpoints {
             description = "quota-service (SageMaker API) URL (env TASKGOV_QUOTA_URL; default ${DEFAULT-VALUE}).")
     String quotaUrl;
 
+    @Option(names = "--topology-url", paramLabel = "URL",
+            defaultValue = "${sys:taskgov.topology.url:-${env:TASKGOV_TOPOLOGY_URL:-http://127.0.0.1:8082}}",
+            description = "topology-service base URL (env TASKGOV_TOPOLOGY_URL; default ${DEFAULT-VALUE}).")
+    String topologyUrl;
+
     @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT",
             defaultValue = "${sys:taskgov.kafka.bootstrap:-${env:TASKGOV_KAFKA_BOOTSTRAP:-127.0.0.1:9092}}",
             description = "Kafka bootstrap servers (env TASKGOV_KAFKA_BOOTSTRAP; default ${DEFAULT-VALUE}).")
@@ -31,6 +39,17 @@ final class Endpoints {
                     + " sasl.jaas.config) (env TASKGOV_KAFKA_CONFIG; default: the local runtime's administrator,"
                     + " $TASKGOV_HOME/kafka/clients/taskgov-admin.properties, when it exists).")
     String kafkaConfig;
+
+    @Option(names = "--credentials-profile", paramLabel = "NAME",
+            defaultValue = "${sys:taskgov.profile.name:-${env:TASKGOV_PROFILE_NAME:-admin}}",
+            description = "Which key of the profile file signs the requests (env TASKGOV_PROFILE_NAME; default ${DEFAULT-VALUE}).")
+    String profile;
+
+    @Option(names = "--profile-file", paramLabel = "PATH",
+            defaultValue = "${sys:taskgov.profile.file:-${env:TASKGOV_PROFILE:-${env:TASKGOV_HOME:-.taskgov}/credentials}}",
+            description = "The credentials profile file, in ~/.aws/credentials format (env TASKGOV_PROFILE; default "
+                    + "${DEFAULT-VALUE}, which the local runtime writes).")
+    String profileFile;
 
     @Option(names = "--kafka-retry", paramLabel = "DURATION",
             defaultValue = "${env:TASKGOV_KAFKA_RETRY:-2m}",
@@ -76,11 +95,39 @@ final class Endpoints {
     }
 
     AdmissionClient admission() {
-        return new AdmissionClient(admissionBase());
+        return new AdmissionClient(admissionHttp());
     }
 
-    URI admissionBase() {
-        return uri("--admission-url", admissionUrl);
+    /** admission-service's API (and its metrics), signed like every request. */
+    SignedHttp admissionHttp() {
+        return new SignedHttp(uri("--admission-url", admissionUrl), "admission-service", credentials(),
+                "--admission-url / TASKGOV_ADMISSION_URL");
+    }
+
+    /** topology-service's API, signed like every request. */
+    SignedHttp topologyHttp() {
+        return new SignedHttp(uri("--topology-url", topologyUrl), "topology-service", credentials(),
+                "--topology-url / TASKGOV_TOPOLOGY_URL");
+    }
+
+    /** The key requests are signed with: the selected profile of the profile file. */
+    ProfileFile.Credentials credentials() {
+        try {
+            return ProfileFile.read(java.nio.file.Path.of(profileFile), profile);
+        } catch (IllegalArgumentException e) {
+            throw CliException.invalid(e.getMessage());
+        } catch (java.io.UncheckedIOException e) {
+            throw CliException.failed(e.getMessage());
+        }
+    }
+
+    java.nio.file.Path profileFile() {
+        return java.nio.file.Path.of(profileFile);
+    }
+
+    /** taskgov's own endpoints on quota-service (credentials, audit), signed like the rest. */
+    SignedHttp quotaHttp() {
+        return new SignedHttp(quota(), "quota-service", credentials(), "--quota-url / TASKGOV_QUOTA_URL");
     }
 
     URI quota() {

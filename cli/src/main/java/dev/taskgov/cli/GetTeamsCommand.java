@@ -46,8 +46,9 @@ public class GetTeamsCommand extends CliCommand {
 
     @Override
     protected int run() {
-        java.net.URI metrics = java.net.URI.create(endpoints.admissionBase() + "/q/metrics");
-        List<TeamUsage> teams = teams(ServiceReads.get(metrics, "admission-service", "--admission-url / TASKGOV_ADMISSION_URL"));
+        SignedHttp admission = endpoints.admissionHttp();
+        java.net.URI metrics = admission.at("/q/metrics");
+        List<TeamUsage> teams = teams(admission.text("/q/metrics"));
         if (team != null) teams = teams.stream().filter(t -> t.team().equals(team)).toList();
         if (output.structured()) {
             out().println(output.render(teams));

@@ -1,7 +1,6 @@
 package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.taskgov.core.events.EventCodec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -20,14 +19,14 @@ public class GetTopologyCommand extends CliCommand {
     private static final String LEVEL_PREFIX = "topology.k8s.aws/network-node-";
 
     @Mixin
-    TopologyEndpoint topology;
+    Endpoints endpoints;
     @Mixin
     OutputOption output;
 
     @Override
     protected int run() {
-        java.net.URI uri = java.net.URI.create(topology.base() + "/topology");
-        JsonNode tree = parse(ServiceReads.get(uri, "topology-service", "--topology-url / TASKGOV_TOPOLOGY_URL"));
+        JsonNode tree = endpoints.topologyHttp().get("/topology");
+        if (tree == null) throw CliException.failed("topology-service answered GET /topology with something that is not JSON");
         if (output.structured()) {
             out().println(output.render(tree));
             return 0;
@@ -75,13 +74,5 @@ public class GetTopologyCommand extends CliCommand {
 
     private static String shortLevel(String level) {
         return level != null && level.startsWith(LEVEL_PREFIX) ? level.substring(LEVEL_PREFIX.length()) : level;
-    }
-
-    private static JsonNode parse(String body) {
-        try {
-            return EventCodec.mapper().readTree(body);
-        } catch (java.io.IOException e) {
-            throw CliException.failed("topology-service answered GET /topology with something that is not JSON: " + e.getMessage());
-        }
     }
 }

@@ -115,7 +115,7 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
         String team = new WorkloadSubmitted(flags.jobName, flags.namespace, null, null, null, null, List.of()).team();
         TreeSet<String> types = new TreeSet<>();
         try {
-            SageMakerClients.call(endpoints.quota(), c -> {
+            SageMakerClients.call(endpoints, c -> {
                 c.listComputeQuotasPaginator(b -> { }).computeQuotaSummaries().stream()
                         .filter(q -> q.computeQuotaTarget() != null && team.equals(q.computeQuotaTarget().teamName()))
                         .filter(q -> q.computeQuotaConfig() != null)

@@ -41,7 +41,7 @@ public class QuotaCreateCommand extends CliCommand {
                 .activationState(SageMakerJson.text(r, "ActivationState", "$"))
                 .tags(SageMakerJson.tags(r.get("Tags"), "$.Tags"))
                 .build();
-        CreateComputeQuotaResponse response = SageMakerClients.call(endpoints.quota(), c -> c.createComputeQuota(request));
+        CreateComputeQuotaResponse response = SageMakerClients.call(endpoints, c -> c.createComputeQuota(request));
         if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
         else out().println("computequota/" + response.computeQuotaId() + " created (" + response.computeQuotaArn() + ")");
         return 0;

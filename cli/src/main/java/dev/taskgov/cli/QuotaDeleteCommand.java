@@ -16,7 +16,7 @@ public class QuotaDeleteCommand extends CliCommand {
 
     @Override
     protected int run() {
-        SageMakerClients.call(endpoints.quota(), c -> c.deleteComputeQuota(b -> b.computeQuotaId(id)));
+        SageMakerClients.call(endpoints, c -> c.deleteComputeQuota(b -> b.computeQuotaId(id)));
         out().println("computequota/" + id + " deleted");
         return 0;
     }

@@ -30,7 +30,7 @@ public class QuotaDescribeCommand extends CliCommand {
 
     @Override
     protected int run() {
-        DescribeComputeQuotaResponse r = SageMakerClients.call(endpoints.quota(),
+        DescribeComputeQuotaResponse r = SageMakerClients.call(endpoints,
                 c -> c.describeComputeQuota(b -> b.computeQuotaId(id).computeQuotaVersion(version)));
         JsonNode json = SageMakerJson.toJson(r);
         if (output.structured()) out().println(output.render(json));

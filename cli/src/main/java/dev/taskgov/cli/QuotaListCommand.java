@@ -30,7 +30,7 @@ public class QuotaListCommand extends CliCommand {
 
     @Override
     protected int run() {
-        List<ComputeQuotaSummary> all = SageMakerClients.call(endpoints.quota(), c -> {
+        List<ComputeQuotaSummary> all = SageMakerClients.call(endpoints, c -> {
             List<ComputeQuotaSummary> acc = new ArrayList<>();
             c.listComputeQuotasPaginator(b -> b.clusterArn(clusterArn).nameContains(nameContains).status(status))
                     .forEach(page -> acc.addAll(page.computeQuotaSummaries()));

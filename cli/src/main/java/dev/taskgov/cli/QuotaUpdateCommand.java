@@ -37,7 +37,7 @@ public class QuotaUpdateCommand extends CliCommand {
                 "ActivationState", "Description");
         String quotaId = id != null ? id : SageMakerJson.text(input, "ComputeQuotaId", "$");
         if (quotaId == null) throw CliException.invalid("ID (or ComputeQuotaId in --cli-input-json) is required");
-        DescribeComputeQuotaResponse current = SageMakerClients.call(endpoints.quota(), c -> c.describeComputeQuota(b -> b.computeQuotaId(quotaId)));
+        DescribeComputeQuotaResponse current = SageMakerClients.call(endpoints, c -> c.describeComputeQuota(b -> b.computeQuotaId(quotaId)));
         ObjectNode r = SageMakerJson.NODES.objectNode();
         r.set("ComputeQuotaConfig", SageMakerJson.toJson(current.computeQuotaConfig()));
         r.set("ComputeQuotaTarget", SageMakerJson.toJson(current.computeQuotaTarget()));
@@ -52,7 +52,7 @@ public class QuotaUpdateCommand extends CliCommand {
                 .activationState(SageMakerJson.text(r, "ActivationState", "$"))
                 .description(SageMakerJson.text(r, "Description", "$"))
                 .build();
-        UpdateComputeQuotaResponse response = SageMakerClients.call(endpoints.quota(), c -> c.updateComputeQuota(request));
+        UpdateComputeQuotaResponse response = SageMakerClients.call(endpoints, c -> c.updateComputeQuota(request));
         if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
         else out().println("computequota/" + quotaId + " updated to version " + response.computeQuotaVersion());
         return 0;

@@ -1,5 +1,7 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.service.support.auth.ProfileFile;
+
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -18,20 +20,22 @@ final class SageMakerClients {
     private SageMakerClients() {
     }
 
-    static SageMakerClient client(URI endpoint) {
+    static SageMakerClient client(URI endpoint, ProfileFile.Credentials credentials) {
         return SageMakerClient.builder()
                 .endpointOverride(endpoint)
-                // quota-service does not check signatures; the SDK still needs a region and credentials to sign with.
+                // quota-service verifies the SigV4 signature the SDK makes with the profile's key.
                 .region(Region.of(System.getenv().getOrDefault("AWS_REGION", "us-west-2")))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("taskgov", "taskgov")))
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(credentials.accessKeyId(), credentials.secret())))
                 .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(20)))
                 .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
                 .build();
     }
 
     /** Runs one call; a refusal keeps the service's error type and message. */
-    static <T> T call(URI endpoint, Function<SageMakerClient, T> call) {
-        try (SageMakerClient client = client(endpoint)) {
+    static <T> T call(Endpoints endpoints, Function<SageMakerClient, T> call) {
+        URI endpoint = endpoints.quota();
+        try (SageMakerClient client = client(endpoint, endpoints.credentials())) {
             return call.apply(client);
         } catch (AwsServiceException e) {
             String type = e.awsErrorDetails() == null ? "Error" : e.awsErrorDetails().errorCode();

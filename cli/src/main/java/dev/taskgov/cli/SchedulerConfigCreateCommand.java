@@ -37,7 +37,7 @@ public class SchedulerConfigCreateCommand extends CliCommand {
                 .schedulerConfig(SageMakerJson.schedulerConfig(r.get("SchedulerConfig"), "$.SchedulerConfig"))
                 .tags(SageMakerJson.tags(r.get("Tags"), "$.Tags"))
                 .build();
-        CreateClusterSchedulerConfigResponse response = SageMakerClients.call(endpoints.quota(), c -> c.createClusterSchedulerConfig(request));
+        CreateClusterSchedulerConfigResponse response = SageMakerClients.call(endpoints, c -> c.createClusterSchedulerConfig(request));
         if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
         else out().println("clusterschedulerconfig/" + response.clusterSchedulerConfigId() + " created (" + response.clusterSchedulerConfigArn() + ")");
         return 0;

@@ -16,7 +16,7 @@ public class SchedulerConfigDeleteCommand extends CliCommand {
 
     @Override
     protected int run() {
-        SageMakerClients.call(endpoints.quota(), c -> c.deleteClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id)));
+        SageMakerClients.call(endpoints, c -> c.deleteClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id)));
         out().println("clusterschedulerconfig/" + id + " deleted");
         return 0;
     }

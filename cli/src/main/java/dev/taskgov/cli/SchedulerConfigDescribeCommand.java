@@ -19,7 +19,7 @@ public class SchedulerConfigDescribeCommand extends CliCommand {
 
     @Override
     protected int run() {
-        JsonNode json = SageMakerJson.toJson(SageMakerClients.call(endpoints.quota(),
+        JsonNode json = SageMakerJson.toJson(SageMakerClients.call(endpoints,
                 c -> c.describeClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id))));
         if (output.structured()) {
             out().println(output.render(json));

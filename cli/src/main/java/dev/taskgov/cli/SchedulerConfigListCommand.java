@@ -20,7 +20,7 @@ public class SchedulerConfigListCommand extends CliCommand {
 
     @Override
     protected int run() {
-        ArrayNode json = SageMakerClients.call(endpoints.quota(), c -> {
+        ArrayNode json = SageMakerClients.call(endpoints, c -> {
             ArrayNode acc = SageMakerJson.NODES.arrayNode();
             c.listClusterSchedulerConfigsPaginator(b -> b.clusterArn(clusterArn))
                     .forEach(page -> page.clusterSchedulerConfigSummaries().forEach(s -> acc.add(SageMakerJson.toJson(s))));

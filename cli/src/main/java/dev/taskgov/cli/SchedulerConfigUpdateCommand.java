@@ -27,14 +27,14 @@ public class SchedulerConfigUpdateCommand extends CliCommand {
 
     @Override
     protected int run() {
-        DescribeClusterSchedulerConfigResponse current = SageMakerClients.call(endpoints.quota(),
+        DescribeClusterSchedulerConfigResponse current = SageMakerClients.call(endpoints,
                 c -> c.describeClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id)));
         ObjectNode r = SageMakerJson.NODES.objectNode();
         r.set("SchedulerConfig", SageMakerJson.toJson(current.schedulerConfig()));
         flags.apply(r);
         SageMakerJson.onlyKnown(r, "$", "ClusterSchedulerConfigId", "TargetVersion", "SchedulerConfig", "Description");
         int version = targetVersion != null ? targetVersion : current.clusterSchedulerConfigVersion();
-        UpdateClusterSchedulerConfigResponse response = SageMakerClients.call(endpoints.quota(), c -> c.updateClusterSchedulerConfig(b -> b
+        UpdateClusterSchedulerConfigResponse response = SageMakerClients.call(endpoints, c -> c.updateClusterSchedulerConfig(b -> b
                 .clusterSchedulerConfigId(id).targetVersion(version)
                 .schedulerConfig(SageMakerJson.schedulerConfig(r.get("SchedulerConfig"), "$.SchedulerConfig"))
                 .description(SageMakerJson.text(r, "Description", "$"))));

@@ -10,6 +10,6 @@ import picocli.CommandLine.Command;
         subcommands = {CreateCommand.class, ListCommand.class, DeleteCommand.class, SubmitCommand.class, DryRunCommand.class,
                 GetCommand.class, DescribeCommand.class, QueueCommand.class, FinishCommand.class, QuotaCommand.class,
                 SchedulerConfigCommand.class, SimulateCommand.class, DemoCommand.class, BenchCommand.class,
-                CompletionCommand.class})
+                CredentialsCommand.class, AuditCommand.class, CompletionCommand.class})
 public class TaskgovCommand {
 }

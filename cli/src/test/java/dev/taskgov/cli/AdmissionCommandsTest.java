@@ -189,6 +189,10 @@ class AdmissionCommandsTest {
                 """);
         StubServer.Request sent = admission.requests.get(0);
         assertThat(sent.uri()).isEqualTo("/workloads:dry-run");
+        // signed with the profile's key (SigV4, as admission-service verifies it)
+        assertThat(sent.header("Authorization")).startsWith("AWS4-HMAC-SHA256 Credential=" + Cli.KEY.accessKeyId() + "/")
+                .contains("SignedHeaders=", "Signature=");
+        assertThat(sent.header("X-Amz-Date")).isNotBlank();
         assertThat(EventCodec.read(sent.body(), WorkloadSubmitted.class)).isEqualTo(new WorkloadSubmitted("team-5-big",
                 "hyperpod-ns-team-5", "hyperpod-ns-team-5-localqueue", null, "PyTorchJob", NOW,
                 List.of(new PodSetSpec("worker", 1, "ml.p5.48xlarge", ManifestTranslationTest.amounts("8", null, null), null,

@@ -1,5 +1,7 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.service.support.auth.ProfileFile;
+
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -9,6 +11,19 @@ import java.io.StringWriter;
 final class Cli {
 
     record Result(int exit, String out, String err) {
+    }
+
+    /** The key every command signs with: a test profile file ([admin]), as the local runtime writes one. */
+    static final ProfileFile.Credentials KEY = new ProfileFile.Credentials("admin", "TGAKCLITESTKEY000001", "cli-test-secret");
+
+    static {
+        try {
+            java.nio.file.Path file = java.nio.file.Files.createTempDirectory("taskgov-cli-test").resolve("credentials");
+            ProfileFile.write(file, KEY);
+            System.setProperty("taskgov.profile.file", file.toString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private Cli() {

@@ -42,6 +42,8 @@ class CliHabitsTest {
                 team-b   ml.p5.48xlarge   16             32       16         0        0
                 team-c   <none>           <none>         <none>   <none>     <none>   2
                 """);
+        // the metrics are open, but the CLI signs every request it makes, this one too
+        assertSigned(admission.requests.get(0));
     }
 
     @Test
@@ -67,6 +69,7 @@ class CliHabitsTest {
     void getTopologyShowsTheTreeAndWithWideTheNodes() {
         Cli.Result r = Cli.run("get", "topology", "--topology-url", topology.url());
         assertThat(r.exit()).isZero();
+        assertSigned(topology.requests.get(0));
         assertThat(r.out()).isEqualTo("""
                 DOMAIN             LEVEL     READY   NOT-READY   CAPACITY                                     FREE
                 (all)              cluster   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory
@@ -153,5 +156,11 @@ class CliHabitsTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Signed with the profile's key (SigV4, as the services verify it). */
+    private static void assertSigned(StubServer.Request sent) {
+        assertThat(sent.header("Authorization")).startsWith("AWS4-HMAC-SHA256 Credential=" + Cli.KEY.accessKeyId() + "/")
+                .contains("SignedHeaders=", "Signature=");
     }
 }

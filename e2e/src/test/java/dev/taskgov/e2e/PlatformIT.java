@@ -4,6 +4,7 @@ import dev.taskgov.testsupport.DatabaseAddress;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.SharedPostgres;
+import dev.taskgov.testsupport.TestCredentials;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -71,6 +72,10 @@ class PlatformIT {
         env.put("TASKGOV_TOPOLOGY_PORT", String.valueOf(ports.get("topology-service")));
         env.put("TASKGOV_ADMISSION_PORT", String.valueOf(ports.get("admission-service")));
         env.put("TASKGOV_PREEMPTION_PORT", String.valueOf(ports.get("preemption-service")));
+        // Access control on, as in the local runtime: quota-service writes the first admin key to the profile file.
+        Path profile = WORK.resolve("credentials");
+        env.put("TASKGOV_AUTH_MASTER_KEY", TestCredentials.MASTER_KEY);
+        env.put("TASKGOV_AUTH_BOOTSTRAP_PROFILE", profile.toString());
         for (Map.Entry<String, Integer> s : ports.entrySet()) {
             Path app = ROOT.resolve(s.getKey()).resolve("target/quarkus-app/quarkus-run.jar");
             assertThat(app).as("the built " + s.getKey() + " (./mvnw package builds it before this module)").isRegularFile();
@@ -98,7 +103,8 @@ class PlatformIT {
         cliEnv = Map.of("TASKGOV_ADMISSION_URL", "http://127.0.0.1:" + ports.get("admission-service"),
                 "TASKGOV_QUOTA_URL", "http://127.0.0.1:" + ports.get("quota-service"),
                 "TASKGOV_KAFKA_BOOTSTRAP", kafka,
-                "TASKGOV_KAFKA_CONFIG", SharedKafka.clientConfigFile(KafkaAccess.ADMIN).toString());
+                "TASKGOV_KAFKA_CONFIG", SharedKafka.clientConfigFile(KafkaAccess.ADMIN).toString(),
+                "TASKGOV_PROFILE", profile.toString());
         Path demo = ROOT.resolve("deploy/local/demo");
         // quota-service refuses quotas beyond the capacity it has learned from the topology topic: retry until it knows the nodes.
         await("the cluster policy created").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2))

@@ -1,5 +1,7 @@
 package dev.taskgov.quota;
 
+import dev.taskgov.testsupport.TestCredentials;
+
 import java.io.IOException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The real {@code aws} command-line client (v1, {@code pip install awscli}) pointed at the service
- * under test with {@code --endpoint-url}, dummy credentials and no user configuration.
+ * under test with {@code --endpoint-url}, an access key of the test database (admin unless given) and no user
+ * configuration.
  */
 final class AwsCli {
 
@@ -23,6 +26,10 @@ final class AwsCli {
     }
 
     static Result sagemaker(URL service, String... args) {
+        return sagemaker(service, QuotaTestKit.admin(), args);
+    }
+
+    static Result sagemaker(URL service, TestCredentials.Key key, String... args) {
         List<String> command = new ArrayList<>(List.of("aws", "sagemaker"));
         command.addAll(List.of(args));
         command.addAll(List.of("--endpoint-url", "http://localhost:" + service.getPort(), "--output", "json"));
@@ -31,8 +38,8 @@ final class AwsCli {
             Path err = Files.createTempFile("aws-err", ".txt");
             ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
             Map<String, String> env = pb.environment();
-            env.put("AWS_ACCESS_KEY_ID", "test");
-            env.put("AWS_SECRET_ACCESS_KEY", "test");
+            env.put("AWS_ACCESS_KEY_ID", key.accessKeyId());
+            env.put("AWS_SECRET_ACCESS_KEY", key.secret());
             env.put("AWS_DEFAULT_REGION", "us-west-2");
             env.put("AWS_CONFIG_FILE", "/nonexistent/taskgov-test-aws-config");
             env.put("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/taskgov-test-aws-credentials");

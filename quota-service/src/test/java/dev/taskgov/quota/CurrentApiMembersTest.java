@@ -13,10 +13,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
@@ -132,11 +129,7 @@ class CurrentApiMembersTest {
         assertThat(cli.exitCode()).isNotZero();
         assertThat(cli.stderr()).contains("Unknown parameter in ComputeQuotaConfig.ResourceSharingConfig: \"MaxBorrow\"");
 
-        HttpResponse<String> wire = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://localhost:" + service.getPort() + "/"))
-                .header("X-Amz-Target", "SageMaker.CreateComputeQuota")
-                .header("Content-Type", "application/x-amz-json-1.1")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> wire = QuotaTestKit.wire(service, "SageMaker.CreateComputeQuota", body);
         assertThat(wire.statusCode()).isEqualTo(400);
         assertThat(JSON.readTree(wire.body()).path("__type").asText()).isEqualTo("ValidationException");
         assertThat(JSON.readTree(wire.body()).path("message").asText())

@@ -24,11 +24,7 @@ import software.amazon.awssdk.services.sagemaker.model.ComputeQuotaResourceConfi
 import software.amazon.awssdk.services.sagemaker.model.FairShare;
 import software.amazon.awssdk.services.sagemaker.model.PriorityClass;
 
-import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -85,11 +81,7 @@ class OutboxRecoveryTest {
     }
 
     private String describeRaw(String id) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + service.getPort() + "/"))
-                .header("X-Amz-Target", "SageMaker.DescribeComputeQuota")
-                .header("Content-Type", "application/x-amz-json-1.1")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"ComputeQuotaId\":\"" + id + "\"}")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        return QuotaTestKit.wire(service, "SageMaker.DescribeComputeQuota", "{\"ComputeQuotaId\":\"" + id + "\"}").body();
     }
 
     private static List<OutboxEvent> outboxRowsOf(String key) {

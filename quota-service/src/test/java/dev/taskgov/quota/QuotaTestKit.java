@@ -11,6 +11,7 @@ import dev.taskgov.quota.capacity.ClusterCapacity;
 import io.quarkus.arc.Arc;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TaskgovTopics;
+import dev.taskgov.testsupport.TestCredentials;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -49,14 +50,40 @@ public final class QuotaTestKit {
     private QuotaTestKit() {
     }
 
-    /** The AWS SDK's own SageMaker client, pointed at the service under test, with dummy credentials. */
+    private static TestCredentials.Key admin;
+
+    /** An admin access key in the service's database (made once per test JVM, which has one database). */
+    public static synchronized TestCredentials.Key admin() {
+        if (admin == null) {
+            admin = TestCredentials.inDatabase("test-admin", "admin");
+        }
+        return admin;
+    }
+
+    /** The AWS SDK's own SageMaker client, pointed at the service under test, signing with an admin key. */
     public static SageMakerClient sageMaker(URL service) {
+        return sageMaker(service, admin());
+    }
+
+    /** The AWS SDK's own SageMaker client, pointed at the service under test, signing with this key. */
+    public static SageMakerClient sageMaker(URL service, TestCredentials.Key key) {
         return SageMakerClient.builder()
                 .endpointOverride(URI.create("http://localhost:" + service.getPort()))
                 .region(Region.US_WEST_2)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(key.accessKeyId(), key.secret())))
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
                 .build();
+    }
+
+    /** A raw SageMaker wire call ({@code POST /}, {@code X-Amz-Target}), signed with an admin key. */
+    public static java.net.http.HttpResponse<String> wire(URL service, String target, String body) {
+        return wire(service, admin(), target, body);
+    }
+
+    /** A raw SageMaker wire call signed with this key (unsigned when null). */
+    public static java.net.http.HttpResponse<String> wire(URL service, TestCredentials.Key key, String target, String body) {
+        return TestCredentials.send(key, "POST", URI.create("http://localhost:" + service.getPort() + "/"), body,
+                "X-Amz-Target", target, "Content-Type", "application/x-amz-json-1.1");
     }
 
     /** The nodes the tests published, by name: every cluster a test creates has them all. */

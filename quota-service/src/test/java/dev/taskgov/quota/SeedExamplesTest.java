@@ -18,10 +18,7 @@ import software.amazon.awssdk.services.sagemaker.model.ComputeQuotaResourceConfi
 import software.amazon.awssdk.services.sagemaker.model.DescribeComputeQuotaResponse;
 import software.amazon.awssdk.services.sagemaker.model.ResourceSharingStrategy;
 
-import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -103,11 +100,7 @@ class SeedExamplesTest {
                 "Invalid type for parameter ComputeQuotaConfig.ComputeQuotaResources[0].Accelerators");
 
         // ... and the wire API refuses it too, naming each member and its rule
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://localhost:" + service.getPort() + "/"))
-                .header("X-Amz-Target", "SageMaker.CreateComputeQuota")
-                .header("Content-Type", "application/x-amz-json-1.1")
-                .POST(HttpRequest.BodyPublishers.ofString(asDocumented)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = QuotaTestKit.wire(service, "SageMaker.CreateComputeQuota", asDocumented);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
         assertThat(QuotaTestKit.JSON.readTree(response.body()).path("message").asText()).contains(
                 "ComputeQuotaConfig.ComputeQuotaResources[0].vCpu: unknown member (did you mean VCpu?)",

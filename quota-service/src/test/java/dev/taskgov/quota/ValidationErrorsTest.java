@@ -17,10 +17,7 @@ import software.amazon.awssdk.services.sagemaker.model.ComputeQuotaResourceConfi
 import software.amazon.awssdk.services.sagemaker.model.CreateComputeQuotaRequest;
 import software.amazon.awssdk.services.sagemaker.model.SageMakerException;
 
-import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -199,9 +196,6 @@ class ValidationErrorsTest {
     }
 
     private HttpResponse<String> post(String target, String body) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + service.getPort() + "/"))
-                .header("X-Amz-Target", target).header("Content-Type", "application/x-amz-json-1.1")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+        return QuotaTestKit.wire(service, target, body);
     }
 }

@@ -35,6 +35,8 @@ public class KafkaTestResource implements QuarkusTestResourceLifecycleManager {
         } else {
             config.put("taskgov.kafka.security-protocol", "PLAINTEXT");
         }
+        // Every service verifies requests with keys encrypted under this JVM's master key (TestCredentials).
+        config.put(TestCredentials.MASTER_KEY_PROPERTY, TestCredentials.MASTER_KEY);
         return config;
     }
 

@@ -20,6 +20,8 @@ public final class TaskgovTopics {
     public static final String QUOTA = Names.QUOTA;
     public static final String TOPOLOGY = Names.TOPOLOGY;
     public static final String DEADLETTER = Names.DEADLETTER;
+    public static final String CREDENTIALS = Names.CREDENTIALS;
+    public static final String AUDIT = Names.AUDIT;
 
     /** Partitions per topic in tests: more than one, so that ordering-by-key bugs can show. */
     public static final int PARTITIONS = 3;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +70,21 @@ class BrokerAuthorizationTest {
             if (!other.equals(KafkaAccess.ADMISSION_SERVICE)) assertRefused(other, Names.WORKLOAD_ADMITTED);
             if (!other.equals(KafkaAccess.PREEMPTION_SERVICE)) assertRefused(other, Names.WORKLOAD_PREEMPTED);
         }
+    }
+
+    @Test
+    void onlyQuotaServiceWritesAccessKeysAndOnlyTheHttpServicesWriteTheAudit() throws Exception {
+        assertThat(send(KafkaAccess.QUOTA_SERVICE, Names.CREDENTIALS).topic()).isEqualTo(Names.CREDENTIALS);
+        List<String> http = List.of(KafkaAccess.QUOTA_SERVICE, KafkaAccess.ADMISSION_SERVICE, KafkaAccess.TOPOLOGY_SERVICE);
+        for (String service : http) {
+            assertThat(send(service, Names.AUDIT).topic()).isEqualTo(Names.AUDIT);
+        }
+        for (String other : KafkaAccess.SERVICES) {
+            if (!other.equals(KafkaAccess.QUOTA_SERVICE)) assertRefused(other, Names.CREDENTIALS);
+            if (!http.contains(other)) assertRefused(other, Names.AUDIT);
+        }
+        assertRefused(KafkaAccess.teamPrincipal(TEAM_A), Names.CREDENTIALS);
+        assertRefused(KafkaAccess.teamPrincipal(TEAM_A), Names.AUDIT);
     }
 
     @Test

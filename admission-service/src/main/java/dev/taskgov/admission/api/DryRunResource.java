@@ -8,12 +8,16 @@ import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.Violation;
 import dev.taskgov.core.model.WorkloadIds;
+import dev.taskgov.core.auth.Principal;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -34,17 +38,28 @@ public class DryRunResource {
     @Inject
     AdmissionRuntime runtime;
 
+    @Inject
+    ApiAccess access;
+
+    @Context
+    UriInfo uri;
+
+    @Context
+    HttpHeaders headers;
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Would this workload be admitted now: where, borrowing what, after preempting whom")
     @RequestBody(content = @Content(schema = @Schema(implementation = WorkloadSubmitted.class)))
     public Response dryRun(String body) {
+        Principal principal = access.guard().authenticate("POST", uri, headers, body, "DryRunWorkload", null);
         WorkloadSubmitted submission;
         try {
             submission = WorkloadResource.read(body);
         } catch (EventCodec.EventFormatException e) {
             return WorkloadResource.unreadable(e);
         }
+        access.guard().requireSubmit(principal, submission.team(), "DryRunWorkload", "workload " + submission.workloadId());
         Optional<Violation> badId = WorkloadIds.check("workloadId", submission.workloadId());
         if (badId.isPresent()) return WorkloadResource.badRequest("the workload id breaks the id rule", List.of(badId.get()));
         Optional<AdmissionProcessor> p = runtime.reads();

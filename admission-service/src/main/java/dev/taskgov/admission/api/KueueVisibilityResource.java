@@ -2,6 +2,7 @@ package dev.taskgov.admission.api;
 
 import dev.taskgov.admission.AdmissionProcessor;
 import dev.taskgov.admission.AdmissionRuntime;
+import dev.taskgov.core.auth.Principal;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.WorkloadCluster;
 import dev.taskgov.core.model.TeamQuota;
@@ -13,8 +14,11 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import java.time.Instant;
@@ -34,7 +38,8 @@ import java.util.regex.Pattern;
  * {@code hyperpod-ns-<team>-localqueue} in namespace {@code hyperpod-ns-<team>}, so both positions are the
  * same here; as in Kueue they count from 0. The same data, with the reason each workload waits, is
  * {@code GET /teams/{team}/pending}. Kueue answers for the one cluster its API server belongs to; here
- * {@code ?cluster=ARN} names the cluster, and may be left out when the deployment governs one.
+ * {@code ?cluster=ARN} names the cluster, and may be left out when the deployment governs one. As
+ * {@code GET /teams/{team}/pending}, a team key reads only its own team's queues; an admin or a viewer reads all.
  */
 @Path("/apis/visibility.kueue.x-k8s.io/v1beta1")
 @Produces(MediaType.APPLICATION_JSON)
@@ -47,6 +52,15 @@ public class KueueVisibilityResource {
     @Inject
     AdmissionRuntime runtime;
 
+    @Inject
+    ApiAccess access;
+
+    @Context
+    UriInfo uri;
+
+    @Context
+    HttpHeaders headers;
+
     @GET
     @Path("clusterqueues/{clusterQueue}/pendingworkloads")
     @Operation(summary = "Kueue visibility API: a team's pending workloads by its ClusterQueue (hyperpod-ns-TEAM-clusterqueue, or TEAM)")
@@ -56,6 +70,7 @@ public class KueueVisibilityResource {
                                    @QueryParam("offset") @DefaultValue("0") long offset) {
         Matcher m = CLUSTER_QUEUE.matcher(clusterQueue);
         String team = m.matches() ? m.group(1) : clusterQueue;
+        requireRead(team, "clusterqueue " + clusterQueue);
         return summary(cluster, team, "clusterqueues.visibility.kueue.x-k8s.io \"" + clusterQueue + "\" not found", limit, offset);
     }
 
@@ -67,9 +82,17 @@ public class KueueVisibilityResource {
                                  @QueryParam("limit") @DefaultValue("1000") long limit,
                                  @QueryParam("offset") @DefaultValue("0") long offset) {
         Matcher m = NAMESPACE.matcher(namespace);
+        // The namespace names the team (hyperpod-ns-<team>), as it does for the job watcher.
+        requireRead(m.matches() ? m.group(1) : namespace, "localqueue " + namespace + "/" + localQueue);
         String notFound = "localqueues.visibility.kueue.x-k8s.io \"" + localQueue + "\" not found in namespace \"" + namespace + "\"";
         if (!m.matches() || !localQueue.equals(localQueueOf(m.group(1)))) return status(404, "NotFound", notFound);
         return summary(cluster, m.group(1), notFound, limit, offset);
+    }
+
+    /** The signed caller, refused unless it may read this team's queue. */
+    private void requireRead(String team, String target) {
+        Principal principal = access.guard().authenticate("GET", uri, headers, null, "ListPendingWorkloads", target);
+        access.guard().requireRead(principal, team, "ListPendingWorkloads", target);
     }
 
     private Response summary(String cluster, String team, String notFound, long limit, long offset) {

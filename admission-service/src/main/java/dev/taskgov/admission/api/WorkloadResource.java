@@ -5,6 +5,9 @@ import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.WorkloadCluster;
 import dev.taskgov.admission.AdmissionProcessor;
 import dev.taskgov.admission.AdmissionRuntime;
+import dev.taskgov.admission.WorkloadRecord;
+import dev.taskgov.core.auth.AuditEvent;
+import dev.taskgov.core.auth.Principal;
 import dev.taskgov.admission.api.WorkloadViews.Accepted;
 import dev.taskgov.admission.api.WorkloadViews.Clusters;
 import dev.taskgov.admission.api.WorkloadViews.Described;
@@ -27,7 +30,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -42,7 +48,8 @@ import java.util.Optional;
 /**
  * admission-service over HTTP. Reads come from the decider's in-memory state on the decider, and from the
  * read replica ({@link dev.taskgov.admission.AdmissionReplica}) on every other instance. Only an instance whose
- * replica has not caught up yet answers 503, and its readiness check says DOWN meanwhile.
+ * replica has not caught up yet answers 503, and its readiness check says DOWN meanwhile. Every request must be
+ * SigV4-signed by an active key, and a team key reads and submits only for its own team ({@link ApiAccess}).
  */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
@@ -54,15 +61,27 @@ public class WorkloadResource {
     @Inject
     AdmissionRuntime runtime;
 
+    @Inject
+    ApiAccess access;
+
+    @Context
+    UriInfo uri;
+
+    @Context
+    HttpHeaders headers;
+
     @GET
     @Path("workloads/{id}")
     @Operation(summary = "A workload's state, reason, placement, borrowing and history")
     public Response describe(@PathParam("id") String id) {
+        Principal principal = access.guard().authenticate("GET", uri, headers, null, "DescribeWorkload", id);
         Optional<Violation> badId = WorkloadIds.check("id", id);
         if (badId.isPresent()) return badRequest("the workload id breaks the id rule", List.of(badId.get()));
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return notReady();
-        return p.get().workload(id)
+        Optional<WorkloadRecord> found = p.get().workload(id);
+        found.ifPresent(r -> access.guard().requireRead(principal, r.team(), "DescribeWorkload", "workload " + id));
+        return found
                 .map(r -> Response.ok(Described.of(r)).build())
                 .orElseGet(() -> Response.status(404).entity(Problem.of("no workload with id '" + id + "'")).build());
     }
@@ -71,6 +90,11 @@ public class WorkloadResource {
     @Path("workloads")
     @Operation(summary = "Workloads, optionally of one team and in one state")
     public Response list(@QueryParam("cluster") String cluster, @QueryParam("team") String team, @QueryParam("state") String state) {
+        String t = team == null || team.isBlank() ? null : team;
+        Principal principal = access.guard().authenticate("GET", uri, headers, null, "ListWorkloads", t);
+        if (t != null) {
+            access.guard().requireRead(principal, t, "ListWorkloads", "team " + t);
+        }
         ClusterArn c = null;
         if (cluster != null && !cluster.isBlank()) {
             Optional<String> bad = ClusterArn.problem(cluster);
@@ -88,14 +112,17 @@ public class WorkloadResource {
         }
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return notReady();
-        String t = team == null || team.isBlank() ? null : team;
-        return Response.ok(p.get().workloads(c, t, s).stream().map(Described::of).toList()).build();
+        // Without ?team=, a team key sees its own teams' workloads only; an admin or a viewer sees all.
+        return Response.ok(p.get().workloads(c, t, s).stream().filter(r -> principal.mayRead(r.team()))
+                .map(Described::of).toList()).build();
     }
 
     @GET
     @Path("teams/{team}/pending")
     @Operation(summary = "A team's pending workloads in queue order, with positions and why each waits")
     public Response pending(@PathParam("team") String team, @QueryParam("cluster") String cluster) {
+        Principal principal = access.guard().authenticate("GET", uri, headers, null, "ListPendingWorkloads", "team " + team);
+        access.guard().requireRead(principal, team, "ListPendingWorkloads", "team " + team);
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         // A team name means a team of one cluster: the same rule as a submission's clusterArn.
@@ -112,6 +139,8 @@ public class WorkloadResource {
     @Path("clusters")
     @Operation(summary = "The clusters this deployment governs, each with nodes, capacity, quotas, use and workloads")
     public Response clusters() {
+        // Cluster-wide totals and team names, no team's workloads: every principal with a valid key reads them.
+        access.guard().authenticate("GET", uri, headers, null, "ListClusters", "clusters");
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         List<ClusterSummary> out = p.get().governed().stream().map(c -> p.get().summary(c)).flatMap(Optional::stream).toList();
@@ -134,20 +163,29 @@ public class WorkloadResource {
     @Operation(summary = "Submit a workload: validated, then published to the submissions topic (202)")
     @RequestBody(content = @Content(schema = @Schema(implementation = WorkloadSubmitted.class)))
     public Response submit(String body) throws Exception {
+        Principal principal = access.guard().authenticate("POST", uri, headers, body, "SubmitWorkload", null);
         WorkloadSubmitted submission;
         try {
             submission = read(body);
         } catch (EventCodec.EventFormatException e) {
+            access.guard().record(principal.name(), "SubmitWorkload", null, "Failed: unreadable body: " + e.getMessage(), null);
             return unreadable(e);
         }
+        String target = "workload " + submission.workloadId();
+        access.guard().requireSubmit(principal, submission.team(), "SubmitWorkload", target);
         List<Violation> violations = new ArrayList<>(WorkloadValidation.checkFields(submission));
         Optional<AdmissionProcessor> p = runtime.reads();
         if (violations.isEmpty() && p.isPresent()
                 && p.get().validate(submission) instanceof WorkloadValidation.Invalid invalid) {
             violations.addAll(invalid.violations());
         }
-        if (!violations.isEmpty()) return badRequest("the workload breaks " + violations.size() + " rule(s)", violations);
+        if (!violations.isEmpty()) {
+            access.guard().record(principal.name(), "SubmitWorkload", target, "Failed: " + violations, null);
+            return badRequest("the workload breaks " + violations.size() + " rule(s)", violations);
+        }
         runtime.publishSubmission(submission);
+        access.guard().record(principal.name(), "SubmitWorkload", target, AuditEvent.ALLOWED,
+                EventCodec.mapper().valueToTree(submission));
         return Response.accepted(new Accepted(submission.workloadId(),
                 "published; GET /workloads/" + submission.workloadId() + " shows its state")).build();
     }

@@ -2,6 +2,7 @@ package dev.taskgov.admission.config;
 
 import dev.taskgov.service.support.KafkaLoginConfig;
 import dev.taskgov.service.support.TopicsConfig;
+import dev.taskgov.service.support.auth.AuthConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -17,6 +18,9 @@ public interface AdmissionServiceConfig {
 
     /** This service's Kafka login (service-support). */
     KafkaLoginConfig kafka();
+
+    /** Access control: the master key that decrypts access-key secrets ({@code taskgov.auth.*}). */
+    AuthConfig auth();
 
     /** The decider: consumer group, transactions, changelog. */
     Admission admission();

@@ -106,13 +106,17 @@ public final class KafkaAccess {
         List<Grant> grants = new ArrayList<>();
         String submittedTeams = names.apply(TopicCatalog.WORKLOAD_SUBMITTED) + ".";
 
-        // quota-service: publishes quotas; reads the nodes; dead-letters what it cannot read.
-        write(grants, QUOTA_SERVICE, names, TopicCatalog.QUOTA, TopicCatalog.DEADLETTER);
-        read(grants, QUOTA_SERVICE, names, TopicCatalog.TOPOLOGY);
+        // quota-service: publishes quotas and the access keys it owns; reads the nodes; stores every service's
+        // audit records (group quota-service-audit); dead-letters what it cannot read.
+        write(grants, QUOTA_SERVICE, names, TopicCatalog.QUOTA, TopicCatalog.CREDENTIALS, TopicCatalog.AUDIT,
+                TopicCatalog.DEADLETTER);
+        read(grants, QUOTA_SERVICE, names, TopicCatalog.TOPOLOGY, TopicCatalog.AUDIT);
         group(grants, QUOTA_SERVICE, "quota-service-");
 
-        // topology-service: publishes nodes; reads what workloads hold to know free capacity.
-        write(grants, TOPOLOGY_SERVICE, names, TopicCatalog.TOPOLOGY, TopicCatalog.DEADLETTER);
+        // topology-service: publishes nodes; reads what workloads hold to know free capacity; verifies its HTTP
+        // callers against the access keys (read by assignment, no group) and audits refusals.
+        write(grants, TOPOLOGY_SERVICE, names, TopicCatalog.TOPOLOGY, TopicCatalog.AUDIT, TopicCatalog.DEADLETTER);
+        read(grants, TOPOLOGY_SERVICE, names, TopicCatalog.CREDENTIALS);
         read(grants, TOPOLOGY_SERVICE, names, TopicCatalog.TOPOLOGY, TopicCatalog.WORKLOAD_ADMITTED,
                 TopicCatalog.WORKLOAD_FINISHED, TopicCatalog.WORKLOAD_PREEMPTED);
         read(grants, TOPOLOGY_SERVICE, names, TopicCatalog.WORKLOAD_SUBMITTED);
@@ -120,9 +124,12 @@ public final class KafkaAccess {
         group(grants, TOPOLOGY_SERVICE, "topology-service-");
 
         // admission-service: the only writer of admissions; reads every team's submissions (and publishes the
-        // ones its HTTP API accepted for an authenticated team), decides in a transaction.
+        // ones its HTTP API accepted for an authenticated team), decides in a transaction; verifies its HTTP callers
+        // against the access keys (read by assignment, no group) and audits submissions and refusals.
         write(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS,
-                TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.DEADLETTER, TopicCatalog.ADMISSION_CHANGELOG);
+                TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.DEADLETTER, TopicCatalog.ADMISSION_CHANGELOG,
+                TopicCatalog.AUDIT);
+        read(grants, ADMISSION_SERVICE, names, TopicCatalog.CREDENTIALS);
         read(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_FINISHED, TopicCatalog.WORKLOAD_PREEMPTED,
                 TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS, TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY,
                 TopicCatalog.ADMISSION_CHANGELOG);

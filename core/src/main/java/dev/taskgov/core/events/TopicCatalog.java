@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Every Kafka topic taskgov uses, in one place: design.md's nine ("Kafka topics") and the two deciders' own
+ * Every Kafka topic taskgov uses, in one place: design.md's nine ("Kafka topics"), the access keys and the audit trail and the two deciders' own
  * changelogs, each with its default name, the property that renames it, whether it is compacted (latest value
  * per key) and how many partitions a service gives it when it creates it. The services' typed configuration
  * ({@code TopicsConfig}, the changelog settings), their topic creation, the local runtime, test-support and the
@@ -26,6 +26,8 @@ public final class TopicCatalog {
         public static final String DEADLETTER = "taskgov.deadletter";
         public static final String ADMISSION_CHANGELOG = "taskgov.admission.changelog";
         public static final String PREEMPTION_CHANGELOG = "taskgov.preemption.changelog";
+        public static final String CREDENTIALS = "taskgov.credentials";
+        public static final String AUDIT = "taskgov.audit";
 
         private Names() {
         }
@@ -57,6 +59,10 @@ public final class TopicCatalog {
     public static final Topic QUOTA = topic(Names.QUOTA, "quota", true);
     public static final Topic TOPOLOGY = topic(Names.TOPOLOGY, "topology", true);
     public static final Topic DEADLETTER = topic(Names.DEADLETTER, "deadletter", false);
+    /** Access keys as the HTTP services verify them (secret encrypted with the master key), keyed by key id. */
+    public static final Topic CREDENTIALS = topic(Names.CREDENTIALS, "credentials", true);
+    /** Who did what: every change, HTTP submission and refused access, from every service. */
+    public static final Topic AUDIT = topic(Names.AUDIT, "audit", false);
     public static final Topic ADMISSION_CHANGELOG =
             new Topic(Names.ADMISSION_CHANGELOG, "taskgov.admission.changelog-topic", true, 1);
     public static final Topic PREEMPTION_CHANGELOG =
@@ -64,11 +70,12 @@ public final class TopicCatalog {
 
     /** design.md's topics, the public contract between the services and their users. */
     public static final List<Topic> SHARED = List.of(WORKLOAD_SUBMITTED, WORKLOAD_FINISHED, WORKLOAD_ADMITTED,
-            WORKLOAD_PREEMPTED, WORKLOAD_STATUS, PREEMPTION_REQUESTED, QUOTA, TOPOLOGY, DEADLETTER);
+            WORKLOAD_PREEMPTED, WORKLOAD_STATUS, PREEMPTION_REQUESTED, QUOTA, TOPOLOGY, DEADLETTER, CREDENTIALS, AUDIT);
 
     /** Every topic: the shared ones, then the deciders' changelogs. */
     public static final List<Topic> ALL = List.of(WORKLOAD_SUBMITTED, WORKLOAD_FINISHED, WORKLOAD_ADMITTED,
-            WORKLOAD_PREEMPTED, WORKLOAD_STATUS, PREEMPTION_REQUESTED, QUOTA, TOPOLOGY, DEADLETTER, ADMISSION_CHANGELOG,
+            WORKLOAD_PREEMPTED, WORKLOAD_STATUS, PREEMPTION_REQUESTED, QUOTA, TOPOLOGY, DEADLETTER, CREDENTIALS, AUDIT,
+            ADMISSION_CHANGELOG,
             PREEMPTION_CHANGELOG);
 
     private TopicCatalog() {

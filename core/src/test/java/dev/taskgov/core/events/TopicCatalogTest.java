@@ -12,14 +12,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TopicCatalogTest {
 
     @Test
-    void the_shared_topics_are_designs_nine_with_their_compaction() {
+    void the_shared_topics_are_designs_nine_plus_credentials_and_audit_with_their_compaction() {
         Map<String, Boolean> compactedByName = TopicCatalog.SHARED.stream()
                 .collect(Collectors.toMap(TopicCatalog.Topic::defaultName, TopicCatalog.Topic::compacted));
-        assertThat(compactedByName).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "taskgov.workload.submitted", false, "taskgov.workload.finished", false,
-                "taskgov.workload.admitted", false, "taskgov.workload.preempted", false,
-                "taskgov.workload.status", true, "taskgov.preemption.requested", false,
-                "taskgov.quota", true, "taskgov.topology", true, "taskgov.deadletter", false));
+        assertThat(compactedByName).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
+                Map.entry("taskgov.workload.submitted", false), Map.entry("taskgov.workload.finished", false),
+                Map.entry("taskgov.workload.admitted", false), Map.entry("taskgov.workload.preempted", false),
+                Map.entry("taskgov.workload.status", true), Map.entry("taskgov.preemption.requested", false),
+                Map.entry("taskgov.quota", true), Map.entry("taskgov.topology", true),
+                Map.entry("taskgov.deadletter", false), Map.entry("taskgov.credentials", true),
+                Map.entry("taskgov.audit", false)));
     }
 
     @Test

@@ -59,6 +59,15 @@ public record ListRequest(String where, Parameters params, Sort.Direction direct
         return new ListRequest(where.isEmpty() ? null : String.join(" and ", where), params, direction, paging);
     }
 
+    /** The same request narrowed to rows whose {@code column} is one of {@code values} (a team key's own quota). */
+    public ListRequest restrictedTo(String column, java.util.Collection<String> values) {
+        Parameters p = new Parameters();
+        params.map().forEach(p::and);
+        p.and("restricted", values);
+        String clause = column + " in :restricted";
+        return new ListRequest(where == null ? clause : where + " and " + clause, p, direction, paging);
+    }
+
     /** Sorted by the column, then by id, both in the requested order. */
     public Sort sort(String column) {
         return Sort.by(column, direction).and("id", direction);

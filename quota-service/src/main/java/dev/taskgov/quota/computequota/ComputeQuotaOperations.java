@@ -15,6 +15,9 @@ import dev.taskgov.quota.api.Operation;
 import dev.taskgov.quota.api.OperationRegistry;
 import dev.taskgov.quota.api.ListRequest;
 import dev.taskgov.quota.api.RequestFields;
+import dev.taskgov.quota.auth.Caller;
+import dev.taskgov.quota.auth.QuotaAccess;
+import dev.taskgov.core.auth.Principal;
 import dev.taskgov.quota.capacity.ClusterCapacity;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import dev.taskgov.quota.outbox.QuotaTopicOutbox;
@@ -69,6 +72,9 @@ public class ComputeQuotaOperations implements OperationRegistry {
 
     @Inject
     Clock clock;
+
+    @Inject
+    Caller caller;
 
     @Override
     public Map<String, Operation> operations() {
@@ -126,6 +132,11 @@ public class ComputeQuotaOperations implements OperationRegistry {
         String id = RequestFields.requiredString(request, "ComputeQuotaId", RequestFields.RESOURCE_ID, 12);
         Integer version = RequestFields.optionalInt(request, "ComputeQuotaVersion", 1, Integer.MAX_VALUE);
         ComputeQuotaEntity e = find(id);
+        Principal principal = Caller.principalOf(caller);
+        if (!QuotaAccess.mayReadQuotaOf(principal, e.teamName)) {
+            throw QuotaAccess.denied(principal, "DescribeComputeQuota", "compute quota " + id + " belongs to team '"
+                    + e.teamName + "'; a team key reads only its own team's quota " + principal.teams());
+        }
         if (version != null && version != e.version) {
             return ComputeQuotaVersionEntity.find(id, version).map(v -> AwsJson.parse(v.documentJson))
                     .orElseThrow(() -> AwsApiException.notFound("ComputeQuotaVersion: compute quota " + id
@@ -210,6 +221,10 @@ public class ComputeQuotaOperations implements OperationRegistry {
     public ObjectNode list(JsonNode request) {
         RequestFields.onlyKnown(request, "", LIST_MEMBERS);
         ListRequest list = ListRequest.parse(request);
+        Principal principal = Caller.principalOf(caller);
+        if (principal != null && !principal.mayReadAll()) {
+            list = list.restrictedTo("teamName", principal.teams());
+        }
         SortQuotaBy sortBy = RequestFields.optionalEnum(request, "SortBy", SortQuotaBy.class);
         String column = switch (sortBy == null ? SortQuotaBy.CreationTime : sortBy) {
             case Name -> "name";
@@ -286,7 +301,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
     }
 
     private void recordVersion(ComputeQuotaEntity e) {
-        ComputeQuotaVersionEntity.of(e.id, e.version, e.documentJson).persist();
+        ComputeQuotaVersionEntity.of(e.id, e.version, e.documentJson, Caller.nameOf(caller)).persist();
     }
 
     private ComputeQuotaEntity find(String id) {

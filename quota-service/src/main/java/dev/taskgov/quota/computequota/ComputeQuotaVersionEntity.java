@@ -28,11 +28,16 @@ public class ComputeQuotaVersionEntity extends PanacheEntityBase {
     @Column(name = "document_json", nullable = false, columnDefinition = "text")
     public String documentJson;
 
-    public static ComputeQuotaVersionEntity of(String quotaId, int version, String documentJson) {
+    /** The principal whose key signed the change (V16; null for versions written before). */
+    @Column(name = "author")
+    public String author;
+
+    public static ComputeQuotaVersionEntity of(String quotaId, int version, String documentJson, String author) {
         ComputeQuotaVersionEntity e = new ComputeQuotaVersionEntity();
         e.quotaId = quotaId;
         e.version = version;
         e.documentJson = documentJson;
+        e.author = author;
         return e;
     }
 

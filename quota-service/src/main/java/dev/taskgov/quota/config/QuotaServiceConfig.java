@@ -2,6 +2,7 @@ package dev.taskgov.quota.config;
 
 import dev.taskgov.service.support.KafkaLoginConfig;
 import dev.taskgov.service.support.TopicsConfig;
+import dev.taskgov.service.support.auth.AuthConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -20,6 +21,9 @@ public interface QuotaServiceConfig {
 
     /** This service's Kafka login (service-support). */
     KafkaLoginConfig kafka();
+
+    /** Access control: the master key that encrypts access-key secrets ({@code taskgov.auth.*}). */
+    AuthConfig auth();
 
     /** The quota API, its rules and its publishing (properties under {@code taskgov.quota.}). */
     Quota quota();

@@ -69,7 +69,12 @@ public class QuotaTopicOutbox {
     }
 
     private void write(String key, String payload, String type) {
-        OutboxEvent event = OutboxEvent.of(config.topics().quota(), key, payload, clock.instant());
+        write(config.topics().quota(), key, payload, type);
+    }
+
+    /** A record for another topic of this service (credentials, audit), in the caller's transaction. */
+    public void write(String topic, String key, String payload, String type) {
+        OutboxEvent event = OutboxEvent.of(topic, key, payload, clock.instant());
         event.eventType = type;
         event.eventId = UUID.randomUUID().toString();
         event.persist();

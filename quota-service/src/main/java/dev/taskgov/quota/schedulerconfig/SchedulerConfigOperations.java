@@ -1,5 +1,6 @@
 package dev.taskgov.quota.schedulerconfig;
 
+import dev.taskgov.quota.auth.Caller;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.quota.api.AwsApiException;
@@ -60,6 +61,9 @@ public class SchedulerConfigOperations implements OperationRegistry {
     @Inject
     Clock clock;
 
+    @Inject
+    Caller caller;
+
     @Override
     public Map<String, Operation> operations() {
         Map<String, Operation> ops = new LinkedHashMap<>();
@@ -97,7 +101,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
         e.version = 1;
         apply(e, effective, description, Status.Created, now);
         e.persist();
-        SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson).persist();
+        SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson, Caller.nameOf(caller)).persist();
         flush("cluster " + clusterArn + " already has a cluster scheduler config");
         outbox.schedulerConfigChanged(e.clusterArn, e.documentJson);
 
@@ -147,7 +151,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
         }
         e.version = e.version + 1;
         apply(e, effective, description, Status.Updated, now());
-        SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson).persist();
+        SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson, Caller.nameOf(caller)).persist();
         flush("cluster scheduler config " + id + " was changed concurrently");
         outbox.schedulerConfigChanged(e.clusterArn, e.documentJson);
 

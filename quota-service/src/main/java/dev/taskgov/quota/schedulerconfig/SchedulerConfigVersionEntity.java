@@ -28,11 +28,16 @@ public class SchedulerConfigVersionEntity extends PanacheEntityBase {
     @Column(name = "document_json", nullable = false, columnDefinition = "text")
     public String documentJson;
 
-    public static SchedulerConfigVersionEntity of(String configId, int version, String documentJson) {
+    /** The principal whose key signed the change (V16; null for versions written before). */
+    @Column(name = "author")
+    public String author;
+
+    public static SchedulerConfigVersionEntity of(String configId, int version, String documentJson, String author) {
         SchedulerConfigVersionEntity e = new SchedulerConfigVersionEntity();
         e.configId = configId;
         e.version = version;
         e.documentJson = documentJson;
+        e.author = author;
         return e;
     }
 

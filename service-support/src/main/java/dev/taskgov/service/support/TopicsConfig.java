@@ -44,4 +44,12 @@ public interface TopicsConfig {
     /** Records refused by a consumer, with the reason. */
     @WithDefault(Names.DEADLETTER)
     String deadletter();
+
+    /** Access keys for request verification (compacted; secrets encrypted with the master key). */
+    @WithDefault(Names.CREDENTIALS)
+    String credentials();
+
+    /** The audit trail: principal, time, operation, target, outcome. */
+    @WithDefault(Names.AUDIT)
+    String audit();
 }

@@ -2,6 +2,7 @@ package dev.taskgov.topology.config;
 
 import dev.taskgov.service.support.KafkaLoginConfig;
 import dev.taskgov.service.support.TopicsConfig;
+import dev.taskgov.service.support.auth.AuthConfig;
 import io.smallrye.config.ConfigMapping;
 
 /**
@@ -19,4 +20,7 @@ public interface TopologyServiceConfig {
 
     /** This service's Kafka login (service-support). */
     KafkaLoginConfig kafka();
+
+    /** Access control: the master key that decrypts access-key secrets ({@code taskgov.auth.*}). */
+    AuthConfig auth();
 }

@@ -200,7 +200,7 @@ class Ec2KubernetesTopologyTest {
 
         await().atMost(WAIT).untilAsserted(() -> assertThat(
                 EventCodec.read(TopicView.compacted(bootstrap, Ec2KubernetesProfile.TOPIC).get("p5-4"), NodeRecord.class).toValidNode(java.util.Map.of()).ready()).isFalse());
-        given().get("/topology").then().statusCode(200)
+        TopologyReads.asViewer().get("/topology").then().statusCode(200)
                 .body("readyNodes", org.hamcrest.Matchers.equalTo(3))
                 .body("notReadyNodes", org.hamcrest.Matchers.equalTo(1));
     }

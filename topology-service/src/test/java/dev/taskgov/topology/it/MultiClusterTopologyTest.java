@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.Map;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -74,11 +73,11 @@ class MultiClusterTopologyTest {
     @Test
     void each_cluster_has_its_own_tree_and_an_unnamed_request_names_the_field() {
         await().atMost(Duration.ofMinutes(3)).untilAsserted(() ->
-                given().queryParam("cluster", SMALL).get("/topology").then().statusCode(200).body("readyNodes", equalTo(4)));
-        given().queryParam("cluster", DEMO).get("/topology").then().statusCode(200)
+                TopologyReads.asViewer().queryParam("cluster", SMALL).get("/topology").then().statusCode(200).body("readyNodes", equalTo(4)));
+        TopologyReads.asViewer().queryParam("cluster", DEMO).get("/topology").then().statusCode(200)
                 .body("readyNodes", equalTo(32)).body("capacity.accelerators", equalTo(256));
-        given().get("/topology").then().statusCode(400).body("message", containsString("cluster: is required"));
-        given().queryParam("cluster", "arn:aws:sagemaker:us-west-2:000000000000:cluster/nosuchcluste").get("/topology")
+        TopologyReads.asViewer().get("/topology").then().statusCode(400).body("message", containsString("cluster: is required"));
+        TopologyReads.asViewer().queryParam("cluster", "arn:aws:sagemaker:us-west-2:000000000000:cluster/nosuchcluste").get("/topology")
                 .then().statusCode(404).body("message", containsString("is not governed"));
     }
 }

@@ -179,7 +179,7 @@ class StaticTopologyServiceTest {
     }
 
     private static JsonPath topology() {
-        return given().get("/topology").then().statusCode(200).extract().jsonPath();
+        return TopologyReads.asViewer().get("/topology").then().statusCode(200).extract().jsonPath();
     }
 
     private static String metrics() {

@@ -1,0 +1,65 @@
+package dev.taskgov.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.StringJoiner;
+
+/** {@code taskgov audit}: who did what (changes, HTTP submissions, refused accesses), from quota-service's store. */
+@Command(name = "audit", mixinStandardHelpOptions = true,
+        description = "The audit trail: principal, time, operation, target, outcome; admins and viewers.")
+public class AuditCommand extends CliCommand {
+
+    @Option(names = "--since", paramLabel = "TIME|DURATION",
+            description = "Only records at or after this instant (2026-12-01T10:00:00Z) or this long ago (90s, 15m, 2h).")
+    String since;
+
+    @Option(names = "--principal", description = "Only this principal's records (anonymous = requests that proved no key).")
+    String principal;
+
+    @Mixin
+    Endpoints endpoints;
+    @Mixin
+    OutputOption output;
+
+    @Override
+    protected int run() {
+        StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
+        if (since != null) query.add("since=" + encode(sinceInstant().toString()));
+        if (principal != null) query.add("principal=" + encode(principal));
+        JsonNode events = endpoints.quotaHttp().get("/audit" + query);
+        if (output.structured()) {
+            out().println(output.render(events));
+            return 0;
+        }
+        Table t = new Table("TIME", "PRINCIPAL", "SERVICE", "OPERATION", "TARGET", "OUTCOME");
+        for (JsonNode e : events.path("events")) {
+            t.row(e.path("at").asText(), e.path("principal").asText(), e.path("service").asText(), e.path("operation").asText(),
+                    e.path("target").asText(""), e.path("outcome").asText());
+        }
+        if (t.isEmpty()) err().println("No audit records found.");
+        else t.print(out());
+        return 0;
+    }
+
+    private Instant sinceInstant() {
+        try {
+            return Instant.parse(since);
+        } catch (java.time.format.DateTimeParseException e) {
+            try {
+                return Instant.now().minus(DemoCommand.parseDuration(since));
+            } catch (CliException notDuration) {
+                throw CliException.invalid("--since: '" + since + "' is neither an instant (2026-12-01T10:00:00Z) nor a duration (15m)");
+            }
+        }
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,188 @@
+package dev.taskgov.quota.auth;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.core.auth.AccessKey;
+import dev.taskgov.core.auth.Principal;
+import dev.taskgov.core.auth.Role;
+import dev.taskgov.core.auth.SecretBox;
+import dev.taskgov.quota.api.AwsJson;
+import dev.taskgov.quota.config.QuotaServiceConfig;
+import dev.taskgov.quota.outbox.QuotaTopicOutbox;
+import dev.taskgov.service.support.auth.CredentialLookup;
+import dev.taskgov.service.support.auth.ProfileFile;
+import org.jboss.logging.Logger;
+
+import java.nio.file.Path;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.panache.common.Sort;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The access keys: created with a fresh id and secret (the secret is shown once, stored encrypted), listed without
+ * secrets, revoked. Every change is also written, through the outbox and in the same transaction, to the compacted
+ * credentials topic that admission- and topology-service verify requests with (tombstone on revoke).
+ */
+@ApplicationScoped
+public class AccessKeys implements CredentialLookup {
+
+    private static final Logger LOG = Logger.getLogger(AccessKeys.class);
+
+    public static final String KEY_CHANGED = "dev.taskgov.credentials.access-key.changed";
+    public static final String KEY_REVOKED = "dev.taskgov.credentials.access-key.revoked";
+
+    @Inject
+    QuotaServiceConfig config;
+
+    @Inject
+    QuotaTopicOutbox outbox;
+
+    @Inject
+    Clock clock;
+
+    private SecretBox box;
+
+    /** A new key: its id and the secret, which is never shown again. */
+    public record Created(String accessKeyId, String secret, String principal, List<String> roles) {
+    }
+
+    @PostConstruct
+    void loadMasterKey() {
+        box = config.auth().secretBox();
+    }
+
+    void onStart(@Observes StartupEvent start) {
+        // The credentials topic may have lost records (recreated, retention); it is compacted, so sending every
+        // active key again costs a duplicate at most.
+        QuarkusTransaction.requiringNew().run(() -> {
+            for (AccessKeyEntity e : AccessKeyEntity.<AccessKeyEntity>list("revokedAt is null", Sort.by("createdAt"))) {
+                publish(e);
+            }
+        });
+        config.auth().bootstrapProfile().ifPresent(this::bootstrapAdmin);
+    }
+
+    /**
+     * The first admin key, so that a new installation can be administered at all: made only while no active admin
+     * key exists, its secret written to the profile file (readable by its owner only) and nowhere else.
+     */
+    void bootstrapAdmin(String profileFile) {
+        if (anyActiveAdmin()) {
+            return;
+        }
+        Created admin = create("admin", List.of("admin"), "first admin key, made on first start", Caller.SYSTEM);
+        ProfileFile.write(Path.of(profileFile), new ProfileFile.Credentials("admin", admin.accessKeyId(), admin.secret()));
+        LOG.infof("no admin key existed: made %s and wrote it as profile [admin] to %s", admin.accessKeyId(),
+                Path.of(profileFile).toAbsolutePath());
+    }
+
+    /** Creates a key for the principal with these roles; refuses a bad principal name or role naming the rule. */
+    @Transactional
+    public Created create(String principal, List<String> roles, String description, String createdBy) {
+        if (principal == null || !principal.matches("[A-Za-z0-9][-A-Za-z0-9_.@]{0,127}")) {
+            throw new IllegalArgumentException("principal: required, 1-128 characters of letters, digits, - _ . @, was '"
+                    + principal + "'");
+        }
+        if (roles == null || roles.isEmpty()) {
+            throw new IllegalArgumentException("roles: at least one of admin, viewer, team:<name>");
+        }
+        Set<String> canonical = new LinkedHashSet<>();
+        for (String r : roles) {
+            canonical.add(Role.parse(r).toString());
+        }
+        if (description != null && description.length() > 256) {
+            throw new IllegalArgumentException("description: at most 256 characters, was " + description.length());
+        }
+        AccessKeyEntity e = new AccessKeyEntity();
+        e.accessKeyId = AccessKey.newKeyId();
+        String secret = AccessKey.newSecret();
+        e.principal = principal;
+        e.roles = String.join(" ", canonical);
+        e.secretCiphertext = box.encrypt(e.accessKeyId, secret);
+        e.description = description;
+        e.createdAt = clock.instant();
+        e.createdBy = createdBy;
+        e.persist();
+        publish(e);
+        return new Created(e.accessKeyId, secret, principal, List.copyOf(canonical));
+    }
+
+    /** Revokes a key at once (the HTTP services drop it as soon as its tombstone arrives). */
+    @Transactional
+    public AccessKeyEntity revoke(String accessKeyId, String revokedBy) {
+        AccessKeyEntity e = AccessKeyEntity.findById(accessKeyId);
+        if (e == null) {
+            throw new java.util.NoSuchElementException("accessKeyId: no access key " + accessKeyId);
+        }
+        if (e.active()) {
+            e.revokedAt = clock.instant();
+            e.revokedBy = revokedBy;
+            outbox.write(config.topics().credentials(), e.accessKeyId, null, KEY_REVOKED);
+        }
+        return e;
+    }
+
+    /** Every key (revoked ones too), oldest first, without secrets. */
+    @Transactional
+    public List<AccessKeyEntity> list() {
+        return AccessKeyEntity.listAll(Sort.by("createdAt").and("accessKeyId"));
+    }
+
+    /** Whether any active key carries the admin role (the local runtime's first start makes one). */
+    @Transactional
+    public boolean anyActiveAdmin() {
+        return AccessKeyEntity.<AccessKeyEntity>list("revokedAt is null").stream()
+                .anyMatch(e -> e.roleList().contains("admin"));
+    }
+
+    @Override
+    @Transactional
+    public Optional<Found> find(String accessKeyId) {
+        AccessKeyEntity e = AccessKeyEntity.findById(accessKeyId);
+        if (e == null || !e.active()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Found(Principal.of(e.principal, e.roleList()), box.decrypt(e.accessKeyId, e.secretCiphertext)));
+        } catch (IllegalStateException wrongMasterKey) {
+            LOG.warnf("access key %s: %s", accessKeyId, wrongMasterKey.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** A key as {@code taskgov credentials list} shows it (no secret). */
+    public static ObjectNode describe(AccessKeyEntity e) {
+        ObjectNode n = AwsJson.object();
+        n.put("accessKeyId", e.accessKeyId);
+        n.put("principal", e.principal);
+        ArrayNode roles = n.putArray("roles");
+        e.roleList().forEach(roles::add);
+        if (e.description != null) {
+            n.put("description", e.description);
+        }
+        n.put("createdAt", e.createdAt.toString());
+        n.put("createdBy", e.createdBy);
+        n.put("status", e.active() ? "Active" : "Revoked");
+        if (e.revokedAt != null) {
+            n.put("revokedAt", e.revokedAt.toString());
+            n.put("revokedBy", e.revokedBy);
+        }
+        return n;
+    }
+
+    private void publish(AccessKeyEntity e) {
+        AccessKey record = new AccessKey(e.accessKeyId, e.principal, e.roleList(), e.secretCiphertext);
+        outbox.write(config.topics().credentials(), e.accessKeyId, record.toJson(), KEY_CHANGED);
+    }
+}

@@ -1,0 +1,128 @@
+package dev.taskgov.service.support.auth;
+
+import dev.taskgov.core.auth.AccessKey;
+import dev.taskgov.core.auth.SecretBox;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The access keys as admission- and topology-service know them: read from the compacted credentials topic that
+ * quota-service (which owns the keys, in its database) writes, from the beginning and then as it changes; a
+ * tombstone revokes. No service calls another over HTTP for this, and the topic carries no usable secret: each is
+ * encrypted with the master key, which the topic's readers hold and Kafka does not (docs/security.md).
+ */
+public final class CredentialDirectory implements CredentialLookup, AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(CredentialDirectory.class);
+
+    private final Map<String, AccessKey> keys = new ConcurrentHashMap<>();
+    private final KafkaConsumer<String, String> consumer;
+    private final String topic;
+    private final SecretBox box;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    public CredentialDirectory(Properties clientProps, String topic, SecretBox box) {
+        Properties p = new Properties();
+        p.putAll(clientProps);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        this.topic = topic;
+        this.box = box;
+        this.thread = new Thread(this::run, "credentials-" + topic);
+        this.thread.setDaemon(true);
+    }
+
+    public CredentialDirectory start() {
+        thread.start();
+        return this;
+    }
+
+    @Override
+    public Optional<Found> find(String accessKeyId) {
+        AccessKey k = keys.get(accessKeyId);
+        if (k == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Found(k.toPrincipal(), box.decrypt(k.accessKeyId(), k.secretCiphertext())));
+        } catch (IllegalStateException e) {
+            LOG.warnf("access key %s: %s", accessKeyId, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private void run() {
+        try {
+            List<TopicPartition> partitions = List.of();
+            while (running && partitions.isEmpty()) {
+                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
+                partitions = infos == null ? List.of() : infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+                if (partitions.isEmpty()) {
+                    LOG.infof("credentials topic %s does not exist yet; waiting for quota-service to create it", topic);
+                    consumer.poll(Duration.ofSeconds(2)); // no assignment: just waits, interruptible by wakeup
+                }
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            while (running) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                    apply(r);
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "reading the credentials topic %s stopped; new and revoked keys are no longer seen", topic);
+        } finally {
+            consumer.close();
+        }
+    }
+
+    private void apply(ConsumerRecord<String, String> r) {
+        if (r.key() == null) {
+            return;
+        }
+        if (r.value() == null) {
+            keys.remove(r.key());
+            return;
+        }
+        try {
+            AccessKey k = AccessKey.fromJson(r.value());
+            if (!k.accessKeyId().equals(r.key())) {
+                LOG.warnf("credentials record at offset %d: key %s names access key %s; ignored", r.offset(), r.key(), k.accessKeyId());
+                return;
+            }
+            keys.put(k.accessKeyId(), k);
+        } catch (IllegalArgumentException e) {
+            LOG.warnf("credentials record at offset %d (key %s) is not an access key: %s; ignored", r.offset(), r.key(),
+                    e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.taskgov.service.support.auth;
+
+import dev.taskgov.service.support.KafkaClientSecurity;
+import org.apache.kafka.clients.CommonClientConfigs;
+
+import java.time.Clock;
+import java.util.Properties;
+
+/**
+ * What a plain HTTP service needs to check its callers, built from its Kafka client settings (its own login, as
+ * every client of the service): the credentials topic reader, the audit producer and the guard over both. Close it
+ * on shutdown.
+ */
+public final class HttpAccess implements AutoCloseable {
+
+    private final CredentialDirectory credentials;
+    private final AuditProducer audit;
+    private final AccessGuard guard;
+
+    public HttpAccess(String service, String bootstrapServers, String credentialsTopic, String auditTopic, AuthConfig auth) {
+        Properties client = new Properties();
+        client.putAll(KafkaClientSecurity.properties());
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        client.put(CommonClientConfigs.CLIENT_ID_CONFIG, service + "-access");
+        credentials = new CredentialDirectory(client, credentialsTopic, auth.secretBox()).start();
+        audit = new AuditProducer(client, auditTopic, service);
+        guard = new AccessGuard(new SigV4Verifier(credentials, Clock.systemUTC()), audit, service, Clock.systemUTC());
+    }
+
+    public AccessGuard guard() {
+        return guard;
+    }
+
+    @Override
+    public void close() {
+        credentials.close();
+        audit.close();
+    }
+}

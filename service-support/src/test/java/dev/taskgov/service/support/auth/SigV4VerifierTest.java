@@ -1,0 +1,108 @@
+package dev.taskgov.service.support.auth;
+
+import dev.taskgov.core.auth.Principal;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The verifier against requests signed by botocore (the aws CLI, captured) and by the AWS SDK for Java's signer. */
+class SigV4VerifierTest {
+
+    private static final Principal ADMIN = Principal.of("ops", List.of("admin"));
+
+    /** What `aws sagemaker list-compute-quotas` (botocore 1.43.11) sent, signed with key AKIDEXAMPLE / secret "secret". */
+    private static SignedRequest botocoreRequest() {
+        Map<String, List<String>> h = new HashMap<>();
+        h.put("Host", List.of("localhost:38999"));
+        h.put("Accept-Encoding", List.of("identity"));
+        h.put("X-Amz-Target", List.of("SageMaker.ListComputeQuotas"));
+        h.put("Content-Type", List.of("application/x-amz-json-1.1"));
+        h.put("User-Agent", List.of("aws-cli/1.45.11"));
+        h.put("X-Amz-Date", List.of("20261201T181311Z"));
+        h.put("Authorization", List.of("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261201/us-west-2/sagemaker/aws4_request, "
+                + "SignedHeaders=content-type;host;x-amz-date;x-amz-target, "
+                + "Signature=af4f204601e9f4eedf9528808f13bda214c61e8abeed15be0a4c2b2748485715"));
+        h.put("amz-sdk-invocation-id", List.of("4291fc4b-92ae-48a4-b241-8399104c277b"));
+        h.put("Content-Length", List.of("2"));
+        return new SignedRequest("POST", "/", null, h, "{}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static SigV4Verifier verifier(String keyId, String secret, Instant now) {
+        return new SigV4Verifier(id -> id.equals(keyId) ? Optional.of(new CredentialLookup.Found(ADMIN, secret))
+                : Optional.empty(), Clock.fixed(now, ZoneOffset.UTC));
+    }
+
+    private static final Instant CAPTURED_AT = Instant.parse("2026-12-01T18:13:11Z");
+
+    @Test
+    void a_request_signed_by_the_aws_cli_is_verified_once_and_its_replay_refused() {
+        SigV4Verifier v = verifier("AKIDEXAMPLE", "secret", CAPTURED_AT.plusSeconds(30));
+        assertThat(v.verify(botocoreRequest())).isEqualTo(ADMIN);
+        assertThatThrownBy(() -> v.verify(botocoreRequest())).isInstanceOf(AuthFailure.class)
+                .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INVALID_SIGNATURE))
+                .hasMessageContaining("already been used");
+    }
+
+    @Test
+    void a_wrong_secret_an_unknown_key_and_a_skewed_clock_are_refused_with_awss_error_types() {
+        assertThatThrownBy(() -> verifier("AKIDEXAMPLE", "other", CAPTURED_AT).verify(botocoreRequest()))
+                .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INVALID_SIGNATURE))
+                .hasMessageContaining("does not match");
+        assertThatThrownBy(() -> verifier("SOMEONEELSE", "secret", CAPTURED_AT).verify(botocoreRequest()))
+                .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.UNRECOGNIZED_CLIENT));
+        assertThatThrownBy(() -> verifier("AKIDEXAMPLE", "secret", CAPTURED_AT.plusSeconds(301)).verify(botocoreRequest()))
+                .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INVALID_SIGNATURE))
+                .hasMessageContaining("Signature expired");
+        assertThatThrownBy(() -> verifier("AKIDEXAMPLE", "secret", CAPTURED_AT.minusSeconds(301)).verify(botocoreRequest()))
+                .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INVALID_SIGNATURE))
+                .hasMessageContaining("not yet current");
+    }
+
+    @Test
+    void a_request_without_signature_or_with_parts_missing_is_refused() {
+        SignedRequest r = botocoreRequest();
+        Map<String, List<String>> noAuth = new HashMap<>(r.headers());
+        noAuth.remove("Authorization");
+        assertThatThrownBy(() -> verifier("AKIDEXAMPLE", "secret", CAPTURED_AT)
+                .verify(new SignedRequest("POST", "/", null, noAuth, r.body())))
+                .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.MISSING_TOKEN))
+                .satisfies(e -> assertThat(((AuthFailure) e).status()).isEqualTo(403));
+        Map<String, List<String>> partial = new HashMap<>(r.headers());
+        partial.put("Authorization", List.of("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261201/us-west-2/sagemaker/aws4_request"));
+        assertThatThrownBy(() -> verifier("AKIDEXAMPLE", "secret", CAPTURED_AT)
+                .verify(new SignedRequest("POST", "/", null, partial, r.body())))
+                .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INCOMPLETE_SIGNATURE))
+                .hasMessageContaining("SignedHeaders");
+    }
+
+    @Test
+    void requests_signed_by_the_sdks_signer_verify_with_their_path_query_and_body_and_a_changed_body_does_not() {
+        Instant now = Instant.parse("2026-12-01T10:00:00Z");
+        RequestSigner signer = new RequestSigner("TGAKTEST", "s3cr3t", Clock.fixed(now, ZoneOffset.UTC));
+        SigV4Verifier v = verifier("TGAKTEST", "s3cr3t", now);
+        URI uri = URI.create("http://127.0.0.1:8083/workloads:dry-run?team=team-a&x=a%20b");
+        byte[] body = "{\"workloadId\":\"w\"}".getBytes(StandardCharsets.UTF_8);
+        Map<String, List<String>> headers = new HashMap<>();
+        signer.sign("POST", uri, Map.of("Content-Type", "application/json"), body).forEach((k, val) -> headers.put(k, List.of(val)));
+        headers.put("Host", List.of("127.0.0.1:8083"));
+        assertThat(v.verify(new SignedRequest("POST", uri.getRawPath(), uri.getRawQuery(), headers, body))).isEqualTo(ADMIN);
+
+        Map<String, List<String>> again = new HashMap<>();
+        signer.sign("POST", uri, Map.of("Content-Type", "application/json"), body).forEach((k, val) -> again.put(k, List.of(val)));
+        again.put("Host", List.of("127.0.0.1:8083"));
+        byte[] changed = "{\"workloadId\":\"x\"}".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> v.verify(new SignedRequest("POST", uri.getRawPath(), uri.getRawQuery(), again, changed)))
+                .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INVALID_SIGNATURE));
+    }
+}
