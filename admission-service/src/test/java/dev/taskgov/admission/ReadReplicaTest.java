@@ -40,6 +40,10 @@ class ReadReplicaTest {
                             && !r.reason().equals("Queued")).orElse(false));
             assertThat(standby.isDecider()).as("the second instance stands by").isFalse();
 
+            // The standby's joining makes the group rebalance: the decider gives its partition up and takes it back,
+            // rebuilding its state from the changelog meanwhile, so its records are read once it decides again.
+            await().atMost(Duration.ofMinutes(1)).until(() -> decider.isDecider()
+                    && decider.processor().workload("fits").isPresent() && decider.processor().workload("waits").isPresent());
             WorkloadRecord admitted = decider.processor().workload("fits").orElseThrow();
             WorkloadRecord pending = decider.processor().workload("waits").orElseThrow();
             await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
