@@ -34,10 +34,6 @@ final class ClusterCache implements ClusterView {
     private SchedulerConfig config = SchedulerConfig.DEFAULT;
     /** Bumped on every change of usage, quotas, nodes or config: what was evaluated at an older version is re-checked. */
     private long version;
-    /** Bumped on every change of quotas, nodes or config (not of usage). */
-    private long settingsVersion;
-    /** Per instance type, bumped whenever what admitted workloads hold of that type changes. */
-    private final Map<String, Long> usageVersions = new HashMap<>();
 
     ClusterCache(Collection<Node> nodes) {
         this.topology = Topology.of(nodes);
@@ -84,7 +80,7 @@ final class ClusterCache implements ClusterView {
         topology.reserve(e.workload().podSets(), e.placement());
         running.computeIfAbsent(e.team(), t -> new LinkedHashMap<>()).put(e.id(), e.running());
         changedRunning(e.team());
-        changedUsage(e);
+        version++;
     }
 
     /** The admitted workload gives back its quota and nodes (before it is evicted or finishes). */
@@ -94,7 +90,7 @@ final class ClusterCache implements ClusterView {
         Map<String, RunningWorkload> team = running.get(e.team());
         if (team != null) team.remove(e.id());
         changedRunning(e.team());
-        changedUsage(e);
+        version++;
     }
 
     /** The admitted workload's pods on {@code nodeName} release that node; it keeps running elsewhere. */
@@ -108,7 +104,7 @@ final class ClusterCache implements ClusterView {
         topology.reserve(lostRequests, replacement);
         e.movePods(merged);
         updateRunning(e);
-        changedUsage(e);
+        version++;
     }
 
     /** The admitted workload changed (placement or priority): planning sees the new one. */
@@ -123,15 +119,8 @@ final class ClusterCache implements ClusterView {
         runningVersions.merge(team, 1L, Long::sum);
     }
 
-    /** What the workload holds of its instance types changed. */
-    private void changedUsage(WorkloadEntry e) {
-        for (String type : e.requests().keySet()) usageVersions.merge(type, 1L, Long::sum);
-        version++;
-    }
-
     /** Something outside usage changed (quota, node, config): evaluations made before are stale. */
     void bumpVersion() {
-        settingsVersion++;
         version++;
     }
 
@@ -170,16 +159,6 @@ final class ClusterCache implements ClusterView {
     @Override
     public long version() {
         return version;
-    }
-
-    /** Changes with every change of quotas, nodes or config. */
-    long settingsVersion() {
-        return settingsVersion;
-    }
-
-    /** Changes whenever what admitted workloads hold of {@code instanceType} changes. */
-    long usageVersion(String instanceType) {
-        return usageVersions.getOrDefault(instanceType, 0L);
     }
 
     @Override

@@ -86,7 +86,7 @@ public final class Scheduler {
     private boolean released;
     private final Set<String> dirtyTeams = new LinkedHashSet<>();
     private final PreemptionPlanner planner = new PreemptionPlanner();
-    /** The verdict memo: a parked shape's verdict while nothing it depends on changed. */
+    /** The verdict memo: a parked shape's verdict while the cache's state version stays the same. */
     private final ParkedVerdicts parkedVerdicts;
     /** Node failures: the pods lost placed again, or their workloads evicted. */
     private final NodeReplacement nodeReplacement;
@@ -599,7 +599,7 @@ public final class Scheduler {
 
     /** Can this workload be admitted now (directly or by preemption)? If not, it is parked with its reason. */
     private Candidate evaluate(TeamQueue q, WorkloadEntry e, Cycle c) {
-        Evaluation.Blocked known = parkedVerdicts.get(e.shape(), cache);
+        Evaluation.Blocked known = parkedVerdicts.get(e.shape(), cache.version());
         if (known != null) {
             park(q, e, known, c);
             return null;
@@ -613,7 +613,7 @@ public final class Scheduler {
             return candidate(q, e, null, needs.plan());
         }
         Evaluation.Blocked blocked = (Evaluation.Blocked) result;
-        parkedVerdicts.put(e.shape(), blocked, cache);
+        parkedVerdicts.put(e.shape(), blocked);
         park(q, e, blocked, c);
         return null;
     }

@@ -16,19 +16,12 @@ final class Shape {
     private final int priority;
     private final List<PodSetRequest> podSets;
     private final int hash; // looked up for every parked workload: hashing the pod sets once
-    /** The instance types its pod sets ask for, each once. */
-    private final List<String> instanceTypes;
 
     private Shape(String team, int priority, List<PodSetRequest> podSets) {
         this.team = team;
         this.priority = priority;
         this.podSets = podSets;
         this.hash = Objects.hash(team, priority, podSets);
-        this.instanceTypes = podSets.stream().map(PodSetRequest::instanceType).distinct().toList();
-    }
-
-    List<String> instanceTypes() {
-        return instanceTypes;
     }
 
     static Shape of(Workload w) {
