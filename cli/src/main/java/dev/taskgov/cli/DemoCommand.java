@@ -331,7 +331,7 @@ public class DemoCommand extends CliCommand {
         void step(KafkaWriter kafka, Duration elapsed) {
             if (!failed && elapsed.compareTo(failAt) >= 0) {
                 failed = true;
-                kafka.send(TopologyTopic.TOPIC, key, TopologyTopic.withReady(before, false), TopologyTopic.NODE_EVENT_TYPE);
+                kafka.send(TopologyTopic.TOPIC, key, TopologyTopic.withReady(before, false), NodeRecord.TYPE);
                 event("node", node, "not ready (--fail-node): its pods move to free nodes of their domain or their jobs are evicted");
             } else if (failed && !restored && elapsed.compareTo(restoreAt) >= 0) {
                 restore(kafka);
@@ -341,7 +341,7 @@ public class DemoCommand extends CliCommand {
         void restore(KafkaWriter kafka) {
             if (!failed || restored) return;
             restored = true;
-            kafka.send(TopologyTopic.TOPIC, key, before, TopologyTopic.NODE_EVENT_TYPE);
+            kafka.send(TopologyTopic.TOPIC, key, before, NodeRecord.TYPE);
             event("node", node, "ready again: free capacity at once");
         }
     }

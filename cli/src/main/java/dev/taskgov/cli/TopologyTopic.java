@@ -24,7 +24,6 @@ import java.util.Properties;
 final class TopologyTopic {
 
     static final String TOPIC = dev.taskgov.core.events.TopicCatalog.Names.TOPOLOGY;
-    static final String NODE_EVENT_TYPE = "dev.taskgov.topology.node.v1";
 
     private TopologyTopic() {
     }

@@ -1,6 +1,5 @@
 package dev.taskgov.watcher;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -8,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.watcher.config.JobWatcherConfig;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -29,8 +28,6 @@ import jakarta.ws.rs.core.MediaType;
 @Path("/admission/suspend-jobs")
 public class SuspendWebhook {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @Inject
     JobWatcherConfig config;
 
@@ -39,7 +36,7 @@ public class SuspendWebhook {
     @Produces(MediaType.APPLICATION_JSON)
     public ObjectNode review(JsonNode review) {
         JsonNode request = review == null ? null : review.get("request");
-        ObjectNode out = JSON.createObjectNode();
+        ObjectNode out = EventCodec.mapper().createObjectNode();
         out.put("apiVersion", "admission.k8s.io/v1");
         out.put("kind", "AdmissionReview");
         ObjectNode response = out.putObject("response");
@@ -49,7 +46,7 @@ public class SuspendWebhook {
         List<Map<String, Object>> patch = patch(request);
         if (!patch.isEmpty()) {
             response.put("patchType", "JSONPatch");
-            response.put("patch", Base64.getEncoder().encodeToString(write(patch).getBytes(StandardCharsets.UTF_8)));
+            response.put("patch", Base64.getEncoder().encodeToString(EventCodec.bytes(patch)));
         }
         return out;
     }
@@ -104,13 +101,5 @@ public class SuspendWebhook {
         java.util.Collections.reverse(reversed);
         for (String field : reversed) value = Map.of(field, value);
         return value;
-    }
-
-    private static String write(Object o) {
-        try {
-            return JSON.writeValueAsString(o);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

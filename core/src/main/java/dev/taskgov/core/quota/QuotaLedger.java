@@ -325,6 +325,30 @@ public final class QuotaLedger {
         return false;
     }
 
+    /**
+     * Per instance type, what the team's quota lacks for {@code requests} now (nothing when only
+     * placement lacks): what exceeds both the room below its nominal plus borrowing limit and its
+     * guaranteed part plus the cohort's idle pool.
+     */
+    public Map<String, Resources> lacking(String team, Map<String, Resources> requests) {
+        TeamQuota q = quota(team);
+        Map<String, Resources> out = new TreeMap<>();
+        if (q == null) return out;
+        requests.forEach((type, r) -> {
+            Resources u = usage(team, type);
+            Resources room = q.ceiling(type).minus(u);
+            Resources poolIdle = poolCapacity(type).minus(poolUsage(type));
+            Resources viaPool = q.guaranteed(type).minus(u).plus(poolIdle);
+            Resources missing = Resources.ZERO;
+            for (ResourceName n : ResourceName.values()) {
+                long avail = Math.min(room.get(n), viaPool.get(n));
+                missing = missing.with(n, Math.max(0, r.get(n) - avail));
+            }
+            if (!missing.isZero()) out.put(type, missing);
+        });
+        return out;
+    }
+
     /** What taking {@code requests} puts above the team's nominal, per instance type (zero parts kept out). */
     public Map<String, Resources> borrowedBy(String team, Map<String, Resources> requests) {
         TeamQuota q = quotas.get(team);

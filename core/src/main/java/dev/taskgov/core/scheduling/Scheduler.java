@@ -18,16 +18,11 @@ import dev.taskgov.core.preemption.Victim;
 import dev.taskgov.core.quota.QuotaCheck;
 import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.quota.Share;
-import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.PlacementResult;
-import dev.taskgov.core.topology.PodSetPlacement;
-import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.Topology;
-import dev.taskgov.core.topology.TopologyLevels;
-import dev.taskgov.core.topology.TopologyRequest;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -63,9 +58,11 @@ import java.util.TreeMap;
  * <p>Split as Kueue splits its scheduler: the pending workloads per team are in {@link TeamQueue}s
  * (Kueue's queue manager); the nodes, quota ledger and admitted workloads in the
  * {@link ClusterCache} (Kueue's cache), which is the view preemption planning works on; each
- * workload's state in a {@link WorkloadEntry}, changed only through its named transitions; and
- * whether a workload can be admitted now is one {@link Evaluation} that the cycle and
- * {@link #dryRun} share. This class runs the cycle over them.
+ * workload's state in a {@link WorkloadEntry}, changed only through its named transitions;
+ * whether a workload can be admitted now is one {@link Evaluation} that the cycle and the
+ * {@link DryRun} share; parked verdicts are remembered per shape in {@link ParkedVerdicts}; and
+ * what a failed node does to the workloads on it is {@link NodeReplacement}'s. This class feeds
+ * changes to them and runs the cycle over them.
  */
 public final class Scheduler {
 
@@ -89,15 +86,10 @@ public final class Scheduler {
     private boolean released;
     private final Set<String> dirtyTeams = new LinkedHashSet<>();
     private final PreemptionPlanner planner = new PreemptionPlanner();
-    /**
-     * Why workloads of a shape were parked at {@link #parkedShapesVersion}: a later workload of the
-     * same team, priority and pod sets gets the same verdict in the same state without being
-     * evaluated again (pipelines submit many alike; a full queue re-walked after a release is
-     * mostly repeats).
-     */
-    private final Map<Shape, Evaluation.Blocked> parkedShapes = new HashMap<>();
-    private long parkedShapesVersion = -1;
-    private final boolean reuseParkedVerdicts;
+    /** The verdict memo: a parked shape's verdict while the cache's state version stays the same. */
+    private final ParkedVerdicts parkedVerdicts;
+    /** Node failures: the pods lost placed again, or their workloads evicted. */
+    private final NodeReplacement nodeReplacement;
 
     public Scheduler(Clock clock, Mode mode, Collection<InstanceType> instanceTypes, Collection<Node> nodes) {
         this(clock, mode, instanceTypes, nodes, true);
@@ -105,11 +97,12 @@ public final class Scheduler {
 
     /** With {@code reuseParkedVerdicts} false every workload is evaluated on its own: the reference the shape memo is tested against. */
     Scheduler(Clock clock, Mode mode, Collection<InstanceType> instanceTypes, Collection<Node> nodes, boolean reuseParkedVerdicts) {
-        this.reuseParkedVerdicts = reuseParkedVerdicts;
         this.clock = clock;
         this.mode = mode;
         instanceTypes.forEach(t -> this.instanceTypes.put(t.name(), t));
         this.cache = new ClusterCache(nodes);
+        this.parkedVerdicts = new ParkedVerdicts(reuseParkedVerdicts);
+        this.nodeReplacement = new NodeReplacement(cache);
     }
 
     // ---------------------------------------------------------------- inputs
@@ -190,7 +183,7 @@ public final class Scheduler {
     public void upsertNode(Node node) {
         Node before = cache.node(node.name());
         boolean fails = before != null && before.ready() && !node.ready();
-        List<WorkloadEntry> affected = fails ? detachPodsOn(before) : List.of();
+        List<WorkloadEntry> affected = fails ? nodeReplacement.detachPodsOn(before, workloads::get) : List.of();
         cache.upsertNode(node);
         if (fails) replaceOrEvict(affected, before, "node " + node.name() + " is not ready");
         markReleased();
@@ -206,7 +199,7 @@ public final class Scheduler {
      */
     public void removeNode(String nodeName) {
         Node before = cache.node(nodeName);
-        List<WorkloadEntry> affected = before == null ? List.of() : detachPodsOn(before);
+        List<WorkloadEntry> affected = before == null ? List.of() : nodeReplacement.detachPodsOn(before, workloads::get);
         cache.removeNode(nodeName);
         if (before != null) replaceOrEvict(affected, before, "node " + nodeName + " left the cluster");
         markReleased();
@@ -217,96 +210,16 @@ public final class Scheduler {
     /** Decisions taken outside a cycle (node failures, removed quotas): the next {@link #cycle()} reports them first. */
     private final List<Decision> changeDecisions = new ArrayList<>();
 
-    /** The admitted workloads with pods on a node, in admission order, with those pods released. */
-    private List<WorkloadEntry> detachPodsOn(Node node) {
-        List<WorkloadEntry> affected = new ArrayList<>();
-        for (String team : cache.teamsRunning()) {
-            for (RunningWorkload r : cache.running(team)) {
-                WorkloadEntry e = workloads.get(r.id());
-                if (e.placement().podSets().stream().anyMatch(p -> p.podsPerNode().containsKey(node.name()))) affected.add(e);
-            }
-        }
-        affected.sort(Comparator.comparingLong(WorkloadEntry::admissionSeq));
-        for (WorkloadEntry e : affected) cache.detachFromNode(e, node.name());
-        return affected;
-    }
-
-    /** For each workload that lost pods on {@code failed}: place them again within their domain, or evict it. */
+    /** For each workload that lost pods on {@code failed}, in admission order: its pods placed again within their domain, or it is evicted. */
     private void replaceOrEvict(List<WorkloadEntry> affected, Node failed, String what) {
         for (WorkloadEntry e : affected) {
-            List<Integer> lostIndexes = new ArrayList<>();
-            List<PodSetRequest> lost = new ArrayList<>();
-            for (int i = 0; i < e.workload().podSets().size(); i++) {
-                PodSetRequest ps = e.workload().podSets().get(i);
-                int missing = ps.count() - e.placement().podSets().get(i).podCount();
-                if (missing > 0) {
-                    lostIndexes.add(i);
-                    lost.add(replacementOf(ps, missing, failed));
-                }
-            }
-            PlacementResult result = topology().place(lost);
-            if (result instanceof PlacementResult.Placed p) {
-                replacePlacement(e, lostIndexes, p.placement(), what + "; its pods there moved to " + nodesOf(p.placement()));
+            NodeReplacement.Outcome outcome = nodeReplacement.replace(e, failed, what, clock.instant());
+            if (outcome instanceof NodeReplacement.Replaced replaced) {
+                changeDecisions.add(replaced.decision());
             } else {
-                PlacementResult.NoFit noFit = (PlacementResult.NoFit) result;
-                PodSetRequest ps = e.workload().podSets().stream().filter(x -> x.name().equals(noFit.podSet())).findFirst().orElseThrow();
-                PodSetRequest pods = lost.stream().filter(x -> x.name().equals(noFit.podSet())).findFirst().orElseThrow();
-                String where = ps.topology().mode() == TopologyRequest.Mode.NONE ? "anywhere in the cluster"
-                        : "inside its " + ps.topology().level() + " domain " + failed.levelValue(ps.topology().level());
-                evictForNodeFailure(e, what + "; the " + pods.count() + " pod(s) of pod set " + ps.name() + " on it find no room "
-                        + where + " (room for " + noFit.fitting() + ")");
+                evictWithoutPreemptor(e, ((NodeReplacement.Lost) outcome).victim());
             }
         }
-    }
-
-    /**
-     * The pods a pod set lost, to be placed as a new placement would be, but only on nodes of the
-     * domain of its required (else preferred) level that holds the failed node: a node selector on
-     * that domain's path from layer-1 down (levels the failed node has no label for are left out,
-     * as a selector cannot ask for an empty value). A pod set without topology may go anywhere.
-     */
-    private static PodSetRequest replacementOf(PodSetRequest ps, int count, Node failed) {
-        Map<String, String> selector = new TreeMap<>(ps.nodeSelector());
-        if (ps.topology().mode() != TopologyRequest.Mode.NONE) {
-            int depth = TopologyLevels.indexOf(ps.topology().level());
-            for (String level : TopologyLevels.ALL.subList(0, depth + 1)) {
-                String value = failed.levelValue(level);
-                if (!value.isEmpty()) selector.put(level, value);
-            }
-        }
-        return new PodSetRequest(ps.name(), count, ps.instanceType(), ps.perPod(), TopologyRequest.NONE, selector);
-    }
-
-    /**
-     * The workload keeps running on its other nodes plus the replacement pods: its new whole
-     * placement is reported as NodeReplaced. Its quota, borrowing and admission order do not change.
-     *
-     * @param lostIndexes the pod sets (indexes in the workload) that lost pods, in order
-     * @param replacement where their lost pods go, one pod set per index
-     */
-    private void replacePlacement(WorkloadEntry e, List<Integer> lostIndexes, Placement replacement, String because) {
-        List<PodSetRequest> lostRequests = new ArrayList<>();
-        List<PodSetPlacement> merged = new ArrayList<>(e.placement().podSets());
-        for (int r = 0; r < lostIndexes.size(); r++) {
-            int i = lostIndexes.get(r);
-            lostRequests.add(e.workload().podSets().get(i));
-            merged.set(i, merged.get(i).plus(replacement.podSets().get(r)));
-        }
-        cache.reserveReplacement(e, lostRequests, replacement, new Placement(merged));
-        changeDecisions.add(new Decision.Admit(e.id(), e.team(), e.placement(), e.borrowed(), clock.instant(), because));
-    }
-
-    /** "n3 (1 pod), n4 (2 pods)": where replacement pods went. */
-    private static String nodesOf(Placement placement) {
-        Map<String, Integer> pods = new TreeMap<>();
-        placement.podSets().forEach(p -> p.podsPerNode().forEach((n, c) -> pods.merge(n, c, Integer::sum)));
-        List<String> out = new ArrayList<>();
-        pods.forEach((n, c) -> out.add(n + " (" + c + (c == 1 ? " pod)" : " pods)")));
-        return String.join(", ", out);
-    }
-
-    private void evictForNodeFailure(WorkloadEntry e, String message) {
-        evictWithoutPreemptor(e, new Victim(e.id(), e.team(), PreemptionReason.NodeFailure, message));
     }
 
     private void evictForQuotaRemoved(String team, String message) {
@@ -602,7 +515,7 @@ public final class Scheduler {
         WorkloadEntry e = head.entry;
         teams.get(e.team()).waitingPreemptor = e;
         if (e.waitForPreemption(head.plan.victims().size())) {
-            c.decisions.add(new Decision.PreemptionNeeded(e.workload(), head.plan, lacking(e), e.blockedMessage()));
+            c.decisions.add(new Decision.PreemptionNeeded(e.workload(), head.plan, ledger().lacking(e.team(), e.requests()), e.blockedMessage()));
         }
         c.touched.add(e);
         c.held.add(e);
@@ -686,11 +599,7 @@ public final class Scheduler {
 
     /** Can this workload be admitted now (directly or by preemption)? If not, it is parked with its reason. */
     private Candidate evaluate(TeamQueue q, WorkloadEntry e, Cycle c) {
-        if (parkedShapesVersion != cache.version()) {
-            parkedShapes.clear();
-            parkedShapesVersion = cache.version();
-        }
-        Evaluation.Blocked known = parkedShapes.get(e.shape());
+        Evaluation.Blocked known = parkedVerdicts.get(e.shape(), cache.version());
         if (known != null) {
             park(q, e, known, c);
             return null;
@@ -704,8 +613,7 @@ public final class Scheduler {
             return candidate(q, e, null, needs.plan());
         }
         Evaluation.Blocked blocked = (Evaluation.Blocked) result;
-        // Remembered for the shape while the state stays the same.
-        if (reuseParkedVerdicts) parkedShapes.put(e.shape(), blocked);
+        parkedVerdicts.put(e.shape(), blocked);
         park(q, e, blocked, c);
         return null;
     }
@@ -720,27 +628,6 @@ public final class Scheduler {
         boolean withinNominal = ledger().withinNominal(e.team(), e.requests());
         Share shareAfter = config().fairShare() ? ledger().shareWith(e.team(), e.requests()) : Share.ZERO;
         return new Candidate(q, e, placement, plan, cache.version(), e.nominated(), withinNominal, shareAfter);
-    }
-
-    /** Per instance type, what the team's quota lacks for this workload now (nothing when only placement lacks). */
-    private Map<String, Resources> lacking(WorkloadEntry e) {
-        QuotaLedger ledger = ledger();
-        TeamQuota q = ledger.quota(e.team());
-        Map<String, Resources> out = new TreeMap<>();
-        if (q == null) return out;
-        e.requests().forEach((type, r) -> {
-            Resources u = ledger.usage(e.team(), type);
-            Resources room = q.ceiling(type).minus(u);
-            Resources poolIdle = ledger.poolCapacity(type).minus(ledger.poolUsage(type));
-            Resources viaPool = q.guaranteed(type).minus(u).plus(poolIdle);
-            Resources missing = Resources.ZERO;
-            for (ResourceName n : ResourceName.values()) {
-                long avail = Math.min(room.get(n), viaPool.get(n));
-                missing = missing.with(n, Math.max(0, r.get(n) - avail));
-            }
-            if (!missing.isZero()) out.put(type, missing);
-        });
-        return out;
     }
 
     /** Heads that fit in their nominal first; then lowest share (FairShare); nominated first of all. */
@@ -775,29 +662,7 @@ public final class Scheduler {
                     invalid.reason().name(), invalid.message(), null, Map.of(), List.of());
         }
         Workload w = ((WorkloadValidation.Valid) r).workload();
-        Map<String, Resources> req = w.requestsByInstanceType();
-        Evaluation result = Evaluation.of(cache, planner, w, req);
-        if (result instanceof Evaluation.Fits fits) {
-            return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Admitted, null, "would be admitted now",
-                    fits.placement(), ledger().borrowedBy(w.team(), req), List.of());
-        }
-        if (result instanceof Evaluation.NeedsPreemption needs) {
-            List<RunningWorkload> victims = needs.plan().victims().stream().map(v -> workloads.get(v.workloadId()).running()).toList();
-            try (var undo = cache.simulateRemoval(victims)) {
-                if (topology().place(w.podSets()) instanceof PlacementResult.Placed p) {
-                    return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.AdmittedAfterPreemption, null,
-                            "would be admitted after preempting " + victims.size() + " workload(s); " + needs.message(),
-                            p.placement(), ledger().borrowedBy(w.team(), req), needs.plan().victims());
-                }
-            }
-            return pending(w, needs.reason(), needs.message());
-        }
-        Evaluation.Blocked blocked = (Evaluation.Blocked) result;
-        return pending(w, blocked.reason(), blocked.message());
-    }
-
-    private static DryRunResult pending(Workload w, PendingReason reason, String message) {
-        return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Pending, reason.name(), message, null, Map.of(), List.of());
+        return DryRun.of(cache, planner, w, id -> workloads.get(id).running());
     }
 
     // ---------------------------------------------------------------- queries

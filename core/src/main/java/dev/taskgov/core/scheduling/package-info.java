@@ -10,5 +10,11 @@
  * {@link dev.taskgov.core.scheduling.Decision}s in order (Admit, Preempt in in-process mode,
  * PreemptionNeeded in delegated mode, StayPending with a new reason, Reject). {@code dryRun},
  * {@code workload}, {@code workloads} and {@code queue} answer questions without changing anything.
+ *
+ * <p>Inside, one class a job: {@code TeamQueue} (a team's pending workloads), {@code WorkloadEntry}
+ * (a workload's state and its transitions), {@code ClusterCache} (nodes, ledger, admitted workloads:
+ * the view planning works on), {@code Evaluation} (can it be admitted now; shared by the cycle and
+ * {@code DryRun}), {@code ParkedVerdicts} (the verdict memo) and {@code NodeReplacement} (node
+ * failures); {@code Scheduler} runs the cycle over them.
  */
 package dev.taskgov.core.scheduling;
