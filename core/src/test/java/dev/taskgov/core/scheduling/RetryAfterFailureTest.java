@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static dev.taskgov.core.scheduling.Cluster.dontLend;
+import static dev.taskgov.core.scheduling.ClusterChangesTest.c;
 import static dev.taskgov.core.scheduling.ClusterChangesTest.decisions;
 import static dev.taskgov.core.scheduling.ClusterChangesTest.states;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,18 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RetryAfterFailureTest {
 
-    record Case(String name, Cluster cluster, List<String> decisions, List<String> states) {
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
-    static Case c(String name, Cluster cluster, List<String> decisions, List<String> states) {
-        return new Case(name, cluster, decisions, states);
-    }
-
-    static Stream<Case> cases() {
+    static Stream<ClusterChangesTest.Case> cases() {
         return Stream.of(
                 c("a failure with a retry left: it gives back its nodes and is admitted again at once when nothing waits",
                         Cluster.gpus(2).team("a", 2).submitRetrying("a-1", "a", 2, 1).fail("a-1"),
@@ -72,7 +62,7 @@ class RetryAfterFailureTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void rule(Case c) {
+    void rule(ClusterChangesTest.Case c) {
         Cluster.Replay r = c.cluster().replay();
         assertThat(decisions(r.decisions())).as("decisions").isEqualTo(c.decisions());
         assertThat(states(r.scheduler())).as("final states").isEqualTo(c.states());
