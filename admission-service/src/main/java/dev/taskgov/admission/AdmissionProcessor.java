@@ -321,7 +321,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
         Governed g = cluster(rec.cluster());
         boolean failed = f.outcome() == WorkloadFinished.Outcome.Failed;
-        ChangeResult change = failed ? g.scheduler.fail(f.workloadId()) : g.scheduler.finish(f.workloadId());
+        ChangeResult change = failed ? g.scheduler.fail(f.workloadId(), f.finishedAt() != null ? f.finishedAt() : clock.instant())
+                : g.scheduler.finish(f.workloadId());
         if (change.outcome() == ChangeResult.Outcome.Unchanged) {
             LOG.infof("finish of %s: %s", f.workloadId(), change.message());
             return;

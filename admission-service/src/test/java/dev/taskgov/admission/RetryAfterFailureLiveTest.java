@@ -56,7 +56,9 @@ class RetryAfterFailureLiveTest {
             assertThat(retrying.state()).isEqualTo(WorkloadState.Pending);
             assertThat(retrying.reason()).isEqualTo(PendingReason.RetryAfterFailure.name());
             assertThat(retrying.retries()).isEqualTo(1);
-            assertThat(retrying.message()).startsWith("failed; retry 1 of 2, queued again as of ");
+            assertThat(retrying.message()).as("queued as of the finish record's time")
+                    .startsWith("failed; retry 1 of 2, queued again as of 2026-11-30T10:01:00Z");
+            assertThat(retrying.queuedAt()).isEqualTo(T0.plusSeconds(60));
             assertThat(retrying.placement()).isNull();
             assertThat(state(decider, "a-eval")).isEqualTo(WorkloadState.Admitted);
             // what the status topic says of a retrying workload

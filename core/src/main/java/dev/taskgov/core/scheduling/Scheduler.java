@@ -407,11 +407,14 @@ public final class Scheduler {
     /**
      * A workload failed. An admitted one with retries left ({@link Workload#maxRetries()}) is not
      * finished: it frees its resources, counts the retry and waits again in its queue (reason
-     * {@link PendingReason#RetryAfterFailure}), queued as of now, behind what waited while it ran (Kueue's
-     * requeuing timestamp {@code Eviction}), to be admitted again by the usual rules. Otherwise the failure
-     * is final, as {@link #finish} (a pending workload leaves its queue).
+     * {@link PendingReason#RetryAfterFailure}), queued as of {@code failedAt}, behind what waited while it ran
+     * (Kueue's requeuing timestamp {@code Eviction}), to be admitted again by the usual rules. Otherwise the
+     * failure is final, as {@link #finish} (a pending workload leaves its queue).
+     *
+     * @param failedAt when it failed (the finish record's time, as a submission's time orders the queue), so that
+     *                 a replay orders the retry as the original run did
      */
-    public ChangeResult fail(String workloadId) {
+    public ChangeResult fail(String workloadId, Instant failedAt) {
         WorkloadEntry e = workloads.get(workloadId);
         if (e == null || e.state() != WorkloadState.Admitted) return finish(workloadId);
         if (!e.retriesLeft()) {
@@ -422,10 +425,15 @@ public final class Scheduler {
             return new ChangeResult(workloadId, ChangeResult.Outcome.Released, e.message());
         }
         release(e);
-        e.retryAfterFailure(clock.instant());
+        e.retryAfterFailure(failedAt);
         teams.get(e.team()).add(e);
         dirtyTeams.add(e.team());
         return new ChangeResult(workloadId, ChangeResult.Outcome.Retrying, e.message());
+    }
+
+    /** A workload failed now: {@link #fail(String, Instant)} at the scheduler's time. */
+    public ChangeResult fail(String workloadId) {
+        return fail(workloadId, clock.instant());
     }
 
     /**
