@@ -208,36 +208,21 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     }
 
     private static void quotaRows(ClusterArn cluster, Scheduler s, QuotaRows rows) {
-        QuotaLedger ledger = s.ledger();
-        Map<String, Resources> cohortBorrowed = new TreeMap<>();
-        Map<String, Resources> cohortIdle = new TreeMap<>();
-        for (TeamQuota q : ledger.quotas()) {
-            for (String type : q.nominal().keySet()) {
-                Resources usage = ledger.usage(q.team(), type);
-                cohortBorrowed.merge(type, usage.minus(q.nominal(type)), Resources::plus);
-                cohortIdle.merge(type, q.lendable(type).minus(usage), Resources::plus);
-            }
-        }
-        for (TeamQuota q : ledger.quotas()) {
-            for (String type : q.nominal().keySet()) {
-                Resources usage = ledger.usage(q.team(), type);
-                Resources idle = q.lendable(type).minus(usage);
+        for (TeamUsage t : TeamUsage.of(s.ledger())) {
+            t.instanceTypes().forEach((type, f) -> {
                 for (ResourceName r : ResourceName.values()) {
-                    Tags tags = Tags.of(CLUSTER, label(cluster), "team", q.team(), "instance_type", type, "resource", r.jsonName());
-                    rows.nominal().add(MultiGauge.Row.of(tags, json(r, q.nominal(type).get(r))));
-                    rows.used().add(MultiGauge.Row.of(tags, json(r, usage.get(r))));
-                    rows.borrowed().add(MultiGauge.Row.of(tags, json(r, usage.minus(q.nominal(type)).get(r))));
-                    rows.borrowingLimit().add(MultiGauge.Row.of(tags, json(r, q.borrowingLimit(type).get(r))));
-                    rows.lendable().add(MultiGauge.Row.of(tags, json(r, q.lendable(type).get(r))));
-                    long totalIdle = cohortIdle.get(type).get(r);
-                    long totalBorrowed = cohortBorrowed.get(type).get(r);
-                    double lentNow = totalIdle == 0 ? 0 : (double) Math.min(totalBorrowed, totalIdle) * idle.get(r) / totalIdle;
-                    rows.lent().add(MultiGauge.Row.of(tags, lentNow / r.unitsPerJsonUnit()));
+                    Tags tags = Tags.of(CLUSTER, label(cluster), "team", t.team(), "instance_type", type, "resource", r.jsonName());
+                    rows.nominal().add(MultiGauge.Row.of(tags, json(r, f.nominal().get(r))));
+                    rows.used().add(MultiGauge.Row.of(tags, json(r, f.used().get(r))));
+                    rows.borrowed().add(MultiGauge.Row.of(tags, json(r, f.borrowed().get(r))));
+                    rows.borrowingLimit().add(MultiGauge.Row.of(tags, json(r, f.borrowingLimit().get(r))));
+                    rows.lendable().add(MultiGauge.Row.of(tags, json(r, f.lendable().get(r))));
+                    rows.lent().add(MultiGauge.Row.of(tags, f.lent().get(r) / r.unitsPerJsonUnit()));
                 }
-            }
-            Share s1 = ledger.share(q.team());
+            });
+            Share s1 = t.share();
             double v = s1.isInfinite() ? Double.POSITIVE_INFINITY : s1.denominator() == 0 ? 0 : (double) s1.numerator() / s1.denominator();
-            rows.share().add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", q.team()), v));
+            rows.share().add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", t.team()), v));
         }
     }
 

@@ -163,16 +163,19 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         reparseQuotas(g, null);
         List<SchedulerRestore.Admitted> admitted = new ArrayList<>();
         List<Workload> pending = new ArrayList<>();
+        Map<String, Integer> retries = new TreeMap<>();
         workloads.values().stream()
                 .filter(r -> r.state() == WorkloadState.Admitted && r.cluster().equals(g.cluster))
                 .sorted(Comparator.comparingLong(WorkloadRecord::admissionSeq))
                 .forEach(r -> admitted.add(new SchedulerRestore.Admitted(toWorkload(g, r), r.placement(), r.borrowed(), r.admittedAt())));
         workloads.values().stream()
                 .filter(r -> r.state() == WorkloadState.Pending && r.cluster().equals(g.cluster))
-                .sorted(Comparator.comparing(WorkloadRecord::submittedAt).thenComparing(WorkloadRecord::workloadId))
+                .sorted(Comparator.comparing(WorkloadRecord::queueTime).thenComparing(WorkloadRecord::workloadId))
                 .forEach(r -> pending.add(toWorkload(g, r)));
+        workloads.values().stream().filter(r -> r.retries() > 0 && r.cluster().equals(g.cluster))
+                .forEach(r -> retries.put(r.workloadId(), r.retries()));
         return SchedulerRestore.restore(clock, g.inputs.instanceTypes().values(), g.inputs.nodes(), g.inputs.config(),
-                g.quotas.values(), admitted, pending);
+                g.quotas.values(), admitted, pending, retries);
     }
 
     // ------------------------------------------------------------------ read replica (AdmissionReplica)
@@ -317,9 +320,18 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             return;
         }
         Governed g = cluster(rec.cluster());
-        ChangeResult change = g.scheduler.finish(f.workloadId());
+        boolean failed = f.outcome() == WorkloadFinished.Outcome.Failed;
+        ChangeResult change = failed ? g.scheduler.fail(f.workloadId(), f.finishedAt() != null ? f.finishedAt() : clock.instant())
+                : g.scheduler.finish(f.workloadId());
         if (change.outcome() == ChangeResult.Outcome.Unchanged) {
             LOG.infof("finish of %s: %s", f.workloadId(), change.message());
+            return;
+        }
+        if (change.outcome() == ChangeResult.Outcome.Retrying) {
+            // Not final (taskgov.dev/max-retry): pending again, queued as of the failure, admitted again by the usual rules.
+            persist(rec.retryAfterFailure(PendingReason.RetryAfterFailure.name(), change.message(),
+                    g.scheduler.workload(f.workloadId()).orElseThrow().submittedAt()), out);
+            g.dirty = true;
             return;
         }
         String outcome = f.outcome() == null ? null : f.outcome().name();
@@ -646,7 +658,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     /** A recorded workload as its cluster's scheduler restores it: its class's weight now, at its recorded place in the queue. */
     private Workload toWorkload(Governed g, WorkloadRecord r) {
-        return r.spec().toWorkload(g.inputs.config(), r.submittedAt());
+        return r.spec().toWorkload(g.inputs.config(), r.queueTime());
     }
 
     // ------------------------------------------------------------------ reads (HTTP, metrics)
@@ -766,6 +778,20 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 .forEach(r -> byState.merge(r.state().name(), 1L, Long::sum));
         return Optional.of(ClusterSummary.of(cluster, in.nodes(), s.map(Scheduler::ledger).orElse(null),
                 in.config(), byState));
+    }
+
+    /**
+     * One cluster's teams for {@code GET /teams}: the quota figures of each team with a quota ({@link TeamUsage}, the
+     * ledger the gauges read) and the pending workloads by reason of every team, also one without a quota.
+     */
+    public synchronized TeamsInCluster teams(ClusterArn cluster) {
+        List<TeamUsage> usage = readScheduler(cluster).map(s -> TeamUsage.of(s.ledger())).orElse(List.of());
+        Map<String, Map<String, Long>> pending = workloadCounts().pendingByTeamAndReason().getOrDefault(cluster, Map.of());
+        return new TeamsInCluster(usage, pending);
+    }
+
+    /** @see #teams(ClusterArn) */
+    public record TeamsInCluster(List<TeamUsage> usage, Map<String, Map<String, Long>> pendingByTeamAndReason) {
     }
 
     static Map<String, ResourceAmounts> amounts(Map<String, Resources> byType) {

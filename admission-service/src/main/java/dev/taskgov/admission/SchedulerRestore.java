@@ -25,7 +25,8 @@ import java.util.TreeMap;
 /**
  * Rebuilds a decider's scheduler from its changelog when it takes over: the real nodes, policy and
  * quotas, then every admitted workload put back on its recorded placement in admission order
- * ({@link Scheduler#restoreAdmitted}), then the pending ones queued, then the nodes that are not
+ * ({@link Scheduler#restoreAdmitted}), then the pending ones queued, with the retries each had used after
+ * failures ({@link Scheduler#restoreRetries}), then the nodes that are not
  * ready and the disabled quotas applied as changes. (A node or quota deleted while no decider ran
  * is not known any more: its workloads keep running.)
  */
@@ -41,7 +42,7 @@ final class SchedulerRestore {
 
     static Scheduler restore(Clock clock, Collection<InstanceType> instanceTypes, Collection<Node> nodes,
                              SchedulerConfig config, Collection<TeamQuota> quotas, List<Admitted> admittedInOrder,
-                             List<Workload> pending) {
+                             List<Workload> pending, Map<String, Integer> retriesUsed) {
         // Admitted work goes back where it ran, so the nodes and quotas start as they were when it was
         // admitted (ready, enabled); a node that failed or a quota disabled while no decider ran is
         // then applied as the change it is: replacement or eviction, reported by the first cycle.
@@ -58,6 +59,7 @@ final class SchedulerRestore {
             }
         }
         pending.forEach(scheduler::submit);
+        retriesUsed.forEach(scheduler::restoreRetries);
         nodes.stream().filter(n -> !n.ready()).forEach(scheduler::upsertNode);
         quotas.stream().filter(q -> !q.active()).forEach(scheduler::applyQuota);
         return scheduler;

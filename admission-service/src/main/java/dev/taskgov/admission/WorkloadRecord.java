@@ -32,12 +32,16 @@ import java.util.Map;
  * @param borrowed      what that admission borrows per instance type; null when there is no placement
  * @param history       the state changes, oldest first; consecutive ones with the same state and reason aggregated
  * @param version       increases with every change; event ids are {@code <workloadId>:<version>}
+ * @param retries       how many times it was queued again after a failure ({@code taskgov.dev/max-retry}); 0 for a
+ *                      record written before retries existed
+ * @param queuedAt      its place in its queue when it differs from {@code submittedAt}: the time of its last failure
+ *                      while it retries (Kueue's requeuing timestamp {@code Eviction}); null otherwise
  */
 public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted spec, String priorityClass, int priority,
                              WorkloadState state,
                              String reason, String message, Instant submittedAt, Instant admittedAt, long admissionSeq,
                              List<AdmittedPodSet> placement, Map<String, ResourceAmounts> borrowed,
-                             List<Condition> history, long version) {
+                             List<Condition> history, long version, int retries, Instant queuedAt) {
 
     /**
      * One entry of the history: a state with its reason, like a Kubernetes event. Consecutive changes with the
@@ -77,7 +81,7 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
     public static WorkloadRecord first(WorkloadSubmitted spec, String team, String priorityClass, int priority,
                                        Instant submittedAt, WorkloadState state, String reason, String message, Instant now) {
         return new WorkloadRecord(spec.workloadId(), team, spec, priorityClass, priority, state, reason, message, submittedAt, null, 0,
-                null, null, List.of(new Condition(now, state, reason, message)), 1);
+                null, null, List.of(new Condition(now, state, reason, message)), 1, 0, null);
     }
 
     /**
@@ -94,7 +98,7 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
         boolean keepsAdmission = admitted || (newState == WorkloadState.Finished && state == WorkloadState.Admitted);
         return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, newState, newReason, newMessage, submittedAt,
                 keepsAdmission ? admittedAt : null, admitted ? admissionSeq : 0, keepsAdmission ? placement : null,
-                keepsAdmission ? borrowed : null, h, version + 1);
+                keepsAdmission ? borrowed : null, h, version + 1, retries, queuedAt);
     }
 
     /** The next version, admitted with this placement. */
@@ -103,7 +107,7 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
         List<Condition> h = new ArrayList<>(history);
         h.add(new Condition(now, WorkloadState.Admitted, null, newMessage));
         return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, WorkloadState.Admitted, null, newMessage, submittedAt,
-                now, seq, podSets, borrowedNow, h, version + 1);
+                now, seq, podSets, borrowedNow, h, version + 1, retries, queuedAt);
     }
 
     /**
@@ -114,7 +118,22 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
         List<Condition> h = new ArrayList<>(history);
         h.add(new Condition(now, WorkloadState.Admitted, newReason, newMessage));
         return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, WorkloadState.Admitted, newReason, newMessage,
-                submittedAt, admittedAt, admissionSeq, podSets, borrowed, h, version + 1);
+                submittedAt, admittedAt, admissionSeq, podSets, borrowed, h, version + 1, retries, queuedAt);
+    }
+
+    /**
+     * The next version after a failure with retries left: pending again ({@code reason} RetryAfterFailure), one
+     * retry more, queued as of {@code failedAt}.
+     */
+    public WorkloadRecord retryAfterFailure(String newReason, String newMessage, Instant failedAt) {
+        WorkloadRecord pending = moveTo(WorkloadState.Pending, newReason, newMessage, failedAt);
+        return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, pending.state(), newReason, newMessage, submittedAt,
+                null, 0, null, null, pending.history(), pending.version(), retries + 1, failedAt);
+    }
+
+    /** Its place in its queue: the time of its last failure while it retries, else its submission time. */
+    public Instant queueTime() {
+        return queuedAt != null ? queuedAt : submittedAt;
     }
 
     /** Whether a new (state, reason, message) differs from the current one. */

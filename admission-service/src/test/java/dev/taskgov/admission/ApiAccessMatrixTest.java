@@ -94,6 +94,7 @@ class ApiAccessMatrixTest {
         e.put("DryRunWorkload", new String[] {"POST", "/workloads:dry-run", submission("mx-dry-" + SEQ.incrementAndGet(), OWN)});
         e.put("ListWorkloads", new String[] {"GET", "/workloads", null});
         e.put("ListClusters", new String[] {"GET", "/clusters", null});
+        e.put("ListTeams", new String[] {"GET", "/teams", null});
         // Kueue's visibility API names the team by its ClusterQueue, or by its namespace and LocalQueue
         String kueue = "/apis/visibility.kueue.x-k8s.io/v1beta1";
         e.put("KueueClusterQueuePending", new String[] {"GET", kueue + "/clusterqueues/hyperpod-ns-" + OWN + "-clusterqueue/pendingworkloads", null});
@@ -108,8 +109,9 @@ class ApiAccessMatrixTest {
         return switch (who) {
             case "admin", "own team" -> null;
             case "viewer" -> write ? "AccessDeniedException" : null;
-            // every key lists (its share of) the workloads and the clusters' totals
-            case "other team" -> endpoint.equals("ListWorkloads") || endpoint.equals("ListClusters") ? null : "AccessDeniedException";
+            // every key lists (its share of) the workloads and the teams, and the clusters' totals
+            case "other team" -> endpoint.equals("ListWorkloads") || endpoint.equals("ListClusters") || endpoint.equals("ListTeams")
+                    ? null : "AccessDeniedException";
             case "unknown key" -> "UnrecognizedClientException";
             case "wrong secret" -> "InvalidSignatureException";
             default -> throw new IllegalArgumentException(who);
@@ -161,6 +163,12 @@ class ApiAccessMatrixTest {
         JsonNode own = EventCodec.mapper().readTree(call(new RequestSigner(keys.get("own team").accessKeyId(),
                 keys.get("own team").secret()), "GET", "/workloads", null).body());
         assertThat(own.findValuesAsText("workloadId")).contains(ownWorkload);
+        // GET /teams shows a team key its own team's quota and use only
+        JsonNode teams = EventCodec.mapper().readTree(call(signer, "GET", "/teams", null).body());
+        assertThat(teams.path("teams").findValuesAsText("team")).containsExactly(OTHER);
+        JsonNode allTeams = EventCodec.mapper().readTree(call(new RequestSigner(keys.get("viewer").accessKeyId(),
+                keys.get("viewer").secret()), "GET", "/teams", null).body());
+        assertThat(allTeams.path("teams").findValuesAsText("team")).contains(OWN, OTHER);
     }
 
     @Test

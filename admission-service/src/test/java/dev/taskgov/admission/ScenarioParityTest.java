@@ -89,7 +89,7 @@ class ScenarioParityTest {
                     cluster.awaitQuiet(decider, standIn);
                 } else if (step instanceof Scenario.Finish f) {
                     cluster.publish(t.finished(), f.workloadId(),
-                            new WorkloadFinished(f.workloadId(), time, WorkloadFinished.Outcome.Succeeded), true);
+                            new WorkloadFinished(f.workloadId(), time, f.outcome()), true);
                     cluster.awaitQuiet(decider, standIn);
                 } else if (step instanceof Scenario.Expect e) {
                     List<String> preempted = cluster.readAll(t.preempted()).stream().map(r -> r.key()).toList();
@@ -112,6 +112,7 @@ class ScenarioParityTest {
         List<Check> out = new ArrayList<>();
         for (String id : e.admitted()) out.add(new Check(e.index(), "admitted", id, stateIs(live, id, WorkloadState.Admitted)));
         for (String id : e.pending()) out.add(new Check(e.index(), "pending", id, stateIs(live, id, WorkloadState.Pending)));
+        for (String id : e.finished()) out.add(new Check(e.index(), "finished", id, stateIs(live, id, WorkloadState.Finished)));
         if (e.preemptedSinceLastExpect() != null) {
             out.add(new Check(e.index(), "preemptedSinceLastExpect", null,
                     new TreeSet<>(e.preemptedSinceLastExpect()).equals(preemptedSince)));

@@ -108,6 +108,28 @@ class WorkloadApiTest {
     }
 
     @Test
+    void teams_shows_each_teams_quota_use_and_pending_in_the_one_cluster() {
+        WorkloadSubmitted w = Fixtures.workload("api-teams-1", TEAM, 4, Instant.parse("2026-11-30T10:00:00Z"));
+        given().contentType(ContentType.JSON).body(EventCodec.bytes(w)).post("/workloads").then().statusCode(202);
+        await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
+                given().get("/workloads/api-teams-1").then().statusCode(200).body("state", equalTo("Admitted")));
+        String type = "instanceTypes.'" + Fixtures.TYPE + "'";
+        // the cluster may be left out while the deployment governs one, as for a submission
+        given().get("/teams").then().statusCode(200)
+                .body("clusterArn", org.hamcrest.Matchers.nullValue())
+                .body("teams.team", hasItem(TEAM))
+                .body("teams.find { it.team == '" + TEAM + "' }." + type + ".nominal.accelerators", equalTo(16))
+                .body("teams.find { it.team == '" + TEAM + "' }." + type + ".nominal.vcpu", equalTo(192))
+                .body("teams.find { it.team == '" + TEAM + "' }." + type + ".used.accelerators",
+                        org.hamcrest.Matchers.greaterThanOrEqualTo(4))
+                .body("teams.find { it.team == '" + TEAM + "' }." + type + ".borrowed.accelerators", equalTo(0))
+                .body("teams.find { it.team == '" + TEAM + "' }." + type + ".lent.accelerators", equalTo(0));
+        given().get("/teams?cluster=arn:aws:sagemaker:us-west-2:123456789012:cluster/nowhere00000").then().statusCode(404)
+                .body("errors[0].field", equalTo("cluster"));
+        given().get("/teams?cluster=not-an-arn").then().statusCode(400).body("errors[0].field", equalTo("cluster"));
+    }
+
+    @Test
     void an_unknown_workload_is_404_with_a_message() {
         given().get("/workloads/nobody").then().statusCode(404).body("message", containsString("nobody"));
     }

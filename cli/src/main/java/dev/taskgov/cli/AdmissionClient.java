@@ -32,6 +32,11 @@ final class AdmissionClient {
         return get("/teams/" + encode(team) + "/pending" + (cluster == null ? "" : "?cluster=" + encode(cluster)));
     }
 
+    /** {@code GET /teams}: one cluster's teams (null: the only one). */
+    JsonNode teams(String cluster) {
+        return get("/teams" + (cluster == null ? "" : "?cluster=" + encode(cluster)));
+    }
+
     JsonNode clusters() {
         return get("/clusters");
     }

@@ -58,6 +58,8 @@ public class DescribeWorkloadCommand extends CliCommand {
         field(out, "  State:", Views.text(w, "state"));
         field(out, "  Reason:", Views.text(w, "reason"));
         field(out, "  Message:", Views.text(w, "message"));
+        String maxRetry = Views.text(annotations, dev.taskgov.core.events.WorkloadSubmitted.MAX_RETRY_ANNOTATION);
+        if (maxRetry != null) field(out, "  Retries:", w.path("retries").asInt() + " of " + maxRetry + " (queued again after a failure)");
         field(out, "  Submitted:", when(Views.text(w, "submittedAt")));
         field(out, "  Admitted:", when(Views.text(w, "admittedAt")));
         String borrowed = Views.amounts(w.get("borrowed"));

@@ -34,23 +34,15 @@ public class GetClustersCommand extends CliCommand {
         for (JsonNode c : clusters) {
             List<Object> row = new ArrayList<>(List.of(c.hasNonNull("clusterArn") ? Views.text(c, "clusterArn") : "(unnamed)",
                     c.path("readyNodes").asInt() + "/" + c.path("nodes").asInt(), Views.amounts(c.get("capacity")),
-                    Views.amounts(c.get("quota")), Views.amounts(c.get("used")), counts(c.get("workloads"))));
+                    Views.amounts(c.get("quota")), Views.amounts(c.get("used")), Views.counts(c.get("workloads"))));
             if (output.wide()) {
                 row.add(c.path("fairShare").asBoolean() ? "Enabled" : "Disabled");
-                row.add(counts(c.get("priorityClasses")));
+                row.add(Views.counts(c.get("priorityClasses")));
             }
             t.row(row.toArray());
         }
         if (t.isEmpty()) err().println("No clusters governed yet (topology-service declares them).");
         else t.print(out());
         return 0;
-    }
-
-    /** {@code Admitted=3,Pending=1}: a JSON object of numbers, in its order. */
-    private static String counts(JsonNode byName) {
-        if (byName == null || byName.isEmpty()) return "-";
-        List<String> parts = new ArrayList<>();
-        byName.fields().forEachRemaining(e -> parts.add(e.getKey() + "=" + e.getValue().asText()));
-        return String.join(",", parts);
     }
 }

@@ -18,7 +18,7 @@ import java.util.TreeSet;
  */
 @Command(name = "hyp-pytorch-job", description = {
         "Submit a PyTorch job with the flags of hyp create hyp-pytorch-job (template 1.0/1.1) as a taskgov workload.",
-        "What taskgov records but does not enforce (image, command, --max-retry, ...) is listed in the output."})
+        "What taskgov records but does not enforce (image, command, ...) is listed in the output; --max-retry is honoured."})
 public class HypPyTorchJobCreateCommand extends CliCommand {
 
     @Mixin
@@ -61,10 +61,12 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
             return 0;
         }
         Map<String, String> recorded = flags.notEnforced();
+        Map<String, String> honoured = flags.honoured(kubernetes);
         if (kubernetes) {
             createInCluster(manifest);
             out().println("hyperpodpytorchjob.sagemaker.amazonaws.com/" + submission.workloadId() + " created in " + submission.namespace()
                     + " (suspended; the job watcher submits it to taskgov and unsuspends it on admission)");
+            printHonoured(honoured);
             out().println("Recorded on the job, not enforced by taskgov:");
             recorded.forEach((flag, value) -> out().println("  " + flag + ": " + value));
             return 0;
@@ -75,6 +77,7 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
                 ObjectNode o = EventCodec.mapper().createObjectNode();
                 o.set("workload", EventCodec.mapper().valueToTree(submission));
                 o.set("answer", answer);
+                o.set("honoured", EventCodec.mapper().valueToTree(honoured));
                 o.set("recordedNotEnforced", EventCodec.mapper().valueToTree(recorded));
                 out().println(Json.pretty(o));
             }
@@ -84,11 +87,18 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
                         + " (team " + submission.team() + ", " + submission.podSets().get(0).count() + " pod(s) on " + instanceType
                         + (flags.instanceType == null ? ", the instance type of the team's compute quota" : "") + ")");
                 if (answer != null && answer.hasNonNull("message")) out().println(answer.get("message").asText());
+                printHonoured(honoured);
                 out().println("Recorded, not enforced by taskgov:");
                 recorded.forEach((flag, value) -> out().println("  " + flag + ": " + value));
             }
         }
         return 0;
+    }
+
+    private void printHonoured(Map<String, String> honoured) {
+        if (honoured.isEmpty()) return;
+        out().println("Honoured:");
+        honoured.forEach((flag, value) -> out().println("  " + flag + ": " + value));
     }
 
     /** Creates the job suspended, as Kueue's webhook would leave it, so that nothing runs before taskgov admits it. */

@@ -28,9 +28,10 @@ import java.util.TreeMap;
  * pods' node selector, {@code --priority} and {@code --queue-name} as the Kueue labels, the topology
  * labels as the pod set's preferred or required level.
  *
- * <p>What taskgov cannot enforce (the image, the command, volumes, {@code --max-retry}, ...) is
- * accepted, written into the HyperPodPyTorchJob the flags describe, and listed by
- * {@link #notEnforced()} so the command reports it instead of ignoring it.
+ * <p>What taskgov cannot enforce (the image, the command, volumes, ...) is accepted, written into the
+ * HyperPodPyTorchJob the flags describe, and listed by {@link #notEnforced()} so the command reports it
+ * instead of ignoring it. {@code --max-retry} is honoured ({@link #honoured}): taskgov queues a workload
+ * that fails again up to that many times, or, with {@code --kubernetes}, the HyperPod operator restarts the job.
  */
 final class HypPyTorchJobFlags {
 
@@ -108,7 +109,9 @@ final class HypPyTorchJobFlags {
     @Option(names = "--memory-limit", paramLabel = "GIB", description = "Memory limit per pod, in GiB.")
     String memoryLimit;
 
-    @Option(names = "--max-retry", paramLabel = "N", description = "Job retries after a failure (recorded as runPolicy.jobMaxRetryCount).")
+    @Option(names = "--max-retry", paramLabel = "N", description = {
+            "Retries after a failure: taskgov queues the failed workload again up to N times (taskgov.dev/max-retry);",
+            "with --kubernetes the HyperPod operator restarts the job (runPolicy.jobMaxRetryCount)."})
     Integer maxRetry;
 
     @Option(names = "--volume", paramLabel = "SPEC", description = "name=..,type=hostPath|pvc,mount_path=..,... (recorded; repeatable).")
@@ -193,6 +196,22 @@ final class HypPyTorchJobFlags {
         return out;
     }
 
+    /**
+     * What the flags ask for that taskgov honours beyond placement and quota, flag by flag: {@code --max-retry}.
+     *
+     * @param kubernetes whether the job is created in the cluster (its operator then retries, inside the admission)
+     */
+    Map<String, String> honoured(boolean kubernetes) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (maxRetry == null) return out;
+        out.put("--max-retry", maxRetry + (kubernetes
+                ? " (the HyperPod operator restarts the failed job up to " + maxRetry + " time(s), runPolicy.jobMaxRetryCount, while it"
+                        + " keeps its admission; the job watcher reports the job Failed only after that, and taskgov takes it as final)"
+                : " (" + WorkloadSubmitted.MAX_RETRY_ANNOTATION + ": a Failed finish queues the workload again, up to " + maxRetry
+                        + " time(s), pending with reason RetryAfterFailure and admitted again by the usual rules; then a failure is final)"));
+        return out;
+    }
+
     /** What the flags ask for that taskgov records but does not enforce, flag by flag. */
     Map<String, String> notEnforced() {
         Map<String, String> out = new LinkedHashMap<>();
@@ -203,9 +222,6 @@ final class HypPyTorchJobFlags {
         if (args != null) out.put("--args", args);
         if (environment != null) out.put("--environment", environment);
         if (tasksPerNode != null) out.put("--tasks-per-node", tasksPerNode + " (processes per pod, nprocPerNode; the pod count is --node-count)");
-        if (maxRetry != null) out.put("--max-retry", maxRetry + " (recorded on the workload as " + WorkloadSubmitted.MAX_RETRY_ANNOTATION
-                + "; with --kubernetes the HyperPod operator restarts a failed job that many times (runPolicy.jobMaxRetryCount) while it"
-                + " keeps its admission; a taskgov workload that ends Failed is not requeued by taskgov)");
         if (schedulerType != null) out.put("--scheduler-type", schedulerType + " (pod schedulerName)");
         if (!volumes.isEmpty()) out.put("--volume", String.join("; ", volumes));
         if (serviceAccountName != null) out.put("--service-account-name", serviceAccountName);

@@ -80,6 +80,14 @@ final class Views {
         return sb.toString();
     }
 
+    /** {@code Admitted=3,Pending=1}: a JSON object of numbers, in its order; "-" when empty. */
+    static String counts(JsonNode byName) {
+        if (byName == null || byName.isEmpty()) return "-";
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        byName.fields().forEachRemaining(e -> parts.add(e.getKey() + "=" + e.getValue().asText()));
+        return String.join(",", parts);
+    }
+
     static String text(JsonNode n, String field) {
         JsonNode v = n.get(field);
         return v == null || v.isNull() ? null : v.asText();

@@ -73,6 +73,10 @@ final class WorkloadOptions {
     @Option(names = "--image", description = "The job's container image, recorded on the workload (annotation taskgov.dev/image).")
     String image;
 
+    @Option(names = "--max-retry", paramLabel = "N", description = {
+            "Queue the workload again up to N times after it fails (annotation taskgov.dev/max-retry); default: a failure is final."})
+    Integer maxRetry;
+
     @Option(names = "--job-kind", defaultValue = "PyTorchJob", description = "Job kind recorded with the flags (default ${DEFAULT-VALUE}).")
     String jobKind;
 
@@ -104,7 +108,7 @@ final class WorkloadOptions {
                 throw CliException.invalid(e.getMessage() + flagHint(e));
             }
             t.warnings().forEach(w -> err.println("warning: " + w));
-            return image == null ? t.submission() : t.submission().withAnnotations(Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, image));
+            return t.submission().withAnnotations(annotations());
         }
         if (jobName == null) throw CliException.invalid("--job-name is required (or -f FILE)");
         if (ns == null) throw CliException.invalid("--namespace (or --team) is required (or -f FILE)");
@@ -117,8 +121,16 @@ final class WorkloadOptions {
         if (masterPods != null) podSets.add(new PodSetSpec("master", masterPods, instanceType, requests, null, null));
         podSets.add(new PodSetSpec("worker", pods == null ? 1 : pods, instanceType, requests, requiredTopology, preferredTopology));
         String queue = queueName != null ? queueName : ns + "-localqueue";
-        return new WorkloadSubmitted(jobName, ns, queue, priority, jobKind, now, podSets,
-                image == null ? Map.of() : Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, image));
+        return new WorkloadSubmitted(jobName, ns, queue, priority, jobKind, now, podSets, annotations());
+    }
+
+    /** What the flags record on the workload: --image, --max-retry. */
+    private Map<String, String> annotations() {
+        if (maxRetry != null && maxRetry < 0) throw CliException.invalid("--max-retry: must not be negative, was " + maxRetry);
+        Map<String, String> out = new java.util.TreeMap<>();
+        if (image != null) out.put(WorkloadSubmitted.IMAGE_ANNOTATION, image);
+        if (maxRetry != null) out.put(WorkloadSubmitted.MAX_RETRY_ANNOTATION, maxRetry.toString());
+        return out;
     }
 
     /** The flag that would supply what the manifest lacks, if one would. */

@@ -202,7 +202,7 @@ class AdmissionCommandsTest {
     @Test
     void submitFromTheSeedManifestPostsTheTranslatedWorkload() throws Exception {
         Cli.Result r = Cli.run("submit", "-f", ManifestTranslationTest.manifest("seed-000-pytorchjob.yaml"), "--instance-type", "ml.p5.48xlarge",
-                "--job-name", "team-a-train-009", "--admission-url", admission.url());
+                "--job-name", "team-a-train-009", "--max-retry", "2", "--admission-url", admission.url());
 
         assertThat(r.exit()).isZero();
         assertThat(r.out()).isEqualTo("workload/team-a-train-009 submitted (team team-name, 2 pod set(s))\n"
@@ -213,7 +213,16 @@ class AdmissionCommandsTest {
                 "hyperpod-ns-team-name", "hyperpod-ns-team-name-localqueue", null, "PyTorchJob", NOW, List.of(
                 new PodSetSpec("master", 1, "ml.p5.48xlarge", ManifestTranslationTest.amounts(null, null, null), null, null),
                 new PodSetSpec("worker", 10, "ml.p5.48xlarge", ManifestTranslationTest.amounts(null, "1", "0.1953125"), null, null)),
-                java.util.Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727")));
+                java.util.Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727",
+                        WorkloadSubmitted.MAX_RETRY_ANNOTATION, "2")));
+    }
+
+    @Test
+    void aNegativeMaxRetryIsRefusedBeforeAnythingIsSent() {
+        Cli.Result r = Cli.run("submit", "--job-name", "j", "--team", "team-a", "--instance-type", "ml.p5.48xlarge", "--max-retry", "-1",
+                "--admission-url", admission.url());
+        assertThat(r).isEqualTo(new Cli.Result(2, "", "error: --max-retry: must not be negative, was -1\n"));
+        assertThat(admission.requests).isEmpty();
     }
 
     @Test

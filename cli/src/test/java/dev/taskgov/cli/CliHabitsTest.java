@@ -14,13 +14,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 @org.junit.jupiter.api.extension.ExtendWith(FixedCliClock.class)
 class CliHabitsTest {
 
+    static final String DEMO = "arn:aws:sagemaker:us-west-2:123456789012:cluster/a1b2c3d4e5f6";
+
     StubServer admission;
     StubServer topology;
 
     @BeforeEach
     void start() {
-        admission = new StubServer();
-        admission.answers.put("GET /q/metrics", new StubServer.Answer(200, "text/plain; version=0.0.4", resource("metrics.txt")));
+        admission = new StubServer().answer("GET /teams", 200, resource("teams.json"))
+                .answer("GET /teams?cluster=" + DEMO.replace(":", "%3A").replace("/", "%2F"), 200, resource("teams.json"));
         topology = new StubServer().answer("GET /topology", 200, resource("topology.json"));
     }
 
@@ -33,6 +35,7 @@ class CliHabitsTest {
     @Test
     void getTeamsShowsNominalUsedBorrowedLentAndPendingPerTeam() {
         Cli.Result r = Cli.run("get", "teams", "--admission-url", admission.url());
+        Cli.Result inCluster = Cli.run("get", "teams", "--cluster", DEMO, "--admission-url", admission.url());
 
         assertThat(r.err()).isEmpty();
         assertThat(r.exit()).isZero();
@@ -42,24 +45,31 @@ class CliHabitsTest {
                 team-b   ml.p5.48xlarge   16             32       16         0        0
                 team-c   <none>           <none>         <none>   <none>     <none>   2
                 """);
-        // the metrics are open, but the CLI signs every request it makes, this one too
-        assertSigned(admission.requests.get(0));
+        assertThat(inCluster.out()).isEqualTo(r.out());
+        assertThat(admission.requests).extracting(StubServer.Request::uri)
+                .containsExactly("/teams", "/teams?cluster=" + DEMO.replace(":", "%3A").replace("/", "%2F"));
+        Cli.Result badCluster = Cli.run("get", "teams", "--cluster", "not-an-arn", "--admission-url", admission.url());
+        assertThat(badCluster.exit()).isNotZero();
+        assertThat(badCluster.err()).contains("--cluster:");
+        // the CLI signs every request it makes, these too
+        admission.requests.forEach(CliHabitsTest::assertSigned);
     }
 
     @Test
-    void getTeamsWideJsonAndName() {
+    void getTeamsWideJsonAndName() throws Exception {
         Cli.Result wide = Cli.run("get", "teams", "-o", "wide", "--team", "team-a", "--admission-url", admission.url());
         assertThat(wide.out()).isEqualTo("""
                 TEAM     INSTANCE-TYPE    NOMINAL(ACC/VCPU/GIB)   USED          BORROWED   LENT     PENDING   PENDING-REASONS
-                team-a   ml.p5.48xlarge   64/1536/16384           8/96.5/1024   0/0/0      16/0/0   2         InsufficientQuota=1,TopologyPlacementFailed=1
+                team-a   ml.p5.48xlarge   64/1536/16384           8/96.5/1024   0/0/0      16/0/0   2         QuotaExceeded=1,TopologyPlacementFailed=1
                 """);
 
         Cli.Result json = Cli.run("get", "teams", "-o", "json", "--team", "team-b", "--admission-url", admission.url());
-        assertThat(json.out()).isEqualToIgnoringWhitespace("""
-                [{"team":"team-b","pending":0,"pendingByReason":{},"instanceTypes":{"ml.p5.48xlarge":{
+        assertThat(Json.mapper().readTree(json.out())).isEqualTo(Json.mapper().readTree("""
+                {"clusterArn":"arn:aws:sagemaker:us-west-2:123456789012:cluster/a1b2c3d4e5f6","count":1,
+                 "teams":[{"team":"team-b","pending":0,"pendingByReason":{},"instanceTypes":{"ml.p5.48xlarge":{
                   "nominal":{"accelerators":16,"vcpu":384,"memoryGiB":4096},"used":{"accelerators":32,"vcpu":384,"memoryGiB":4096},
-                  "borrowed":{"accelerators":16,"vcpu":0,"memoryGiB":0},"lent":{"accelerators":0,"vcpu":0,"memoryGiB":0}}}}]
-                """.replace(",", ", ").replace(":", " : "));
+                  "borrowed":{"accelerators":16,"vcpu":0,"memoryGiB":0},"lent":{"accelerators":0,"vcpu":0,"memoryGiB":0}}}}]}
+                """));
 
         Cli.Result names = Cli.run("get", "teams", "-o", "name", "--admission-url", admission.url());
         assertThat(names.out()).isEqualTo("team/team-a\nteam/team-b\nteam/team-c\n");
@@ -141,6 +151,7 @@ class CliHabitsTest {
                   taskgov.dev/max-retry: 1
                 Status:
                 """);
+        assertThat(r.out()).contains("\n  Retries:    0 of 1 (queued again after a failure)\n");
     }
 
     @Test

@@ -101,7 +101,8 @@ class HypCommandsTest {
         assertThat(r.out()).contains("hyp-pytorch-job/sample-pytorch-job submitted as workload sample-pytorch-job",
                 "1 pod(s) on ml.p5.48xlarge, the instance type of the team's compute quota",
                 "--image: 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest", "--pull-policy: Always",
-                "--tasks-per-node: 1 (processes per pod", "--max-retry: 1 (recorded on the workload as taskgov.dev/max-retry");
+                "--tasks-per-node: 1 (processes per pod", "Honoured:\n  --max-retry: 1 (taskgov.dev/max-retry: a Failed finish queues the workload again, up to 1 time(s)");
+        assertThat(r.out().substring(r.out().indexOf("Recorded, not enforced"))).doesNotContain("--max-retry");
 
         ConsumerRecord<String, String> record = submitted("sample-pytorch-job");
         assertThat(EventCodec.mapper().readTree(record.value())).isEqualTo(EventCodec.mapper().readTree("""

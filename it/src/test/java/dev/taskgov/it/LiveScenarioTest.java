@@ -99,6 +99,7 @@ class LiveScenarioTest {
         List<Check> out = new ArrayList<>();
         for (String id : e.admitted()) out.add(new Check(e.index(), "admitted", id, stateIs(admission, id, WorkloadState.Admitted)));
         for (String id : e.pending()) out.add(new Check(e.index(), "pending", id, stateIs(admission, id, WorkloadState.Pending)));
+        for (String id : e.finished()) out.add(new Check(e.index(), "finished", id, stateIs(admission, id, WorkloadState.Finished)));
         if (e.preemptedSinceLastExpect() != null) {
             out.add(new Check(e.index(), "preemptedSinceLastExpect", null,
                     new TreeSet<>(e.preemptedSinceLastExpect()).equals(preemptedSince)));

@@ -122,7 +122,7 @@ final class LiveServices implements AutoCloseable {
             WorkloadSubmitted w = s.workload().submittedAt() == null ? s.workload().withSubmittedAt(time) : s.workload();
             publish(admissionTopics.submitted(), w.workloadId(), w);
         } else if (step instanceof Scenario.Finish f) {
-            publish(admissionTopics.finished(), f.workloadId(), new WorkloadFinished(f.workloadId(), time, WorkloadFinished.Outcome.Succeeded));
+            publish(admissionTopics.finished(), f.workloadId(), new WorkloadFinished(f.workloadId(), time, f.outcome()));
         } else {
             ClusterChangeRecords c = ClusterChangeRecords.of(step).orElseThrow(() -> new IllegalArgumentException("not a step to publish: " + step));
             publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? admissionTopics.quota() : admissionTopics.topology(), c.key(), c.value());

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -185,5 +187,27 @@ class DeployManifestsTest {
             assertThat(r.getResources()).containsExactly("nodes");
             assertThat(r.getVerbs()).containsExactly("get", "list", "watch", "patch");
         });
+    }
+    /**
+     * The Prometheus Operator gets the Kueue-name recording rules from the same source as the plain
+     * Prometheus configurations: deploy/prometheus/kueue-recording-rules.yml. The PrometheusRule holds a copy of
+     * its groups (a CR cannot include a file); this keeps the copy equal to the file.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void thePrometheusRuleCarriesTheKueueRecordingRulesFileUnchanged() throws IOException {
+        Map<String, Object> file;
+        try (InputStream in = Files.newInputStream(root().resolve("deploy/prometheus/kueue-recording-rules.yml"))) {
+            file = new KubernetesSerialization().unmarshal(in, Map.class);
+        }
+        List<Object> fileGroups = (List<Object>) file.get("groups");
+        GenericKubernetesResource rule = objects.stream().filter(GenericKubernetesResource.class::isInstance)
+                .map(GenericKubernetesResource.class::cast).filter(o -> o.getKind().equals("PrometheusRule")).findFirst().orElseThrow();
+        List<Object> ruleGroups = (List<Object>) ((Map<String, Object>) rule.getAdditionalProperties().get("spec")).get("groups");
+        assertThat(fileGroups).isNotEmpty();
+        assertThat(ruleGroups.subList(ruleGroups.size() - fileGroups.size(), ruleGroups.size()))
+                .as("deploy/k8s/50-monitoring.yaml's PrometheusRule must end with the groups of "
+                        + "deploy/prometheus/kueue-recording-rules.yml, unchanged (copy them over, indented under spec.groups)")
+                .isEqualTo(fileGroups);
     }
 }

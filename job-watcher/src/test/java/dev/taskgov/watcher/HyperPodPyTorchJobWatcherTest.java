@@ -82,6 +82,8 @@ class HyperPodPyTorchJobWatcherTest {
         WorkloadSubmitted expected = new WorkloadSubmitted(id, NS, "hyperpod-ns-team-name-localqueue", "high-priority",
                 "HyperPodPyTorchJob", Instant.parse(created.getMetadata().getCreationTimestamp()),
                 List.of(new PodSetSpec("pod", 3, P5, new ResourceAmounts(new BigDecimal("8"), null, null), null, TopologyLevels.LAYER_1)),
+                // no taskgov.dev/max-retry although the job has runPolicy.jobMaxRetryCount: 1: the operator retries inside the
+                // admission, and the Failed the watcher reports after that is final (docs/architecture.md, "Retry after failure")
                 Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest"));
         assertThat(EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class)).isEqualTo(expected);
         await().atMost(WAIT).untilAsserted(() -> {

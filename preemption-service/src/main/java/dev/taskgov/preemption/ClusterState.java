@@ -5,6 +5,7 @@ import dev.taskgov.core.view.ClusterInputsByCluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.WorkloadAdmitted;
+import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.SchedulerConfig;
@@ -35,7 +36,9 @@ import java.util.TreeMap;
  *
  * <p>Records of different topics arrive in no particular order relative to each other, so a
  * workload's state is kept as counts, which do not depend on that order: it runs while it has
- * more admissions than evictions and has not finished. An eviction this service has emitted but
+ * more admissions than evictions and failures and has not finished. A Failed finish while its submission's
+ * {@code taskgov.dev/max-retry} leaves retries ends a run, as an eviction does (admission queues it again);
+ * past them, or any other outcome, it is finished. An eviction this service has emitted but
  * not yet read back counts at once ({@link #recordEviction}), so two requests never pick the same
  * victim. Every workload belongs to one cluster (the one its admission, the preemption request or its
  * submission names), and a planning view holds one cluster only: its nodes, quotas, policy and running
@@ -51,7 +54,10 @@ final class ClusterState {
         int admissions;
         int evictionsRead;
         int evictionsExpected;
-        boolean finished;
+        /** Failed finishes read; while they stay within the submission's retries, each ends one run only. */
+        int failures;
+        /** A Succeeded or Cancelled finish was read. */
+        boolean ended;
         WorkloadAdmitted lastAdmission;
         long admissionSeq;
         /** The cluster as a decider recorded it (admission, request, reservation); null until one did. */
@@ -64,8 +70,13 @@ final class ClusterState {
             return ClusterArn.UNNAMED;
         }
 
+        /** Finished for good: ended, or failed more times than its submission allows retries (0 while it is not known). */
+        boolean finished() {
+            return ended || failures > (spec == null ? 0 : spec.maxRetry().orElse(0));
+        }
+
         boolean running() {
-            return !finished && lastAdmission != null && admissions > Math.max(evictionsRead, evictionsExpected);
+            return !finished() && lastAdmission != null && admissions > Math.max(evictionsRead, evictionsExpected) + failures;
         }
     }
 
@@ -110,9 +121,11 @@ final class ClusterState {
         if (r != null && t.admissions > r.admissionsBefore()) endReservation(a.workloadId());
     }
 
-    void onFinished(String workloadId) {
+    void onFinished(String workloadId, WorkloadFinished.Outcome outcome) {
         Tracked t = tracked(workloadId);
-        t.finished = true;
+        if (outcome == WorkloadFinished.Outcome.Failed) t.failures++;
+        else t.ended = true;
+        // Either way it no longer runs or waits as before: a retry is a new wait, with a new request.
         if (reservations.containsKey(workloadId)) endReservation(workloadId);
         if (graces.containsKey(workloadId)) endGrace(workloadId);
     }
@@ -167,7 +180,7 @@ final class ClusterState {
     void pruneEnded(Instant now) {
         for (Reservation r : List.copyOf(reservations.values())) {
             Tracked t = workloads.get(r.preemptorWorkloadId());
-            if (t == null || t.finished || t.admissions > r.admissionsBefore()
+            if (t == null || t.finished() || t.admissions > r.admissionsBefore()
                     || r.reservedAt().plus(reservationTimeout).isBefore(now)) {
                 endReservation(r.preemptorWorkloadId());
             }
@@ -223,7 +236,7 @@ final class ClusterState {
     PreemptorState preemptorState(String id) {
         Tracked t = workloads.get(id);
         if (t == null || (t.spec == null && t.lastAdmission == null)) return PreemptorState.UNKNOWN;
-        if (t.finished) return PreemptorState.FINISHED;
+        if (t.finished()) return PreemptorState.FINISHED;
         if (t.running()) return PreemptorState.ADMITTED;
         if (reservations.containsKey(id)) return PreemptorState.ROOM_RESERVED;
         if (graces.values().stream().anyMatch(g -> g.preemptorWorkloadId().equals(id))) return PreemptorState.VICTIMS_IN_GRACE;

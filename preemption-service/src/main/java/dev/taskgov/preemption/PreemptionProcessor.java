@@ -372,7 +372,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
                 if (a != null && a.workloadId() != null && a.podSets() != null) state.onAdmitted(a);
             } else if (topic.equals(topics.finished())) {
                 WorkloadFinished f = EventCodec.read(r.value(), WorkloadFinished.class);
-                if (f != null && f.workloadId() != null) state.onFinished(f.workloadId());
+                if (f != null && f.workloadId() != null) state.onFinished(f.workloadId(), f.outcome());
             } else if (topic.equals(topics.preempted())) {
                 WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
                 if (p != null && p.workloadId() != null) state.onPreempted(p.workloadId());

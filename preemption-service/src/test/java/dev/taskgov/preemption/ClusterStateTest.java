@@ -1,6 +1,8 @@
 package dev.taskgov.preemption;
 
 import dev.taskgov.core.events.WorkloadAdmitted;
+import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadSubmitted;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,14 +34,25 @@ class ClusterStateTest {
                 // a new placement after a node failure is not an admission: one eviction still ends the run
                 Arguments.of("admitted, moved off a failed node", List.of(ADMIT, REPLACED), true),
                 Arguments.of("admitted, moved, evicted", List.of(ADMIT, REPLACED, EVICT), false),
-                Arguments.of("a move alone is no admission", List.of(REPLACED), false));
+                Arguments.of("a move alone is no admission", List.of(REPLACED), false),
+                // taskgov.dev/max-retry: a failure within the retries ends one run; admission queues it again
+                Arguments.of("failed without retries: finished", List.of(ADMIT, FAIL), false),
+                Arguments.of("failed with a retry left, admitted again", List.of(RETRYING, ADMIT, FAIL, ADMIT), true),
+                Arguments.of("the retry's admission read before the failure", List.of(RETRYING, ADMIT, ADMIT, FAIL), true),
+                Arguments.of("failed with a retry left, not admitted again yet", List.of(RETRYING, ADMIT, FAIL), false),
+                Arguments.of("retries used up: finished although admitted again later in the log", List.of(RETRYING, ADMIT, FAIL, ADMIT, FAIL, ADMIT), false),
+                Arguments.of("the submission with its retries read last", List.of(ADMIT, FAIL, ADMIT, RETRYING), true));
     }
 
     static final Consumer<ClusterState> ADMIT = s -> s.onAdmitted(new WorkloadAdmitted("w", "team-a", Instant.EPOCH, Map.of(), List.of()));
     static final Consumer<ClusterState> REPLACED = s -> s.onAdmitted(new WorkloadAdmitted("w", "team-a", Instant.EPOCH, Map.of(),
             List.of(), WorkloadAdmitted.NODE_REPLACED));
     static final Consumer<ClusterState> EVICT = s -> s.onPreempted("w");
-    static final Consumer<ClusterState> FINISH = s -> s.onFinished("w");
+    static final Consumer<ClusterState> FINISH = s -> s.onFinished("w", WorkloadFinished.Outcome.Succeeded);
+    static final Consumer<ClusterState> FAIL = s -> s.onFinished("w", WorkloadFinished.Outcome.Failed);
+    /** The submission, with one retry after a failure. */
+    static final Consumer<ClusterState> RETRYING = s -> s.onSubmitted(new WorkloadSubmitted("w", "hyperpod-ns-team-a", null, null, null,
+            Instant.EPOCH, List.of(), Map.of(WorkloadSubmitted.MAX_RETRY_ANNOTATION, "1")));
     static final Consumer<ClusterState> EMIT = s -> s.recordEviction("w");
 
     @ParameterizedTest(name = "{0}")

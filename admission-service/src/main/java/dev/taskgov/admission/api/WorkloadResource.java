@@ -15,6 +15,8 @@ import dev.taskgov.admission.api.WorkloadViews.FieldError;
 import dev.taskgov.admission.api.WorkloadViews.Problem;
 import dev.taskgov.admission.api.WorkloadViews.Queue;
 import dev.taskgov.admission.api.WorkloadViews.QueueEntry;
+import dev.taskgov.admission.api.WorkloadViews.Team;
+import dev.taskgov.admission.api.WorkloadViews.Teams;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
@@ -133,6 +135,23 @@ public class WorkloadResource {
         List<QueueEntry> entries = new ArrayList<>();
         for (int i = 0; i < queue.size(); i++) entries.add(QueueEntry.of(i + 1, queue.get(i)));
         return Response.ok(new Queue(team, c.orNull(), entries.size(), entries)).build();
+    }
+
+    @GET
+    @Path("teams")
+    @Operation(summary = "One cluster's teams: nominal quota, used, borrowed and lent per instance type, and pending workloads")
+    public Response teams(@QueryParam("cluster") String cluster) {
+        // Every valid key may ask; a team key is shown its own team only (as ListComputeQuotas shows it its own quota).
+        Principal principal = access.guard().authenticate("GET", uri, headers, null, "ListTeams", "teams");
+        Optional<AdmissionProcessor> p = runtime.reads();
+        if (p.isEmpty()) return notReady();
+        // The same rule as a submission's clusterArn: may be left out while the deployment governs one cluster.
+        WorkloadCluster.Result where = WorkloadCluster.choose(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
+        if (where instanceof WorkloadCluster.Refused r) return clusterRefused(r, "cluster");
+        ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
+        Teams all = Teams.of(c, p.get().teams(c));
+        List<Team> shown = all.teams().stream().filter(t -> principal.mayRead(t.team())).toList();
+        return Response.ok(new Teams(all.clusterArn(), shown.size(), shown)).build();
     }
 
     @GET

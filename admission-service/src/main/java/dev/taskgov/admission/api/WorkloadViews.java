@@ -12,6 +12,10 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.scheduling.DryRunResult;
 import dev.taskgov.core.scheduling.WorkloadView;
 
+import dev.taskgov.core.resources.ResourceName;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -22,15 +26,20 @@ public final class WorkloadViews {
     private WorkloadViews() {
     }
 
-    /** {@code GET /workloads/{id}}: like {@code kubectl describe workload}. */
+    /**
+     * {@code GET /workloads/{id}}: like {@code kubectl describe workload}.
+     *
+     * @param retries how many times it was queued again after a failure ({@code taskgov.dev/max-retry}); left out while 0
+     */
     public record Described(String workloadId, String team, String clusterArn, WorkloadState state, String reason, String message,
                             Instant submittedAt, Instant admittedAt, List<WorkloadAdmitted.AdmittedPodSet> placement,
                             Map<String, ResourceAmounts> borrowed, List<WorkloadRecord.Condition> history,
-                            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> annotations) {
+                            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> annotations,
+                            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int retries) {
         public static Described of(WorkloadRecord r) {
             return new Described(r.workloadId(), r.team(), r.spec() == null ? null : r.spec().clusterArn(), r.state(), r.reason(),
                     r.message(), r.submittedAt(), r.admittedAt(), r.placement(), r.borrowed(), r.history(),
-                    r.spec() == null ? Map.of() : r.spec().annotations());
+                    r.spec() == null ? Map.of() : r.spec().annotations(), r.retries());
         }
     }
 
@@ -70,6 +79,59 @@ public final class WorkloadViews {
     }
 
     public record Accepted(String workloadId, String message) {
+    }
+
+    /**
+     * {@code GET /teams}: one cluster's teams (those with a quota, and those with pending workloads but no quota), by
+     * name, like {@code kubectl get clusterqueues} with usage.
+     */
+    public record Teams(String clusterArn, int count, List<Team> teams) {
+        public static Teams of(ClusterArn cluster, dev.taskgov.admission.AdmissionProcessor.TeamsInCluster in) {
+            Map<String, Team> byName = new TreeMap<>();
+            for (dev.taskgov.admission.TeamUsage u : in.usage()) {
+                Map<String, TeamInstanceType> types = new TreeMap<>();
+                u.instanceTypes().forEach((type, f) -> types.put(type, new TeamInstanceType(ResourceAmounts.full(f.nominal()),
+                        ResourceAmounts.full(f.used()), ResourceAmounts.full(f.borrowed()), lent(f.lent()))));
+                byName.put(u.team(), new Team(u.team(), 0, Map.of(), types));
+            }
+            in.pendingByTeamAndReason().forEach((team, byReason) -> {
+                Team t = byName.getOrDefault(team, new Team(team, 0, Map.of(), Map.of()));
+                byName.put(team, new Team(team, byReason.values().stream().mapToLong(Long::longValue).sum(), new TreeMap<>(byReason),
+                        t.instanceTypes()));
+            });
+            return new Teams(cluster.orNull(), byName.size(), List.copyOf(byName.values()));
+        }
+
+        /** The lent share in JSON units, to the milli-unit (it is a proportion, not a whole amount). */
+        private static ResourceAmounts lent(Map<ResourceName, Double> stored) {
+            return new ResourceAmounts(json(stored, ResourceName.ACCELERATORS), json(stored, ResourceName.VCPU),
+                    json(stored, ResourceName.MEMORY));
+        }
+
+        private static BigDecimal json(Map<ResourceName, Double> stored, ResourceName r) {
+            // plain digits (10, not 1E+1), as every other amount on the wire
+            return new BigDecimal(BigDecimal.valueOf(stored.get(r) / r.unitsPerJsonUnit()).setScale(3, RoundingMode.HALF_UP)
+                    .stripTrailingZeros().toPlainString());
+        }
+    }
+
+    /**
+     * One team of {@code GET /teams}.
+     *
+     * @param pending          its pending workloads
+     * @param pendingByReason  those by pending reason
+     * @param instanceTypes    per instance type of its quota (empty for a team without a quota)
+     */
+    public record Team(String team, long pending, Map<String, Long> pendingByReason, Map<String, TeamInstanceType> instanceTypes) {
+    }
+
+    /**
+     * A team's figures for one instance type, in accelerators, vCPU and GiB.
+     *
+     * @param borrowed what it uses above its nominal
+     * @param lent     its part of what other teams borrow now, in proportion to what it leaves idle
+     */
+    public record TeamInstanceType(ResourceAmounts nominal, ResourceAmounts used, ResourceAmounts borrowed, ResourceAmounts lent) {
     }
 
     /** {@code GET /clusters}: the clusters the deployment governs, each with capacity and use. */

@@ -34,7 +34,11 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
 
     /** The job's container image, as {@code hyp create hyp-pytorch-job --image} gives it. */
     public static final String IMAGE_ANNOTATION = "taskgov.dev/image";
-    /** The job's retries after a failure ({@code --max-retry}), carried out by the job's operator (runPolicy.jobMaxRetryCount). */
+    /**
+     * How many times the workload is queued again after it fails while admitted ({@code --max-retry}, a whole
+     * number >= 0): a {@code Failed} finish with retries left gives back its quota and nodes and makes it
+     * pending again (reason RetryAfterFailure); absent: a failure is final.
+     */
     public static final String MAX_RETRY_ANNOTATION = "taskgov.dev/max-retry";
 
     public WorkloadSubmitted {
@@ -86,7 +90,23 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
         Optional<String> priorityClass = config.classOf(this.priorityClass);
         List<PodSetRequest> requests = new ArrayList<>(podSets.size());
         for (PodSetSpec p : podSets) requests.add(p.toRequest());
-        return new Workload(workloadId, team(), priorityClass.orElse(null), config.weightOf(priorityClass), submittedAt, requests);
+        return new Workload(workloadId, team(), priorityClass.orElse(null), config.weightOf(priorityClass), submittedAt, requests,
+                maxRetry().orElse(0));
+    }
+
+    /**
+     * The {@link #MAX_RETRY_ANNOTATION}, when present and a whole number >= 0 ({@link WorkloadValidation} refuses
+     * any other value); empty when absent.
+     */
+    public Optional<Integer> maxRetry() {
+        String value = annotations.get(MAX_RETRY_ANNOTATION);
+        if (value == null) return Optional.empty();
+        try {
+            int n = Integer.parseInt(value.strip());
+            return n < 0 ? Optional.empty() : Optional.of(n);
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     /** A copy with another submission time. */

@@ -58,7 +58,7 @@ public final class WorkloadValidation {
     /**
      * Rules that need nothing but the submission itself: the id follows {@link WorkloadIds}, the namespace is present, pod set names unique, count
      * >= 1, requests not negative, known topology levels, not both required and preferred, node
-     * selector labels and values not blank.
+     * selector labels and values not blank, the max-retry annotation a whole number >= 0.
      */
     public static List<Violation> checkFields(WorkloadSubmitted s) {
         List<Violation> v = new ArrayList<>();
@@ -68,6 +68,11 @@ public final class WorkloadValidation {
             if (key.isBlank()) v.add(new Violation("annotations", "keys must not be blank"));
             else if (value == null) v.add(new Violation("annotations." + key, "must be a string, not null"));
         });
+        String maxRetry = s.annotations().get(WorkloadSubmitted.MAX_RETRY_ANNOTATION);
+        if (maxRetry != null && s.maxRetry().isEmpty()) {
+            v.add(new Violation("annotations." + WorkloadSubmitted.MAX_RETRY_ANNOTATION,
+                    "must be a whole number >= 0 (the retries after a failure), was '" + maxRetry + "'"));
+        }
         if (s.podSets() == null || s.podSets().isEmpty()) {
             v.add(new Violation("podSets", "must list at least one pod set"));
             return v;

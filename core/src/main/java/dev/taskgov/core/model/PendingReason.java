@@ -14,6 +14,12 @@ public enum PendingReason {
     InsufficientCapacity,
     /** It was running and was evicted to make room for another workload. */
     Preempted,
+    /**
+     * It ran and failed, and has retries left ({@code taskgov.dev/max-retry}): it gave back its quota and
+     * nodes and waits to be admitted again by the usual rules, queued as of its failure; the message says
+     * which retry ("retry 1 of 2").
+     */
+    RetryAfterFailure,
     /** It was nominated and waits for the evictions that make room for it. */
     WaitingForPreemption,
     /**

@@ -17,17 +17,36 @@ import java.util.TreeMap;
  * @param team          owning team (the namespace without {@code hyperpod-ns-})
  * @param priorityClass the priority class name as resolved (without {@code -priority}), or {@code null} for none
  * @param priority      the class weight; higher runs first
- * @param submittedAt   submission time (queue order among equal priorities)
+ * @param submittedAt   its place in the queue among equal priorities: the submission time, or the time it
+ *                      failed when it is queued again to retry (Kueue's requeuing timestamp {@code Eviction})
  * @param podSets       the pod sets, in order
+ * @param maxRetries    how many times it is queued again after it fails while admitted (the submission's
+ *                      {@code taskgov.dev/max-retry}); 0: a failure is final
  */
 public record Workload(String id, String team, String priorityClass, int priority, Instant submittedAt,
-                       List<PodSetRequest> podSets) {
+                       List<PodSetRequest> podSets, int maxRetries) {
 
     public Workload {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(team, "team");
         Objects.requireNonNull(submittedAt, "submittedAt");
         podSets = List.copyOf(podSets);
+        if (maxRetries < 0) throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
+    }
+
+    /** A workload whose failure is final (no retries). */
+    public Workload(String id, String team, String priorityClass, int priority, Instant submittedAt, List<PodSetRequest> podSets) {
+        this(id, team, priorityClass, priority, submittedAt, podSets, 0);
+    }
+
+    /** A copy with another priority weight (its class now weighs {@code newPriority}). */
+    public Workload withPriority(int newPriority) {
+        return new Workload(id, team, priorityClass, newPriority, submittedAt, podSets, maxRetries);
+    }
+
+    /** A copy at another place in the queue. */
+    public Workload withSubmittedAt(Instant at) {
+        return new Workload(id, team, priorityClass, priority, at, podSets, maxRetries);
     }
 
     /** What the workload requests in total, per instance type (sorted by name). */

@@ -1,7 +1,7 @@
 package dev.taskgov.core.scheduling;
 
 /**
- * What {@link Scheduler#finish}, {@link Scheduler#evict} or {@link Scheduler#restoreAdmitted} did.
+ * What {@link Scheduler#finish}, {@link Scheduler#fail}, {@link Scheduler#evict} or {@link Scheduler#restoreAdmitted} did.
  *
  * @param workloadId the workload named
  * @param outcome    what happened
@@ -16,6 +16,8 @@ public record ChangeResult(String workloadId, Outcome outcome, String message) {
         RemovedFromQueue,
         /** It was running and is pending again (evicted). */
         Requeued,
+        /** It was running, failed with retries left, and is pending again to retry ({@link Scheduler#fail}). */
+        Retrying,
         /** It was put back as admitted ({@link Scheduler#restoreAdmitted}). */
         Restored,
         /** Nothing changed (unknown id, already finished, or not running). */

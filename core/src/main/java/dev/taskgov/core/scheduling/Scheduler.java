@@ -318,6 +318,48 @@ public final class Scheduler {
     }
 
     /**
+     * A workload failed. An admitted one with retries left ({@link Workload#maxRetries()}) is not
+     * finished: it frees its resources, counts the retry and waits again in its queue (reason
+     * {@link PendingReason#RetryAfterFailure}), queued as of {@code failedAt}, behind what waited while it ran
+     * (Kueue's requeuing timestamp {@code Eviction}), to be admitted again by the usual rules. Otherwise the
+     * failure is final, as {@link #finish} (a pending workload leaves its queue).
+     *
+     * @param failedAt when it failed (the finish record's time, as a submission's time orders the queue), so that
+     *                 a replay orders the retry as the original run did
+     */
+    public ChangeResult fail(String workloadId, Instant failedAt) {
+        WorkloadEntry e = workloads.get(workloadId);
+        if (e == null || e.state() != WorkloadState.Admitted) return finish(workloadId);
+        if (!e.retriesLeft()) {
+            release(e);
+            int max = e.workload().maxRetries();
+            e.finish(max == 0 ? "failed (no retries); its resources are free"
+                    : "failed with no retries left (" + e.retries() + " of " + max + " used); its resources are free");
+            return new ChangeResult(workloadId, ChangeResult.Outcome.Released, e.message());
+        }
+        release(e);
+        e.retryAfterFailure(failedAt);
+        teams.get(e.team()).add(e);
+        dirtyTeams.add(e.team());
+        return new ChangeResult(workloadId, ChangeResult.Outcome.Retrying, e.message());
+    }
+
+    /** A workload failed now: {@link #fail(String, Instant)} at the scheduler's time. */
+    public ChangeResult fail(String workloadId) {
+        return fail(workloadId, clock.instant());
+    }
+
+    /**
+     * Puts back how many retries a restored workload had used ({@link #restoreAdmitted}, or a pending one
+     * {@link #submit}ted again, queued as of its failure): a decider taking over counts on from there. A
+     * pending one that retries says so again (RetryAfterFailure). An unknown id changes nothing.
+     */
+    public void restoreRetries(String workloadId, int used) {
+        WorkloadEntry e = workloads.get(workloadId);
+        if (e != null && used > 0) e.restoreRetries(used);
+    }
+
+    /**
      * Evicts a running workload (delegated mode: the preemption service decided it): it frees its
      * resources and returns to its queue, pending with reason Preempted, keeping its submission time.
      */

@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * One workload the scheduler knows, with its state. The state changes only through the named
  * transitions below ({@link #queued}, {@link #admit}, {@link #stayPending}, {@link #evicted},
- * {@link #finish}, ...), each of which sets every field it concerns; the reason is typed
+ * {@link #retryAfterFailure}, {@link #finish}, ...), each of which sets every field it concerns; the reason is typed
  * ({@link PendingReason} while pending, {@link RejectReason} when rejected). The scheduler's
  * queues and the cluster's books are kept by the scheduler; an entry only says where its workload is.
  */
@@ -32,8 +32,14 @@ final class WorkloadEntry {
     private String reportedMessage;
     /** Why it does not fit without preemption: kept for the message while it waits for its victims. */
     private String blockedMessage;
-    /** How it was evicted, while it waits to run again: its pending message starts with it. */
-    private String preemptedMessage;
+    /**
+     * Why it was sent back to its queue while it waits to run again (Preempted: how it was evicted;
+     * RetryAfterFailure: which retry): its pending reason stays this one and its message starts with it.
+     */
+    private PendingReason requeuedReason;
+    private String requeuedMessage;
+    /** How many times it was queued again after a failure ({@link #retryAfterFailure}). */
+    private int retries;
     private Placement placement;
     private Map<String, Resources> borrowed = Map.of();
     private Instant admittedAt;
@@ -95,18 +101,19 @@ final class WorkloadEntry {
         this.borrowed = borrowed;
         admittedAt = at;
         nominated = false;
-        preemptedMessage = null;
+        requeuedReason = null;
+        requeuedMessage = null;
         this.admissionSeq = admissionSeq;
     }
 
     /**
-     * Stays pending for {@code reason}; a workload that was evicted keeps saying so (reason
-     * Preempted, its eviction message first).
+     * Stays pending for {@code reason}; a workload that was sent back to its queue keeps saying why
+     * (reason Preempted or RetryAfterFailure, that message first).
      */
     void stayPending(PendingReason reason, String why) {
-        if (preemptedMessage != null) {
-            pendingReason = PendingReason.Preempted;
-            message = preemptedMessage + "; still waiting: " + why;
+        if (requeuedReason != null) {
+            pendingReason = requeuedReason;
+            message = requeuedMessage + "; still waiting: " + why;
         } else {
             pendingReason = reason;
             message = why;
@@ -138,10 +145,42 @@ final class WorkloadEntry {
 
     /** Admitted -> Pending (Preempted): it was evicted and waits again, at its original submission time. */
     void evicted(String how) {
+        backToQueue(PendingReason.Preempted, how);
+    }
+
+    /**
+     * Admitted -> Pending (RetryAfterFailure): it failed with retries left; it counts the retry and waits
+     * again, queued as of {@code failedAt} (behind what waited while it ran, as Kueue requeues by its
+     * {@code Eviction} timestamp). Call only while {@link #retriesLeft()}.
+     */
+    void retryAfterFailure(Instant failedAt) {
+        retries++;
+        workload = workload.withSubmittedAt(failedAt);
+        backToQueue(PendingReason.RetryAfterFailure, "failed; retry " + retries + " of " + workload.maxRetries()
+                + ", queued again as of " + failedAt);
+    }
+
+    /**
+     * Put back with the retries it had used (a decider taking over): a pending one that retries says so
+     * again, as {@link #retryAfterFailure} did.
+     */
+    void restoreRetries(int used) {
+        retries = used;
+        if (used > 0 && state == WorkloadState.Pending) {
+            requeuedReason = PendingReason.RetryAfterFailure;
+            requeuedMessage = "failed; retry " + used + " of " + workload.maxRetries() + ", queued again as of " + workload.submittedAt();
+            pendingReason = requeuedReason;
+            message = requeuedMessage;
+        }
+    }
+
+    /** Admitted -> Pending: it holds nothing and waits in its queue, saying why it was sent back. */
+    private void backToQueue(PendingReason reason, String why) {
         state = WorkloadState.Pending;
-        pendingReason = PendingReason.Preempted;
-        message = how;
-        preemptedMessage = how;
+        pendingReason = reason;
+        message = why;
+        requeuedReason = reason;
+        requeuedMessage = why;
         placement = null;
         borrowed = Map.of();
         admittedAt = null;
@@ -149,9 +188,14 @@ final class WorkloadEntry {
 
     /** Admitted -> Finished: it ended and holds nothing. */
     void finish() {
+        finish("finished");
+    }
+
+    /** Admitted -> Finished, saying how it ended ({@code how}). */
+    void finish(String how) {
         state = WorkloadState.Finished;
         pendingReason = null;
-        message = "finished";
+        message = how;
         placement = null;
         borrowed = Map.of();
     }
@@ -165,8 +209,7 @@ final class WorkloadEntry {
 
     /** Its priority class now weighs {@code priority}. */
     void reprioritize(int priority) {
-        Workload w = workload;
-        workload = new Workload(w.id(), w.team(), w.priorityClass(), priority, w.submittedAt(), w.podSets());
+        workload = workload.withPriority(priority);
         shape = Shape.of(workload);
     }
 
@@ -224,6 +267,16 @@ final class WorkloadEntry {
         return message;
     }
 
+    /** How many times it was queued again after a failure. */
+    int retries() {
+        return retries;
+    }
+
+    /** Whether a failure now would queue it again rather than end it. */
+    boolean retriesLeft() {
+        return retries < workload.maxRetries();
+    }
+
     Placement placement() {
         return placement;
     }
@@ -256,6 +309,6 @@ final class WorkloadEntry {
     WorkloadView view() {
         String reason = pendingReason != null ? pendingReason.name() : rejectReason != null ? rejectReason.name() : null;
         return new WorkloadView(workload.id(), workload.team(), state, reason, message, workload.priority(),
-                workload.submittedAt(), admittedAt, placement, borrowed);
+                workload.submittedAt(), admittedAt, placement, borrowed, retries);
     }
 }

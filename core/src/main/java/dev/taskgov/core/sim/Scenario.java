@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.InstanceType;
@@ -48,8 +49,15 @@ public record Scenario(String name, String description, Map<String, InstanceType
     public record Submit(int index, WorkloadSubmitted workload) implements Step {
     }
 
-    /** Finish a workload. */
-    public record Finish(int index, String workloadId) implements Step {
+    /**
+     * Finish a workload: {@code {"finish": "id"}} (Succeeded) or {@code {"finish": {"workloadId": "id",
+     * "outcome": "Failed"}}}, the value of {@code taskgov.workload.finished}. A Failed finish of a running
+     * workload with retries left ({@code taskgov.dev/max-retry}) queues it again instead.
+     */
+    public record Finish(int index, String workloadId, WorkloadFinished.Outcome outcome) implements Step {
+        public Finish {
+            if (outcome == null) outcome = WorkloadFinished.Outcome.Succeeded;
+        }
     }
 
     /** Add a node or replace it (e.g. {@code "ready": false}: the node fails). */
@@ -77,11 +85,13 @@ public record Scenario(String name, String description, Map<String, InstanceType
      *
      * @param admitted                 ids that must be admitted
      * @param pending                  ids that must be pending
+     * @param finished                 ids that must be finished (succeeded, cancelled, or failed for good)
      * @param preemptedSinceLastExpect exact set of victims since the previous expect, or null (not checked)
      * @param placements               workload to pod set to node to pod count (0 = absent)
      */
-    public record Expect(int index, List<String> admitted, List<String> pending, List<String> preemptedSinceLastExpect,
-                         Map<String, Map<String, Map<String, Integer>>> placements) implements Step {
+    public record Expect(int index, List<String> admitted, List<String> pending, List<String> finished,
+                         List<String> preemptedSinceLastExpect, Map<String, Map<String, Map<String, Integer>>> placements)
+            implements Step {
     }
 
     /** Reads and validates a scenario file. */
@@ -245,7 +255,7 @@ public record Scenario(String name, String description, Map<String, InstanceType
             String vp = path + "." + kind;
             switch (kind) {
                 case "submit" -> out.add(submit(i, v, vp));
-                case "finish" -> out.add(new Finish(i, text(v, vp, "a workload id")));
+                case "finish" -> out.add(finish(i, v, vp));
                 case "expect" -> out.add(expect(i, v, vp));
                 case "node" -> {
                     Node n = node(v, vp, types);
@@ -288,6 +298,18 @@ public record Scenario(String name, String description, Map<String, InstanceType
         return v.asText();
     }
 
+    private static Finish finish(int i, JsonNode v, String path) {
+        if (v == null || !v.isObject()) return new Finish(i, text(v, path, "a workload id or a WorkloadFinished object"), null);
+        WorkloadFinished f;
+        try {
+            f = EventCodec.read(v, WorkloadFinished.class);
+        } catch (EventCodec.EventFormatException e) {
+            throw new ScenarioException(path + e.path().substring(1), e.problem());
+        }
+        text(v.get("workloadId"), path + ".workloadId", "a workload id");
+        return new Finish(i, f.workloadId(), f.outcome());
+    }
+
     private static Submit submit(int i, JsonNode node, String path) {
         if (!node.isObject()) throw new ScenarioException(path, "must be a WorkloadSubmitted object");
         WorkloadSubmitted w;
@@ -308,8 +330,8 @@ public record Scenario(String name, String description, Map<String, InstanceType
         Iterator<String> names = node.fieldNames();
         while (names.hasNext()) {
             String n = names.next();
-            if (!Set.of("admitted", "pending", "preemptedSinceLastExpect", "placements").contains(n)) {
-                throw new ScenarioException(path + "." + n, "unknown expectation; use admitted, pending, preemptedSinceLastExpect, placements");
+            if (!Set.of("admitted", "pending", "finished", "preemptedSinceLastExpect", "placements").contains(n)) {
+                throw new ScenarioException(path + "." + n, "unknown expectation; use admitted, pending, finished, preemptedSinceLastExpect, placements");
             }
         }
         Map<String, Map<String, Map<String, Integer>>> placements = new LinkedHashMap<>();
@@ -337,6 +359,7 @@ public record Scenario(String name, String description, Map<String, InstanceType
             });
         }
         return new Expect(i, ids(node.get("admitted"), path + ".admitted"), ids(node.get("pending"), path + ".pending"),
+                ids(node.get("finished"), path + ".finished"),
                 node.has("preemptedSinceLastExpect") ? ids(node.get("preemptedSinceLastExpect"), path + ".preemptedSinceLastExpect") : null,
                 placements);
     }

@@ -1,6 +1,7 @@
 package dev.taskgov.core.sim;
 
 import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.WorkloadState;
@@ -84,6 +85,8 @@ public final class Simulator {
                 return "submit " + w.workloadId() + ": rejected (" + rj.decision().reason() + ") " + rj.decision().message();
             }
             return "submit " + w.workloadId();
+        } else if (step instanceof Scenario.Finish f && f.outcome() == WorkloadFinished.Outcome.Failed) {
+            return "fail " + f.workloadId() + ": " + scheduler.fail(f.workloadId()).message();
         } else if (step instanceof Scenario.Finish f) {
             return "finish " + f.workloadId() + ": " + scheduler.finish(f.workloadId()).message();
         } else if (step instanceof Scenario.NodeChange n) {
@@ -149,6 +152,7 @@ public final class Simulator {
         List<ScenarioResult.Check> out = new ArrayList<>();
         for (String id : e.admitted()) out.add(stateCheck(scheduler, e.index(), "admitted", id, WorkloadState.Admitted));
         for (String id : e.pending()) out.add(stateCheck(scheduler, e.index(), "pending", id, WorkloadState.Pending));
+        for (String id : e.finished()) out.add(stateCheck(scheduler, e.index(), "finished", id, WorkloadState.Finished));
         if (e.preemptedSinceLastExpect() != null) {
             Set<String> expected = new TreeSet<>(e.preemptedSinceLastExpect());
             Set<String> seen = new TreeSet<>(preemptedSince);

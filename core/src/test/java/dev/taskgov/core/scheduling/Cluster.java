@@ -225,6 +225,25 @@ public final class Cluster {
         return submit(id, team, pods, "training");
     }
 
+    /** Submits {@code pods} one-GPU training pods that are queued again up to {@code maxRetries} times after a failure. */
+    public Cluster submitRetrying(String id, String team, int pods, int maxRetries) {
+        steps.add(s -> {
+            s.submit(new Workload(id, team, "training", s.config().priorityOf("training"), Instant.EPOCH, List.of(
+                    new PodSetRequest("worker", pods, G5, Resources.accelerators(1), null)), maxRetries));
+            return s;
+        });
+        return this;
+    }
+
+    /** The workload ends Failed ({@link Scheduler#fail}). */
+    public Cluster fail(String id) {
+        steps.add(s -> {
+            s.fail(id);
+            return s;
+        });
+        return this;
+    }
+
     public Cluster finish(String id) {
         steps.add(s -> {
             s.finish(id);

@@ -92,13 +92,13 @@ final class ReferenceSimulator {
      * Whether the reference models everything a scenario uses: design.md's submit, finish and
      * expect steps, on a fixed cluster and policy. Not modelled: the steps of a changing cluster,
      * and the repository's extensions beyond design.md (IdleResourceSharing Enabled,
-     * AbsoluteBorrowLimits).
+     * AbsoluteBorrowLimits, a Failed finish that retries).
      */
     static boolean models(Scenario scenario) {
         return !scenario.schedulerConfig().idleResourceSharing()
                 && scenario.quotas().stream().allMatch(q -> q.absoluteBorrowLimits().isEmpty())
-                && scenario.steps().stream().allMatch(s -> s instanceof Scenario.Submit || s instanceof Scenario.Finish
-                        || s instanceof Scenario.Expect);
+                && scenario.steps().stream().allMatch(s -> s instanceof Scenario.Submit || s instanceof Scenario.Expect
+                        || s instanceof Scenario.Finish f && f.outcome() != dev.taskgov.core.events.WorkloadFinished.Outcome.Failed);
     }
 
     /** Replays a scenario; one snapshot after every step (expect steps included). */
