@@ -30,7 +30,8 @@ public final class AdmissionMetrics implements AdmissionObserver {
 
     @Override
     public void stateChanged(AdmissionProcessor processor) {
-        refresh(processor);
+        // One instance may decide for several partitions; the gauges show the default cluster's.
+        if (processor.decidesDefaultCluster()) refresh(processor);
     }
 
     private final MeterRegistry registry;
@@ -61,7 +62,7 @@ public final class AdmissionMetrics implements AdmissionObserver {
         this.share = MultiGauge.builder("taskgov.admission.weighted.share")
                 .description("Weighted (dominant resource) share per team; +Inf for weight 0 while borrowing").register(registry);
         io.micrometer.core.instrument.Gauge.builder("taskgov.admission.decider", () -> decider.get() ? 1 : 0)
-                .description("1 while this instance is the decider").register(registry);
+                .description("1 while this instance decides for (owns) partitions of the inputs").register(registry);
         io.micrometer.core.instrument.Gauge.builder("taskgov.admission.processing.lag", lag::get)
                 .description("Input records behind the end of the decider's partitions").baseUnit("records").register(registry);
     }

@@ -33,6 +33,7 @@ import dev.taskgov.core.view.ClusterInputs;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.Outbox;
+import dev.taskgov.service.support.PartitionScope;
 import dev.taskgov.service.support.TransactionalLoop;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jboss.logging.Logger;
@@ -62,6 +63,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private final AdmissionTopics topics;
     private final java.time.Clock clock;
     private final AdmissionObserver observer;
+    /** The partition (set of clusters) this processor decides for; {@link PartitionScope#WHOLE} for a replica. */
+    private final PartitionScope scope;
+    /** The cluster of a workload record that names none (a deployment governing one cluster). */
+    private final String defaultCluster;
 
     private final Map<String, WorkloadRecord> workloads = new HashMap<>();
     /** The cluster records read so far; the same builder preemption-service uses. */
@@ -78,21 +83,53 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private volatile boolean ready;
 
     public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer) {
+        this(topics, clock, observer, PartitionScope.WHOLE, AdmissionDecider.DEFAULT_CLUSTER);
+    }
+
+    /** The processor of the clusters of {@code scope} (one owned partition of the inputs). */
+    public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer, PartitionScope scope,
+                              String defaultCluster) {
         this.topics = topics;
         this.clock = clock;
         this.observer = observer;
+        this.scope = scope;
+        this.defaultCluster = defaultCluster;
+    }
+
+    /** Whether this processor decides for {@code clusterArn}. */
+    public boolean owns(String clusterArn) {
+        return scope.owns(clusterArn);
+    }
+
+    /** Whether this processor decides for the cluster of the workloads that name none. */
+    public boolean decidesDefaultCluster() {
+        return owns(defaultCluster);
+    }
+
+    /** The cluster a workload record belongs to (today every workload is the deployment's one cluster's). */
+    String clusterOf(ConsumerRecord<String, byte[]> record) {
+        return defaultCluster;
+    }
+
+    /** A workload record is decided by the owner of its cluster's partition. */
+    @Override
+    public int home(ConsumerRecord<String, byte[]> record, int partitions) {
+        return partitions == 1 ? 0 : dev.taskgov.core.events.ClusterPartitions.of(clusterOf(record), partitions);
     }
 
     // ------------------------------------------------------------------ loop callbacks
 
     @Override
     public void rebuild(Properties clientProps, Duration timeout) {
-        Map<String, byte[]> latest = CompactedTopicReader.latestByKey(clientProps, topics.changelog(), timeout);
+        Map<String, byte[]> latest = CompactedTopicReader.latestByKey(clientProps, topics.changelog(), timeout,
+                CompactedTopicReader.PartitionFilter.of(scope));
         synchronized (this) {
             clear();
             latest.forEach((id, bytes) -> {
                 try {
                     WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
+                    // A changelog split otherwise than the inputs holds other partitions' clusters too.
+                    if (!owns(defaultCluster)) return;
                     workloads.put(id, r);
                     admissionSeq = Math.max(admissionSeq, r.admissionSeq());
                 } catch (RuntimeException e) {

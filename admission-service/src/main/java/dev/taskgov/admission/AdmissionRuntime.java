@@ -2,7 +2,9 @@ package dev.taskgov.admission;
 
 import dev.taskgov.admission.config.AdmissionServiceConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
+import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.service.support.DeciderMembershipConfig;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -59,7 +61,8 @@ public class AdmissionRuntime {
         replica.start();
         if (!a.enabled()) return;
         AdmissionDecider.Settings settings = new AdmissionDecider.Settings(client, topics, a.groupId(),
-                a.transactionalIdPrefix() + a.cluster(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics());
+                a.transactionalIdPrefix(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics(), a.cluster(),
+                DeciderMembershipConfig.membership(a));
         AdmissionDecider[] self = new AdmissionDecider[1];
         AdmissionMetrics metrics = new AdmissionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
                 () -> self[0] == null ? 0L : self[0].lag(),
@@ -82,14 +85,18 @@ public class AdmissionRuntime {
         return p;
     }
 
-    /** The decider's state when this instance decides; empty on a standby (or while it rebuilds). */
+    /**
+     * The deciding state of the default cluster when this instance owns its partition; empty when another instance
+     * does (or while this one rebuilds it).
+     */
     public java.util.Optional<AdmissionProcessor> decider() {
-        return decider != null && decider.isDecider() ? java.util.Optional.of(decider.processor()) : java.util.Optional.empty();
+        return decider == null ? java.util.Optional.empty() : decider.processorFor(config.admission().cluster());
     }
 
     /**
-     * What reads are served from: the decider's state when this instance decides, else the read replica's once
-     * it has caught up; empty while neither can answer (then the instance is not ready).
+     * What reads are served from: the deciding state when this instance owns the default cluster's partition, else
+     * the read replica (every cluster's committed changelog) once it has caught up; empty while neither can answer
+     * (then the instance is not ready). So a read about a cluster another instance owns is answered here too.
      */
     public java.util.Optional<AdmissionProcessor> reads() {
         java.util.Optional<AdmissionProcessor> own = decider();
@@ -103,7 +110,9 @@ public class AdmissionRuntime {
     /** Publishes a submission (key = workload id) with CloudEvents headers; waits for the broker's ack. */
     public void publishSubmission(dev.taskgov.core.events.WorkloadSubmitted submission)
             throws ExecutionException, InterruptedException, TimeoutException {
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.submitted(), submission.workloadId(),
+        // Straight to the cluster's partition (its owner would otherwise forward it there).
+        int partition = ClusterPartitions.of(config.admission().cluster(), submissions.partitionsFor(topics.submitted()).size());
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.submitted(), partition, submission.workloadId(),
                 EventCodec.bytes(submission));
         CloudEventHeaders.write(record.headers(), WorkloadSubmitted.TYPE, config.admission().source(),
                 "http:" + submission.workloadId() + ":" + java.util.UUID.randomUUID(), java.time.Instant.now(),

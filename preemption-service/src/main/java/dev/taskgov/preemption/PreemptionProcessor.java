@@ -25,6 +25,7 @@ import dev.taskgov.preemption.ClusterState.PlanningView;
 import dev.taskgov.preemption.ClusterState.PreemptorState;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.Outbox;
+import dev.taskgov.service.support.PartitionScope;
 import dev.taskgov.service.support.QuotaRecords;
 import dev.taskgov.service.support.TransactionalLoop;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -61,15 +62,41 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     private final Clock clock;
     private final PreemptionObserver observer;
     private final ClusterState state;
+    /** The partition (set of clusters) this processor decides for. */
+    private final PartitionScope scope;
+    /** The cluster of a workload that names none (a deployment governing one cluster). */
+    private final String defaultCluster;
     private StateTopicsReader reader;
     private volatile boolean ready;
 
+    /** The cluster of the workloads that name none. */
+    public static final String DEFAULT_CLUSTER = "default";
+
     public PreemptionProcessor(Settings settings, Clock clock, PreemptionObserver observer) {
+        this(settings, clock, observer, PartitionScope.WHOLE, DEFAULT_CLUSTER);
+    }
+
+    /** The processor of the clusters of {@code scope} (one owned partition of the requests). */
+    public PreemptionProcessor(Settings settings, Clock clock, PreemptionObserver observer, PartitionScope scope,
+                               String defaultCluster) {
         this.settings = settings;
         this.topics = settings.topics();
         this.clock = clock;
         this.observer = observer;
+        this.scope = scope;
+        this.defaultCluster = defaultCluster;
         this.state = new ClusterState(settings.reservationTimeout());
+    }
+
+    /** Whether this processor decides for the cluster of the workloads that name none. */
+    public boolean decidesDefaultCluster() {
+        return scope.owns(defaultCluster);
+    }
+
+    /** A request is planned by the owner of its cluster's partition (today every request is the one cluster's). */
+    @Override
+    public int home(ConsumerRecord<String, byte[]> record, int partitions) {
+        return dev.taskgov.core.events.ClusterPartitions.of(defaultCluster, partitions);
     }
 
     /** The topics read to build the view (not the requests, not the changelog). */

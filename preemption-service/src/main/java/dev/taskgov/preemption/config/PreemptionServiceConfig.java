@@ -17,12 +17,12 @@ public interface PreemptionServiceConfig {
     /** The decider. */
     Preemption preemption();
 
-    interface Preemption {
+    interface Preemption extends dev.taskgov.service.support.DeciderMembershipConfig {
         /** Whether this instance joins the deciders' group at startup. */
         @WithDefault("true")
         boolean enabled();
 
-        /** The cluster this decider serves; part of the transactional id. */
+        /** The cluster of workloads that name none (a deployment governing one cluster). */
         @WithDefault("default")
         String cluster();
 
@@ -30,7 +30,10 @@ public interface PreemptionServiceConfig {
         @WithDefault("taskgov-preemption")
         String groupId();
 
-        /** Prefix of the transactional id ({@code <prefix><cluster>}), stable so a new decider fences the old one. */
+        /**
+         * Prefix of the transactional ids ({@code <prefix><partition>}), stable so that the next owner of a partition
+         * fences the previous one.
+         */
         @WithDefault("taskgov-preemption-")
         String transactionalIdPrefix();
 
