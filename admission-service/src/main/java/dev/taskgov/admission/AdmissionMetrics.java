@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
@@ -33,6 +34,9 @@ public final class AdmissionMetrics implements AdmissionObserver {
         // One instance may decide for several partitions; the gauges show the default cluster's.
         if (processor.decidesDefaultCluster()) refresh(processor);
     }
+
+    /** The label naming the cluster on every per-team meter. */
+    static final String CLUSTER = "cluster";
 
     private final MeterRegistry registry;
     private final MultiGauge pending;
@@ -68,25 +72,25 @@ public final class AdmissionMetrics implements AdmissionObserver {
     }
 
     @Override
-    public void admitted(String team, String priorityClass, Duration waited) {
-        Counter.builder("taskgov.admission.admitted").description("Admissions per team")
-                .tag("team", team).register(registry).increment();
+    public void admitted(ClusterArn cluster, String team, String priorityClass, Duration waited) {
+        Counter.builder("taskgov.admission.admitted").description("Admissions per cluster and team")
+                .tags(CLUSTER, label(cluster), "team", team).register(registry).increment();
         Timer.builder("taskgov.admission.wait").description("Time from submission to admission")
-                .tags("team", team, "priority_class", priorityClass == null ? "none" : priorityClass)
+                .tags(CLUSTER, label(cluster), "team", team, "priority_class", priorityClass == null ? "none" : priorityClass)
                 .publishPercentileHistogram().register(registry)
                 .record(waited.isNegative() ? Duration.ZERO : waited);
     }
 
     @Override
-    public void finished(String team) {
-        Counter.builder("taskgov.admission.finished").description("Finished workloads per team")
-                .tag("team", team).register(registry).increment();
+    public void finished(ClusterArn cluster, String team) {
+        Counter.builder("taskgov.admission.finished").description("Finished workloads per cluster and team")
+                .tags(CLUSTER, label(cluster), "team", team).register(registry).increment();
     }
 
     @Override
-    public void preemptionRequested(String team) {
-        Counter.builder("taskgov.admission.preemption.requests").description("Preemption requests per preemptor team")
-                .tag("team", team).register(registry).increment();
+    public void preemptionRequested(ClusterArn cluster, String team) {
+        Counter.builder("taskgov.admission.preemption.requests").description("Preemption requests per cluster and preemptor team")
+                .tags(CLUSTER, label(cluster), "team", team).register(registry).increment();
     }
 
     @Override
@@ -100,37 +104,51 @@ public final class AdmissionMetrics implements AdmissionObserver {
     }
 
     @Override
-    public void rejected(String team, String reason) {
-        Counter.builder("taskgov.admission.rejected").description("Rejected submissions per team and reason")
-                .tags("team", team, "reason", reason).register(registry).increment();
+    public void rejected(ClusterArn cluster, String team, String reason) {
+        Counter.builder("taskgov.admission.rejected").description("Rejected submissions per cluster, team and reason")
+                .tags(CLUSTER, label(cluster), "team", team, "reason", reason).register(registry).increment();
     }
 
     @Override
-    public void clusterChanged(String team, String outcome) {
+    public void clusterChanged(ClusterArn cluster, String team, String outcome) {
         Counter.builder("taskgov.admission.cluster.changes").description("Running workloads moved off a failed node (NodeReplaced) "
-                + "or evicted without a preemptor (NodeFailure, QuotaRemoved), per team").tags("team", team, "outcome", outcome)
+                + "or evicted without a preemptor (NodeFailure, QuotaRemoved), per cluster and team")
+                .tags(CLUSTER, label(cluster), "team", team, "outcome", outcome)
                 .register(registry).increment();
     }
 
     /** Recomputes the gauges from the decider's state. */
     public void refresh(AdmissionProcessor processor) {
         List<MultiGauge.Row<?>> p = new ArrayList<>();
-        processor.pendingByTeamAndReason().forEach((team, byReason) ->
-                byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of("team", team, "reason", reason), n))));
+        processor.pendingByClusterTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
+                byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
         pending.register(p, true);
-        processor.withScheduler(s -> {
-            quotaRows(s);
-            return Boolean.TRUE;
-        });
-    }
-
-    private void quotaRows(Scheduler s) {
-        QuotaLedger ledger = s.ledger();
         List<MultiGauge.Row<?>> n = new ArrayList<>();
         List<MultiGauge.Row<?>> u = new ArrayList<>();
         List<MultiGauge.Row<?>> b = new ArrayList<>();
         List<MultiGauge.Row<?>> l = new ArrayList<>();
         List<MultiGauge.Row<?>> sh = new ArrayList<>();
+        boolean[] deciding = {false};
+        processor.forEachScheduler((cluster, s) -> {
+            deciding[0] = true;
+            quotaRows(cluster, s, n, u, b, l, sh);
+        });
+        if (!deciding[0]) return;
+        nominal.register(n, true);
+        used.register(u, true);
+        borrowed.register(b, true);
+        lent.register(l, true);
+        share.register(sh, true);
+    }
+
+    /** The {@code cluster} label: the cluster ARN, empty for the unnamed cluster. */
+    static String label(ClusterArn cluster) {
+        return cluster.value();
+    }
+
+    private static void quotaRows(ClusterArn cluster, Scheduler s, List<MultiGauge.Row<?>> n, List<MultiGauge.Row<?>> u,
+                                  List<MultiGauge.Row<?>> b, List<MultiGauge.Row<?>> l, List<MultiGauge.Row<?>> sh) {
+        QuotaLedger ledger = s.ledger();
         Map<String, Resources> cohortBorrowed = new TreeMap<>();
         Map<String, Resources> cohortIdle = new TreeMap<>();
         for (TeamQuota q : ledger.quotas()) {
@@ -145,7 +163,7 @@ public final class AdmissionMetrics implements AdmissionObserver {
                 Resources usage = ledger.usage(q.team(), type);
                 Resources idle = q.lendable(type).minus(usage);
                 for (ResourceName r : ResourceName.values()) {
-                    Tags tags = Tags.of("team", q.team(), "instance_type", type, "resource", r.jsonName());
+                    Tags tags = Tags.of(CLUSTER, label(cluster), "team", q.team(), "instance_type", type, "resource", r.jsonName());
                     n.add(MultiGauge.Row.of(tags, json(r, q.nominal(type).get(r))));
                     u.add(MultiGauge.Row.of(tags, json(r, usage.get(r))));
                     b.add(MultiGauge.Row.of(tags, json(r, usage.minus(q.nominal(type)).get(r))));
@@ -157,13 +175,8 @@ public final class AdmissionMetrics implements AdmissionObserver {
             }
             Share s1 = ledger.share(q.team());
             double v = s1.isInfinite() ? Double.POSITIVE_INFINITY : s1.denominator() == 0 ? 0 : (double) s1.numerator() / s1.denominator();
-            sh.add(MultiGauge.Row.of(Tags.of("team", q.team()), v));
+            sh.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", q.team()), v));
         }
-        nominal.register(n, true);
-        used.register(u, true);
-        borrowed.register(b, true);
-        lent.register(l, true);
-        share.register(sh, true);
     }
 
     private static double json(ResourceName r, long stored) {

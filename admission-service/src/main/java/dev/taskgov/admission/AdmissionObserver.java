@@ -1,16 +1,17 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.service.support.DeadLetterMetrics;
 
 import java.time.Duration;
 
-/** What the decider reports as it decides (metrics); called on the loop thread. */
+/** What the decider reports as it decides (metrics), per cluster; called on the loop thread. */
 public interface AdmissionObserver {
-    void admitted(String team, String priorityClass, Duration waited);
+    void admitted(ClusterArn cluster, String team, String priorityClass, Duration waited);
 
-    void finished(String team);
+    void finished(ClusterArn cluster, String team);
 
-    void preemptionRequested(String team);
+    void preemptionRequested(ClusterArn cluster, String team);
 
     /** A record of {@code topic} went to the dead-letter topic. */
     void deadLettered(String topic, DeadLetterMetrics.Reason reason);
@@ -19,13 +20,13 @@ public interface AdmissionObserver {
     default void deadLetterWriteFailed(String topic) {
     }
 
-    void rejected(String team, String reason);
+    void rejected(ClusterArn cluster, String team, String reason);
 
     /**
      * A running workload moved off a failed node ({@code outcome} NodeReplaced) or was evicted without
      * a preemptor ({@code outcome} NodeFailure or QuotaRemoved).
      */
-    default void clusterChanged(String team, String outcome) {
+    default void clusterChanged(ClusterArn cluster, String team, String outcome) {
     }
 
     /** After every batch of decisions (inside the decider's lock): gauges may read the state. */
@@ -34,19 +35,19 @@ public interface AdmissionObserver {
 
     /** An observer that records nothing. */
     AdmissionObserver NONE = new AdmissionObserver() {
-        public void admitted(String team, String priorityClass, Duration waited) {
+        public void admitted(ClusterArn cluster, String team, String priorityClass, Duration waited) {
         }
 
-        public void finished(String team) {
+        public void finished(ClusterArn cluster, String team) {
         }
 
-        public void preemptionRequested(String team) {
+        public void preemptionRequested(ClusterArn cluster, String team) {
         }
 
         public void deadLettered(String topic, DeadLetterMetrics.Reason reason) {
         }
 
-        public void rejected(String team, String reason) {
+        public void rejected(ClusterArn cluster, String team, String reason) {
         }
     };
 }

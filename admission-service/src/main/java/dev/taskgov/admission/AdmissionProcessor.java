@@ -29,7 +29,13 @@ import dev.taskgov.core.scheduling.DryRunResult;
 import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.scheduling.SubmitResult;
 import dev.taskgov.core.scheduling.WorkloadView;
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.cluster.ClusterScopedKey;
+import dev.taskgov.core.cluster.WorkloadCluster;
+import dev.taskgov.core.events.ClusterDeclared;
+import dev.taskgov.core.model.RejectReason;
 import dev.taskgov.core.view.ClusterInputs;
+import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.Outbox;
@@ -69,18 +75,33 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private final String defaultCluster;
 
     private final Map<String, WorkloadRecord> workloads = new HashMap<>();
-    /** The cluster records read so far; the same builder preemption-service uses. */
-    private final ClusterInputs inputs = new ClusterInputs();
-    /** The quotas the scheduler has, to apply only those a node change altered. */
-    private final Map<String, TeamQuota> quotas = new TreeMap<>();
-    private Scheduler scheduler;
+    /** The cluster records read so far, per cluster; the same builder preemption-service uses. */
+    private final ClusterInputsByCluster inputs = new ClusterInputsByCluster();
+    /** One scheduler per cluster: the clusters' quotas, policies, nodes and queues never meet. */
+    private final Map<ClusterArn, Governed> clusters = new TreeMap<>();
+    /** Set by {@link #settle}: schedulers exist (a cluster seen later gets one at once). */
+    private boolean settled;
     private long admissionSeq;
-    private boolean dirty;
     /** Replica mode only: records changed since the scheduler was last restored for a read. */
     private boolean replicaStale;
     /** Set by the first {@link #follow}: this processor is a read replica and never decides. */
     private boolean replica;
     private volatile boolean ready;
+
+    /** One cluster's decider state: its quotas as the scheduler has them, its scheduler, whether it must cycle. */
+    private static final class Governed {
+        final ClusterArn cluster;
+        final ClusterInputs inputs;
+        /** The quotas the scheduler has, to apply only those a node change altered. */
+        final Map<String, TeamQuota> quotas = new TreeMap<>();
+        Scheduler scheduler;
+        boolean dirty;
+
+        Governed(ClusterArn cluster, ClusterInputs inputs) {
+            this.cluster = cluster;
+            this.inputs = inputs;
+        }
+    }
 
     public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer) {
         this(topics, clock, observer, PartitionScope.WHOLE, AdmissionDecider.DEFAULT_CLUSTER);
@@ -151,27 +172,43 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     @Override
     public synchronized void settle(Outbox out) {
-        scheduler = restoreScheduler();
+        // The unnamed cluster always exists: a deployment whose records name no cluster decides as before clusters.
+        cluster(ClusterArn.UNNAMED);
+        workloads.values().forEach(r -> cluster(r.cluster()));
+        inputs.all().keySet().forEach(this::cluster);
+        settled = true;
+        for (Governed g : clusters.values()) g.scheduler = restoreScheduler(g);
         ready = true;
-        cycle(out);
+        for (Governed g : clusters.values()) cycle(g, out);
         observer.stateChanged(this);
     }
 
-    /** A scheduler holding the recorded admissions (in admission order) and pending workloads; decides nothing. */
-    private Scheduler restoreScheduler() {
-        reparseQuotas(null);
+    /** A cluster's state, created on first use; after {@link #settle} with a scheduler restored from its records. */
+    private Governed cluster(ClusterArn c) {
+        Governed g = clusters.get(c);
+        if (g == null) {
+            g = new Governed(c, inputs.of(c));
+            clusters.put(c, g);
+            if (settled) g.scheduler = restoreScheduler(g);
+        }
+        return g;
+    }
+
+    /** A scheduler holding one cluster's recorded admissions (in admission order) and pending workloads; decides nothing. */
+    private Scheduler restoreScheduler(Governed g) {
+        reparseQuotas(g, null);
         List<SchedulerRestore.Admitted> admitted = new ArrayList<>();
         List<Workload> pending = new ArrayList<>();
         workloads.values().stream()
-                .filter(r -> r.state() == WorkloadState.Admitted)
+                .filter(r -> r.state() == WorkloadState.Admitted && r.cluster().equals(g.cluster))
                 .sorted(Comparator.comparingLong(WorkloadRecord::admissionSeq))
-                .forEach(r -> admitted.add(new SchedulerRestore.Admitted(toWorkload(r), r.placement(), r.borrowed(), r.admittedAt())));
+                .forEach(r -> admitted.add(new SchedulerRestore.Admitted(toWorkload(g, r), r.placement(), r.borrowed(), r.admittedAt())));
         workloads.values().stream()
-                .filter(r -> r.state() == WorkloadState.Pending)
+                .filter(r -> r.state() == WorkloadState.Pending && r.cluster().equals(g.cluster))
                 .sorted(Comparator.comparing(WorkloadRecord::submittedAt).thenComparing(WorkloadRecord::workloadId))
-                .forEach(r -> pending.add(toWorkload(r)));
-        return SchedulerRestore.restore(clock, inputs.instanceTypes().values(), inputs.nodes(), inputs.config(), quotas.values(),
-                admitted, pending);
+                .forEach(r -> pending.add(toWorkload(g, r)));
+        return SchedulerRestore.restore(clock, g.inputs.instanceTypes().values(), g.inputs.nodes(), g.inputs.config(),
+                g.quotas.values(), admitted, pending);
     }
 
     // ------------------------------------------------------------------ read replica (AdmissionReplica)
@@ -210,13 +247,17 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         replicaStale = false;
     }
 
-    /** The scheduler for reads: a replica restores it from its records when they changed since the last read. */
-    private Scheduler readScheduler() {
+    /** A cluster's scheduler for reads: a replica restores them from its records when they changed since the last read. */
+    private Optional<Scheduler> readScheduler(ClusterArn c) {
         if (replicaStale) {
-            scheduler = restoreScheduler();
+            cluster(ClusterArn.UNNAMED);
+            workloads.values().forEach(r -> cluster(r.cluster()));
+            inputs.all().keySet().forEach(this::cluster);
+            for (Governed g : clusters.values()) g.scheduler = restoreScheduler(g);
             replicaStale = false;
         }
-        return scheduler;
+        Governed g = clusters.get(c);
+        return g == null ? Optional.empty() : Optional.ofNullable(g.scheduler);
     }
 
     @Override
@@ -225,14 +266,14 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         if (topic.equals(topics.submitted())) onSubmitted(record, out);
         else if (topic.equals(topics.finished())) onFinished(record, out);
         else if (topic.equals(topics.preempted())) onPreempted(record, out);
-        else if (topic.equals(topics.quota())) dirty |= readQuotaRecord(record, out);
-        else if (topic.equals(topics.topology())) dirty |= readNodeRecord(record, out);
+        else if (topic.equals(topics.quota())) readQuotaRecord(record, out);
+        else if (topic.equals(topics.topology())) readNodeRecord(record, out);
         else deadLetter(out, record, "unexpected topic " + topic);
     }
 
     @Override
     public synchronized void afterBatch(Outbox out) {
-        if (dirty) cycle(out);
+        for (Governed g : clusters.values()) if (g.dirty) cycle(g, out);
         observer.stateChanged(this);
     }
 
@@ -243,12 +284,11 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     private void clear() {
         ready = false;
-        scheduler = null;
+        settled = false;
+        clusters.clear();
         workloads.clear();
         inputs.clear();
-        quotas.clear();
         admissionSeq = 0;
-        dirty = false;
     }
 
     // ------------------------------------------------------------------ inputs
@@ -262,19 +302,31 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             return;
         }
         Instant now = clock.instant();
-        SubmitResult result = scheduler.submit(s);
+        String team = s.team() == null ? "" : s.team();
+        WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
+        if (where instanceof WorkloadCluster.Refused refused) {
+            // Kept under the cluster it named (or none): it is in no cluster's queue.
+            persist(WorkloadRecord.first(s.clusterArn() == null || ClusterArn.isValid(s.clusterArn()) ? s : s.withClusterArn(null),
+                    team, null, 0, s.submittedAt() == null ? now : s.submittedAt(), WorkloadState.Rejected,
+                    RejectReason.UnknownCluster.name(), refused.violation().toString(), now), out);
+            observer.rejected(ClusterArn.isValid(s.clusterArn()) ? ClusterArn.of(s.clusterArn()) : ClusterArn.UNNAMED,
+                    team, RejectReason.UnknownCluster.name());
+            return;
+        }
+        Governed g = cluster(((WorkloadCluster.Chosen) where).cluster());
+        s = s.withClusterArn(g.cluster.orNull());
+        SubmitResult result = g.scheduler.submit(s);
         if (result instanceof SubmitResult.Accepted a) {
             Workload w = a.workload();
             persist(WorkloadRecord.first(s.withSubmittedAt(w.submittedAt()), w.team(), w.priorityClass(), w.priority(),
                     w.submittedAt(), WorkloadState.Pending, PendingReason.Queued.name(),
                     "queued: looked at when it reaches the head of its team's queue (the head goes first, also while it waits for a preemption)", now), out);
-            dirty = true;
+            g.dirty = true;
         } else if (result instanceof SubmitResult.Rejected r) {
             Decision.Reject d = r.decision();
-            String team = s.team() == null ? "" : s.team();
             persist(WorkloadRecord.first(s, team, null, 0, s.submittedAt() == null ? now : s.submittedAt(),
                     WorkloadState.Rejected, d.reason().name(), d.message(), now), out);
-            observer.rejected(team, d.reason().name());
+            observer.rejected(g.cluster, team, d.reason().name());
         } else if (result instanceof SubmitResult.Ignored i) {
             LOG.debugf("%s", i.message());
         }
@@ -284,15 +336,20 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         WorkloadFinished f = decode(record, WorkloadFinished.class, out);
         if (f == null || !identified(record, f.workloadId(), out)) return;
         WorkloadRecord rec = workloads.get(f.workloadId());
-        ChangeResult change = scheduler.finish(f.workloadId());
-        if (rec == null || change.outcome() == ChangeResult.Outcome.Unchanged) {
+        if (rec == null) {
+            LOG.infof("finish of %s: no such workload; nothing changes", f.workloadId());
+            return;
+        }
+        Governed g = cluster(rec.cluster());
+        ChangeResult change = g.scheduler.finish(f.workloadId());
+        if (change.outcome() == ChangeResult.Outcome.Unchanged) {
             LOG.infof("finish of %s: %s", f.workloadId(), change.message());
             return;
         }
         String outcome = f.outcome() == null ? null : f.outcome().name();
         persist(rec.moveTo(WorkloadState.Finished, outcome, change.message(), clock.instant()), out);
-        observer.finished(rec.team());
-        dirty = true;
+        observer.finished(g.cluster, rec.team());
+        g.dirty = true;
     }
 
     private void onPreempted(ConsumerRecord<String, byte[]> record, Outbox out) {
@@ -311,101 +368,142 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             return;
         }
         Victim victim = new Victim(p.workloadId(), rec.team(), p.reason(), p.message() == null ? "" : p.message());
-        ChangeResult change = scheduler.evict(victim, p.preemptorWorkloadId());
+        Governed g = cluster(rec.cluster());
+        ChangeResult change = g.scheduler.evict(victim, p.preemptorWorkloadId());
         if (change.outcome() != ChangeResult.Outcome.Requeued) {
             LOG.infof("eviction of %s: %s", p.workloadId(), change.message());
             return;
         }
         persist(rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), change.message(), clock.instant()), out);
-        dirty = true;
+        g.dirty = true;
     }
 
-    /** Quota records: key = team (null value = deleted) or the scheduler config key. */
-    private boolean readQuotaRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
-        String key = record.key();
-        if (key == null) {
-            deadLetter(out, record, "key: is required (the team name, or " + dev.taskgov.service.support.QuotaRecords.SCHEDULER_CONFIG_KEY + ")");
-            return false;
+    /**
+     * Quota records: key = {@code <ClusterArn>#<team>} (null value = deleted) or {@code <ClusterArn>#_scheduler-config};
+     * bare keys belong to the unnamed cluster. A record changes only its own cluster.
+     */
+    private void readQuotaRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
+        ClusterScopedKey key;
+        try {
+            key = ClusterScopedKey.parse(record.key());
+        } catch (IllegalArgumentException e) {
+            deadLetter(out, record, e.getMessage() + " (on " + record.topic() + ": <ClusterArn>#<team> or <ClusterArn>#"
+                    + ClusterScopedKey.SCHEDULER_CONFIG + ")");
+            return;
         }
-        if (dev.taskgov.service.support.QuotaRecords.SCHEDULER_CONFIG_KEY.equals(key)) {
+        if (key.isDeclaration()) {
+            deadLetter(out, record, "key: '" + key + "' names a cluster but no team; a quota is keyed <ClusterArn>#<team>");
+            return;
+        }
+        Governed g = cluster(key.cluster());
+        if (key.isSchedulerConfig()) {
             SchedulerConfig c;
             try {
                 c = record.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(EventCodec.tree(record.value()));
             } catch (ValidationException | EventCodec.EventFormatException e) {
                 deadLetter(out, record, "scheduler config: " + e.getMessage());
-                return false;
+                return;
             }
-            inputs.setConfig(c);
-            if (scheduler != null) scheduler.applySchedulerConfig(c);
-            return true;
+            g.inputs.setConfig(c);
+            if (g.scheduler != null) g.scheduler.applySchedulerConfig(c);
+            g.dirty = true;
+            return;
         }
+        String team = key.name();
         if (record.value() == null) {
-            inputs.removeQuota(key);
-            if (quotas.remove(key) != null && scheduler != null) scheduler.removeQuota(key);
-            return true;
+            g.inputs.removeQuota(team);
+            if (g.quotas.remove(team) != null && g.scheduler != null) g.scheduler.removeQuota(team);
+            g.dirty = true;
+            return;
         }
         JsonNode json;
         try {
             json = EventCodec.tree(record.value());
         } catch (EventCodec.EventFormatException e) {
             deadLetter(out, record, "unparseable quota JSON: " + e.getMessage());
-            return false;
+            return;
         }
-        inputs.putQuota(key, json);
-        if (scheduler == null) return true; // parsed at settle time, when every node is known
+        g.inputs.putQuota(team, json);
+        if (g.scheduler == null) return; // parsed at settle time, when every node is known
         try {
-            TeamQuota q = inputs.quota(key);
-            quotas.put(q.team(), q);
-            scheduler.applyQuota(q);
-            return true;
+            TeamQuota q = g.inputs.quota(team);
+            g.quotas.put(q.team(), q);
+            g.scheduler.applyQuota(q);
+            g.dirty = true;
         } catch (ValidationException e) {
             if (ClusterInputs.waitsForTopology(e)) {
                 LOG.infof("quota of %s waits for its instance types to appear in the topology: %s", key, e.getMessage());
             } else {
                 deadLetter(out, record, "quota: " + e.getMessage());
             }
-            return false;
         }
     }
 
-    /** Topology records: key = node name, null value = node gone. */
-    private boolean readNodeRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
-        String key = record.key();
-        if (record.value() == null) {
-            if (key == null) {
-                deadLetter(out, record, "key: is required (the node name)");
-                return false;
+    /**
+     * Topology records: key = {@code <ClusterArn>#<node>} (bare: the unnamed cluster), null value = node gone;
+     * key = {@code <ClusterArn>}: the cluster's declaration (null value: no longer governed).
+     */
+    private void readNodeRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
+        ClusterScopedKey key;
+        try {
+            key = ClusterScopedKey.parse(record.key());
+        } catch (IllegalArgumentException e) {
+            deadLetter(out, record, e.getMessage() + " (on " + record.topic() + ": <ClusterArn>#<node name>, or <ClusterArn> for a cluster)");
+            return;
+        }
+        if (key.isDeclaration()) {
+            if (record.value() == null) {
+                inputs.undeclare(key.cluster());
+                return;
             }
-            inputs.removeNode(key);
-            if (scheduler != null) scheduler.removeNode(key);
-            return true;
+            ClusterDeclared d = decode(record, ClusterDeclared.class, out);
+            if (d == null) return;
+            if (d.clusterArn() != null && !d.clusterArn().equals(key.cluster().value())) {
+                deadLetter(out, record, "clusterArn: the declaration names " + d.clusterArn() + " under the key " + key);
+                return;
+            }
+            inputs.declare(key.cluster());
+            cluster(key.cluster());
+            return;
+        }
+        Governed g = cluster(key.cluster());
+        if (record.value() == null) {
+            g.inputs.removeNode(key.name());
+            if (g.scheduler != null) g.scheduler.removeNode(key.name());
+            g.dirty = true;
+            return;
         }
         NodeRecord n = decode(record, NodeRecord.class, out);
-        if (n == null) return false;
+        if (n == null) return;
         if (!n.violations().isEmpty()) {
             deadLetter(out, record, String.join("; ", n.violations().stream().map(Object::toString).toList()));
-            return false;
+            return;
+        }
+        Optional<String> misplaced = ClusterInputsByCluster.nodeKeyProblem(key, n);
+        if (misplaced.isPresent()) {
+            deadLetter(out, record, misplaced.get());
+            return;
         }
         try {
             if (n.allocatable() != null) n.allocatable().toResources();
         } catch (IllegalArgumentException e) {
             deadLetter(out, record, "allocatable: " + e.getMessage());
-            return false;
+            return;
         }
-        inputs.putNode(n);
-        if (scheduler != null) {
-            inputs.instanceTypes().values().forEach(scheduler::upsertInstanceType);
-            scheduler.upsertNode(inputs.node(n.name()));
-            reparseQuotas(scheduler);
+        g.inputs.putNode(n);
+        if (g.scheduler != null) {
+            g.inputs.instanceTypes().values().forEach(g.scheduler::upsertInstanceType);
+            g.scheduler.upsertNode(g.inputs.node(n.name()));
+            reparseQuotas(g, g.scheduler);
         }
-        return true;
+        g.dirty = true;
     }
 
     /** Quotas depend on instance capacities (Count, ratio defaults): parse again with the current ones. */
-    private void reparseQuotas(Scheduler target) {
-        inputs.quotas((team, e) -> LOG.infof("quota of %s not usable yet: %s", team, e.getMessage())).values().forEach(q -> {
-            if (!q.equals(quotas.get(q.team()))) {
-                quotas.put(q.team(), q);
+    private void reparseQuotas(Governed g, Scheduler target) {
+        g.inputs.quotas((team, e) -> LOG.infof("quota of %s in %s not usable yet: %s", team, g.cluster, e.getMessage())).values().forEach(q -> {
+            if (!q.equals(g.quotas.get(q.team()))) {
+                g.quotas.put(q.team(), q);
                 if (target != null) target.applyQuota(q);
             }
         });
@@ -413,53 +511,53 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     // ------------------------------------------------------------------ decisions
 
-    private void cycle(Outbox out) {
-        dirty = false;
-        for (Decision d : scheduler.cycle()) {
+    private void cycle(Governed g, Outbox out) {
+        g.dirty = false;
+        for (Decision d : g.scheduler.cycle()) {
             if (d instanceof Decision.Admit a && a.nodeReplaced()) {
-                onNodeReplaced(a, out);
+                onNodeReplaced(g, a, out);
             } else if (d instanceof Decision.Admit a) {
-                onAdmit(a, out);
+                onAdmit(g, a, out);
             } else if (d instanceof Decision.Evict e) {
-                onEvicted(e, out);
+                onEvicted(g, e, out);
             } else if (d instanceof Decision.StayPending p) {
                 update(p.workloadId(), WorkloadState.Pending, p.reason().name(), p.message(), out);
             } else if (d instanceof Decision.Reject r) {
                 update(r.workloadId(), WorkloadState.Rejected, r.reason().name(), r.message(), out);
-                observer.rejected(r.team(), r.reason().name());
+                observer.rejected(g.cluster, r.team(), r.reason().name());
             } else if (d instanceof Decision.PreemptionNeeded n) {
-                onPreemptionNeeded(n, out);
+                onPreemptionNeeded(g, n, out);
             } else {
                 LOG.errorf("in-process preemption in delegated mode for %s; ignored", d.workloadId());
             }
         }
     }
 
-    private void onAdmit(Decision.Admit a, Outbox out) {
+    private void onAdmit(Governed g, Decision.Admit a, Outbox out) {
         WorkloadRecord rec = workloads.get(a.workloadId());
         if (rec == null) {
             LOG.errorf("admitted %s, which has no record", a.workloadId());
             return;
         }
-        var event = a.toEvent();
+        var event = a.toEvent().withClusterArn(g.cluster.orNull());
         WorkloadRecord next = rec.admit(a.admittedAt(), ++admissionSeq, event.podSets(), event.borrowed(), "admitted");
         out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
         persist(next, out);
-        observer.admitted(rec.team(), rec.priorityClass(), Duration.between(rec.submittedAt(), a.admittedAt()));
+        observer.admitted(g.cluster, rec.team(), rec.priorityClass(), Duration.between(rec.submittedAt(), a.admittedAt()));
     }
 
     /** A node under the workload failed and its pods there were placed again: the same admission, a new placement. */
-    private void onNodeReplaced(Decision.Admit a, Outbox out) {
+    private void onNodeReplaced(Governed g, Decision.Admit a, Outbox out) {
         WorkloadRecord rec = workloads.get(a.workloadId());
         if (rec == null) {
             LOG.errorf("new placement of %s, which has no record", a.workloadId());
             return;
         }
-        var event = a.toEvent();
+        var event = a.toEvent().withClusterArn(g.cluster.orNull());
         WorkloadRecord next = rec.replacePlacement(a.admittedAt(), event.podSets(), WorkloadAdmitted.NODE_REPLACED, a.replacedBecause());
         out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
         persist(next, out);
-        observer.clusterChanged(rec.team(), WorkloadAdmitted.NODE_REPLACED);
+        observer.clusterChanged(g.cluster, rec.team(), WorkloadAdmitted.NODE_REPLACED);
     }
 
     /**
@@ -467,27 +565,27 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
      * replacement, or its team's quota was disabled or deleted): published on the preempted topic
      * like a preemption, and the workload is pending again.
      */
-    private void onEvicted(Decision.Evict e, Outbox out) {
+    private void onEvicted(Governed g, Decision.Evict e, Outbox out) {
         WorkloadRecord rec = workloads.get(e.workloadId());
         if (rec == null) {
             LOG.errorf("evicted %s, which has no record", e.workloadId());
             return;
         }
-        String message = scheduler.workload(e.workloadId()).map(WorkloadView::message).orElse(e.victim().message());
+        String message = g.scheduler.workload(e.workloadId()).map(WorkloadView::message).orElse(e.victim().message());
         WorkloadRecord next = rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), message, clock.instant());
-        out.emit(topics.preempted(), e.workloadId(), e.toEvent(), WorkloadPreempted.TYPE, next.eventId());
+        out.emit(topics.preempted(), e.workloadId(), e.toEvent().withClusterArn(g.cluster.orNull()), WorkloadPreempted.TYPE, next.eventId());
         persist(next, out);
-        observer.clusterChanged(rec.team(), e.victim().reason().name());
+        observer.clusterChanged(g.cluster, rec.team(), e.victim().reason().name());
     }
 
-    private void onPreemptionNeeded(Decision.PreemptionNeeded n, Outbox out) {
+    private void onPreemptionNeeded(Governed g, Decision.PreemptionNeeded n, Outbox out) {
         WorkloadRecord rec = workloads.get(n.workloadId());
         if (rec == null) return;
         PreemptionRequested request = new PreemptionRequested(rec.workloadId(), rec.team(), n.workload().priority(),
-                rec.spec().withSubmittedAt(rec.submittedAt()), n.lackingAmounts(), n.message(), clock.instant());
+                rec.spec().withSubmittedAt(rec.submittedAt()), n.lackingAmounts(), n.message(), clock.instant(), g.cluster.orNull());
         out.emit(topics.preemptionRequested(), rec.workloadId(), request, PreemptionRequested.TYPE,
                 rec.eventId() + ":preemption");
-        observer.preemptionRequested(rec.team());
+        observer.preemptionRequested(g.cluster, rec.team());
     }
 
     private void update(String id, WorkloadState state, String reason, String message, Outbox out) {
@@ -501,7 +599,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         workloads.put(rec.workloadId(), rec);
         out.emit(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
         WorkloadStatus status = new WorkloadStatus(rec.workloadId(), rec.team(), rec.state(), rec.reason(), rec.message(),
-                rec.history().get(rec.history().size() - 1).time());
+                rec.history().get(rec.history().size() - 1).time(), rec.spec().clusterArn());
         out.emit(topics.status(), rec.workloadId(), status, WorkloadStatus.TYPE, rec.eventId());
     }
 
@@ -570,9 +668,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         out.afterCommit(() -> observer.deadLettered(record.topic(), category));
     }
 
-    /** A recorded workload as the scheduler restores it: its class's weight now, at its recorded place in the queue. */
-    private Workload toWorkload(WorkloadRecord r) {
-        return r.spec().toWorkload(inputs.config(), r.submittedAt());
+    /** A recorded workload as its cluster's scheduler restores it: its class's weight now, at its recorded place in the queue. */
+    private Workload toWorkload(Governed g, WorkloadRecord r) {
+        return r.spec().toWorkload(g.inputs.config(), r.submittedAt());
     }
 
     // ------------------------------------------------------------------ reads (HTTP, metrics)
@@ -586,55 +684,94 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         return Optional.ofNullable(workloads.get(id));
     }
 
-    /** Records filtered by team and state (null = any), by id. */
-    public synchronized List<WorkloadRecord> workloads(String team, WorkloadState state) {
+    /** Records filtered by cluster, team and state (null = any), by id. */
+    public synchronized List<WorkloadRecord> workloads(ClusterArn cluster, String team, WorkloadState state) {
         return workloads.values().stream()
+                .filter(r -> cluster == null || cluster.equals(r.cluster()))
                 .filter(r -> team == null || team.equals(r.team()))
                 .filter(r -> state == null || state == r.state())
                 .sorted(Comparator.comparing(WorkloadRecord::workloadId))
                 .toList();
     }
 
-    /** A team's pending workloads in queue order. */
-    public synchronized List<WorkloadView> queue(String team) {
-        Scheduler s = readScheduler();
-        if (s == null) return List.of();
-        if (!replica) return s.queue(team);
+    /** A team's pending workloads in queue order, in one cluster. */
+    public synchronized List<WorkloadView> queue(ClusterArn cluster, String team) {
+        Optional<Scheduler> s = readScheduler(cluster);
+        if (s.isEmpty()) return List.of();
+        if (!replica) return s.get().queue(team);
         // A restored scheduler has not run a cycle: why each one waits is what the decider recorded.
-        return s.queue(team).stream().map(v -> {
+        return s.get().queue(team).stream().map(v -> {
             WorkloadRecord r = workloads.get(v.workloadId());
             return r == null ? v : new WorkloadView(v.workloadId(), v.team(), v.state(), r.reason(), r.message(),
                     v.priority(), v.submittedAt(), v.admittedAt(), v.placement(), v.borrowed());
         }).toList();
     }
 
+    /** The cluster a submission would run in, or why it would be refused ({@link WorkloadCluster}). */
+    public synchronized WorkloadCluster.Result clusterOf(WorkloadSubmitted submission) {
+        return WorkloadCluster.choose(submission.clusterArn(), inputs.governed());
+    }
+
+    /** A dry run in the cluster the submission names (or the only one); an unknown cluster is an error. */
     public synchronized DryRunResult dryRun(WorkloadSubmitted submission) {
-        return readScheduler().dryRun(submission);
+        WorkloadCluster.Result where = clusterOf(submission);
+        if (where instanceof WorkloadCluster.Refused r) throw new ValidationException(r.violation().field(), r.violation().rule());
+        ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
+        Scheduler s = readScheduler(c).orElseGet(() -> cluster(c).scheduler);
+        return s.dryRun(submission.withClusterArn(c.orNull()));
     }
 
-    /** Validates against the current cluster, quotas and priority classes. */
+    /** Validates against the cluster's nodes, quotas and priority classes (and that the cluster is governed). */
     public synchronized WorkloadValidation.Result validate(WorkloadSubmitted submission) {
-        return WorkloadValidation.validate(submission, readScheduler().validationContext(), clock.instant());
+        WorkloadCluster.Result where = clusterOf(submission);
+        if (where instanceof WorkloadCluster.Refused r) {
+            return new WorkloadValidation.Invalid(RejectReason.UnknownCluster, List.of(r.violation()));
+        }
+        ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
+        return readScheduler(c)
+                .map(s -> WorkloadValidation.validate(submission, s.validationContext(), clock.instant()))
+                .orElseGet(() -> WorkloadValidation.validate(submission, inputs.of(c).validationContext(Map.of()), clock.instant()));
     }
 
-    /** Pending workloads per team and reason. */
-    public synchronized Map<String, Map<String, Long>> pendingByTeamAndReason() {
-        Map<String, Map<String, Long>> out = new TreeMap<>();
+    /** Pending workloads per cluster, team and reason. */
+    public synchronized Map<ClusterArn, Map<String, Map<String, Long>>> pendingByClusterTeamAndReason() {
+        Map<ClusterArn, Map<String, Map<String, Long>>> out = new TreeMap<>();
         for (WorkloadRecord r : workloads.values()) {
             if (r.state() != WorkloadState.Pending) continue;
-            out.computeIfAbsent(r.team(), t -> new TreeMap<>()).merge(r.reason() == null ? "" : r.reason(), 1L, Long::sum);
+            out.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).computeIfAbsent(r.team(), t -> new TreeMap<>())
+                    .merge(r.reason() == null ? "" : r.reason(), 1L, Long::sum);
         }
         return out;
     }
 
-    /** Runs a read against the scheduler's ledger and config under the lock (metrics); empty when not deciding. */
-    public synchronized <T> Optional<T> withScheduler(java.util.function.Function<Scheduler, T> read) {
-        return scheduler == null ? Optional.empty() : Optional.ofNullable(read.apply(scheduler));
+    /** Runs a read against each cluster's scheduler (ledger and config) under the lock (metrics); nothing when not deciding. */
+    public synchronized void forEachScheduler(java.util.function.BiConsumer<ClusterArn, Scheduler> read) {
+        clusters.forEach((c, g) -> {
+            if (g.scheduler != null) read.accept(c, g.scheduler);
+        });
     }
 
-    /** Teams with a quota. */
-    public synchronized List<TeamQuota> quotas() {
-        return List.copyOf(quotas.values());
+    /** Teams with a quota, in one cluster. */
+    public synchronized List<TeamQuota> quotas(ClusterArn cluster) {
+        Governed g = clusters.get(cluster);
+        return g == null ? List.of() : List.copyOf(g.quotas.values());
+    }
+
+    /** The clusters the deployment governs (declared on the topology topic, or with nodes). */
+    public synchronized java.util.SortedSet<ClusterArn> governed() {
+        return inputs.governed();
+    }
+
+    /** One cluster's summary for {@code GET /clusters}: nodes, capacity, quotas and use; empty when unknown. */
+    public synchronized Optional<ClusterSummary> summary(ClusterArn cluster) {
+        if (!inputs.governed().contains(cluster)) return Optional.empty();
+        Optional<Scheduler> s = readScheduler(cluster);
+        ClusterInputs in = inputs.of(cluster);
+        Map<String, Long> byState = new TreeMap<>();
+        workloads.values().stream().filter(r -> r.cluster().equals(cluster))
+                .forEach(r -> byState.merge(r.state().name(), 1L, Long::sum));
+        return Optional.of(ClusterSummary.of(cluster, in.nodes(), s.map(Scheduler::ledger).orElse(null),
+                in.config(), byState));
     }
 
     static Map<String, ResourceAmounts> amounts(Map<String, Resources> byType) {

@@ -122,6 +122,11 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
         return s != state || !java.util.Objects.equals(r, reason) || !java.util.Objects.equals(m, message);
     }
 
+    /** The workload's cluster: the one its submission named, or the only one when it named none. */
+    public dev.taskgov.core.cluster.ClusterArn cluster() {
+        return spec == null ? dev.taskgov.core.cluster.ClusterArn.UNNAMED : spec.cluster();
+    }
+
     /** The CloudEvents id of this version's events. */
     public String eventId() {
         return workloadId + ":" + version;

@@ -80,7 +80,7 @@ class BadInputTest {
             assertThat(byKey.get("bad-3").reason()).contains("workloadId");
             assertThat(byKey.get("tombstone").value()).isNull();
 
-            List<WorkloadRecord> good = d.processor().workloads("team-a", null);
+            List<WorkloadRecord> good = d.processor().workloads(null, "team-a", null);
             assertThat(good).hasSize(50).allMatch(r -> r.state() == WorkloadState.Admitted);
         }
     }
@@ -108,7 +108,7 @@ class BadInputTest {
             c.awaitQuiet(d, null);
 
             Map<String, String> reasons = new HashMap<>();
-            for (WorkloadRecord r : d.processor().workloads(null, null)) reasons.put(r.workloadId(), r.state() + "/" + r.reason());
+            for (WorkloadRecord r : d.processor().workloads(null, null, null)) reasons.put(r.workloadId(), r.state() + "/" + r.reason());
             assertThat(reasons).containsEntry("unknown-team", "Rejected/UnknownTeam")
                     .containsEntry("unknown-type", "Rejected/UnknownInstanceType")
                     .containsEntry("negative-count", "Rejected/InvalidWorkload")

@@ -34,23 +34,23 @@ class ClusterChangesLiveTest {
             Fixtures.cluster(c, 3, Map.of("team-a", 16L, "team-b", 8L));
             List<String> changes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
             AdmissionDecider decider = c.startDecider(Clock.systemUTC(), new AdmissionObserver() {
-                public void admitted(String team, String priorityClass, java.time.Duration waited) {
+                public void admitted(dev.taskgov.core.cluster.ClusterArn cluster, String team, String priorityClass, java.time.Duration waited) {
                 }
 
-                public void finished(String team) {
+                public void finished(dev.taskgov.core.cluster.ClusterArn cluster, String team) {
                 }
 
-                public void preemptionRequested(String team) {
+                public void preemptionRequested(dev.taskgov.core.cluster.ClusterArn cluster, String team) {
                 }
 
                 public void deadLettered(String topic, dev.taskgov.service.support.DeadLetterMetrics.Reason reason) {
                 }
 
-                public void rejected(String team, String reason) {
+                public void rejected(dev.taskgov.core.cluster.ClusterArn cluster, String team, String reason) {
                 }
 
                 @Override
-                public void clusterChanged(String team, String outcome) {
+                public void clusterChanged(dev.taskgov.core.cluster.ClusterArn cluster, String team, String outcome) {
                     changes.add(team + " " + outcome);
                 }
             });

@@ -90,16 +90,16 @@ class DeadLetterWriteFailureTest {
             deadLettered.put(topic, reason);
         }
 
-        public void admitted(String team, String priorityClass, Duration waited) {
+        public void admitted(dev.taskgov.core.cluster.ClusterArn cluster, String team, String priorityClass, Duration waited) {
         }
 
-        public void finished(String team) {
+        public void finished(dev.taskgov.core.cluster.ClusterArn cluster, String team) {
         }
 
-        public void preemptionRequested(String team) {
+        public void preemptionRequested(dev.taskgov.core.cluster.ClusterArn cluster, String team) {
         }
 
-        public void rejected(String team, String reason) {
+        public void rejected(dev.taskgov.core.cluster.ClusterArn cluster, String team, String reason) {
         }
     }
 }

@@ -48,8 +48,8 @@ class ReadReplicaTest {
                 assertThat(reads.workload("waits")).contains(pending);
             });
             AdmissionProcessor reads = replica.reads().orElseThrow();
-            assertThat(reads.workloads("team-a", null)).extracting(WorkloadRecord::workloadId).containsExactly("fits", "waits");
-            List<WorkloadView> queue = reads.queue("team-a");
+            assertThat(reads.workloads(null, "team-a", null)).extracting(WorkloadRecord::workloadId).containsExactly("fits", "waits");
+            List<WorkloadView> queue = reads.queue(dev.taskgov.core.cluster.ClusterArn.UNNAMED, "team-a");
             assertThat(queue).extracting(WorkloadView::workloadId).containsExactly("waits");
             assertThat(queue.get(0).reason()).isEqualTo(pending.reason());
             assertThat(queue.get(0).message()).isEqualTo(pending.message());

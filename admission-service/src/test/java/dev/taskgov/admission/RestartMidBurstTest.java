@@ -88,8 +88,8 @@ class RestartMidBurstTest {
             }
             assertThat(podsPerNode.values()).as("no node over its 8 accelerators").allMatch(n -> n <= 8);
 
-            assertThat(last.processor().workloads(null, WorkloadState.Admitted)).hasSize(600);
-            assertThat(last.processor().workloads(null, WorkloadState.Pending)).hasSize(400);
+            assertThat(last.processor().workloads(null, null, WorkloadState.Admitted)).hasSize(600);
+            assertThat(last.processor().workloads(null, null, WorkloadState.Pending)).hasSize(400);
             assertThat(c.readAll(c.topics.deadLetter())).isEmpty();
         }
     }

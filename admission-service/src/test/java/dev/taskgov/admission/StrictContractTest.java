@@ -85,7 +85,7 @@ class StrictContractTest {
             });
 
             // none of them became a workload; the long id is not echoed whole in the reason
-            assertThat(d.processor().workloads(null, null).stream().map(WorkloadRecord::workloadId))
+            assertThat(d.processor().workloads(null, null, null).stream().map(WorkloadRecord::workloadId))
                     .containsExactlyInAnyOrder("never-fits", "fits");
             assertThat(byValue.get(new String(refused.get("long-id").value(), StandardCharsets.UTF_8)).reason()).hasSizeLessThan(1_000);
 

@@ -46,7 +46,7 @@ class WorkloadApiTest {
             topics.cluster(2, Map.of(TEAM, 16L));
         }
         await().atMost(Duration.ofMinutes(2)).until(() -> runtime.decider()
-                .map(p -> p.quotas().stream().anyMatch(q -> q.team().equals(TEAM))).orElse(false));
+                .map(p -> p.quotas(dev.taskgov.core.cluster.ClusterArn.UNNAMED).stream().anyMatch(q -> q.team().equals(TEAM))).orElse(false));
     }
 
     @Test

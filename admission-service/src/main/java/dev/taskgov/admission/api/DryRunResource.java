@@ -1,5 +1,6 @@
 package dev.taskgov.admission.api;
 
+import dev.taskgov.core.cluster.WorkloadCluster;
 import dev.taskgov.admission.AdmissionProcessor;
 import dev.taskgov.admission.AdmissionRuntime;
 import dev.taskgov.admission.api.WorkloadViews.DryRun;
@@ -48,6 +49,8 @@ public class DryRunResource {
         if (badId.isPresent()) return WorkloadResource.badRequest("the workload id breaks the id rule", List.of(badId.get()));
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return WorkloadResource.notReady();
-        return Response.ok(DryRun.of(p.get().dryRun(submission))).build();
+        WorkloadCluster.Result where = p.get().clusterOf(submission);
+        if (where instanceof WorkloadCluster.Refused r) return WorkloadResource.clusterRefused(r, "clusterArn");
+        return Response.ok(DryRun.of(((WorkloadCluster.Chosen) where).cluster(), p.get().dryRun(submission))).build();
     }
 }

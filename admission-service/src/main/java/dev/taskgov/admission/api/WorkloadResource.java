@@ -1,8 +1,12 @@
 package dev.taskgov.admission.api;
 
+import dev.taskgov.admission.ClusterSummary;
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.cluster.WorkloadCluster;
 import dev.taskgov.admission.AdmissionProcessor;
 import dev.taskgov.admission.AdmissionRuntime;
 import dev.taskgov.admission.api.WorkloadViews.Accepted;
+import dev.taskgov.admission.api.WorkloadViews.Clusters;
 import dev.taskgov.admission.api.WorkloadViews.Described;
 import dev.taskgov.admission.api.WorkloadViews.FieldError;
 import dev.taskgov.admission.api.WorkloadViews.Problem;
@@ -66,7 +70,13 @@ public class WorkloadResource {
     @GET
     @Path("workloads")
     @Operation(summary = "Workloads, optionally of one team and in one state")
-    public Response list(@QueryParam("team") String team, @QueryParam("state") String state) {
+    public Response list(@QueryParam("cluster") String cluster, @QueryParam("team") String team, @QueryParam("state") String state) {
+        ClusterArn c = null;
+        if (cluster != null && !cluster.isBlank()) {
+            Optional<String> bad = ClusterArn.problem(cluster);
+            if (bad.isPresent()) return badRequest("the cluster breaks the ClusterArn rule", List.of(new Violation("cluster", bad.get())));
+            c = ClusterArn.of(cluster);
+        }
         WorkloadState s = null;
         if (state != null && !state.isBlank()) {
             try {
@@ -79,19 +89,43 @@ public class WorkloadResource {
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         String t = team == null || team.isBlank() ? null : team;
-        return Response.ok(p.get().workloads(t, s).stream().map(Described::of).toList()).build();
+        return Response.ok(p.get().workloads(c, t, s).stream().map(Described::of).toList()).build();
     }
 
     @GET
     @Path("teams/{team}/pending")
     @Operation(summary = "A team's pending workloads in queue order, with positions and why each waits")
-    public Response pending(@PathParam("team") String team) {
+    public Response pending(@PathParam("team") String team, @QueryParam("cluster") String cluster) {
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return notReady();
-        List<WorkloadView> queue = p.get().queue(team);
+        // A team name means a team of one cluster: the same rule as a submission's clusterArn.
+        WorkloadCluster.Result where = WorkloadCluster.choose(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
+        if (where instanceof WorkloadCluster.Refused r) return clusterRefused(r, "cluster");
+        ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
+        List<WorkloadView> queue = p.get().queue(c, team);
         List<QueueEntry> entries = new ArrayList<>();
         for (int i = 0; i < queue.size(); i++) entries.add(QueueEntry.of(i + 1, queue.get(i)));
-        return Response.ok(new Queue(team, entries.size(), entries)).build();
+        return Response.ok(new Queue(team, c.orNull(), entries.size(), entries)).build();
+    }
+
+    @GET
+    @Path("clusters")
+    @Operation(summary = "The clusters this deployment governs, each with nodes, capacity, quotas, use and workloads")
+    public Response clusters() {
+        Optional<AdmissionProcessor> p = runtime.reads();
+        if (p.isEmpty()) return notReady();
+        List<ClusterSummary> out = p.get().governed().stream().map(c -> p.get().summary(c)).flatMap(Optional::stream).toList();
+        return Response.ok(new Clusters(out.size(), out)).build();
+    }
+
+    /**
+     * A cluster that cannot be chosen: not governed is 404 naming it (as SageMaker's ResourceNotFound for an
+     * unknown cluster), a malformed or missing one 400 naming the field.
+     */
+    static Response clusterRefused(WorkloadCluster.Refused r, String field) {
+        Violation v = new Violation(field, r.violation().rule());
+        int status = v.rule().contains("is not governed") ? 404 : 400;
+        return Response.status(status).entity(new Problem(v.toString(), List.of(new FieldError(v.field(), v.rule())))).build();
     }
 
     @POST

@@ -1,5 +1,6 @@
 package dev.taskgov.admission.api;
 
+import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadAdmitted;
@@ -20,12 +21,12 @@ public final class WorkloadViews {
     }
 
     /** {@code GET /workloads/{id}}: like {@code kubectl describe workload}. */
-    public record Described(String workloadId, String team, WorkloadState state, String reason, String message,
+    public record Described(String workloadId, String team, String clusterArn, WorkloadState state, String reason, String message,
                             Instant submittedAt, Instant admittedAt, List<WorkloadAdmitted.AdmittedPodSet> placement,
                             Map<String, ResourceAmounts> borrowed, List<WorkloadRecord.Condition> history) {
         public static Described of(WorkloadRecord r) {
-            return new Described(r.workloadId(), r.team(), r.state(), r.reason(), r.message(), r.submittedAt(),
-                    r.admittedAt(), r.placement(), r.borrowed(), r.history());
+            return new Described(r.workloadId(), r.team(), r.spec() == null ? null : r.spec().clusterArn(), r.state(), r.reason(),
+                    r.message(), r.submittedAt(), r.admittedAt(), r.placement(), r.borrowed(), r.history());
         }
     }
 
@@ -37,17 +38,18 @@ public final class WorkloadViews {
         }
     }
 
-    public record Queue(String team, int pending, List<QueueEntry> workloads) {
+    /** {@code GET /teams/{team}/pending}: one team's queue in one cluster (clusterArn null: the unnamed cluster). */
+    public record Queue(String team, String clusterArn, int pending, List<QueueEntry> workloads) {
     }
 
     /** {@code POST /workloads:dry-run}. */
-    public record DryRun(String workloadId, String team, DryRunResult.Verdict verdict, boolean wouldBeAdmitted,
+    public record DryRun(String workloadId, String team, String clusterArn, DryRunResult.Verdict verdict, boolean wouldBeAdmitted,
                          String reason, String message, List<WorkloadAdmitted.AdmittedPodSet> placement,
                          Map<String, ResourceAmounts> borrowed, List<Victim> preempting) {
-        public static DryRun of(DryRunResult r) {
+        public static DryRun of(ClusterArn cluster, DryRunResult r) {
             boolean admitted = r.verdict() == DryRunResult.Verdict.Admitted
                     || r.verdict() == DryRunResult.Verdict.AdmittedAfterPreemption;
-            return new DryRun(r.workloadId(), r.team(), r.verdict(), admitted, r.reason(), r.message(),
+            return new DryRun(r.workloadId(), r.team(), cluster.orNull(), r.verdict(), admitted, r.reason(), r.message(),
                     r.placement() == null ? null : WorkloadAdmitted.podSets(r.placement()), amounts(r.borrowed()),
                     r.victims());
         }
@@ -64,6 +66,10 @@ public final class WorkloadViews {
     }
 
     public record Accepted(String workloadId, String message) {
+    }
+
+    /** {@code GET /clusters}: the clusters the deployment governs, each with capacity and use. */
+    public record Clusters(int count, List<dev.taskgov.admission.ClusterSummary> clusters) {
     }
 
     static Map<String, ResourceAmounts> amounts(Map<String, Resources> byType) {

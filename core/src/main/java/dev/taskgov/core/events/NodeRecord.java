@@ -18,10 +18,28 @@ import java.util.TreeMap;
  *
  * @param allocatable per resource; a missing field takes the instance type's capacity
  * @param ready       null means true
+ * @param clusterArn  the node's cluster; null: the unnamed cluster of a deployment whose records name none. On
+ *                    {@code taskgov.topology} the key ({@code <ClusterArn>#<name>}) says the same and wins
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeRecord(String name, String instanceId, String instanceType, Map<String, String> labels,
-                         ResourceAmounts allocatable, Boolean ready) {
+                         ResourceAmounts allocatable, Boolean ready, String clusterArn) {
+
+    /** A node of no named cluster. */
+    public NodeRecord(String name, String instanceId, String instanceType, Map<String, String> labels,
+                      ResourceAmounts allocatable, Boolean ready) {
+        this(name, instanceId, instanceType, labels, allocatable, ready, null);
+    }
+
+    /** A copy in a cluster (null: none named). */
+    public NodeRecord withClusterArn(String cluster) {
+        return new NodeRecord(name, instanceId, instanceType, labels, allocatable, ready, cluster);
+    }
+
+    /** The cluster ({@code ClusterArn}) this record belongs to; null: the deployment's {@code UNNAMED} cluster. */
+    public dev.taskgov.core.cluster.ClusterArn cluster() {
+        return dev.taskgov.core.cluster.ClusterArn.ofNullable(clusterArn);
+    }
 
     /** CloudEvents {@code ce_type} of a node record. */
     public static final String TYPE = "dev.taskgov.topology.node";
@@ -65,6 +83,7 @@ public record NodeRecord(String name, String instanceId, String instanceType, Ma
         List<Violation> v = new ArrayList<>();
         if (name == null || name.isBlank()) v.add(new Violation("name", "is required"));
         if (instanceType == null || instanceType.isBlank()) v.add(new Violation("instanceType", "is required"));
+        if (clusterArn != null) dev.taskgov.core.cluster.ClusterArn.problem(clusterArn).ifPresent(p -> v.add(new Violation("clusterArn", p)));
         if (allocatable != null) {
             for (ResourceName r : ResourceName.values()) {
                 BigDecimal amount = allocatable.get(r);

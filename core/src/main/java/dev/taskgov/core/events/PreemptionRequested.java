@@ -12,9 +12,25 @@ import java.util.Map;
  * @param workload   the submission, as received
  * @param lacking    per instance type, what is missing for it to be admitted now
  * @param message    for people, with numbers
+ * @param clusterArn the cluster the room is needed in (left out for the unnamed cluster); the same as
+ *                   {@code workload.clusterArn}, on top so that a router needs not read the submission
  */
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record PreemptionRequested(String workloadId, String team, int priority, WorkloadSubmitted workload,
-                                  Map<String, ResourceAmounts> lacking, String message, Instant requestedAt) {
+                                  Map<String, ResourceAmounts> lacking, String message, Instant requestedAt,
+                                  String clusterArn) {
+
+    /** A request in no named cluster. */
+    public PreemptionRequested(String workloadId, String team, int priority, WorkloadSubmitted workload,
+                               Map<String, ResourceAmounts> lacking, String message, Instant requestedAt) {
+        this(workloadId, team, priority, workload, lacking, message, requestedAt, null);
+    }
+
+    /** The cluster ({@code ClusterArn}) this record belongs to; null: the deployment's {@code UNNAMED} cluster. */
+    public dev.taskgov.core.cluster.ClusterArn cluster() {
+        return dev.taskgov.core.cluster.ClusterArn.ofNullable(clusterArn);
+    }
+
     /** CloudEvents {@code ce_type}. */
     public static final String TYPE = "dev.taskgov.preemption.requested";
 

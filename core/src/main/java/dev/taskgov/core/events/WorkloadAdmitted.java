@@ -18,9 +18,27 @@ import java.util.Map;
  * @param podSets  where each pod set's pods go (always the whole placement)
  * @param reason   null for an admission; {@link #NODE_REPLACED} when a running workload's pods on a
  *                 failed node were moved and this is its new placement (left out of the JSON when null)
+ * @param clusterArn the workload's cluster (left out for the unnamed cluster of a deployment whose records name none)
  */
 public record WorkloadAdmitted(String workloadId, String team, Instant admittedAt, Map<String, ResourceAmounts> borrowed,
-                               List<AdmittedPodSet> podSets, @JsonInclude(JsonInclude.Include.NON_NULL) String reason) {
+                               List<AdmittedPodSet> podSets, @JsonInclude(JsonInclude.Include.NON_NULL) String reason,
+                               @JsonInclude(JsonInclude.Include.NON_NULL) String clusterArn) {
+
+    /** An admission or new placement in no named cluster. */
+    public WorkloadAdmitted(String workloadId, String team, Instant admittedAt, Map<String, ResourceAmounts> borrowed,
+                            List<AdmittedPodSet> podSets, String reason) {
+        this(workloadId, team, admittedAt, borrowed, podSets, reason, null);
+    }
+
+    /** A copy in a cluster (null: none named). */
+    public WorkloadAdmitted withClusterArn(String cluster) {
+        return new WorkloadAdmitted(workloadId, team, admittedAt, borrowed, podSets, reason, cluster);
+    }
+
+    /** The cluster ({@code ClusterArn}) this record belongs to; null: the deployment's {@code UNNAMED} cluster. */
+    public dev.taskgov.core.cluster.ClusterArn cluster() {
+        return dev.taskgov.core.cluster.ClusterArn.ofNullable(clusterArn);
+    }
 
     /** The {@link #reason} of a new placement after a node failure (design.md "A cluster that changes while workloads run"). */
     public static final String NODE_REPLACED = "NodeReplaced";

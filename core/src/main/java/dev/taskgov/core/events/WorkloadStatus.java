@@ -9,9 +9,23 @@ import java.time.Instant;
  *
  * @param reason a {@link dev.taskgov.core.model.PendingReason} or {@link dev.taskgov.core.model.RejectReason}
  *               name, or null when Admitted/Finished
+ * @param clusterArn the workload's cluster (left out for the unnamed cluster of a deployment whose records name none)
  */
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record WorkloadStatus(String workloadId, String team, WorkloadState state, String reason, String message,
-                             Instant updatedAt) {
+                             Instant updatedAt, String clusterArn) {
+
+    /** A status in no named cluster. */
+    public WorkloadStatus(String workloadId, String team, WorkloadState state, String reason, String message,
+                          Instant updatedAt) {
+        this(workloadId, team, state, reason, message, updatedAt, null);
+    }
+
+    /** The cluster ({@code ClusterArn}) this record belongs to; null: the deployment's {@code UNNAMED} cluster. */
+    public dev.taskgov.core.cluster.ClusterArn cluster() {
+        return dev.taskgov.core.cluster.ClusterArn.ofNullable(clusterArn);
+    }
+
     /** CloudEvents {@code ce_type}. */
     public static final String TYPE = "dev.taskgov.workload.status";
 

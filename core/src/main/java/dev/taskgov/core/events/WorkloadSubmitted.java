@@ -14,10 +14,21 @@ import java.util.Optional;
 /**
  * A workload submission (value of {@code taskgov.workload.submitted}). The team is the namespace
  * without its {@code hyperpod-ns-} prefix.
+ *
+ * @param clusterArn the cluster it runs in; may be left out only while the deployment governs exactly one
+ *                   cluster ({@link dev.taskgov.core.cluster.WorkloadCluster}); the decider records the
+ *                   cluster it chose, so every later record of the workload names it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkloadSubmitted(String workloadId, String namespace, String queueName, String priorityClass,
-                                String jobKind, Instant submittedAt, List<PodSetSpec> podSets) {
+                                String jobKind, Instant submittedAt, List<PodSetSpec> podSets, String clusterArn) {
+
+    /** A submission that names no cluster. */
+    public WorkloadSubmitted(String workloadId, String namespace, String queueName, String priorityClass,
+                             String jobKind, Instant submittedAt, List<PodSetSpec> podSets) {
+        this(workloadId, namespace, queueName, priorityClass, jobKind, submittedAt, podSets, null);
+    }
+
     /** CloudEvents {@code ce_type}. */
     public static final String TYPE = "dev.taskgov.workload.submitted";
 
@@ -49,6 +60,17 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
 
     /** A copy with another submission time. */
     public WorkloadSubmitted withSubmittedAt(Instant at) {
-        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, at, podSets);
+        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, at, podSets, clusterArn);
     }
+
+    /** A copy in another cluster (null: none named). */
+    public WorkloadSubmitted withClusterArn(String cluster) {
+        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, submittedAt, podSets, cluster);
+    }
+
+    /** The cluster ({@code ClusterArn}) this record belongs to; null: the deployment's {@code UNNAMED} cluster. */
+    public dev.taskgov.core.cluster.ClusterArn cluster() {
+        return dev.taskgov.core.cluster.ClusterArn.ofNullable(clusterArn);
+    }
+
 }

@@ -4,6 +4,8 @@ package dev.taskgov.core.model;
 public enum RejectReason {
     /** A field breaks a rule (the message names it). */
     InvalidWorkload,
+    /** The submission names a cluster the deployment does not govern, or none while it governs several. */
+    UnknownCluster,
     /** No compute quota exists for the namespace's team. */
     UnknownTeam,
     /** A pod set names an instance type the cluster does not know. */

@@ -1,6 +1,8 @@
 package dev.taskgov.service.support;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.events.EventCodec;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.core.model.SchedulerConfig;
@@ -13,13 +15,26 @@ import java.math.BigDecimal;
 import java.util.Map;
 
 /**
- * The values of {@code taskgov.quota}: a team's effective quota in the DescribeComputeQuota shape
- * (every resource written out, so a reader needs no ratio defaults), and the cluster scheduler
- * config in the DescribeClusterSchedulerConfig shape under the key {@link #SCHEDULER_CONFIG_KEY}.
+ * The records of {@code taskgov.quota}, one set per cluster: a team's effective quota in the
+ * DescribeComputeQuota shape (every resource written out, so a reader needs no ratio defaults) under
+ * {@link #quotaKey} {@code <ClusterArn>#<team>}, and the cluster's scheduler config in the
+ * DescribeClusterSchedulerConfig shape under {@link #schedulerConfigKey} {@code <ClusterArn>#_scheduler-config}
+ * ({@link ClusterScopedKey}). A deployment whose records name no cluster uses the bare keys {@code <team>}
+ * and {@link #SCHEDULER_CONFIG_KEY}.
  */
 public final class QuotaRecords {
-    /** Key of the scheduler config record in {@code taskgov.quota}. */
-    public static final String SCHEDULER_CONFIG_KEY = "_scheduler-config";
+    /** Key of the scheduler config record of the unnamed cluster in {@code taskgov.quota}. */
+    public static final String SCHEDULER_CONFIG_KEY = ClusterScopedKey.SCHEDULER_CONFIG;
+
+    /** The key of a team's quota in a cluster. */
+    public static String quotaKey(ClusterArn cluster, String team) {
+        return ClusterScopedKey.of(cluster, team);
+    }
+
+    /** The key of a cluster's scheduler config. */
+    public static String schedulerConfigKey(ClusterArn cluster) {
+        return ClusterScopedKey.schedulerConfig(cluster);
+    }
 
     private QuotaRecords() {
     }
