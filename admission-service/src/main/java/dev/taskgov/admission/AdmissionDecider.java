@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
@@ -22,9 +23,6 @@ public final class AdmissionDecider implements AutoCloseable {
 
     private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(AdmissionDecider.class);
 
-    /** The cluster of the workloads that name none: the one cluster of a deployment that governs one. */
-    public static final String DEFAULT_CLUSTER = "default";
-
     /**
      * @param clientProps           Kafka client settings (bootstrap servers)
      * @param topics                topic names
@@ -32,18 +30,17 @@ public final class AdmissionDecider implements AutoCloseable {
      * @param transactionalIdPrefix a partition's decider uses this plus the partition number, so the next owner
      *                              of the partition fences it
      * @param source                CloudEvents ce_source
-     * @param defaultCluster        the cluster of workloads that name none
      * @param membership            session timeout, heartbeat and static identity in the group (failover speed)
      */
     public record Settings(Properties clientProps, AdmissionTopics topics, String groupId, String transactionalIdPrefix,
                            String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
-                           String defaultCluster, TransactionalLoop.Membership membership) {
+                           TransactionalLoop.Membership membership) {
 
-        /** Kafka's default membership (a dead instance's clusters move after 45 s) and the default cluster. */
+        /** Kafka's default membership (a dead instance's clusters move after 45 s). */
         public Settings(Properties clientProps, AdmissionTopics topics, String groupId, String transactionalIdPrefix,
                         String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics) {
             this(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout, createTopics,
-                    DEFAULT_CLUSTER, TransactionalLoop.Membership.KAFKA_DEFAULTS);
+                    TransactionalLoop.Membership.KAFKA_DEFAULTS);
         }
     }
 
@@ -58,7 +55,7 @@ public final class AdmissionDecider implements AutoCloseable {
                 List.of(t.submitted(), t.finished(), t.preempted()), List.of(t.quota(), t.topology()), Set.of(),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
                 settings.rebuildTimeout(), settings.membership()),
-                scope -> new AdmissionProcessor(t, clock, observer, scope, settings.defaultCluster()), clock);
+                scope -> new AdmissionProcessor(t, clock, observer, scope), clock);
     }
 
     /**
@@ -113,13 +110,13 @@ public final class AdmissionDecider implements AutoCloseable {
      * The processor deciding for {@code clusterArn} on this instance, once its state is rebuilt; empty when another
      * instance owns the cluster's partition (or this one is still rebuilding it).
      */
-    public Optional<AdmissionProcessor> processorFor(String clusterArn) {
-        return processors().stream().filter(p -> p.owns(clusterArn)).findFirst();
+    public Optional<AdmissionProcessor> processorFor(ClusterArn cluster) {
+        return processors().stream().filter(p -> p.owns(cluster)).findFirst();
     }
 
-    /** The processor of the default cluster (a deployment governing one cluster), or null when another instance owns it. */
+    /** The processor of the unnamed cluster (a deployment whose records name none), or null when another instance owns it. */
     public AdmissionProcessor processor() {
-        return processorFor(settings.defaultCluster()).orElse(null);
+        return processorFor(ClusterArn.UNNAMED).orElse(null);
     }
 
     /** The processors of the partitions this instance decides for, rebuilt and ready. */
@@ -142,9 +139,9 @@ public final class AdmissionDecider implements AutoCloseable {
         return loop.isDecider() && processors().size() == loop.processors().size();
     }
 
-    /** True while this instance decides for the default cluster (one-cluster deployments and their tests). */
+    /** True while this instance decides for the unnamed cluster (deployments whose records name none, and their tests). */
     public boolean decidesDefaultCluster() {
-        return processorFor(settings.defaultCluster()).isPresent();
+        return processorFor(ClusterArn.UNNAMED).isPresent();
     }
 
     /** Next offset to process per {@code topic-partition} (committed work only). */

@@ -29,10 +29,18 @@ import java.util.function.Supplier;
  */
 public final class AdmissionMetrics implements AdmissionObserver {
 
+    /** The processors of every partition this instance decides for (one, outside the partitioned loop). */
+    private volatile Supplier<List<AdmissionProcessor>> processors;
+
+    /** One instance decides for several partitions: the gauges are the sum of their processors' clusters. */
+    public void followProcessors(Supplier<List<AdmissionProcessor>> all) {
+        this.processors = all;
+    }
+
     @Override
     public void stateChanged(AdmissionProcessor processor) {
-        // One instance may decide for several partitions; the gauges show the default cluster's.
-        if (processor.decidesDefaultCluster()) refresh(processor);
+        Supplier<List<AdmissionProcessor>> all = processors;
+        refresh(all == null ? List.of(processor) : all.get());
     }
 
     /** The label naming the cluster on every per-team meter. */
@@ -118,10 +126,12 @@ public final class AdmissionMetrics implements AdmissionObserver {
     }
 
     /** Recomputes the gauges from the decider's state. */
-    public void refresh(AdmissionProcessor processor) {
+    public void refresh(List<AdmissionProcessor> processors) {
         List<MultiGauge.Row<?>> p = new ArrayList<>();
-        processor.pendingByClusterTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
-                byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
+        for (AdmissionProcessor processor : processors) {
+            processor.pendingByClusterTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
+                    byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
+        }
         pending.register(p, true);
         List<MultiGauge.Row<?>> n = new ArrayList<>();
         List<MultiGauge.Row<?>> u = new ArrayList<>();
@@ -129,10 +139,12 @@ public final class AdmissionMetrics implements AdmissionObserver {
         List<MultiGauge.Row<?>> l = new ArrayList<>();
         List<MultiGauge.Row<?>> sh = new ArrayList<>();
         boolean[] deciding = {false};
-        processor.forEachScheduler((cluster, s) -> {
-            deciding[0] = true;
-            quotaRows(cluster, s, n, u, b, l, sh);
-        });
+        for (AdmissionProcessor processor : processors) {
+            processor.forEachScheduler((cluster, s) -> {
+                deciding[0] = true;
+                quotaRows(cluster, s, n, u, b, l, sh);
+            });
+        }
         if (!deciding[0]) return;
         nominal.register(n, true);
         used.register(u, true);

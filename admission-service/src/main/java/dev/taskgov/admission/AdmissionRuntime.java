@@ -2,6 +2,7 @@ package dev.taskgov.admission;
 
 import dev.taskgov.admission.config.AdmissionServiceConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
+import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.DeciderMembershipConfig;
@@ -61,13 +62,14 @@ public class AdmissionRuntime {
         replica.start();
         if (!a.enabled()) return;
         AdmissionDecider.Settings settings = new AdmissionDecider.Settings(client, topics, a.groupId(),
-                a.transactionalIdPrefix(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics(), a.cluster(),
+                a.transactionalIdPrefix(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics(),
                 DeciderMembershipConfig.membership(a));
         AdmissionDecider[] self = new AdmissionDecider[1];
         AdmissionMetrics metrics = new AdmissionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
                 () -> self[0] == null ? 0L : self[0].lag(),
                 java.util.List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(), topics.topology()));
         decider = new AdmissionDecider(settings, Clock.systemUTC(), metrics);
+        metrics.followProcessors(decider::processors);
         self[0] = decider;
         decider.start();
     }
@@ -86,17 +88,19 @@ public class AdmissionRuntime {
     }
 
     /**
-     * The deciding state of the default cluster when this instance owns its partition; empty when another instance
-     * does (or while this one rebuilds it).
+     * The deciding state when this instance decides for every cluster (the inputs have one partition and this
+     * instance owns it); empty otherwise.
      */
     public java.util.Optional<AdmissionProcessor> decider() {
-        return decider == null ? java.util.Optional.empty() : decider.processorFor(config.admission().cluster());
+        if (decider == null || decider.inputPartitions() != 1) return java.util.Optional.empty();
+        return decider.processors().stream().findFirst();
     }
 
     /**
-     * What reads are served from: the deciding state when this instance owns the default cluster's partition, else
-     * the read replica (every cluster's committed changelog) once it has caught up; empty while neither can answer
-     * (then the instance is not ready). So a read about a cluster another instance owns is answered here too.
+     * What reads are served from: the deciding state when this instance decides for every cluster, else the read
+     * replica (every cluster's committed changelog) once it has caught up; empty while neither can answer (then the
+     * instance is not ready). So a read about a cluster that another instance (or another partition) decides for is
+     * answered here too, trailing its decider by the open batch and one poll.
      */
     public java.util.Optional<AdmissionProcessor> reads() {
         java.util.Optional<AdmissionProcessor> own = decider();
@@ -110,8 +114,9 @@ public class AdmissionRuntime {
     /** Publishes a submission (key = workload id) with CloudEvents headers; waits for the broker's ack. */
     public void publishSubmission(dev.taskgov.core.events.WorkloadSubmitted submission)
             throws ExecutionException, InterruptedException, TimeoutException {
-        // Straight to the cluster's partition (its owner would otherwise forward it there).
-        int partition = ClusterPartitions.of(config.admission().cluster(), submissions.partitionsFor(topics.submitted()).size());
+        // Straight to the named cluster's partition; otherwise by the key, and the owner there forwards it.
+        Integer partition = submission.clusterArn() == null || !ClusterArn.isValid(submission.clusterArn()) ? null
+                : ClusterPartitions.of(submission.clusterArn(), submissions.partitionsFor(topics.submitted()).size());
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.submitted(), partition, submission.workloadId(),
                 EventCodec.bytes(submission));
         CloudEventHeaders.write(record.headers(), WorkloadSubmitted.TYPE, config.admission().source(),

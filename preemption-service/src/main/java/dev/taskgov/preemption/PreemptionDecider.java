@@ -39,19 +39,18 @@ public final class PreemptionDecider implements AutoCloseable {
      * @param transactionalIdPrefix a partition's decider uses this plus the partition number, so the next owner
      *                              of the partition fences it
      * @param source                CloudEvents ce_source
-     * @param defaultCluster        the cluster of workloads that name none
      * @param membership            session timeout, heartbeat and static identity in the group (failover speed)
      */
     public record Settings(Properties clientProps, PreemptionProcessor.Settings processor, String groupId,
                            String transactionalIdPrefix, String source, Duration pollTimeout, Duration rebuildTimeout,
-                           boolean createTopics, String defaultCluster, TransactionalLoop.Membership membership) {
+                           boolean createTopics, TransactionalLoop.Membership membership) {
 
-        /** Kafka's default membership (a dead instance's clusters move after 45 s) and the default cluster. */
+        /** Kafka's default membership (a dead instance's clusters move after 45 s). */
         public Settings(Properties clientProps, PreemptionProcessor.Settings processor, String groupId,
                         String transactionalIdPrefix, String source, Duration pollTimeout, Duration rebuildTimeout,
                         boolean createTopics) {
             this(clientProps, processor, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout, createTopics,
-                    PreemptionProcessor.DEFAULT_CLUSTER, TransactionalLoop.Membership.KAFKA_DEFAULTS);
+                    TransactionalLoop.Membership.KAFKA_DEFAULTS);
         }
     }
 
@@ -69,7 +68,7 @@ public final class PreemptionDecider implements AutoCloseable {
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
                 List.of(t.requested()), List.of(t.changelog()), Set.of(t.changelog()), settings.transactionalIdPrefix(),
                 settings.source(), t.deadLetter(), settings.pollTimeout(), settings.rebuildTimeout(), settings.membership()),
-                scope -> new PreemptionProcessor(settings.processor(), clock, observer, scope, settings.defaultCluster()), clock);
+                scope -> new PreemptionProcessor(settings.processor(), clock, observer, scope), clock);
     }
 
     /** Creates missing topics (when configured) and starts the loop thread. */
@@ -145,7 +144,7 @@ public final class PreemptionDecider implements AutoCloseable {
         return out;
     }
 
-    /** The processor of the default cluster (a deployment governing one cluster), or null when another instance owns it. */
+    /** The processor of the unnamed cluster (a deployment whose records name none), or null when another instance owns it. */
     public PreemptionProcessor processor() {
         return processorsByPartition().values().stream().filter(PreemptionProcessor::decidesDefaultCluster).findFirst()
                 .orElse(null);

@@ -1,5 +1,7 @@
 package dev.taskgov.preemption;
 
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PreemptionRequested;
@@ -64,39 +66,42 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     private final ClusterState state;
     /** The partition (set of clusters) this processor decides for. */
     private final PartitionScope scope;
-    /** The cluster of a workload that names none (a deployment governing one cluster). */
-    private final String defaultCluster;
     private StateTopicsReader reader;
     private volatile boolean ready;
 
-    /** The cluster of the workloads that name none. */
-    public static final String DEFAULT_CLUSTER = "default";
-
+    /** A processor of every cluster (the requests topic has one partition). */
     public PreemptionProcessor(Settings settings, Clock clock, PreemptionObserver observer) {
-        this(settings, clock, observer, PartitionScope.WHOLE, DEFAULT_CLUSTER);
+        this(settings, clock, observer, PartitionScope.WHOLE);
     }
 
     /** The processor of the clusters of {@code scope} (one owned partition of the requests). */
-    public PreemptionProcessor(Settings settings, Clock clock, PreemptionObserver observer, PartitionScope scope,
-                               String defaultCluster) {
+    public PreemptionProcessor(Settings settings, Clock clock, PreemptionObserver observer, PartitionScope scope) {
         this.settings = settings;
         this.topics = settings.topics();
         this.clock = clock;
         this.observer = observer;
         this.scope = scope;
-        this.defaultCluster = defaultCluster;
         this.state = new ClusterState(settings.reservationTimeout());
     }
 
-    /** Whether this processor decides for the cluster of the workloads that name none. */
+    /** Whether this processor decides for the unnamed cluster (a deployment whose records name none). */
     public boolean decidesDefaultCluster() {
-        return scope.owns(defaultCluster);
+        return scope.owns(ClusterArn.UNNAMED.value());
     }
 
-    /** A request is planned by the owner of its cluster's partition (today every request is the one cluster's). */
+    /**
+     * A request is planned by the owner of its cluster's partition, so two deciders never plan evictions in one
+     * cluster; one that does not parse is refused where it is.
+     */
     @Override
     public int home(ConsumerRecord<String, byte[]> record, int partitions) {
-        return dev.taskgov.core.events.ClusterPartitions.of(defaultCluster, partitions);
+        if (partitions == 1 || record.value() == null) return record.partition();
+        try {
+            PreemptionRequested request = EventCodec.read(record.value(), PreemptionRequested.class);
+            return request == null ? record.partition() : ClusterPartitions.of(request.cluster().value(), partitions);
+        } catch (RuntimeException e) {
+            return record.partition();
+        }
     }
 
     /** The topics read to build the view (not the requests, not the changelog). */

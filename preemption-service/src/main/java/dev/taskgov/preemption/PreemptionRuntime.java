@@ -41,7 +41,7 @@ public class PreemptionRuntime {
         PreemptionDecider.Settings settings = new PreemptionDecider.Settings(client,
                 new PreemptionProcessor.Settings(topics, Map.copyOf(p.gracePeriod()), p.reservationTimeout()),
                 p.groupId(), p.transactionalIdPrefix(), p.source(), p.pollTimeout(), p.rebuildTimeout(),
-                p.createTopics(), p.cluster(), DeciderMembershipConfig.membership(p));
+                p.createTopics(), DeciderMembershipConfig.membership(p));
         PreemptionDecider[] self = new PreemptionDecider[1];
         PreemptionMetrics metrics = new PreemptionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
                 () -> self[0] == null ? 0L : self[0].lag(), java.util.List.of(topics.requested()));

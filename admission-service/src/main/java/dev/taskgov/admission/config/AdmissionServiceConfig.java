@@ -22,9 +22,6 @@ public interface AdmissionServiceConfig {
         @WithDefault("true")
         boolean enabled();
 
-        /** The cluster of workloads that name none (a deployment governing one cluster). */
-        @WithDefault("default")
-        String cluster();
 
         /**
          * Consumer group of the deciders: its members share the partitions of the inputs (each partition, a set of

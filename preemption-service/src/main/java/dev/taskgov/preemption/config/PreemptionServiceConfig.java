@@ -22,9 +22,6 @@ public interface PreemptionServiceConfig {
         @WithDefault("true")
         boolean enabled();
 
-        /** The cluster of workloads that name none (a deployment governing one cluster). */
-        @WithDefault("default")
-        String cluster();
 
         /** Consumer group of the deciders; one member decides, the others stand by. */
         @WithDefault("taskgov-preemption")
