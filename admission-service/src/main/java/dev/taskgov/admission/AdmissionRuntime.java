@@ -88,23 +88,27 @@ public class AdmissionRuntime {
     }
 
     /**
-     * The deciding state when this instance decides for every cluster (the inputs have one partition and this
-     * instance owns it); empty otherwise.
+     * The deciding state of the unnamed cluster (a deployment whose records name no cluster) when this instance owns
+     * its partition; empty when another instance does (or while this one rebuilds it).
      */
     public java.util.Optional<AdmissionProcessor> decider() {
-        if (decider == null || decider.inputPartitions() != 1) return java.util.Optional.empty();
-        return decider.processors().stream().findFirst();
+        return decider == null ? java.util.Optional.empty() : decider.processor() == null ? java.util.Optional.empty()
+                : java.util.Optional.of(decider.processor());
     }
 
     /**
-     * What reads are served from: the deciding state when this instance decides for every cluster, else the read
-     * replica (every cluster's committed changelog) once it has caught up; empty while neither can answer (then the
-     * instance is not ready). So a read about a cluster that another instance (or another partition) decides for is
-     * answered here too, trailing its decider by the open batch and one poll.
+     * What reads are served from: the deciding state when this instance decides for every cluster (the inputs have
+     * one partition and this instance owns it), else the read replica (every cluster's committed changelog) once it
+     * has caught up; empty while neither can answer (then the instance is not ready). So a read about a cluster that
+     * another instance (or another partition) decides for is answered here too, trailing its decider by the open
+     * batch and one poll.
      */
     public java.util.Optional<AdmissionProcessor> reads() {
-        java.util.Optional<AdmissionProcessor> own = decider();
-        return own.isPresent() || replica == null ? own : replica.reads();
+        if (decider != null && decider.inputPartitions() == 1) {
+            java.util.Optional<AdmissionProcessor> own = decider.processors().stream().findFirst();
+            if (own.isPresent()) return own;
+        }
+        return replica == null ? java.util.Optional.empty() : replica.reads();
     }
 
     public AdmissionDecider deciderInstance() {
