@@ -65,7 +65,7 @@ class WorkloadApiTest {
                 .body("history.state", org.hamcrest.Matchers.contains("Pending", "Admitted"));
         given().get("/workloads?team=" + TEAM + "&state=Admitted").then().statusCode(200)
                 .body("workloadId", hasItem("api-train-1"));
-        given().get("/q/metrics").then().body(containsString("taskgov_admission_admitted_total{team=\"api-team\"}"));
+        given().get("/q/metrics").then().body(containsString("taskgov_admission_admitted_total{cluster=\"\",team=\"api-team\"}"));
     }
 
     @Test

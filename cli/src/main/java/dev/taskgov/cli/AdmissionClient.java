@@ -29,15 +29,20 @@ final class AdmissionClient {
         return get("/workloads/" + encode(id));
     }
 
-    JsonNode workloads(String team, String state) {
+    JsonNode workloads(String cluster, String team, String state) {
         StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
+        if (cluster != null) query.add("cluster=" + encode(cluster));
         if (team != null) query.add("team=" + encode(team));
         if (state != null) query.add("state=" + encode(state));
         return get("/workloads" + query);
     }
 
-    JsonNode pending(String team) {
-        return get("/teams/" + encode(team) + "/pending");
+    JsonNode pending(String team, String cluster) {
+        return get("/teams/" + encode(team) + "/pending" + (cluster == null ? "" : "?cluster=" + encode(cluster)));
+    }
+
+    JsonNode clusters() {
+        return get("/clusters");
     }
 
     JsonNode dryRun(Object submission) {

@@ -6,6 +6,8 @@ import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.cluster.ClusterScopedKey;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -71,6 +73,13 @@ public class DemoCommand extends CliCommand {
 
     @Option(names = "--fail-for", defaultValue = "60s", description = "How long --fail-node stays not ready (default ${DEFAULT-VALUE}).")
     String failFor;
+
+    @Option(names = "--cluster", paramLabel = "ARN", defaultValue = "${env:TASKGOV_CLUSTER:-" + DEMO_CLUSTER + "}",
+            description = "The cluster the demo runs in (env TASKGOV_CLUSTER; default the local runtime's demo cluster ${DEFAULT-VALUE}).")
+    String cluster;
+
+    /** The 32-node p5 cluster of the local runtime (deploy/local/clusters.properties). */
+    static final String DEMO_CLUSTER = "arn:aws:sagemaker:us-west-2:000000000000:cluster/taskgovdemo1";
 
     @Mixin
     Endpoints endpoints;
@@ -190,7 +199,7 @@ public class DemoCommand extends CliCommand {
     }
 
     private void submit(AdmissionClient admission, Planned p) {
-        WorkloadSubmitted s = p.submission().withSubmittedAt(clock.instant());
+        WorkloadSubmitted s = p.submission().withSubmittedAt(clock.instant()).withClusterArn(cluster);
         try {
             admission.submit(s);
             submitted++;
@@ -210,7 +219,7 @@ public class DemoCommand extends CliCommand {
         Instant deadline = clock.instant().plusSeconds(120);
         while (true) {
             try {
-                admission.workloads(null, null);
+                admission.workloads(cluster, null, null);
                 return;
             } catch (CliException e) {
                 if (clock.instant().isAfter(deadline)) throw e;
@@ -225,7 +234,7 @@ public class DemoCommand extends CliCommand {
     private void observe(AdmissionClient admission, String run) {
         JsonNode all;
         try {
-            all = admission.workloads(null, null);
+            all = admission.workloads(cluster, null, null);
         } catch (CliException e) {
             event("warning", "-", e.getMessage());
             return;
@@ -305,6 +314,8 @@ public class DemoCommand extends CliCommand {
         final Duration restoreAt;
         /** The node's record before the failure (read at the start, so an unknown name stops the demo at once). */
         final NodeRecord before;
+        /** Its key on the topology topic: {@code <ClusterArn>#<node>}. */
+        final String key;
         boolean failed;
         boolean restored;
 
@@ -312,14 +323,15 @@ public class DemoCommand extends CliCommand {
             this.node = node;
             this.failAt = failAt;
             this.restoreAt = failAt.plus(failFor);
-            this.before = TopologyTopic.latest(endpoints.kafkaBootstrap, node, clock).orElseThrow(() ->
+            this.key = ClusterScopedKey.of(ClusterArn.of(cluster), node);
+            this.before = TopologyTopic.latest(endpoints.kafkaBootstrap, key, clock).orElseThrow(() ->
                     CliException.invalid("--fail-node: no node " + node + " on " + TopologyTopic.TOPIC + "; see topology-service's GET /topology"));
         }
 
         void step(KafkaWriter kafka, Duration elapsed) {
             if (!failed && elapsed.compareTo(failAt) >= 0) {
                 failed = true;
-                kafka.send(TopologyTopic.TOPIC, node, TopologyTopic.withReady(before, false), TopologyTopic.NODE_EVENT_TYPE);
+                kafka.send(TopologyTopic.TOPIC, key, TopologyTopic.withReady(before, false), TopologyTopic.NODE_EVENT_TYPE);
                 event("node", node, "not ready (--fail-node): its pods move to free nodes of their domain or their jobs are evicted");
             } else if (failed && !restored && elapsed.compareTo(restoreAt) >= 0) {
                 restore(kafka);
@@ -329,7 +341,7 @@ public class DemoCommand extends CliCommand {
         void restore(KafkaWriter kafka) {
             if (!failed || restored) return;
             restored = true;
-            kafka.send(TopologyTopic.TOPIC, node, before, TopologyTopic.NODE_EVENT_TYPE);
+            kafka.send(TopologyTopic.TOPIC, key, before, TopologyTopic.NODE_EVENT_TYPE);
             event("node", node, "ready again: free capacity at once");
         }
     }

@@ -18,6 +18,8 @@ public class FinishCommand extends CliCommand {
     WorkloadFinished.Outcome outcome;
 
     @Mixin
+    ClusterOption cluster;
+    @Mixin
     Endpoints endpoints;
 
     @Override
@@ -25,7 +27,7 @@ public class FinishCommand extends CliCommand {
         ids.forEach(CliException::checkWorkloadId);
         try (KafkaWriter writer = endpoints.kafkaWriter(clock, err())) {
             for (String id : ids) {
-                writer.send(KafkaWriter.FINISHED_TOPIC, id, new WorkloadFinished(id, clock.instant(), outcome), WorkloadFinished.TYPE);
+                writer.send(KafkaWriter.FINISHED_TOPIC, id, new WorkloadFinished(id, clock.instant(), outcome, cluster.arn()), WorkloadFinished.TYPE);
                 out().println("workload/" + id + " finished (" + outcome + ")");
             }
         }

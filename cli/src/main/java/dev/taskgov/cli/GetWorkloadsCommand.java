@@ -19,13 +19,15 @@ public class GetWorkloadsCommand extends CliCommand {
     String state;
 
     @Mixin
+    ClusterOption cluster;
+    @Mixin
     Endpoints endpoints;
     @Mixin
     OutputOption output;
 
     @Override
     protected int run() {
-        JsonNode list = endpoints.admission().workloads(team, state);
+        JsonNode list = endpoints.admission().workloads(cluster.arn(), team, state);
         if (output.structured()) {
             out().println(output.render(list));
             return 0;

@@ -14,6 +14,8 @@ public class QueueCommand extends CliCommand {
     String team;
 
     @Mixin
+    ClusterOption cluster;
+    @Mixin
     Endpoints endpoints;
     @Mixin
     OutputOption output;
@@ -21,7 +23,7 @@ public class QueueCommand extends CliCommand {
     @Override
     protected int run() {
         String t = team.startsWith("hyperpod-ns-") ? team.substring("hyperpod-ns-".length()) : team;
-        JsonNode q = endpoints.admission().pending(t);
+        JsonNode q = endpoints.admission().pending(t, cluster.arn());
         if (output.structured()) {
             out().println(output.render(q));
             return 0;

@@ -14,7 +14,7 @@ public class QuotaCreateCommand extends CliCommand {
     @Option(names = "--name", description = "The quota's name.")
     String name;
 
-    @Option(names = "--cluster-arn", defaultValue = "${env:TASKGOV_CLUSTER_ARN}", description = "The HyperPod cluster ARN (env TASKGOV_CLUSTER_ARN).")
+    @Option(names = "--cluster-arn", defaultValue = "${env:TASKGOV_CLUSTER_ARN:-${env:TASKGOV_CLUSTER}}", description = "The HyperPod cluster ARN (env TASKGOV_CLUSTER_ARN, else TASKGOV_CLUSTER).")
     String clusterArn;
 
     @Mixin

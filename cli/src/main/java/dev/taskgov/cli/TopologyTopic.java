@@ -18,7 +18,7 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The node records of {@code taskgov.topology} (compacted, key = node name), read and written the
+ * The node records of {@code taskgov.topology} (compacted, key = {@code <ClusterArn>#<node>}), read and written the
  * way topology-service publishes them: for the demo's node failure.
  */
 final class TopologyTopic {
@@ -30,7 +30,7 @@ final class TopologyTopic {
     }
 
     /** The latest record of a node, or empty when the topic has none (or a tombstone). */
-    static Optional<NodeRecord> latest(String bootstrap, String node, Clock clock) {
+    static Optional<NodeRecord> latest(String bootstrap, String key, Clock clock) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -47,7 +47,7 @@ final class TopologyTopic {
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 if (clock.instant().isAfter(deadline)) throw CliException.failed("timed out reading " + TOPIC + " at " + bootstrap);
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    if (node.equals(r.key())) latest = r.value();
+                    if (key.equals(r.key())) latest = r.value();
                 }
             }
             return latest == null ? Optional.empty() : Optional.of(EventCodec.read(latest, NodeRecord.class));
@@ -59,6 +59,6 @@ final class TopologyTopic {
 
     /** The same node, ready or not. */
     static NodeRecord withReady(NodeRecord n, boolean ready) {
-        return new NodeRecord(n.name(), n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), ready);
+        return new NodeRecord(n.name(), n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), ready, n.clusterArn());
     }
 }

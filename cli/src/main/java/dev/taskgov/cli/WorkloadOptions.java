@@ -69,8 +69,18 @@ final class WorkloadOptions {
     @Option(names = "--job-kind", defaultValue = "PyTorchJob", description = "Job kind recorded with the flags (default ${DEFAULT-VALUE}).")
     String jobKind;
 
-    /** The submission these options describe; warnings (what a manifest has that taskgov ignores) go to {@code err}. */
+    @picocli.CommandLine.Mixin
+    ClusterOption cluster;
+
+    /** The submission these options describe, in the cluster {@code --cluster} names (none: the only one). */
     WorkloadSubmitted submission(Instant now, PrintWriter err) {
+        String arn = cluster.arn();
+        WorkloadSubmitted s = describedSubmission(now, err);
+        return arn == null ? s : s.withClusterArn(arn);
+    }
+
+    /** The submission these options describe; warnings (what a manifest has that taskgov ignores) go to {@code err}. */
+    private WorkloadSubmitted describedSubmission(Instant now, PrintWriter err) {
         String ns = namespace != null ? namespace : team != null ? WorkloadSubmitted.NAMESPACE_PREFIX + team : null;
         if (namespace != null && team != null) throw CliException.invalid("give --namespace or --team, not both");
         if (file != null) {

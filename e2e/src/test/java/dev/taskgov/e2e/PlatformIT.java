@@ -77,6 +77,8 @@ class PlatformIT {
             // Only topology-service knows this key (the others refuse unknown taskgov.* properties).
             if (s.getKey().equals("topology-service")) {
                 command.add("-Dtaskgov.topology.static-file.path=" + ROOT.resolve("deploy/local/demo-cluster.json"));
+                // the cluster the demo's quotas and policy name: quota-service accepts only declared clusters
+                command.add("-Dtaskgov.topology.cluster-arn=arn:aws:sagemaker:us-west-2:000000000000:cluster/taskgovdemo1");
             }
             command.addAll(List.of("-jar", app.toString()));
             processes.start(s.getKey(), env, command);

@@ -19,7 +19,6 @@ import dev.taskgov.preemption.PreemptionTopics;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.QuotaRecords;
-import dev.taskgov.testsupport.ProjectLayout;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -93,7 +92,7 @@ final class DeciderFleet implements AutoCloseable {
         pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
         admin = Admin.create(client);
-        logs = ProjectLayout.moduleTarget().resolve("decider-fleet").resolve(id);
+        logs = Path.of("target", "decider-fleet", id); // surefire runs in the module's directory
         try {
             Files.createDirectories(logs);
         } catch (IOException e) {

@@ -25,9 +25,10 @@ public final class ChangelogRecords {
      *
      * @param admissionsBefore how many admissions of the preemptor had been seen when the room was made
      * @param podSets          where the room is (as the preemptor would be placed after the evictions)
+     * @param clusterArn       the cluster the room is in (null: the unnamed cluster; records written before clusters)
      */
     public record Reservation(String preemptorWorkloadId, String team, int admissionsBefore,
-                              List<WorkloadAdmitted.AdmittedPodSet> podSets, Instant reservedAt) {
+                              List<WorkloadAdmitted.AdmittedPodSet> podSets, Instant reservedAt, String clusterArn) {
         String key() {
             return RESERVATION + preemptorWorkloadId;
         }

@@ -1,5 +1,7 @@
 package dev.taskgov.preemption;
 
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.view.ClusterInputsByCluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.WorkloadAdmitted;
@@ -28,14 +30,16 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Preemption's own picture of one cluster, built from the state topics (submitted, admitted,
+ * Preemption's own picture of the governed clusters, built from the state topics (submitted, admitted,
  * finished, preempted, quota, topology) and its changelog (reservations, graces).
  *
  * <p>Records of different topics arrive in no particular order relative to each other, so a
  * workload's state is kept as counts, which do not depend on that order: it runs while it has
  * more admissions than evictions and has not finished. An eviction this service has emitted but
  * not yet read back counts at once ({@link #recordEviction}), so two requests never pick the same
- * victim. Not thread-safe: the loop thread owns it.
+ * victim. Every workload belongs to one cluster (the one its admission, the preemption request or its
+ * submission names), and a planning view holds one cluster only: its nodes, quotas, policy and running
+ * workloads. Not thread-safe: the loop thread owns it.
  */
 final class ClusterState {
 
@@ -50,6 +54,15 @@ final class ClusterState {
         boolean finished;
         WorkloadAdmitted lastAdmission;
         long admissionSeq;
+        /** The cluster as a decider recorded it (admission, request, reservation); null until one did. */
+        ClusterArn cluster;
+
+        /** The workload's cluster: as recorded, else as its submission names it, else the unnamed one. */
+        ClusterArn cluster() {
+            if (cluster != null) return cluster;
+            if (spec != null && spec.clusterArn() != null && ClusterArn.isValid(spec.clusterArn())) return spec.cluster();
+            return ClusterArn.UNNAMED;
+        }
 
         boolean running() {
             return !finished && lastAdmission != null && admissions > Math.max(evictionsRead, evictionsExpected);
@@ -59,8 +72,9 @@ final class ClusterState {
     /** Where a preemptor stands when its request is handled. */
     enum PreemptorState { UNKNOWN, PENDING, ADMITTED, FINISHED, ROOM_RESERVED, VICTIMS_IN_GRACE }
 
-    private final ClusterInputs inputs = new ClusterInputs();
-    private Map<String, TeamQuota> parsedQuotas;
+    private final ClusterInputsByCluster inputs = new ClusterInputsByCluster();
+    /** Per cluster, its quotas parsed against its instance types; dropped when its records change. */
+    private final Map<ClusterArn, Map<String, TeamQuota>> parsedQuotas = new HashMap<>();
     private final Map<String, Tracked> workloads = new HashMap<>();
     private final Map<String, Reservation> reservations = new TreeMap<>();
     private final Map<String, PendingGrace> graces = new TreeMap<>();
@@ -90,6 +104,7 @@ final class ClusterState {
         }
         t.admissions++;
         t.lastAdmission = a;
+        t.cluster = a.cluster();
         t.admissionSeq = ++admissionOrder;
         Reservation r = reservations.get(a.workloadId());
         if (r != null && t.admissions > r.admissionsBefore()) endReservation(a.workloadId());
@@ -106,26 +121,37 @@ final class ClusterState {
         tracked(workloadId).evictionsRead++;
     }
 
-    void onSchedulerConfig(SchedulerConfig c) {
-        inputs.setConfig(c);
+    void onSchedulerConfig(ClusterArn cluster, SchedulerConfig c) {
+        inputs.of(cluster).setConfig(c);
     }
 
-    void onQuota(String team, JsonNode json) {
-        if (json == null) inputs.removeQuota(team);
-        else inputs.putQuota(team, json);
-        parsedQuotas = null;
+    void onQuota(ClusterArn cluster, String team, JsonNode json) {
+        if (json == null) inputs.of(cluster).removeQuota(team);
+        else inputs.of(cluster).putQuota(team, json);
+        parsedQuotas.remove(cluster);
     }
 
-    void onNode(String name, NodeRecord node) {
-        if (node == null) inputs.removeNode(name);
-        else inputs.putNode(node);
-        parsedQuotas = null;
+    void onNode(ClusterArn cluster, String name, NodeRecord node) {
+        if (node == null) inputs.of(cluster).removeNode(name);
+        else inputs.of(cluster).putNode(node);
+        parsedQuotas.remove(cluster);
+    }
+
+    void onDeclared(ClusterArn cluster, boolean declared) {
+        if (declared) inputs.declare(cluster);
+        else inputs.undeclare(cluster);
+    }
+
+    /** A preemption request names its preemptor's cluster: recorded, so its reservation counts there. */
+    void onRequest(String preemptorId, ClusterArn cluster) {
+        tracked(preemptorId).cluster = cluster;
     }
 
     // ------------------------------------------------------------------ changelog
 
     void restoreReservation(Reservation r) {
         reservations.put(r.preemptorWorkloadId(), r);
+        if (r.clusterArn() != null) tracked(r.preemptorWorkloadId()).cluster = ClusterArn.of(r.clusterArn());
     }
 
     void restoreGrace(PendingGrace g) {
@@ -180,6 +206,7 @@ final class ClusterState {
 
     void reserve(Reservation r) {
         reservations.put(r.preemptorWorkloadId(), r);
+        tracked(r.preemptorWorkloadId()).cluster = ClusterArn.ofNullable(r.clusterArn());
     }
 
     void startGrace(PendingGrace g) {
@@ -223,11 +250,29 @@ final class ClusterState {
         return t == null || t.spec == null ? null : t.spec.team();
     }
 
-    /** The workload's priority class as submitted (null when none or unknown). */
+    /** The workload's cluster (the unnamed one when nothing names it). */
+    ClusterArn clusterOf(String id) {
+        Tracked t = workloads.get(id);
+        return t == null ? ClusterArn.UNNAMED : t.cluster();
+    }
+
+    /** Every cluster any record named, and the unnamed one (diagnostics). */
+    java.util.SortedSet<ClusterArn> governedOrUnnamed() {
+        java.util.SortedSet<ClusterArn> out = new java.util.TreeSet<>(inputs.all().keySet());
+        out.add(ClusterArn.UNNAMED);
+        return out;
+    }
+
+    /** The clusters the deployment governs, as the topology topic shows them. */
+    java.util.SortedSet<ClusterArn> governed() {
+        return inputs.governed();
+    }
+
+    /** The workload's priority class as submitted, by its cluster's classes (null when none or unknown). */
     String priorityClass(String id) {
         Tracked t = workloads.get(id);
         if (t == null || t.spec == null || t.spec.priorityClass() == null) return null;
-        return inputs.config().classOf(t.spec.priorityClass()).orElse(null);
+        return inputs.of(t.cluster()).config().classOf(t.spec.priorityClass()).orElse(null);
     }
 
     Collection<PendingGrace> graces() {
@@ -238,13 +283,13 @@ final class ClusterState {
         return reservations.size();
     }
 
-    SchedulerConfig config() {
-        return inputs.config();
+    SchedulerConfig config(ClusterArn cluster) {
+        return inputs.of(cluster).config();
     }
 
-    /** Checks a submission against this view (teams, instance types, priority classes, nodes). */
-    WorkloadValidation.Context validationContext() {
-        return inputs.validationContext(quotas());
+    /** Checks a submission against one cluster's view (teams, instance types, priority classes, nodes). */
+    WorkloadValidation.Context validationContext(ClusterArn cluster) {
+        return inputs.of(cluster).validationContext(quotas(cluster));
     }
 
     /**
@@ -252,19 +297,20 @@ final class ClusterState {
      * the victims still in their grace period and of the room reserved for preemptors; as
      * candidates only running workloads that are not already chosen.
      */
-    PlanningView planningView() {
+    PlanningView planningView(ClusterArn cluster) {
+        ClusterInputs in = inputs.of(cluster);
         QuotaLedger ledger = new QuotaLedger();
-        quotas().values().forEach(ledger::putQuota);
-        Topology topology = Topology.of(inputs.nodes());
+        quotas(cluster).values().forEach(ledger::putQuota);
+        Topology topology = Topology.of(in.nodes());
         Map<String, List<RunningWorkload>> candidates = new TreeMap<>();
         for (Map.Entry<String, Tracked> e : workloads.entrySet()) {
             Tracked t = e.getValue();
-            if (!t.running()) continue;
+            if (!t.running() || !t.cluster().equals(cluster)) continue;
             if (t.spec == null) {
                 LOG.warnf("admitted workload %s has no submission on record; left out of planning", e.getKey());
                 continue;
             }
-            Workload w = toWorkload(t.spec);
+            Workload w = toWorkload(in.config(), t.spec);
             Placement p = WorkloadAdmitted.placement(t.lastAdmission.podSets());
             ledger.add(w.team(), w.requestsByInstanceType());
             topology.reserve(w.podSets(), p);
@@ -274,12 +320,12 @@ final class ClusterState {
         }
         for (Reservation r : reservations.values()) {
             Tracked t = workloads.get(r.preemptorWorkloadId());
-            if (t == null || t.spec == null) continue;
-            Workload w = toWorkload(t.spec);
+            if (t == null || t.spec == null || !t.cluster().equals(cluster)) continue;
+            Workload w = toWorkload(in.config(), t.spec);
             ledger.add(w.team(), w.requestsByInstanceType());
             topology.reserve(w.podSets(), WorkloadAdmitted.placement(r.podSets()));
         }
-        return new PlanningView(inputs.config(), ledger, candidates, topology);
+        return new PlanningView(in.config(), ledger, candidates, topology);
     }
 
     /** A {@link ClusterView} built for one planning. */
@@ -304,22 +350,26 @@ final class ClusterState {
         return workloads.computeIfAbsent(id, k -> new Tracked());
     }
 
-    private Map<String, TeamQuota> quotas() {
-        if (parsedQuotas == null) {
-            parsedQuotas = inputs.quotas((team, e) -> LOG.infof("quota of %s not usable yet: %s", team, e.getMessage()));
-        }
-        return parsedQuotas;
+    private Map<String, TeamQuota> quotas(ClusterArn cluster) {
+        return parsedQuotas.computeIfAbsent(cluster, c -> inputs.of(c).quotas((team, e) ->
+                LOG.infof("quota of %s in %s not usable yet: %s", team, c, e.getMessage())));
     }
 
-    /** A running workload as the planner needs it (it was validated when it was submitted). */
+    /** A running workload as the planner needs it (it was validated when it was submitted), by its cluster's classes. */
     Workload toWorkload(WorkloadSubmitted spec) {
-        return spec.toWorkload(inputs.config(), spec.submittedAt() == null ? Instant.EPOCH : spec.submittedAt());
+        Tracked t = workloads.get(spec.workloadId());
+        ClusterArn c = t == null ? ClusterArn.ofNullable(spec.clusterArn()) : t.cluster();
+        return toWorkload(inputs.of(c).config(), spec);
+    }
+
+    private static Workload toWorkload(SchedulerConfig config, WorkloadSubmitted spec) {
+        return spec.toWorkload(config, spec.submittedAt() == null ? Instant.EPOCH : spec.submittedAt());
     }
 
     /** Forgets everything (before a rebuild). */
     void clear() {
         inputs.clear();
-        parsedQuotas = null;
+        parsedQuotas.clear();
         workloads.clear();
         reservations.clear();
         graces.clear();

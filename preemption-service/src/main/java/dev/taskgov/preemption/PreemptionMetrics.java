@@ -37,9 +37,9 @@ public final class PreemptionMetrics implements PreemptionObserver {
     }
 
     @Override
-    public void evicted(String team, PreemptionReason reason) {
-        Counter.builder("taskgov.preemption.evictions").description("Published evictions per victim team and reason")
-                .tags("team", team == null ? "" : team, "reason", reason == null ? "" : reason.name())
+    public void evicted(dev.taskgov.core.cluster.ClusterArn cluster, String team, PreemptionReason reason) {
+        Counter.builder("taskgov.preemption.evictions").description("Published evictions per cluster, victim team and reason")
+                .tags("cluster", cluster.value(), "team", team == null ? "" : team, "reason", reason == null ? "" : reason.name())
                 .register(registry).increment();
     }
 

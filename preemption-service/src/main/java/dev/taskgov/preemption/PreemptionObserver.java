@@ -13,7 +13,7 @@ public interface PreemptionObserver {
     };
 
     /** A victim's eviction was published. */
-    default void evicted(String team, PreemptionReason reason) {
+    default void evicted(dev.taskgov.core.cluster.ClusterArn cluster, String team, PreemptionReason reason) {
     }
 
     /** A request ended without evicting anything; {@code why} is a short label (NoPlan, AlreadyAdmitted, ...). */

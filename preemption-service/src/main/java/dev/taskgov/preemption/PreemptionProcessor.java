@@ -1,6 +1,8 @@
 package dev.taskgov.preemption;
 
 import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.cluster.ClusterScopedKey;
+import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
@@ -203,8 +205,21 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
             return;
         }
         catchUp(out);
+        ClusterArn cluster;
+        String named = request.clusterArn() != null ? request.clusterArn() : spec.clusterArn();
+        try {
+            cluster = ClusterArn.ofNullable(named);
+        } catch (IllegalArgumentException e) {
+            deadLetter(out, record, "clusterArn: " + e.getMessage());
+            return;
+        }
+        if (spec.clusterArn() != null && !spec.clusterArn().equals(cluster.value())) {
+            deadLetter(out, record, "workload.clusterArn: must equal clusterArn '" + cluster + "', was '" + spec.clusterArn() + "'");
+            return;
+        }
+        state.onRequest(request.workloadId(), cluster);
         Instant now = clock.instant();
-        WorkloadValidation.Result validated = WorkloadValidation.validate(spec, state.validationContext(),
+        WorkloadValidation.Result validated = WorkloadValidation.validate(spec, state.validationContext(cluster),
                 request.requestedAt() == null ? now : request.requestedAt());
         if (validated instanceof WorkloadValidation.Invalid invalid) {
             deadLetter(out, record, "workload: " + invalid.reason() + ": " + invalid.message());
@@ -218,7 +233,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
             skip(id, label(where), "request for " + id + " is stale: " + where);
             return;
         }
-        PlanningView view = state.planningView();
+        PlanningView view = state.planningView(cluster);
         if (fitsNow(view, preemptor)) {
             skip(id, "AlreadyFits", id + " fits without evicting anything now");
             return;
@@ -239,7 +254,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
                 anyGrace = true;
             }
         }
-        if (!anyGrace) reserveRoom(preemptor, out);
+        if (!anyGrace) reserveRoom(cluster, preemptor, out);
         LOG.infof("%s: evicting %s", id, plan.victims().stream().map(v -> v.workloadId() + " (" + v.reason() + ")").toList());
     }
 
@@ -266,11 +281,13 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
 
     private void publishEviction(Victim v, String preemptorId, Outbox out) {
         Instant now = clock.instant();
-        WorkloadPreempted event = new WorkloadPreempted(v.workloadId(), v.team(), preemptorId, v.reason(), v.message(), now);
+        ClusterArn cluster = state.clusterOf(v.workloadId());
+        WorkloadPreempted event = new WorkloadPreempted(v.workloadId(), v.team(), preemptorId, v.reason(), v.message(), now,
+                cluster.orNull());
         out.emit(topics.preempted(), v.workloadId(), event, WorkloadPreempted.TYPE,
                 v.workloadId() + ":" + state.admissions(v.workloadId()) + ":preempted");
         state.recordEviction(v.workloadId());
-        observer.evicted(v.team(), v.reason());
+        observer.evicted(cluster, v.team(), v.reason());
     }
 
     private void startGrace(Victim v, String preemptorId, Instant deadline, Outbox out) {
@@ -281,20 +298,20 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         String message = "to be preempted by " + preemptorId + " (" + v.reason() + ") at " + deadline
                 + ", after its grace period; it keeps its placement until then: " + v.message();
         out.emit(topics.status(), v.workloadId(), new WorkloadStatus(v.workloadId(), v.team(), WorkloadState.Admitted,
-                PREEMPTION_PENDING, message, now), WorkloadStatus.TYPE, v.workloadId() + ":" + state.admissions(v.workloadId())
+                PREEMPTION_PENDING, message, now, state.clusterOf(v.workloadId()).orNull()), WorkloadStatus.TYPE, v.workloadId() + ":" + state.admissions(v.workloadId())
                 + ":preemption-pending");
     }
 
     /** Holds the room the evictions made for the preemptor until its admission shows up. */
-    private void reserveRoom(Workload preemptor, Outbox out) {
-        PlanningView after = state.planningView();
+    private void reserveRoom(ClusterArn cluster, Workload preemptor, Outbox out) {
+        PlanningView after = state.planningView(cluster);
         Topology topology = after.topology().copy();
         if (!(topology.place(preemptor.podSets()) instanceof PlacementResult.Placed placed)) {
             LOG.warnf("after the evictions %s still does not place in this view; no room reserved", preemptor.id());
             return;
         }
         Reservation r = new Reservation(preemptor.id(), preemptor.team(), state.admissions(preemptor.id()),
-                WorkloadAdmitted.podSets(placed.placement()), clock.instant());
+                WorkloadAdmitted.podSets(placed.placement()), clock.instant(), cluster.orNull());
         state.reserve(r);
         out.emit(topics.changelog(), r.key(), r, EventTypes.CHANGELOG, r.key() + ":" + r.admissionsBefore());
     }
@@ -317,7 +334,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         for (String p : preemptors) {
             if (state.preemptorState(p) != PreemptorState.PENDING) continue;
             WorkloadSubmitted spec = state.spec(p);
-            if (spec != null) reserveRoom(state.toWorkload(spec), out);
+            if (spec != null) reserveRoom(state.clusterOf(p), state.toWorkload(spec), out);
         }
     }
 
@@ -346,19 +363,29 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         String topic = r.topic();
         try {
             if (topic.equals(topics.quota())) {
-                if (r.key() == null) return;
-                if (QuotaRecords.SCHEDULER_CONFIG_KEY.equals(r.key())) {
-                    state.onSchedulerConfig(r.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(EventCodec.tree(r.value())));
+                ClusterScopedKey key = ClusterScopedKey.parse(r.key());
+                if (key.isDeclaration()) return;
+                if (key.isSchedulerConfig()) {
+                    state.onSchedulerConfig(key.cluster(),
+                            r.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(EventCodec.tree(r.value())));
                 } else {
-                    state.onQuota(r.key(), r.value() == null ? null : EventCodec.tree(r.value()));
+                    state.onQuota(key.cluster(), key.name(), r.value() == null ? null : EventCodec.tree(r.value()));
                 }
             } else if (topic.equals(topics.topology())) {
+                ClusterScopedKey key = ClusterScopedKey.parse(r.key());
+                if (key.isDeclaration()) {
+                    state.onDeclared(key.cluster(), r.value() != null);
+                    return;
+                }
                 if (r.value() == null) {
-                    if (r.key() != null) state.onNode(r.key(), null);
+                    state.onNode(key.cluster(), key.name(), null);
                     return;
                 }
                 NodeRecord n = EventCodec.read(r.value(), NodeRecord.class);
-                if (n != null && n.name() != null && n.instanceType() != null) state.onNode(n.name(), n);
+                if (n != null && n.name() != null && n.instanceType() != null && n.violations().isEmpty()
+                        && ClusterInputsByCluster.nodeKeyProblem(key, n).isEmpty()) {
+                    state.onNode(key.cluster(), n.name(), n);
+                }
             } else if (r.value() == null) {
                 return;
             } else if (topic.equals(topics.submitted())) {
@@ -448,6 +475,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
 
     /** Running workloads (admitted, not evicted, not finished) in this view, for tests and diagnostics. */
     public synchronized List<String> running() {
-        return state.planningView().candidates().values().stream().flatMap(List::stream).map(RunningWorkload::id).sorted().toList();
+        return state.governedOrUnnamed().stream().flatMap(c -> state.planningView(c).candidates().values().stream())
+                .flatMap(List::stream).map(RunningWorkload::id).sorted().toList();
     }
 }

@@ -50,7 +50,7 @@ class CapacityRuleTest {
 
     private void awaitAccelerators(String instanceType, long expected) {
         await().atMost(Duration.ofSeconds(60)).until(() ->
-                capacity.capacityByInstanceType().getOrDefault(instanceType, Resources.ZERO).accelerators() == expected);
+                QuotaTestKit.sharedCapacity().getOrDefault(instanceType, Resources.ZERO).accelerators() == expected);
     }
 
     private static void createQuota(SageMakerClient sageMaker, String cluster, String team, String type, int accelerators) {
@@ -122,7 +122,8 @@ class CapacityRuleTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> metrics().contains(gauge));
             assertThat(metrics()).contains("taskgov_quota_configured{cluster_arn=\"" + cluster
                     + "\",instance_type=\"ml.trn1n.32xlarge\",resource=\"accelerators\",team=\"" + team + "\"} 64.0");
-            assertThat(metrics()).contains("taskgov_quota_cluster_capacity{instance_type=\"ml.trn1n.32xlarge\",resource=\"accelerators\"} 48.0");
+            assertThat(metrics()).contains("taskgov_quota_cluster_capacity{cluster_arn=\"" + cluster
+                    + "\",instance_type=\"ml.trn1n.32xlarge\",resource=\"accelerators\"} 48.0");
             assertThat(metrics()).containsPattern("taskgov_quota_api_requests_total\\{operation=\"DescribeComputeQuota\",outcome=\"success\"} [1-9]");
 
             // the node comes back: the report goes away
@@ -163,7 +164,7 @@ class CapacityRuleTest {
         // the consumer goes on with the next record
         String type = "ml.after-" + team("t");
         QuotaTestKit.publishNode("after-broken-" + team("n"), type, 0, 36, 72, true);
-        await().atMost(Duration.ofSeconds(60)).until(() -> capacity.capacityByInstanceType().containsKey(type));
+        await().atMost(Duration.ofSeconds(60)).until(() -> QuotaTestKit.sharedCapacity().containsKey(type));
     }
 
     private String metrics() throws Exception {

@@ -63,7 +63,7 @@ class ComputeQuotaApiTest {
             nodesPublished = true;
         }
         await().atMost(Duration.ofSeconds(60))
-                .until(() -> capacity.capacityByInstanceType().getOrDefault(P5, dev.taskgov.core.resources.Resources.ZERO)
+                .until(() -> QuotaTestKit.sharedCapacity().getOrDefault(P5, dev.taskgov.core.resources.Resources.ZERO)
                         .accelerators() >= 128);
     }
 

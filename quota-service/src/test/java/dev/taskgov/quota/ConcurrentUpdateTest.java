@@ -44,7 +44,7 @@ class ConcurrentUpdateTest {
     void concurrent_updates_of_one_version_let_exactly_one_through() throws Exception {
         QuotaTestKit.publishNodes(TYPE, 2, 8, 192, 768);
         await().atMost(Duration.ofSeconds(60)).until(() ->
-                capacity.capacityByInstanceType().getOrDefault(TYPE, Resources.ZERO).accelerators() >= 16);
+                QuotaTestKit.sharedCapacity().getOrDefault(TYPE, Resources.ZERO).accelerators() >= 16);
         String cluster = QuotaTestKit.newClusterArn();
         String team = QuotaTestKit.team("race");
         ExecutorService pool = Executors.newFixedThreadPool(2);

@@ -52,13 +52,14 @@ class CurrentApiMembersTest {
             nodesPublished = true;
         }
         await().atMost(Duration.ofSeconds(60)).until(() ->
-                capacity.capacityByInstanceType().getOrDefault(TYPE, Resources.ZERO).accelerators() >= 16);
+                QuotaTestKit.sharedCapacity().getOrDefault(TYPE, Resources.ZERO).accelerators() >= 16);
     }
 
     @Test
     void a_scheduler_config_without_fair_share_gets_the_api_default_enabled_and_idle_sharing_round_trips() throws Exception {
+        String cluster = newClusterArn();
         AwsCli.Result created = AwsCli.sagemaker(service, "create-cluster-scheduler-config", "--name", "policy",
-                "--cluster-arn", newClusterArn(), "--scheduler-config", "{\"PriorityClasses\": [{\"Name\": \"training\", \"Weight\": 50}]}");
+                "--cluster-arn", cluster, "--scheduler-config", "{\"PriorityClasses\": [{\"Name\": \"training\", \"Weight\": 50}]}");
         assertThat(created.exitCode()).as(created.stderr()).isZero();
         String id = JSON.readTree(created.stdout()).path("ClusterSchedulerConfigId").asText();
         JsonNode described = describeSchedulerConfig(id);
@@ -74,7 +75,7 @@ class CurrentApiMembersTest {
         assertThat(v2.path("SchedulerConfig").path("IdleResourceSharing").asText()).isEqualTo("Enabled");
         // the admission and preemption services read it from the quota topic
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            ConsumerRecord<String, String> latest = QuotaTestKit.latestQuotaRecords().get("_scheduler-config");
+            ConsumerRecord<String, String> latest = QuotaTestKit.latestQuotaRecords().get(QuotaTestKit.configKey(cluster));
             assertThat(latest).isNotNull();
             JsonNode value = JSON.readTree(latest.value());
             assertThat(value.path("ClusterSchedulerConfigId").asText()).isEqualTo(id);
@@ -92,13 +93,14 @@ class CurrentApiMembersTest {
     @Test
     void absolute_borrow_limits_are_stored_with_ratio_defaults_and_returned_by_describe_and_on_the_topic() throws Exception {
         String team = team("absolute");
+        String cluster = newClusterArn();
         String body = """
                 {"Name": "%s", "ClusterArn": "%s", "ComputeQuotaTarget": {"TeamName": "%s"},
                  "ComputeQuotaConfig": {
                    "ComputeQuotaResources": [{"InstanceType": "%s", "Accelerators": 4}],
                    "ResourceSharingConfig": {"Strategy": "LendAndBorrow", "BorrowLimit": 100,
                      "AbsoluteBorrowLimits": [{"InstanceType": "%s", "Accelerators": 2}]}}}
-                """.formatted(team, newClusterArn(), team, TYPE, TYPE);
+                """.formatted(team, cluster, team, TYPE, TYPE);
         AwsCli.Result created = AwsCli.sagemaker(service, "create-compute-quota", "--cli-input-json", body);
         assertThat(created.exitCode()).as(created.stderr()).isZero();
         String id = JSON.readTree(created.stdout()).path("ComputeQuotaId").asText();
@@ -111,7 +113,7 @@ class CurrentApiMembersTest {
         assertThat(sharing.path("AbsoluteBorrowLimits").toString()).isEqualTo(
                 "[{\"InstanceType\":\"" + TYPE + "\",\"Accelerators\":2,\"VCpu\":24.0,\"MemoryInGiB\":96.0}]");
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            ConsumerRecord<String, String> latest = QuotaTestKit.latestQuotaRecords().get(team);
+            ConsumerRecord<String, String> latest = QuotaTestKit.latestQuotaRecords().get(QuotaTestKit.quotaKey(cluster, team));
             assertThat(latest).isNotNull();
             assertThat(JSON.readTree(latest.value()).path("ComputeQuotaConfig").path("ResourceSharingConfig")
                     .path("AbsoluteBorrowLimits").path(0).path("Accelerators").asInt()).isEqualTo(2);

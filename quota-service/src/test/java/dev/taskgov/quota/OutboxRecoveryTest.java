@@ -65,11 +65,11 @@ class OutboxRecoveryTest {
     @BeforeEach
     void setUp() {
         sageMaker = QuotaTestKit.sageMaker(service);
-        if (capacity.capacityByInstanceType().getOrDefault(TYPE, Resources.ZERO).accelerators() < 16) {
+        if (QuotaTestKit.sharedCapacity().getOrDefault(TYPE, Resources.ZERO).accelerators() < 16) {
             QuotaTestKit.publishNodes(TYPE, 4, 4, 48, 192);
         }
         await().atMost(Duration.ofSeconds(60)).until(() ->
-                capacity.capacityByInstanceType().getOrDefault(TYPE, Resources.ZERO).accelerators() >= 16);
+                QuotaTestKit.sharedCapacity().getOrDefault(TYPE, Resources.ZERO).accelerators() >= 16);
     }
 
     @AfterEach
@@ -99,21 +99,23 @@ class OutboxRecoveryTest {
     @Test
     void a_change_committed_while_publishing_is_down_arrives_once_publishing_is_back() throws Exception {
         String team = QuotaTestKit.team("crash");
+        String cluster = QuotaTestKit.newClusterArn();
+        String key = QuotaTestKit.quotaKey(cluster, team);
         publisher.suspend();
-        String id = createQuota(QuotaTestKit.newClusterArn(), team, 3);
+        String id = createQuota(cluster, team, 3);
 
         // committed: the quota is there and its record waits in the outbox, not on the topic
         assertThat(sageMaker.describeComputeQuota(r -> r.computeQuotaId(id)).computeQuotaVersion()).isEqualTo(1);
-        List<OutboxEvent> pending = outboxRowsOf(team);
+        List<OutboxEvent> pending = outboxRowsOf(key);
         assertThat(pending).hasSize(1);
         assertThat(pending.get(0).publishedAt).isNull();
-        assertThat(QuotaTestKit.latestQuotaRecords()).doesNotContainKey(team);
+        assertThat(QuotaTestKit.latestQuotaRecords()).doesNotContainKey(key);
 
         publisher.resume();
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> QuotaTestKit.latestQuotaRecords().containsKey(team));
+        await().atMost(Duration.ofSeconds(60)).until(() -> QuotaTestKit.latestQuotaRecords().containsKey(key));
         List<ConsumerRecord<String, String>> records = QuotaTestKit.readQuotaTopic().stream()
-                .filter(r -> team.equals(r.key())).toList();
+                .filter(r -> key.equals(r.key())).toList();
         assertThat(records).hasSize(1);
         ConsumerRecord<String, String> record = records.get(0);
         // the value is exactly the quota's Describe document (ratio defaults applied)
@@ -129,16 +131,18 @@ class OutboxRecoveryTest {
                 .containsEntry("ce_id", pending.get(0).eventId)
                 .containsEntry("content-type", "application/json");
         assertThat(headers.get("ce_time")).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z");
-        await().atMost(Duration.ofSeconds(10)).until(() -> outboxRowsOf(team).get(0).publishedAt != null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> outboxRowsOf(key).get(0).publishedAt != null);
     }
 
     @Test
     void updates_and_deletion_reach_the_topic_in_order_and_deletion_is_a_tombstone() {
         String team = QuotaTestKit.team("lifecycle");
-        String id = createQuota(QuotaTestKit.newClusterArn(), team, 1);
+        String cluster = QuotaTestKit.newClusterArn();
+        String key = QuotaTestKit.quotaKey(cluster, team);
+        String id = createQuota(cluster, team, 1);
         sageMaker.updateComputeQuota(r -> r.computeQuotaId(id).targetVersion(1).activationState(ActivationState.DISABLED));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            ConsumerRecord<String, String> latest = QuotaTestKit.latestQuotaRecords().get(team);
+            ConsumerRecord<String, String> latest = QuotaTestKit.latestQuotaRecords().get(key);
             assertThat(latest).isNotNull();
             JsonNode value = QuotaTestKit.JSON.readTree(latest.value());
             assertThat(value.path("ComputeQuotaVersion").asInt()).isEqualTo(2);
@@ -149,7 +153,7 @@ class OutboxRecoveryTest {
         sageMaker.deleteComputeQuota(r -> r.computeQuotaId(id));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             List<ConsumerRecord<String, String>> records = QuotaTestKit.readQuotaTopic().stream()
-                    .filter(r -> team.equals(r.key())).toList();
+                    .filter(r -> key.equals(r.key())).toList();
             assertThat(records).hasSize(3);
             assertThat(records.get(2).value()).isNull();
             assertThat(QuotaTestKit.headers(records.get(2))).containsEntry("ce_type", QuotaTopicOutbox.COMPUTE_QUOTA_DELETED);
@@ -157,13 +161,14 @@ class OutboxRecoveryTest {
     }
 
     @Test
-    void the_scheduler_config_is_published_under_its_own_key() {
-        String id = sageMaker.createClusterSchedulerConfig(r -> r.name("policy").clusterArn(QuotaTestKit.newClusterArn())
+    void the_scheduler_config_is_published_under_its_clusters_key() {
+        String cluster = QuotaTestKit.newClusterArn();
+        String id = sageMaker.createClusterSchedulerConfig(r -> r.name("policy").clusterArn(cluster)
                 .schedulerConfig(s -> s.priorityClasses(PriorityClass.builder().name("inference").weight(90).build(),
                         PriorityClass.builder().name("training").weight(70).build()).fairShare(FairShare.ENABLED)))
                 .clusterSchedulerConfigId();
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            ConsumerRecord<String, String> latest = QuotaTestKit.latestQuotaRecords().get("_scheduler-config");
+            ConsumerRecord<String, String> latest = QuotaTestKit.latestQuotaRecords().get(QuotaTestKit.configKey(cluster));
             assertThat(latest).isNotNull();
             JsonNode value = QuotaTestKit.JSON.readTree(latest.value());
             assertThat(value.path("ClusterSchedulerConfigId").asText()).isEqualTo(id);
@@ -175,7 +180,7 @@ class OutboxRecoveryTest {
         });
         sageMaker.deleteClusterSchedulerConfig(r -> r.clusterSchedulerConfigId(id));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            ConsumerRecord<String, String> latest = QuotaTestKit.latestQuotaRecords().get("_scheduler-config");
+            ConsumerRecord<String, String> latest = QuotaTestKit.latestQuotaRecords().get(QuotaTestKit.configKey(cluster));
             assertThat(latest.value()).isNull();
         });
     }
@@ -183,14 +188,16 @@ class OutboxRecoveryTest {
     @Test
     void a_start_republishes_the_current_state_of_every_quota() {
         String team = QuotaTestKit.team("restart");
-        String id = createQuota(QuotaTestKit.newClusterArn(), team, 2);
-        await().atMost(Duration.ofSeconds(60)).until(() -> QuotaTestKit.latestQuotaRecords().containsKey(team));
+        String cluster = QuotaTestKit.newClusterArn();
+        String key = QuotaTestKit.quotaKey(cluster, team);
+        String id = createQuota(cluster, team, 2);
+        await().atMost(Duration.ofSeconds(60)).until(() -> QuotaTestKit.latestQuotaRecords().containsKey(key));
 
         assertThat(republisher.republishCurrentState()).isPositive();
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             List<ConsumerRecord<String, String>> records = QuotaTestKit.readQuotaTopic().stream()
-                    .filter(r -> team.equals(r.key())).toList();
+                    .filter(r -> key.equals(r.key())).toList();
             assertThat(records).hasSize(2);
             assertThat(QuotaTestKit.JSON.readTree(records.get(1).value()))
                     .isEqualTo(QuotaTestKit.JSON.readTree(records.get(0).value()));

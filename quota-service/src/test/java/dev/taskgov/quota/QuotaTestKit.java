@@ -2,7 +2,13 @@ package dev.taskgov.quota;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.cluster.ClusterScopedKey;
+import dev.taskgov.core.events.ClusterDeclared;
+import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.quota.api.Ids;
+import dev.taskgov.quota.capacity.ClusterCapacity;
+import io.quarkus.arc.Arc;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TaskgovTopics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -32,6 +38,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
+import static org.awaitility.Awaitility.await;
+
 /** What the quota-service tests share: a real SageMaker client, a node publisher, a quota topic reader. */
 public final class QuotaTestKit {
 
@@ -51,9 +59,48 @@ public final class QuotaTestKit {
                 .build();
     }
 
-    /** A cluster ARN of its own, so that each test's quota sums are its own. */
-    public static String newClusterArn() {
-        return "arn:aws:sagemaker:us-west-2:123456789012:cluster/" + Ids.newId();
+    /** The nodes the tests published, by name: every cluster a test creates has them all. */
+    private static final Map<String, ObjectNode> NODES = new LinkedHashMap<>();
+    /** The clusters the tests created (declared on the topology topic). */
+    private static final List<String> CLUSTERS = new ArrayList<>();
+
+    /**
+     * A cluster ARN of its own, so that each test's quota sums are its own: declared on the topology topic as
+     * topology-service declares a governed cluster, with every node the tests published (each cluster's capacity
+     * is its own nodes'), and known to quota-service before this returns.
+     */
+    public static synchronized String newClusterArn() {
+        String arn = "arn:aws:sagemaker:us-west-2:123456789012:cluster/" + Ids.newId();
+        ClusterArn cluster = ClusterArn.of(arn);
+        send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.declaration(cluster), EventCodec.write(new ClusterDeclared(arn, null, "static", null)));
+        CLUSTERS.add(arn);
+        NODES.values().forEach(n -> send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.of(cluster, n.get("name").asText()), n.toString()));
+        await().atMost(Duration.ofSeconds(60)).until(() -> capacity().governed().contains(cluster)
+                && NODES.keySet().stream().allMatch(name -> capacity().node(cluster, name).isPresent()));
+        return arn;
+    }
+
+    private static String reference;
+
+    /** What quota-service counts as capacity per instance type in a test cluster (each has every published node). */
+    public static synchronized Map<String, dev.taskgov.core.resources.Resources> sharedCapacity() {
+        if (reference == null) reference = newClusterArn();
+        return capacity().capacityByInstanceType(ClusterArn.of(reference));
+    }
+
+    /** quota-service's view of the governed clusters (the tests run in its JVM). */
+    public static ClusterCapacity capacity() {
+        return Arc.container().instance(ClusterCapacity.class).get();
+    }
+
+    /** The key of a team's quota on the quota topic: {@code <ClusterArn>#<team>}. */
+    public static String quotaKey(String clusterArn, String team) {
+        return ClusterScopedKey.of(ClusterArn.of(clusterArn), team);
+    }
+
+    /** The key of a cluster's scheduler config on the quota topic: {@code <ClusterArn>#_scheduler-config}. */
+    public static String configKey(String clusterArn) {
+        return ClusterScopedKey.schedulerConfig(ClusterArn.of(clusterArn));
     }
 
     /** A unique team name with a readable prefix. */
@@ -61,7 +108,7 @@ public final class QuotaTestKit {
         return prefix + "-" + Ids.newId().substring(0, 6);
     }
 
-    /** Publishes ready nodes of an instance type to the topology topic; returns their names. */
+    /** Publishes ready nodes of an instance type to the topology topic, in every test cluster; returns their names. */
     public static List<String> publishNodes(String instanceType, int count, long accelerators, long vcpu, long memoryGiB) {
         List<String> names = new ArrayList<>();
         String prefix = "node-" + Ids.newId().substring(0, 6);
@@ -73,8 +120,9 @@ public final class QuotaTestKit {
         return names;
     }
 
-    public static void publishNode(String name, String instanceType, long accelerators, long vcpu, long memoryGiB,
-                                   boolean ready) {
+    /** Publishes a node in every test cluster (and in those created later), and waits until quota-service has it. */
+    public static synchronized void publishNode(String name, String instanceType, long accelerators, long vcpu, long memoryGiB,
+                                                boolean ready) {
         ObjectNode node = JSON.createObjectNode();
         node.put("name", name);
         node.put("instanceId", "i-" + name);
@@ -87,12 +135,27 @@ public final class QuotaTestKit {
         alloc.put("vcpu", vcpu);
         alloc.put("memoryGiB", memoryGiB);
         node.put("ready", ready);
-        send(TaskgovTopics.TOPOLOGY, name, node.toString());
+        NODES.put(name, node);
+        for (String arn : CLUSTERS) send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.of(ClusterArn.of(arn), name), node.toString());
+        await().atMost(Duration.ofSeconds(60)).until(() -> CLUSTERS.stream().allMatch(arn -> capacity().node(ClusterArn.of(arn), name)
+                .map(n -> n.ready() == ready && n.allocatable().accelerators() == accelerators).orElse(false)));
     }
 
-    /** The node left the cluster: a tombstone for its key. */
-    public static void removeNode(String name) {
-        send(TaskgovTopics.TOPOLOGY, name, null);
+    /** The node left every test cluster: a tombstone for its key in each. */
+    public static synchronized void removeNode(String name) {
+        NODES.remove(name);
+        for (String arn : CLUSTERS) send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.of(ClusterArn.of(arn), name), null);
+        await().atMost(Duration.ofSeconds(60)).until(() -> CLUSTERS.stream().noneMatch(arn -> capacity().node(ClusterArn.of(arn), name).isPresent()));
+    }
+
+    /** A node published in one cluster only (no other test cluster gets it). */
+    public static void publishNodeIn(String clusterArn, String name, String instanceType, long accelerators) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("name", name);
+        node.put("instanceType", instanceType);
+        node.put("clusterArn", clusterArn);
+        node.putObject("allocatable").put("accelerators", accelerators).put("vcpu", 96).put("memoryGiB", 1152);
+        send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.of(ClusterArn.of(clusterArn), name), node.toString());
     }
 
     public static synchronized void send(String topic, String key, String value) {

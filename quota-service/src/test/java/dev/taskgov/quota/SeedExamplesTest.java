@@ -65,7 +65,7 @@ class SeedExamplesTest {
     }
 
     private long accelerators(String type) {
-        return capacity.capacityByInstanceType().getOrDefault(type, Resources.ZERO).accelerators();
+        return QuotaTestKit.sharedCapacity().getOrDefault(type, Resources.ZERO).accelerators();
     }
 
     @Test
@@ -141,8 +141,12 @@ class SeedExamplesTest {
     private record Team(String name, int gpus, ResourceSharingStrategy strategy, Integer borrowLimit, int weight) {
     }
 
+    /** The cluster of the teams {@link #createTeams} created last. */
+    private String teamsCluster;
+
     private Map<String, String> createTeams(String instanceType, Team... teams) {
         String cluster = newClusterArn();
+        teamsCluster = cluster;
         Map<String, String> ids = new LinkedHashMap<>();
         for (Team t : teams) {
             String id = sageMaker.createComputeQuota(r -> r.name(t.name()).clusterArn(cluster)
@@ -161,7 +165,7 @@ class SeedExamplesTest {
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             Map<String, ConsumerRecord<String, String>> latest = QuotaTestKit.latestQuotaRecords();
             for (Team t : teams) {
-                ConsumerRecord<String, String> record = latest.get(t.name());
+                ConsumerRecord<String, String> record = latest.get(QuotaTestKit.quotaKey(teamsCluster, t.name()));
                 assertThat(record).as("record of " + t.name()).isNotNull();
                 assertThat(record.value()).isNotNull();
                 JsonNode value = QuotaTestKit.JSON.readTree(record.value());

@@ -21,6 +21,52 @@ public interface TopologyConfig {
     @WithDefault("static")
     Set<SourceKind> source();
 
+    /**
+     * The HyperPod cluster ARN of the cluster the settings above describe (its records are keyed
+     * {@code <ClusterArn>#<node>} and the cluster is declared on the topic). Absent: the records name no
+     * cluster (a single-cluster deployment from before clusters).
+     */
+    Optional<String> clusterArn();
+
+    /**
+     * Further clusters this deployment governs, by a short name, each with its own source: e.g.
+     * {@code taskgov.topology.clusters.small.arn=arn:aws:sagemaker:...:cluster/...},
+     * {@code taskgov.topology.clusters.small.source=static},
+     * {@code taskgov.topology.clusters.small.static-file.path=deploy/local/small-cluster.json}.
+     */
+    Map<String, Cluster> clusters();
+
+    /** One more governed cluster and where its nodes come from. */
+    interface Cluster {
+        /** Its HyperPod cluster ARN (required). */
+        String arn();
+
+        /** {@code static}, {@code ec2}, {@code kubernetes} or {@code ec2,kubernetes}. */
+        @WithDefault("static")
+        Set<SourceKind> source();
+
+        /** Its inventory file, for {@code static}. */
+        Optional<Path> staticFilePath();
+
+        /** Its EC2 region (default: {@code taskgov.topology.ec2.region}). */
+        Optional<String> ec2Region();
+
+        /** Its EC2 endpoint override (default: {@code taskgov.topology.ec2.endpoint}). */
+        Optional<URI> ec2Endpoint();
+
+        /** Only these instances. */
+        Optional<List<String>> ec2InstanceIds();
+
+        /** Only instances in these placement groups. */
+        Optional<List<String>> ec2PlacementGroups();
+
+        /** Only these EC2 instance types. */
+        Optional<List<String>> ec2InstanceTypes();
+
+        /** The kubeconfig context of its Kubernetes API, for {@code kubernetes} (default: the current context). */
+        Optional<String> kubernetesContext();
+    }
+
     /** Time between two polls of EC2 (and re-reads of the static file) when all goes well. */
     @WithDefault("30s")
     Duration pollInterval();

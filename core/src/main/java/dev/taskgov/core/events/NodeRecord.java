@@ -1,5 +1,7 @@
 package dev.taskgov.core.events;
 
+import dev.taskgov.core.cluster.InCluster;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.Violation;
@@ -23,7 +25,7 @@ import java.util.TreeMap;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeRecord(String name, String instanceId, String instanceType, Map<String, String> labels,
-                         ResourceAmounts allocatable, Boolean ready, String clusterArn) {
+                         ResourceAmounts allocatable, Boolean ready, String clusterArn) implements InCluster {
 
     /** A node of no named cluster. */
     public NodeRecord(String name, String instanceId, String instanceType, Map<String, String> labels,
@@ -34,11 +36,6 @@ public record NodeRecord(String name, String instanceId, String instanceType, Ma
     /** A copy in a cluster (null: none named). */
     public NodeRecord withClusterArn(String cluster) {
         return new NodeRecord(name, instanceId, instanceType, labels, allocatable, ready, cluster);
-    }
-
-    /** The cluster ({@code ClusterArn}) this record belongs to; null: the deployment's {@code UNNAMED} cluster. */
-    public dev.taskgov.core.cluster.ClusterArn cluster() {
-        return dev.taskgov.core.cluster.ClusterArn.ofNullable(clusterArn);
     }
 
     /** CloudEvents {@code ce_type} of a node record. */

@@ -1,5 +1,7 @@
 package dev.taskgov.core.events;
 
+import dev.taskgov.core.cluster.InCluster;
+
 import java.time.Instant;
 import java.util.Map;
 
@@ -18,17 +20,12 @@ import java.util.Map;
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record PreemptionRequested(String workloadId, String team, int priority, WorkloadSubmitted workload,
                                   Map<String, ResourceAmounts> lacking, String message, Instant requestedAt,
-                                  String clusterArn) {
+                                  String clusterArn) implements InCluster {
 
     /** A request in no named cluster. */
     public PreemptionRequested(String workloadId, String team, int priority, WorkloadSubmitted workload,
                                Map<String, ResourceAmounts> lacking, String message, Instant requestedAt) {
         this(workloadId, team, priority, workload, lacking, message, requestedAt, null);
-    }
-
-    /** The cluster ({@code ClusterArn}) this record belongs to; null: the deployment's {@code UNNAMED} cluster. */
-    public dev.taskgov.core.cluster.ClusterArn cluster() {
-        return dev.taskgov.core.cluster.ClusterArn.ofNullable(clusterArn);
     }
 
     /** CloudEvents {@code ce_type}. */

@@ -1,5 +1,7 @@
 package dev.taskgov.core.events;
 
+import dev.taskgov.core.cluster.InCluster;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Placement;
@@ -22,7 +24,7 @@ import java.util.Map;
  */
 public record WorkloadAdmitted(String workloadId, String team, Instant admittedAt, Map<String, ResourceAmounts> borrowed,
                                List<AdmittedPodSet> podSets, @JsonInclude(JsonInclude.Include.NON_NULL) String reason,
-                               @JsonInclude(JsonInclude.Include.NON_NULL) String clusterArn) {
+                               @JsonInclude(JsonInclude.Include.NON_NULL) String clusterArn) implements InCluster {
 
     /** An admission or new placement in no named cluster. */
     public WorkloadAdmitted(String workloadId, String team, Instant admittedAt, Map<String, ResourceAmounts> borrowed,
@@ -33,11 +35,6 @@ public record WorkloadAdmitted(String workloadId, String team, Instant admittedA
     /** A copy in a cluster (null: none named). */
     public WorkloadAdmitted withClusterArn(String cluster) {
         return new WorkloadAdmitted(workloadId, team, admittedAt, borrowed, podSets, reason, cluster);
-    }
-
-    /** The cluster ({@code ClusterArn}) this record belongs to; null: the deployment's {@code UNNAMED} cluster. */
-    public dev.taskgov.core.cluster.ClusterArn cluster() {
-        return dev.taskgov.core.cluster.ClusterArn.ofNullable(clusterArn);
     }
 
     /** The {@link #reason} of a new placement after a node failure (design.md "A cluster that changes while workloads run"). */

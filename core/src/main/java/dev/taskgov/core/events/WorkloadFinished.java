@@ -1,5 +1,7 @@
 package dev.taskgov.core.events;
 
+import dev.taskgov.core.cluster.InCluster;
+
 import java.time.Instant;
 
 /**
@@ -9,7 +11,7 @@ import java.time.Instant;
  *                   write it); a decider finds the cluster of a finished workload by its id otherwise
  */
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-public record WorkloadFinished(String workloadId, Instant finishedAt, Outcome outcome, String clusterArn) {
+public record WorkloadFinished(String workloadId, Instant finishedAt, Outcome outcome, String clusterArn) implements InCluster {
 
     /** A finish that names no cluster. */
     public WorkloadFinished(String workloadId, Instant finishedAt, Outcome outcome) {

@@ -1,5 +1,7 @@
 package dev.taskgov.core.events;
 
+import dev.taskgov.core.cluster.InCluster;
+
 import dev.taskgov.core.model.PreemptionReason;
 
 import java.time.Instant;
@@ -11,7 +13,7 @@ import java.time.Instant;
  */
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record WorkloadPreempted(String workloadId, String team, String preemptorWorkloadId, PreemptionReason reason,
-                                String message, Instant preemptedAt, String clusterArn) {
+                                String message, Instant preemptedAt, String clusterArn) implements InCluster {
 
     /** An eviction in no named cluster. */
     public WorkloadPreempted(String workloadId, String team, String preemptorWorkloadId, PreemptionReason reason,
@@ -22,11 +24,6 @@ public record WorkloadPreempted(String workloadId, String team, String preemptor
     /** A copy in a cluster (null: none named). */
     public WorkloadPreempted withClusterArn(String cluster) {
         return new WorkloadPreempted(workloadId, team, preemptorWorkloadId, reason, message, preemptedAt, cluster);
-    }
-
-    /** The cluster ({@code ClusterArn}) this record belongs to; null: the deployment's {@code UNNAMED} cluster. */
-    public dev.taskgov.core.cluster.ClusterArn cluster() {
-        return dev.taskgov.core.cluster.ClusterArn.ofNullable(clusterArn);
     }
 
     /** CloudEvents {@code ce_type}. */

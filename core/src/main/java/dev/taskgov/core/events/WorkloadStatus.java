@@ -1,5 +1,7 @@
 package dev.taskgov.core.events;
 
+import dev.taskgov.core.cluster.InCluster;
+
 import dev.taskgov.core.model.WorkloadState;
 
 import java.time.Instant;
@@ -13,17 +15,12 @@ import java.time.Instant;
  */
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record WorkloadStatus(String workloadId, String team, WorkloadState state, String reason, String message,
-                             Instant updatedAt, String clusterArn) {
+                             Instant updatedAt, String clusterArn) implements InCluster {
 
     /** A status in no named cluster. */
     public WorkloadStatus(String workloadId, String team, WorkloadState state, String reason, String message,
                           Instant updatedAt) {
         this(workloadId, team, state, reason, message, updatedAt, null);
-    }
-
-    /** The cluster ({@code ClusterArn}) this record belongs to; null: the deployment's {@code UNNAMED} cluster. */
-    public dev.taskgov.core.cluster.ClusterArn cluster() {
-        return dev.taskgov.core.cluster.ClusterArn.ofNullable(clusterArn);
     }
 
     /** CloudEvents {@code ce_type}. */

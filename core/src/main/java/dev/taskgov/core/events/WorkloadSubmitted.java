@@ -1,5 +1,7 @@
 package dev.taskgov.core.events;
 
+import dev.taskgov.core.cluster.InCluster;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.taskgov.core.model.SchedulerConfig;
@@ -21,7 +23,7 @@ import java.util.Optional;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkloadSubmitted(String workloadId, String namespace, String queueName, String priorityClass,
-                                String jobKind, Instant submittedAt, List<PodSetSpec> podSets, String clusterArn) {
+                                String jobKind, Instant submittedAt, List<PodSetSpec> podSets, String clusterArn) implements InCluster {
 
     /** A submission that names no cluster. */
     public WorkloadSubmitted(String workloadId, String namespace, String queueName, String priorityClass,
@@ -66,11 +68,6 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
     /** A copy in another cluster (null: none named). */
     public WorkloadSubmitted withClusterArn(String cluster) {
         return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, submittedAt, podSets, cluster);
-    }
-
-    /** The cluster ({@code ClusterArn}) this record belongs to; null: the deployment's {@code UNNAMED} cluster. */
-    public dev.taskgov.core.cluster.ClusterArn cluster() {
-        return dev.taskgov.core.cluster.ClusterArn.ofNullable(clusterArn);
     }
 
 }

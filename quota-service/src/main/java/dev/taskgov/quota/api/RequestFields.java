@@ -17,8 +17,7 @@ public final class RequestFields {
     /** {@code Name} of a compute quota or scheduler config. */
     public static final Pattern RESOURCE_NAME = Pattern.compile("[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}");
     /** {@code ClusterArn} of a HyperPod cluster. */
-    public static final Pattern CLUSTER_ARN =
-            Pattern.compile("arn:aws[a-z\\-]*:sagemaker:[a-z0-9\\-]*:[0-9]{12}:cluster/[a-z0-9]{12}");
+    public static final Pattern CLUSTER_ARN = dev.taskgov.core.cluster.ClusterArn.PATTERN;
     /** {@code ComputeQuotaId} and {@code ClusterSchedulerConfigId}. */
     public static final Pattern RESOURCE_ID = Pattern.compile("[a-z0-9]{12}");
 

@@ -1,47 +1,84 @@
 package dev.taskgov.quota.capacity;
 
+import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.resources.Resources;
+import dev.taskgov.quota.api.AwsApiException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The cluster as the topology topic describes it: the latest record of every node. Capacity per
- * instance type = the sum of the allocatable of its ready nodes.
+ * The governed clusters as the topology topic describes them: the clusters topology-service declares,
+ * and the latest record of every node of each. Capacity per cluster and instance type = the sum of the
+ * allocatable of its ready nodes; one cluster's nodes never count towards another's quota sums.
  */
 @ApplicationScoped
 public class ClusterCapacity {
 
-    private final Map<String, NodeCapacity> nodes = new ConcurrentHashMap<>();
+    private final Map<ClusterArn, Map<String, NodeCapacity>> nodes = new ConcurrentHashMap<>();
+    private final Set<ClusterArn> declared = ConcurrentHashMap.newKeySet();
 
     @Inject
     Event<CapacityChanged> changed;
 
-    /** Fired after a node appeared, changed or left. */
-    public record CapacityChanged(String nodeName) {
+    /** Fired after a node appeared, changed or left, or a cluster was declared or withdrawn. */
+    public record CapacityChanged(ClusterArn cluster, String nodeName) {
     }
 
-    public void upsert(NodeCapacity node) {
-        NodeCapacity before = nodes.put(node.name(), node);
+    public void upsert(ClusterArn cluster, NodeCapacity node) {
+        NodeCapacity before = nodes.computeIfAbsent(cluster, c -> new ConcurrentHashMap<>()).put(node.name(), node);
         if (!node.equals(before)) {
-            changed.fire(new CapacityChanged(node.name()));
+            changed.fire(new CapacityChanged(cluster, node.name()));
         }
     }
 
-    public void remove(String nodeName) {
-        if (nodes.remove(nodeName) != null) {
-            changed.fire(new CapacityChanged(nodeName));
+    public void remove(ClusterArn cluster, String nodeName) {
+        Map<String, NodeCapacity> of = nodes.get(cluster);
+        if (of != null && of.remove(nodeName) != null) {
+            changed.fire(new CapacityChanged(cluster, nodeName));
         }
     }
 
-    /** Allocatable of ready nodes, summed per instance type. */
-    public Map<String, Resources> capacityByInstanceType() {
+    /** topology-service declared (true) or withdrew (false) a cluster. */
+    public void declare(ClusterArn cluster, boolean governed) {
+        boolean changedNow = governed ? declared.add(cluster) : declared.remove(cluster);
+        if (changedNow) changed.fire(new CapacityChanged(cluster, null));
+    }
+
+    /** The clusters the deployment governs: declared ones and any with a node (named ones only: a quota names its ARN). */
+    public SortedSet<ClusterArn> governed() {
+        SortedSet<ClusterArn> out = new TreeSet<>(declared);
+        nodes.forEach((c, n) -> {
+            if (!n.isEmpty()) out.add(c);
+        });
+        out.remove(ClusterArn.UNNAMED);
+        return out;
+    }
+
+    /**
+     * Refuses a quota or scheduler config for a cluster the deployment does not govern, as SageMaker refuses an
+     * unknown cluster: {@code ResourceNotFound}, naming it.
+     */
+    public void requireGoverned(String clusterArn) {
+        SortedSet<ClusterArn> governed = governed();
+        if (!governed.contains(ClusterArn.of(clusterArn))) {
+            throw AwsApiException.notFound("ClusterArn: cluster " + clusterArn + " not found: this deployment does not govern it "
+                    + "(it governs " + (governed.isEmpty() ? "none yet" : governed.toString())
+                    + "; topology-service declares the governed clusters)");
+        }
+    }
+
+    /** Allocatable of one cluster's ready nodes, summed per instance type. */
+    public Map<String, Resources> capacityByInstanceType(ClusterArn cluster) {
         Map<String, Resources> out = new TreeMap<>();
-        for (NodeCapacity n : nodes.values()) {
+        for (NodeCapacity n : nodes.getOrDefault(cluster, Map.of()).values()) {
             if (n.ready()) {
                 out.merge(n.instanceType(), n.allocatable(), Resources::plus);
             }
@@ -49,16 +86,23 @@ public class ClusterCapacity {
         return out;
     }
 
-    /** Per instance type, the largest allocatable of one node seen: the totals of types no table knows. */
+    /** Per instance type, the largest allocatable of one node seen in any cluster: the totals of types no table knows. */
     public Map<String, Resources> learnedInstanceTotals() {
         Map<String, Resources> out = new TreeMap<>();
-        for (NodeCapacity n : nodes.values()) {
-            out.merge(n.instanceType(), n.allocatable(), Resources::max);
+        for (Map<String, NodeCapacity> of : nodes.values()) {
+            for (NodeCapacity n : of.values()) {
+                out.merge(n.instanceType(), n.allocatable(), Resources::max);
+            }
         }
         return out;
     }
 
+    /** The latest record of one node of a cluster. */
+    public java.util.Optional<NodeCapacity> node(ClusterArn cluster, String name) {
+        return java.util.Optional.ofNullable(nodes.getOrDefault(cluster, Map.of()).get(name));
+    }
+
     public int nodeCount() {
-        return nodes.size();
+        return nodes.values().stream().mapToInt(Map::size).sum();
     }
 }

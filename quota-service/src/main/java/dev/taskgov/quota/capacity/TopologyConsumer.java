@@ -1,5 +1,8 @@
 package dev.taskgov.quota.capacity;
 
+import dev.taskgov.core.cluster.ClusterScopedKey;
+import dev.taskgov.core.events.ClusterDeclared;
+import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.model.Violation;
 import dev.taskgov.core.resources.Resources;
@@ -12,8 +15,9 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import java.util.List;
 
 /**
- * Learns the cluster's capacity from the compacted topology topic (key = node name, value = the
- * node record of design.md, tombstone = node gone). Every instance reads the topic from the start
+ * Learns the governed clusters and their capacity from the compacted topology topic (key =
+ * {@code <ClusterArn>#<node name>}, value = the node record of design.md, tombstone = node gone; key =
+ * {@code <ClusterArn>}: the cluster's declaration; a bare node name: the unnamed cluster). Every instance reads the topic from the start
  * (its own consumer group), so it always knows every node. A record that cannot be read is refused
  * and goes to the dead-letter topic with the reason ({@link QuotaDeadLetters}).
  */
@@ -25,26 +29,37 @@ public class TopologyConsumer {
 
     @Incoming("topology")
     public void onNode(ConsumerRecord<String, String> record) {
-        if (record.value() == null) {
-            if (record.key() == null) {
-                throw new IllegalArgumentException("tombstone without a key: no node to remove");
+        ClusterScopedKey key = ClusterScopedKey.parse(record.key());
+        if (key.isDeclaration()) {
+            if (record.value() != null) {
+                ClusterDeclared d = EventValues.read(record.value(), ClusterDeclared.class);
+                if (d.clusterArn() != null && !d.clusterArn().equals(key.cluster().value())) {
+                    throw new IllegalArgumentException("clusterArn: the declaration names " + d.clusterArn() + " under the key " + key);
+                }
             }
-            capacity.remove(record.key());
+            capacity.declare(key.cluster(), record.value() != null);
             return;
         }
-        capacity.upsert(parse(record.key(), record.value()));
+        if (record.value() == null) {
+            capacity.remove(key.cluster(), key.name());
+            return;
+        }
+        capacity.upsert(key.cluster(), parse(key, record.value()));
     }
 
-    NodeCapacity parse(String key, String value) {
+    NodeCapacity parse(ClusterScopedKey key, String value) {
         NodeRecord n = EventValues.read(value, NodeRecord.class);
         // the record key names the node when the value does not
-        String name = n.name() != null ? n.name() : key;
-        NodeRecord named = new NodeRecord(name, n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), n.ready());
+        NodeRecord named = n.name() != null ? n : new NodeRecord(key.name(), n.instanceId(), n.instanceType(), n.labels(),
+                n.allocatable(), n.ready(), n.clusterArn());
         List<Violation> violations = named.violations();
         if (!violations.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", violations.stream().map(Violation::toString).toList()));
         }
+        ClusterInputsByCluster.nodeKeyProblem(key, named).ifPresent(p -> {
+            throw new IllegalArgumentException(p);
+        });
         Resources allocatable = n.allocatable() == null ? Resources.ZERO : n.allocatable().toResources();
-        return new NodeCapacity(name, n.instanceType(), allocatable, n.ready() == null || n.ready());
+        return new NodeCapacity(named.name(), n.instanceType(), allocatable, n.ready() == null || n.ready());
     }
 }

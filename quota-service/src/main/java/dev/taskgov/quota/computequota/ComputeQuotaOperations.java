@@ -1,5 +1,6 @@
 package dev.taskgov.quota.computequota;
 
+import dev.taskgov.core.cluster.ClusterArn;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.core.resources.Resources;
@@ -91,6 +92,8 @@ public class ComputeQuotaOperations implements OperationRegistry {
         RequestFields.optionalEnum(request, "ActivationState", ActivationState.class);
         EffectiveQuota quota = rules.fromRequest(request);
 
+        // after the request's own rules, so a bad request names all its broken fields first
+        capacity.requireGoverned(clusterArn);
         lockCluster(clusterArn);
         if (ComputeQuotaEntity.count("clusterArn = ?1 and teamName = ?2", clusterArn, quota.team()) > 0) {
             throw AwsApiException.conflict("ComputeQuotaTarget.TeamName: team '" + quota.team()
@@ -109,7 +112,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
         e.persist();
         recordVersion(e);
         flush("team '" + quota.team() + "' already has a compute quota in cluster " + clusterArn);
-        outbox.quotaChanged(e.teamName, e.documentJson);
+        outbox.quotaChanged(e.clusterArn, e.teamName, e.documentJson);
 
         ObjectNode response = AwsJson.object();
         response.put("ComputeQuotaArn", arn(e.id));
@@ -175,9 +178,9 @@ public class ComputeQuotaOperations implements OperationRegistry {
         recordVersion(e);
         flush("compute quota " + id + " was changed concurrently");
         if (!previousTeam.equals(e.teamName)) {
-            outbox.quotaDeleted(previousTeam);
+            outbox.quotaDeleted(e.clusterArn, previousTeam);
         }
-        outbox.quotaChanged(e.teamName, e.documentJson);
+        outbox.quotaChanged(e.clusterArn, e.teamName, e.documentJson);
 
         ObjectNode response = AwsJson.object();
         response.put("ComputeQuotaArn", arn(e.id));
@@ -195,7 +198,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
         ComputeQuotaVersionEntity.delete("quotaId", id);
         e.delete();
         flush("compute quota " + id + " was changed concurrently");
-        outbox.quotaDeleted(e.teamName);
+        outbox.quotaDeleted(e.clusterArn, e.teamName);
         return AwsJson.object();
     }
 
@@ -231,7 +234,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
         }
         Set<String> types = ComputeQuotaDocuments.readNominal(e.nominalJson).keySet();
         List<String> reports = rules.capacityViolations(activeNominals(e.clusterArn, null, null),
-                capacity.capacityByInstanceType(), types);
+                capacity.capacityByInstanceType(ClusterArn.of(e.clusterArn)), types);
         return reports.isEmpty() ? null : "over-committed: " + String.join("; ", reports);
     }
 
@@ -240,7 +243,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
             return;
         }
         List<String> violations = rules.capacityViolations(activeNominals(clusterArn, replacedId, candidate.nominal()),
-                capacity.capacityByInstanceType(), candidate.nominal().keySet());
+                capacity.capacityByInstanceType(ClusterArn.of(clusterArn)), candidate.nominal().keySet());
         if (!violations.isEmpty()) {
             throw AwsApiException.validation("ComputeQuotaConfig.ComputeQuotaResources: " + String.join("; ", violations)
                     + " (the quotas of a cluster must not sum to more than its ready nodes' allocatable)");

@@ -21,9 +21,13 @@ public class ComputeQuotaReadModel {
                 .toList();
     }
 
-    /** Team name and current Describe document of every quota, oldest first. */
-    public List<Map.Entry<String, String>> currentDocuments() {
+    /** A quota's current Describe document, with its cluster and team (its key on the quota topic). */
+    public record CurrentDocument(String clusterArn, String team, String documentJson) {
+    }
+
+    /** The current Describe document of every quota, oldest first. */
+    public List<CurrentDocument> currentDocuments() {
         return ComputeQuotaEntity.<ComputeQuotaEntity>listAll(io.quarkus.panache.common.Sort.by("createdAt")).stream()
-                .map(q -> Map.entry(q.teamName, q.documentJson)).toList();
+                .map(q -> new CurrentDocument(q.clusterArn, q.teamName, q.documentJson)).toList();
     }
 }

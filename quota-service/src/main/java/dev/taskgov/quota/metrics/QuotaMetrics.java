@@ -1,5 +1,6 @@
 package dev.taskgov.quota.metrics;
 
+import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.quota.capacity.ClusterCapacity;
@@ -83,7 +84,6 @@ public class QuotaMetrics {
     /** Recomputes every gauge from the database and the current capacity. */
     public void refresh() {
         List<ComputeQuotaReadModel.ActiveQuota> active = QuarkusTransaction.requiringNew().call(quotas::activeQuotas);
-        Map<String, Resources> cap = capacity.capacityByInstanceType();
 
         List<MultiGauge.Row<?>> nominalRows = new ArrayList<>();
         Map<String, Map<String, Resources>> sumsByCluster = new TreeMap<>();
@@ -99,12 +99,14 @@ public class QuotaMetrics {
         nominal.register(nominalRows, true);
 
         List<MultiGauge.Row<?>> capacityRows = new ArrayList<>();
-        cap.forEach((type, amount) -> {
-            for (ResourceName r : ResourceName.values()) {
-                capacityRows.add(MultiGauge.Row.of(Tags.of("instance_type", type, "resource", r.jsonName()),
-                        Units.toApi(r, amount.get(r)).doubleValue()));
-            }
-        });
+        for (ClusterArn cluster : capacity.governed()) {
+            capacity.capacityByInstanceType(cluster).forEach((type, amount) -> {
+                for (ResourceName r : ResourceName.values()) {
+                    capacityRows.add(MultiGauge.Row.of(Tags.of("cluster_arn", cluster.value(), "instance_type", type,
+                            "resource", r.jsonName()), Units.toApi(r, amount.get(r)).doubleValue()));
+                }
+            });
+        }
         capacityGauge.register(capacityRows, true);
 
         List<MultiGauge.Row<?>> overRows = new ArrayList<>();
@@ -112,7 +114,7 @@ public class QuotaMetrics {
             TreeSet<String> types = new TreeSet<>(sums.keySet());
             for (String type : types) {
                 Resources sum = sums.get(type);
-                Resources available = cap.getOrDefault(type, Resources.ZERO);
+                Resources available = capacity.capacityByInstanceType(ClusterArn.of(cluster)).getOrDefault(type, Resources.ZERO);
                 for (ResourceName r : ResourceName.values()) {
                     long excess = Math.max(0, sum.get(r) - available.get(r));
                     overRows.add(MultiGauge.Row.of(Tags.of("cluster_arn", cluster, "instance_type", type,

@@ -1,5 +1,8 @@
 package dev.taskgov.quota.outbox;
 
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.cluster.ClusterScopedKey;
+import dev.taskgov.service.support.QuotaRecords;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -9,15 +12,14 @@ import java.time.Clock;
 import java.util.UUID;
 
 /**
- * Writes the records of the quota topic into the outbox, inside the caller's transaction. Keys: the
- * team name for a compute quota, {@value #SCHEDULER_CONFIG_KEY} for the cluster scheduler config;
- * a deletion is a tombstone.
+ * Writes the records of the quota topic into the outbox, inside the caller's transaction. Keys name the
+ * cluster ({@link ClusterScopedKey}): {@code <ClusterArn>#<team>} for a compute quota,
+ * {@code <ClusterArn>#_scheduler-config} for the cluster's scheduler config, so one cluster's records
+ * never replace another's; a deletion is a tombstone.
  */
 @ApplicationScoped
 public class QuotaTopicOutbox {
 
-    /** Key of the cluster scheduler config on the quota topic (not a valid team name). */
-    public static final String SCHEDULER_CONFIG_KEY = "_scheduler-config";
     /** {@code ce_type} of a compute quota's effective state. */
     public static final String COMPUTE_QUOTA_CHANGED = "dev.taskgov.quota.compute-quota.changed";
     /** {@code ce_type} of a compute quota's tombstone. */
@@ -40,20 +42,20 @@ public class QuotaTopicOutbox {
     public record OutboxWritten() {
     }
 
-    public void quotaChanged(String team, String describeDocument) {
-        write(team, describeDocument, COMPUTE_QUOTA_CHANGED);
+    public void quotaChanged(String clusterArn, String team, String describeDocument) {
+        write(QuotaRecords.quotaKey(ClusterArn.of(clusterArn), team), describeDocument, COMPUTE_QUOTA_CHANGED);
     }
 
-    public void quotaDeleted(String team) {
-        write(team, null, COMPUTE_QUOTA_DELETED);
+    public void quotaDeleted(String clusterArn, String team) {
+        write(QuotaRecords.quotaKey(ClusterArn.of(clusterArn), team), null, COMPUTE_QUOTA_DELETED);
     }
 
-    public void schedulerConfigChanged(String describeDocument) {
-        write(SCHEDULER_CONFIG_KEY, describeDocument, SCHEDULER_CONFIG_CHANGED);
+    public void schedulerConfigChanged(String clusterArn, String describeDocument) {
+        write(QuotaRecords.schedulerConfigKey(ClusterArn.of(clusterArn)), describeDocument, SCHEDULER_CONFIG_CHANGED);
     }
 
-    public void schedulerConfigDeleted() {
-        write(SCHEDULER_CONFIG_KEY, null, SCHEDULER_CONFIG_DELETED);
+    public void schedulerConfigDeleted(String clusterArn) {
+        write(QuotaRecords.schedulerConfigKey(ClusterArn.of(clusterArn)), null, SCHEDULER_CONFIG_DELETED);
     }
 
     /**
@@ -61,7 +63,7 @@ public class QuotaTopicOutbox {
      * rows written before the outbox stored the type (V1), which would otherwise go out untyped.
      */
     public static String typeOf(String key, String payload) {
-        boolean config = SCHEDULER_CONFIG_KEY.equals(key);
+        boolean config = key != null && ClusterScopedKey.problem(key).isEmpty() && ClusterScopedKey.parse(key).isSchedulerConfig();
         if (payload == null) return config ? SCHEDULER_CONFIG_DELETED : COMPUTE_QUOTA_DELETED;
         return config ? SCHEDULER_CONFIG_CHANGED : COMPUTE_QUOTA_CHANGED;
     }

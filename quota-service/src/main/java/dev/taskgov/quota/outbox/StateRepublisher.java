@@ -41,12 +41,12 @@ public class StateRepublisher {
     public int republishCurrentState() {
         return QuarkusTransaction.requiringNew().call(() -> {
             int written = 0;
-            for (Map.Entry<String, String> quota : quotas.currentDocuments()) {
-                outbox.quotaChanged(quota.getKey(), quota.getValue());
+            for (ComputeQuotaReadModel.CurrentDocument quota : quotas.currentDocuments()) {
+                outbox.quotaChanged(quota.clusterArn(), quota.team(), quota.documentJson());
                 written++;
             }
             for (SchedulerConfigEntity c : SchedulerConfigEntity.<SchedulerConfigEntity>listAll(Sort.by("createdAt"))) {
-                outbox.schedulerConfigChanged(c.documentJson);
+                outbox.schedulerConfigChanged(c.clusterArn, c.documentJson);
                 written++;
             }
             return written;

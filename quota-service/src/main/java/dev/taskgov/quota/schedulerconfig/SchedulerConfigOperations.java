@@ -46,6 +46,9 @@ public class SchedulerConfigOperations implements OperationRegistry {
     QuotaRules rules;
 
     @Inject
+    dev.taskgov.quota.capacity.ClusterCapacity capacity;
+
+    @Inject
     QuotaTopicOutbox outbox;
 
     @Inject
@@ -77,6 +80,8 @@ public class SchedulerConfigOperations implements OperationRegistry {
         JsonNode requested = RequestFields.requiredObject(request, "", "SchedulerConfig");
         ObjectNode effective = rules.schedulerConfig(requested, "SchedulerConfig");
 
+        // after the request's own rules, so a bad request names all its broken fields first
+        capacity.requireGoverned(clusterArn);
         lockCluster(clusterArn);
         SchedulerConfigEntity existing = SchedulerConfigEntity.find("clusterArn", clusterArn).firstResult();
         if (existing != null) {
@@ -94,7 +99,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
         e.persist();
         SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson).persist();
         flush("cluster " + clusterArn + " already has a cluster scheduler config");
-        outbox.schedulerConfigChanged(e.documentJson);
+        outbox.schedulerConfigChanged(e.clusterArn, e.documentJson);
 
         ObjectNode response = AwsJson.object();
         response.put("ClusterSchedulerConfigArn", arn(e.id));
@@ -144,7 +149,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
         apply(e, effective, description, Status.Updated, now());
         SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson).persist();
         flush("cluster scheduler config " + id + " was changed concurrently");
-        outbox.schedulerConfigChanged(e.documentJson);
+        outbox.schedulerConfigChanged(e.clusterArn, e.documentJson);
 
         ObjectNode response = AwsJson.object();
         response.put("ClusterSchedulerConfigArn", arn(e.id));
@@ -161,7 +166,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
         SchedulerConfigVersionEntity.delete("configId", id);
         e.delete();
         flush("cluster scheduler config " + id + " was changed concurrently");
-        outbox.schedulerConfigDeleted();
+        outbox.schedulerConfigDeleted(e.clusterArn);
         return AwsJson.object();
     }
 

@@ -1,5 +1,7 @@
 package dev.taskgov.topology.capacity;
 
+import dev.taskgov.core.cluster.ClusterArn;
+import java.util.Map;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.topology.Node;
 import io.micrometer.core.instrument.Gauge;
@@ -26,7 +28,7 @@ public class CapacityView {
     MeterRegistry registry;
 
     private final WorkloadHolds holds = new WorkloadHolds();
-    private volatile List<Node> inventory = List.of();
+    private volatile Map<ClusterArn, List<Node>> inventory = Map.of();
     private final AtomicInteger readyNodes = new AtomicInteger();
     private final AtomicInteger notReadyNodes = new AtomicInteger();
     private MultiGauge capacityGauge;
@@ -51,35 +53,46 @@ public class CapacityView {
         return holds;
     }
 
-    public void inventoryChanged(Collection<Node> nodes) {
-        inventory = List.copyOf(nodes);
+    /** The inventory of every governed cluster. */
+    public void inventoryChanged(Map<ClusterArn, ? extends Collection<Node>> byCluster) {
+        Map<ClusterArn, List<Node>> copy = new java.util.TreeMap<>();
+        byCluster.forEach((c, nodes) -> copy.put(c, List.copyOf(nodes)));
+        inventory = java.util.Collections.unmodifiableMap(copy);
         updateMeters();
     }
 
-    public List<Node> inventory() {
-        return inventory;
+    /** The governed clusters (the unnamed one when the configuration names none). */
+    public java.util.Set<ClusterArn> clusters() {
+        return inventory.keySet();
     }
 
-    public TopologyTree tree() {
-        return TopologyTree.build(inventory, holds.heldPerNode());
+    /** One cluster's tree; empty for a cluster this instance does not govern. */
+    public java.util.Optional<TopologyTree> tree(ClusterArn cluster) {
+        List<Node> nodes = inventory.get(cluster);
+        return nodes == null ? java.util.Optional.empty() : java.util.Optional.of(TopologyTree.build(nodes, holds.heldPerNode(cluster)));
     }
 
     /** Recomputes the gauges; called after every inventory or hold change. */
     public synchronized void updateMeters() {
-        List<Node> nodes = inventory;
         List<MultiGauge.Row<?>> capacity = new ArrayList<>();
         List<MultiGauge.Row<?>> free = new ArrayList<>();
-        for (TopologyTree.DomainTotals d : TopologyTree.domainTotals(nodes, holds.heldPerNode())) {
-            for (ResourceName r : ResourceName.values()) {
-                Tags tags = Tags.of("level", d.level(), "domain", d.value(), "resource", r.jsonName());
-                capacity.add(MultiGauge.Row.of(tags, (double) d.capacity().get(r) / r.unitsPerJsonUnit()));
-                free.add(MultiGauge.Row.of(tags, (double) d.free().get(r) / r.unitsPerJsonUnit()));
+        int ready = 0;
+        int all = 0;
+        for (Map.Entry<ClusterArn, List<Node>> e : inventory.entrySet()) {
+            List<Node> nodes = e.getValue();
+            for (TopologyTree.DomainTotals d : TopologyTree.domainTotals(nodes, holds.heldPerNode(e.getKey()))) {
+                for (ResourceName r : ResourceName.values()) {
+                    Tags tags = Tags.of("cluster", e.getKey().value(), "level", d.level(), "domain", d.value(), "resource", r.jsonName());
+                    capacity.add(MultiGauge.Row.of(tags, (double) d.capacity().get(r) / r.unitsPerJsonUnit()));
+                    free.add(MultiGauge.Row.of(tags, (double) d.free().get(r) / r.unitsPerJsonUnit()));
+                }
             }
+            ready += (int) nodes.stream().filter(Node::ready).count();
+            all += nodes.size();
         }
         capacityGauge.register(capacity, true);
         freeGauge.register(free, true);
-        int ready = (int) nodes.stream().filter(Node::ready).count();
         readyNodes.set(ready);
-        notReadyNodes.set(nodes.size() - ready);
+        notReadyNodes.set(all - ready);
     }
 }

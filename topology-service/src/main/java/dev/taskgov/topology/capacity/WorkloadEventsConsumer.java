@@ -73,7 +73,7 @@ public class WorkloadEventsConsumer {
             }
             placements.add(new WorkloadHolds.PodSetPlacement(ps.name(), pods));
         }
-        view.holds().admitted(id, a.admittedAt(), placements);
+        view.holds().admitted(id, a.admittedAt(), placements, a.cluster());
         view.updateMeters();
     }
 

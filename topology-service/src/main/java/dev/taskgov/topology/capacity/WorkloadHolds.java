@@ -1,5 +1,6 @@
 package dev.taskgov.topology.capacity;
 
+import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.resources.Resources;
 
 import java.time.Instant;
@@ -25,7 +26,7 @@ public final class WorkloadHolds {
         }
     }
 
-    private record Admission(Instant admittedAt, List<PodSetPlacement> podSets) {
+    private record Admission(Instant admittedAt, List<PodSetPlacement> podSets, ClusterArn cluster) {
     }
 
     private final Map<String, Map<String, Resources>> requestsByWorkload = new HashMap<>();
@@ -40,6 +41,11 @@ public final class WorkloadHolds {
 
     /** An admission; ignored when the workload has finished or was preempted after it. */
     public synchronized boolean admitted(String workloadId, Instant admittedAt, List<PodSetPlacement> podSets) {
+        return admitted(workloadId, admittedAt, podSets, ClusterArn.UNNAMED);
+    }
+
+    /** An admission in a cluster (node names are a cluster's own); ignored when the workload finished or was preempted after it. */
+    public synchronized boolean admitted(String workloadId, Instant admittedAt, List<PodSetPlacement> podSets, ClusterArn cluster) {
         if (finished.contains(workloadId)) {
             return false;
         }
@@ -47,7 +53,7 @@ public final class WorkloadHolds {
         if (preempted != null && admittedAt != null && !admittedAt.isAfter(preempted)) {
             return false;
         }
-        admissions.put(workloadId, new Admission(admittedAt, List.copyOf(podSets)));
+        admissions.put(workloadId, new Admission(admittedAt, List.copyOf(podSets), cluster));
         return true;
     }
 
@@ -69,10 +75,16 @@ public final class WorkloadHolds {
         }
     }
 
-    /** Resources held per node name. Pod sets whose requests are not known yet hold nothing. */
+    /** Resources held per node name in the unnamed cluster. Pod sets whose requests are not known yet hold nothing. */
     public synchronized Map<String, Resources> heldPerNode() {
+        return heldPerNode(ClusterArn.UNNAMED);
+    }
+
+    /** Resources held per node name of one cluster. Pod sets whose requests are not known yet hold nothing. */
+    public synchronized Map<String, Resources> heldPerNode(ClusterArn cluster) {
         Map<String, Resources> out = new TreeMap<>();
         admissions.forEach((workloadId, admission) -> {
+            if (!admission.cluster().equals(cluster)) return;
             Map<String, Resources> requests = requestsByWorkload.getOrDefault(workloadId, Map.of());
             for (PodSetPlacement ps : admission.podSets()) {
                 Resources perPod = requests.get(ps.podSet());

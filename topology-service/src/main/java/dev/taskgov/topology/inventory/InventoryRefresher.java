@@ -1,5 +1,11 @@
 package dev.taskgov.topology.inventory;
 
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.events.ClusterDeclared;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Set;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.topology.TopologyConfig;
@@ -75,15 +81,120 @@ public class InventoryRefresher {
     private final AtomicBoolean kubernetesRefreshQueued = new AtomicBoolean();
     private Backoff backoff;
     private InstanceTypeCatalog catalog;
-    private Ec2Client ec2Client;
-    private Ec2TopologySource ec2;
-    private KubernetesNodeSource kubernetes;
-    private NodeLabeler labeler;
     private boolean restored;
+    /** Every governed cluster with its own sources, the top-level one first. */
+    private final List<ClusterSources> clusters = new ArrayList<>();
 
-    // Last good readings, kept across failed polls.
-    private Map<String, InstanceTopologyEntry> lastEc2;
-    private List<Node> lastStatic;
+    /**
+     * One governed cluster: its sources (EC2 with its own region and filters, a Kubernetes context, or a static
+     * file) and their last good readings, kept across failed polls.
+     */
+    private final class ClusterSources {
+        final ClusterArn cluster;
+        final String name;
+        final Set<SourceKind> kinds;
+        final Path staticFile;
+        Ec2Client ec2Client;
+        Ec2TopologySource ec2;
+        KubernetesNodeSource kubernetes;
+        NodeLabeler labeler;
+        KubernetesClient ownClient;
+        Map<String, InstanceTopologyEntry> lastEc2;
+        List<Node> lastStatic;
+
+        ClusterSources(ClusterArn cluster, String name, Set<SourceKind> kinds, Path staticFile) {
+            if (kinds.contains(SourceKind.STATIC) && kinds.size() > 1) {
+                throw new IllegalArgumentException("source of cluster " + cluster + ": static cannot be combined with ec2 or kubernetes, was " + kinds);
+            }
+            this.cluster = cluster;
+            this.name = name;
+            this.kinds = kinds;
+            this.staticFile = staticFile;
+        }
+
+        void startEc2(String region, Optional<java.net.URI> endpoint, List<String> ids, List<String> groups, List<String> types) {
+            TopologyConfig.Ec2 c = config.ec2();
+            ec2Client = Ec2Clients.create(region, endpoint, c.accessKeyId(), c.secretAccessKey(), c.maxAttempts(),
+                    c.retryBaseDelay(), c.retryMaxDelay(), c.callTimeout());
+            ec2 = new Ec2TopologySource(ec2Client, new Ec2TopologyFilter(ids, groups, types, c.pageSize().orElse(null)));
+        }
+
+        void startKubernetes(KubernetesClient client) {
+            labeler = new NodeLabeler(client);
+            kubernetes = new KubernetesNodeSource(client, config.kubernetes().resync(), InventoryRefresher.this::queueKubernetesRefresh);
+            kubernetes.start();
+        }
+
+        /** Reads EC2 and the static file; returns true when one failed (its last good reading stays). */
+        boolean read() {
+            boolean failed = false;
+            if (ec2 != null) {
+                try {
+                    lastEc2 = ec2.describe();
+                } catch (Ec2PollException e) {
+                    failed = true;
+                    registry.counter("taskgov.topology.poll.errors", "source", "ec2", "cluster", cluster.value()).increment();
+                    LOG.warnf("EC2 poll of %s failed, keeping the last good topology (%s)", cluster, e.getMessage());
+                }
+            }
+            if (kinds.contains(SourceKind.STATIC)) {
+                try {
+                    lastStatic = StaticInventoryFile.load(staticFile);
+                } catch (Exception e) {
+                    failed = true;
+                    registry.counter("taskgov.topology.poll.errors", "source", "static", "cluster", cluster.value()).increment();
+                    LOG.warnf("cannot read the static inventory %s of %s, keeping the last good one (%s)", staticFile, cluster, e.getMessage());
+                }
+            }
+            return failed;
+        }
+
+        /** The inventory from the last good readings, or empty while a required source has never been read. */
+        Optional<Map<String, Node>> assemble() {
+            if (kinds.contains(SourceKind.STATIC)) {
+                return Optional.ofNullable(lastStatic).map(InventoryAssembler::fromStatic);
+            }
+            if (kubernetes != null) {
+                if (!kubernetes.hasSynced() || (ec2 != null && lastEc2 == null)) return Optional.empty();
+                List<Node> kubeNodes = kubernetes.nodes().stream().map(KubernetesNodeMapper::toNode).toList();
+                return Optional.of(InventoryAssembler.fromKubernetes(kubeNodes, lastEc2 == null ? Map.of() : lastEc2));
+            }
+            return Optional.ofNullable(lastEc2).map(e -> InventoryAssembler.fromEc2(e.values(), catalog));
+        }
+
+        int writeLabels() {
+            if (labeler == null || lastEc2 == null || !config.kubernetes().writeLabels()) return 0;
+            int written = 0;
+            for (io.fabric8.kubernetes.api.model.Node k8s : kubernetes.nodes()) {
+                Optional<String> instanceId = KubernetesNodeMapper.instanceIdOf(k8s.getSpec() == null ? null : k8s.getSpec().getProviderID());
+                InstanceTopologyEntry entry = instanceId.map(lastEc2::get).orElse(null);
+                if (entry == null || entry.networkNodes().isEmpty()) continue;
+                try {
+                    if (labeler.apply(k8s, InventoryAssembler.layerLabels(entry.networkNodes()))) {
+                        written++;
+                    }
+                } catch (RuntimeException e) {
+                    registry.counter("taskgov.topology.poll.errors", "source", "kubernetes", "cluster", cluster.value()).increment();
+                    LOG.warnf("cannot label node %s of %s: %s", k8s.getMetadata().getName(), cluster, e.getMessage());
+                }
+            }
+            return written;
+        }
+
+        ClusterDeclared declaration() {
+            String source = kinds.stream().map(k -> k.name().toLowerCase(java.util.Locale.ROOT)).sorted()
+                    .collect(java.util.stream.Collectors.joining(","));
+            return new ClusterDeclared(cluster.orNull(), name, source, ec2Client == null ? null : ec2Region);
+        }
+
+        String ec2Region;
+
+        void close() {
+            if (kubernetes != null) kubernetes.close();
+            if (ec2Client != null) ec2Client.close();
+            if (ownClient != null) ownClient.close();
+        }
+    }
 
     void onStart(@Observes StartupEvent event) {
         config = serviceConfig.topology();
@@ -94,29 +205,51 @@ public class InventoryRefresher {
         });
         backoff = new Backoff(config.backoff().initial(), config.backoff().max());
         catalog = new InstanceTypeCatalog(catalogOverrides());
-        if (config.source().contains(SourceKind.STATIC) && config.source().size() > 1) {
-            throw new IllegalArgumentException("taskgov.topology.source: static cannot be combined with ec2 or kubernetes, was " + config.source());
-        }
-        if (config.source().contains(SourceKind.EC2)) {
+        ClusterSources first = new ClusterSources(config.clusterArn().map(ClusterArn::of).orElse(ClusterArn.UNNAMED), null,
+                config.source(), config.staticFile().path());
+        if (first.kinds.contains(SourceKind.EC2)) {
             TopologyConfig.Ec2 c = config.ec2();
-            ec2Client = Ec2Clients.create(c.region(), c.endpoint(), c.accessKeyId(), c.secretAccessKey(), c.maxAttempts(),
-                    c.retryBaseDelay(), c.retryMaxDelay(), c.callTimeout());
-            ec2 = new Ec2TopologySource(ec2Client, new Ec2TopologyFilter(c.instanceIds().orElse(List.of()),
-                    c.placementGroups().orElse(List.of()), c.instanceTypes().orElse(List.of()), c.pageSize().orElse(null)));
+            first.ec2Region = c.region();
+            first.startEc2(c.region(), c.endpoint(), c.instanceIds().orElse(List.of()), c.placementGroups().orElse(List.of()),
+                    c.instanceTypes().orElse(List.of()));
         }
-        if (config.source().contains(SourceKind.KUBERNETES)) {
-            KubernetesClient client = kubernetesClient.get();
-            labeler = new NodeLabeler(client);
-            kubernetes = new KubernetesNodeSource(client, config.kubernetes().resync(), this::queueKubernetesRefresh);
-            kubernetes.start();
-        }
+        if (first.kinds.contains(SourceKind.KUBERNETES)) first.startKubernetes(kubernetesClient.get());
+        clusters.add(first);
+        config.clusters().forEach((name, c) -> {
+            ClusterArn arn;
+            try {
+                arn = ClusterArn.of(c.arn());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("taskgov.topology.clusters." + name + ".arn: " + e.getMessage());
+            }
+            if (clusters.stream().anyMatch(k -> k.cluster.equals(arn))) {
+                throw new IllegalArgumentException("taskgov.topology.clusters." + name + ".arn: cluster " + arn + " is configured twice");
+            }
+            if (c.source().contains(SourceKind.STATIC) && c.staticFilePath().isEmpty()) {
+                throw new IllegalArgumentException("taskgov.topology.clusters." + name + ".static-file-path: is required for source static");
+            }
+            ClusterSources k = new ClusterSources(arn, name, c.source(), c.staticFilePath().orElse(null));
+            if (k.kinds.contains(SourceKind.EC2)) {
+                k.ec2Region = c.ec2Region().orElse(config.ec2().region());
+                k.startEc2(k.ec2Region, c.ec2Endpoint().or(() -> config.ec2().endpoint()), c.ec2InstanceIds().orElse(List.of()),
+                        c.ec2PlacementGroups().orElse(List.of()), c.ec2InstanceTypes().orElse(List.of()));
+            }
+            if (k.kinds.contains(SourceKind.KUBERNETES)) {
+                KubernetesClient client = c.kubernetesContext()
+                        .map(ctx -> new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                                .withConfig(io.fabric8.kubernetes.client.Config.autoConfigure(ctx)).build())
+                        .orElseGet(() -> kubernetesClient.get());
+                if (c.kubernetesContext().isPresent()) k.ownClient = client;
+                k.startKubernetes(client);
+            }
+            clusters.add(k);
+        });
         executor.execute(this::tick);
     }
 
     void onStop(@Observes ShutdownEvent event) {
         if (executor != null) executor.shutdownNow();
-        if (kubernetes != null) kubernetes.close();
-        if (ec2Client != null) ec2Client.close();
+        clusters.forEach(ClusterSources::close);
     }
 
     /** Polls every source now and publishes, on the refresher thread; returns what it did. */
@@ -163,18 +296,30 @@ public class InventoryRefresher {
 
     private Outcome refresh(boolean pollSources) {
         ensureRestored();
-        boolean failed = pollSources && readPolledSources();
-        Optional<Map<String, Node>> inventory = assemble();
-        if (inventory.isEmpty()) {
-            return new Outcome(failed, 0, 0, new TopologyPublisher.Published(java.util.Set.of(), java.util.Set.of()));
+        boolean failed = false;
+        Map<ClusterArn, ClusterDeclared> declared = new LinkedHashMap<>();
+        Map<ClusterArn, Map<String, Node>> inventories = new LinkedHashMap<>();
+        int labels = 0;
+        for (ClusterSources c : clusters) {
+            if (pollSources) failed |= c.read();
+            declared.put(c.cluster, c.declaration());
+            // a cluster whose sources were never read keeps what was published for it
+            c.assemble().ifPresent(inventory -> inventories.put(c.cluster, inventory));
+            labels += c.writeLabels();
         }
-        int labels = writeLabels();
-        TopologyPublisher.Published published = publisher.publish(inventory.get(), config.publishTimeout());
+        if (labels > 0) registry.counter("taskgov.topology.labels.written").increment(labels);
+        TopologyPublisher.Published published = publisher.publish(declared, inventories, config.publishTimeout());
         if (!published.isEmpty()) {
             LOG.infof("published %d node records and %d tombstones", published.upserted().size(), published.removed().size());
         }
-        capacityView.inventoryChanged(inventory.get().values());
-        return new Outcome(failed, inventory.get().size(), labels, published);
+        Map<ClusterArn, java.util.Collection<Node>> current = new LinkedHashMap<>();
+        for (ClusterSources c : clusters) {
+            Map<String, Node> inventory = inventories.get(c.cluster);
+            current.put(c.cluster, inventory != null ? inventory.values() : publisher.published(c.cluster).values());
+        }
+        capacityView.inventoryChanged(current);
+        int nodes = inventories.values().stream().mapToInt(Map::size).sum();
+        return new Outcome(failed, nodes, labels, published);
     }
 
     private void ensureRestored() {
@@ -182,63 +327,6 @@ public class InventoryRefresher {
             publisher.restore(config.publishTimeout());
             restored = true;
         }
-    }
-
-    /** Reads EC2 and the static file; returns true when one failed (its last good reading stays). */
-    private boolean readPolledSources() {
-        boolean failed = false;
-        if (ec2 != null) {
-            try {
-                lastEc2 = ec2.describe();
-            } catch (Ec2PollException e) {
-                failed = true;
-                registry.counter("taskgov.topology.poll.errors", "source", "ec2").increment();
-                LOG.warnf("EC2 poll failed, keeping the last good topology (%s)", e.getMessage());
-            }
-        }
-        if (config.source().contains(SourceKind.STATIC)) {
-            try {
-                lastStatic = StaticInventoryFile.load(config.staticFile().path());
-            } catch (Exception e) {
-                failed = true;
-                registry.counter("taskgov.topology.poll.errors", "source", "static").increment();
-                LOG.warnf("cannot read the static inventory %s, keeping the last good one (%s)", config.staticFile().path(), e.getMessage());
-            }
-        }
-        return failed;
-    }
-
-    /** The inventory from the last good readings, or empty while a required source has never been read. */
-    private Optional<Map<String, Node>> assemble() {
-        if (config.source().contains(SourceKind.STATIC)) {
-            return Optional.ofNullable(lastStatic).map(InventoryAssembler::fromStatic);
-        }
-        if (kubernetes != null) {
-            if (!kubernetes.hasSynced() || (ec2 != null && lastEc2 == null)) return Optional.empty();
-            List<Node> kubeNodes = kubernetes.nodes().stream().map(KubernetesNodeMapper::toNode).toList();
-            return Optional.of(InventoryAssembler.fromKubernetes(kubeNodes, lastEc2 == null ? Map.of() : lastEc2));
-        }
-        return Optional.ofNullable(lastEc2).map(e -> InventoryAssembler.fromEc2(e.values(), catalog));
-    }
-
-    private int writeLabels() {
-        if (labeler == null || lastEc2 == null || !config.kubernetes().writeLabels()) return 0;
-        int written = 0;
-        for (io.fabric8.kubernetes.api.model.Node k8s : kubernetes.nodes()) {
-            Optional<String> instanceId = KubernetesNodeMapper.instanceIdOf(k8s.getSpec() == null ? null : k8s.getSpec().getProviderID());
-            InstanceTopologyEntry entry = instanceId.map(lastEc2::get).orElse(null);
-            if (entry == null || entry.networkNodes().isEmpty()) continue;
-            try {
-                if (labeler.apply(k8s, InventoryAssembler.layerLabels(entry.networkNodes()))) {
-                    written++;
-                }
-            } catch (RuntimeException e) {
-                registry.counter("taskgov.topology.poll.errors", "source", "kubernetes").increment();
-                LOG.warnf("cannot label node %s: %s", k8s.getMetadata().getName(), e.getMessage());
-            }
-        }
-        if (written > 0) registry.counter("taskgov.topology.labels.written").increment(written);
-        return written;
     }
 
     private Map<String, Resources> catalogOverrides() {

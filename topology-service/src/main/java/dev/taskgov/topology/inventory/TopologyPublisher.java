@@ -1,5 +1,8 @@
 package dev.taskgov.topology.inventory;
 
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.cluster.ClusterScopedKey;
+import dev.taskgov.core.events.ClusterDeclared;
 import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
@@ -32,9 +35,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Publishes the inventory to the compacted topology topic: a record per node that changed since it
- * was last published, a tombstone per node that left. What is published is remembered (and read
- * back from the topic at start-up), so an unchanged inventory publishes nothing.
+ * Publishes the inventory of every governed cluster to the compacted topology topic: each named cluster's
+ * declaration ({@link ClusterDeclared} under {@code <ClusterArn>}) once, a record per node that changed since
+ * it was last published ({@code <ClusterArn>#<node>}, the bare node name for the unnamed cluster), a tombstone
+ * per node that left its cluster. What is published is remembered (and read back from the topic at start-up),
+ * so an unchanged inventory publishes nothing.
  */
 @ApplicationScoped
 public class TopologyPublisher {
@@ -66,31 +71,78 @@ public class TopologyPublisher {
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrapServers;
 
-    private final Map<String, Node> published = new HashMap<>();
+    /** Per cluster, its nodes as last published, by name. */
+    private final Map<ClusterArn, Map<String, Node>> published = new HashMap<>();
+    private final Set<ClusterArn> declared = new java.util.HashSet<>();
 
     /** Reads what is already on the topic; a value that is not a node record will be overwritten. */
     public synchronized void restore(Duration timeout) {
         published.clear();
-        PublishedTopologyReader.readAll(bootstrapServers, topic(), timeout).forEach((name, json) -> {
+        declared.clear();
+        PublishedTopologyReader.readAll(bootstrapServers, topic(), timeout).forEach((key, json) -> {
             try {
-                published.put(name, EventCodec.read(json, NodeRecord.class).toValidNode(Map.of()));
+                ClusterScopedKey k = ClusterScopedKey.parse(key);
+                if (k.isDeclaration()) {
+                    declared.add(k.cluster());
+                } else {
+                    published.computeIfAbsent(k.cluster(), c -> new HashMap<>())
+                            .put(k.name(), EventCodec.read(json, NodeRecord.class).toValidNode(Map.of()));
+                }
             } catch (IllegalArgumentException e) {
-                LOG.warnf("record for node %s on %s is not a node record (%s); it will be republished", name, topic(), e.getMessage());
+                LOG.warnf("record %s on %s is not a node record or cluster declaration (%s); it will be republished", key, topic(), e.getMessage());
             }
         });
-        LOG.infof("restored %d published nodes from %s", published.size(), topic());
+        LOG.infof("restored %d published nodes of %d clusters from %s", published.values().stream().mapToInt(Map::size).sum(),
+                published.size(), topic());
     }
 
-    /** The nodes as last published, by name. */
-    public synchronized Map<String, Node> published() {
-        return Map.copyOf(published);
+    /** The nodes of a cluster as last published, by name. */
+    public synchronized Map<String, Node> published(ClusterArn cluster) {
+        return Map.copyOf(published.getOrDefault(cluster, Map.of()));
+    }
+
+    /**
+     * Declares each named cluster not declared yet, and publishes the difference between each cluster's inventory
+     * and what was published for it; a cluster missing from {@code byCluster} (its sources not read yet) is left as
+     * it is.
+     */
+    public synchronized Published publish(Map<ClusterArn, ClusterDeclared> clusters, Map<ClusterArn, Map<String, Node>> byCluster,
+                                          Duration timeout) {
+        Map<String, CompletableFuture<Void>> declarations = new HashMap<>();
+        clusters.forEach((c, d) -> {
+            if (!c.isUnnamed() && !declared.contains(c)) {
+                declarations.put(c.value(), send(ClusterScopedKey.declaration(c), EventCodec.write(d), ClusterDeclared.TYPE));
+            }
+        });
+        await(declarations, timeout);
+        declarations.forEach((arn, f) -> declared.add(ClusterArn.of(arn)));
+        Set<String> upserted = new TreeSet<>();
+        Set<String> removed = new TreeSet<>();
+        for (Map.Entry<ClusterArn, Map<String, Node>> e : byCluster.entrySet()) {
+            Published p = publish(e.getKey(), e.getValue(), timeout);
+            upserted.addAll(p.upserted());
+            removed.addAll(p.removed());
+        }
+        return new Published(upserted, removed);
+    }
+
+    private void await(Map<String, CompletableFuture<Void>> sent, Duration timeout) {
+        try {
+            CompletableFuture.allOf(sent.values().toArray(CompletableFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("publishing to " + topic() + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while publishing to " + topic(), e);
+        }
     }
 
     /**
      * Publishes the difference between the inventory and what was published, waiting for the broker's
      * acknowledgement; a node is remembered as published only once acknowledged.
      */
-    public synchronized Published publish(Map<String, Node> inventory, Duration timeout) {
+    private Published publish(ClusterArn cluster, Map<String, Node> inventory, Duration timeout) {
+        Map<String, Node> published = this.published.computeIfAbsent(cluster, c -> new HashMap<>());
         Set<String> upserted = new TreeSet<>();
         Set<String> removed = new TreeSet<>();
         // Acknowledgements complete on the producer's threads; what they acknowledge is recorded here,
@@ -99,24 +151,20 @@ public class TopologyPublisher {
         Map<String, CompletableFuture<Void>> sent = new HashMap<>();
         for (Node node : inventory.values()) {
             if (!node.equals(published.get(node.name()))) {
-                sent.put(node.name(), send(node.name(), EventCodec.write(NodeRecord.of(node)), NodeRecord.TYPE));
+                sent.put(node.name(), send(ClusterScopedKey.of(cluster, node.name()),
+                        EventCodec.write(NodeRecord.of(node).withClusterArn(cluster.orNull())), NodeRecord.TYPE));
                 sentNodes.put(node.name(), node);
                 upserted.add(node.name());
             }
         }
         for (String name : published.keySet()) {
             if (!inventory.containsKey(name)) {
-                sent.put(name, send(name, null, NodeRecord.REMOVED_TYPE));
+                sent.put(name, send(ClusterScopedKey.of(cluster, name), null, NodeRecord.REMOVED_TYPE));
                 removed.add(name);
             }
         }
         try {
-            CompletableFuture.allOf(sent.values().toArray(CompletableFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("publishing to " + topic() + " failed: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while publishing to " + topic(), e);
+            await(sent, timeout);
         } finally {
             sent.forEach((name, future) -> {
                 if (future.isDone() && !future.isCompletedExceptionally()) {
@@ -128,7 +176,13 @@ public class TopologyPublisher {
         }
         registry.counter("taskgov.topology.records.published", "kind", "node").increment(upserted.size());
         registry.counter("taskgov.topology.records.published", "kind", "tombstone").increment(removed.size());
-        return new Published(upserted, removed);
+        return new Published(prefixed(cluster, upserted), prefixed(cluster, removed));
+    }
+
+    private static Set<String> prefixed(ClusterArn cluster, Set<String> names) {
+        Set<String> out = new TreeSet<>();
+        names.forEach(n -> out.add(ClusterScopedKey.of(cluster, n)));
+        return out;
     }
 
     private String topic() {
