@@ -1,11 +1,9 @@
 package dev.taskgov.it;
 
-import dev.taskgov.admission.AdmissionDecider;
 import dev.taskgov.admission.AdmissionTopics;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.events.ClusterDeclared;
-import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
@@ -14,28 +12,20 @@ import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.TopologyLevels;
-import dev.taskgov.preemption.PreemptionDecider;
 import dev.taskgov.preemption.PreemptionTopics;
-import dev.taskgov.service.support.CloudEventHeaders;
-import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.QuotaRecords;
 import dev.taskgov.testsupport.SharedKafka;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,7 +43,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
@@ -71,27 +60,29 @@ final class DeciderFleet implements AutoCloseable {
     final String id;
     final AdmissionTopics admissionTopics;
     final PreemptionTopics preemptionTopics;
-    final Properties client = new Properties();
+    final Properties client;
     final List<ClusterArn> clusters = new ArrayList<>();
-    private final KafkaProducer<String, byte[]> producer;
+    /** The topics, the producer and the readers (no in-process decider is started on it). */
+    private final LiveServices topics;
     private final Admin admin;
     private final Path logs;
     private final Map<String, Process> processes = new LinkedHashMap<>();
+    /** Looks between a group's committed offset and the end of a partition (read_committed, no group). */
+    private final KafkaConsumer<String, byte[]> probe;
     private Map<TopicPartition, Long> lastEnds = Map.of();
 
     DeciderFleet(String name) {
-        id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
-        admissionTopics = AdmissionTopics.defaults().prefixed(id);
-        preemptionTopics = PreemptionTopics.defaults().prefixed(id);
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
-        AdmissionDecider.ensureTopics(client, admissionTopics);
-        PreemptionDecider.ensureTopics(client, preemptionTopics);
-        Properties pp = new Properties();
-        pp.putAll(client);
-        pp.put(ProducerConfig.ACKS_CONFIG, "all");
-        pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
+        topics = new LiveServices(name);
+        id = topics.id;
+        admissionTopics = topics.admissionTopics;
+        preemptionTopics = topics.preemptionTopics;
+        client = topics.client;
         admin = Admin.create(client);
+        Properties cp = new Properties();
+        cp.putAll(client);
+        cp.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        probe = new KafkaConsumer<>(cp, new StringDeserializer(), new ByteArrayDeserializer());
         logs = Path.of("target", "decider-fleet", id); // surefire runs in the module's directory
         try {
             Files.createDirectories(logs);
@@ -123,7 +114,7 @@ final class DeciderFleet implements AutoCloseable {
             acceleratorsByTeam.forEach((team, acc) -> publish(admissionTopics.quota(), QuotaRecords.quotaKey(arn, team),
                     QuotaRecords.effectiveQuota(TeamQuota.of(team, Map.of(TYPE, Resources.of(acc, acc * 12_000, acc * 144 * 1024))))));
         }
-        producer.flush();
+        flush();
     }
 
     /** A one-pod-set workload of {@code pods} one-accelerator pods in {@code cluster}. */
@@ -136,29 +127,23 @@ final class DeciderFleet implements AutoCloseable {
 
     /** Publishes with CloudEvents headers, partitioned by the key (as a producer unaware of clusters would). */
     void publish(String topic, String key, Object value) {
-        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : EventCodec.bytes(value));
-        CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
-                Instant.now(), key);
-        producer.send(r);
+        topics.publishAsync(topic, null, key, value);
     }
 
     /** Publishes straight to the partition of the value's cluster (as the CLI and admission's HTTP API do). */
     void publishToPartition(String topic, int partition, String key, Object value) {
-        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, partition, key, EventCodec.bytes(value));
-        CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
-                Instant.now(), key);
-        producer.send(r);
+        topics.publishAsync(topic, partition, key, value);
     }
 
     void flush() {
-        producer.flush();
+        topics.flush();
     }
 
     /** Starts a decider process ({@code admission} or {@code preemption}) named {@code instance}. */
     Process start(String role, String instance) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), DeciderProcess.class.getName(), role,
+                "-Dorg.jboss.logging.provider=jdk", "-cp", System.getProperty("java.class.path"), DeciderProcess.class.getName(), role,
                 SharedKafka.bootstrapServers(), id, instance)
                 .redirectErrorStream(true).redirectOutput(logs.resolve(instance + ".log").toFile());
         try {
@@ -208,6 +193,9 @@ final class DeciderFleet implements AutoCloseable {
                 out.put(m.clientId(), ps);
             }
             return out;
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) return Map.of(); // no member yet
+            throw new IllegalStateException("cannot describe " + group(role), e);
         } catch (Exception e) {
             throw new IllegalStateException("cannot describe " + group(role), e);
         }
@@ -242,8 +230,7 @@ final class DeciderFleet implements AutoCloseable {
         for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
             if (e.getValue() == 0) continue;
             OffsetAndMetadata committed = done.get(e.getKey());
-            // A committed offset may sit on a transaction marker, one past the last record: at least the end is enough.
-            if (committed == null || committed.offset() < e.getValue()) return false;
+            if (committed == null || !nothingAfter(e.getKey(), committed.offset(), e.getValue())) return false;
         }
         if (!ends.equals(lastEnds)) {
             lastEnds = ends;
@@ -252,21 +239,28 @@ final class DeciderFleet implements AutoCloseable {
         return true;
     }
 
-    Map<TopicPartition, Long> endOffsets(List<String> topics) throws Exception {
-        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).forEach((name, d) ->
-                d.partitions().forEach(p -> request.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
-        Map<TopicPartition, Long> out = new HashMap<>();
-        admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(30, TimeUnit.SECONDS)
-                .forEach((tp, info) -> out.put(tp, info.offset()));
-        return out;
+    /**
+     * Whether a read_committed reader finds no record from {@code from} up to {@code end}: the committed offset of a
+     * caught-up group stops short of the end by transaction markers and aborted records, which are no work.
+     */
+    private boolean nothingAfter(TopicPartition tp, long from, long end) {
+        if (from >= end) return true;
+        probe.assign(List.of(tp));
+        probe.seek(tp, from);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (probe.position(tp) < end && System.nanoTime() < deadline) {
+            if (!probe.poll(Duration.ofMillis(100)).isEmpty()) return false;
+        }
+        return probe.position(tp) >= end;
+    }
+
+    Map<TopicPartition, Long> endOffsets(List<String> names) {
+        return topics.endOffsets(names);
     }
 
     /** Every committed record of a topic (read_committed). */
     List<ConsumerRecord<String, byte[]>> readAll(String topic) {
-        List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        CompactedTopicReader.readAll(client, List.of(topic), Duration.ofMinutes(1), out::add);
-        return out;
+        return topics.readAll(topic);
     }
 
     Path logs() {
@@ -291,7 +285,8 @@ final class DeciderFleet implements AutoCloseable {
                 p.destroyForcibly();
             }
         }
-        producer.close(Duration.ofSeconds(5));
+        probe.close(Duration.ofSeconds(5));
         admin.close(Duration.ofSeconds(5));
+        topics.close();
     }
 }

@@ -187,8 +187,8 @@ class PartitionFailoverTest {
                 assertThat(admitted).as("no double admission of %s (admitted %d, evicted %d)", id, admitted, evicted)
                         .isBetween(evicted, evicted + 1);
                 boolean running = s.state() == WorkloadState.Admitted;
-                assertThat(running).as("%s is Admitted exactly when admitted once more than evicted", id)
-                        .isEqualTo(admitted == evicted + 1);
+                if (running) assertThat(admitted).as("%s runs: admitted once more than evicted", id).isEqualTo(evicted + 1);
+                if (s.state() == WorkloadState.Pending) assertThat(admitted).as("%s waits: evicted as often as admitted", id).isEqualTo(evicted);
                 if (placement.containsKey(id)) {
                     assertThat(placement.get(id).cluster()).as("%s admitted in its own cluster", id).isEqualTo(arn);
                     assertThat(admittedPartition.get(id)).as("%s admitted on its cluster's partition", id).isEqualTo(home);

@@ -100,7 +100,11 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         if (partitions == 1 || record.value() == null) return record.partition();
         try {
             PreemptionRequested request = EventCodec.read(record.value(), PreemptionRequested.class);
-            return request == null ? record.partition() : ClusterPartitions.of(request.cluster().value(), partitions);
+            if (request == null) return record.partition();
+            // The cluster as onRequest reads it: the request's, else its submission's.
+            String named = request.clusterArn() != null ? request.clusterArn()
+                    : request.workload() == null ? null : request.workload().clusterArn();
+            return ClusterPartitions.of(ClusterArn.ofNullable(named).value(), partitions);
         } catch (RuntimeException e) {
             return record.partition();
         }
