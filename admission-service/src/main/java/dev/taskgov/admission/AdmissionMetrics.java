@@ -29,9 +29,18 @@ import java.util.function.Supplier;
  */
 public final class AdmissionMetrics implements AdmissionObserver {
 
+    /** The processors of every partition this instance decides for (one, outside the partitioned loop). */
+    private volatile Supplier<List<AdmissionProcessor>> processors;
+
+    /** One instance decides for several partitions: the gauges are the sum of their processors' clusters. */
+    public void followProcessors(Supplier<List<AdmissionProcessor>> all) {
+        this.processors = all;
+    }
+
     @Override
     public void stateChanged(AdmissionProcessor processor) {
-        refresh(processor);
+        Supplier<List<AdmissionProcessor>> all = processors;
+        refresh(all == null ? List.of(processor) : all.get());
     }
 
     /** The label naming the cluster on every per-team meter. */
@@ -76,7 +85,7 @@ public final class AdmissionMetrics implements AdmissionObserver {
         this.share = MultiGauge.builder("taskgov.admission.weighted.share")
                 .description("Weighted (dominant resource) share per team; +Inf for weight 0 while borrowing").register(registry);
         io.micrometer.core.instrument.Gauge.builder("taskgov.admission.decider", () -> decider.get() ? 1 : 0)
-                .description("1 while this instance is the decider").register(registry);
+                .description("1 while this instance decides for (owns) partitions of the inputs").register(registry);
         io.micrometer.core.instrument.Gauge.builder("taskgov.admission.processing.lag", lag::get)
                 .description("Input records behind the end of the decider's partitions").baseUnit("records").register(registry);
     }
@@ -128,14 +137,18 @@ public final class AdmissionMetrics implements AdmissionObserver {
     }
 
     /** Recomputes the gauges from the decider's state. */
-    public void refresh(AdmissionProcessor processor) {
+    public void refresh(List<AdmissionProcessor> processors) {
         List<MultiGauge.Row<?>> p = new ArrayList<>();
-        processor.pendingByClusterTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
-                byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
+        for (AdmissionProcessor processor : processors) {
+            processor.pendingByClusterTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
+                    byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
+        }
         pending.register(p, true);
         List<MultiGauge.Row<?>> a = new ArrayList<>();
-        processor.admittedByClusterAndTeam().forEach((cluster, byTeam) ->
-                byTeam.forEach((team, n) -> a.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team), n))));
+        for (AdmissionProcessor processor : processors) {
+            processor.admittedByClusterAndTeam().forEach((cluster, byTeam) ->
+                    byTeam.forEach((team, n) -> a.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team), n))));
+        }
         running.register(a, true);
         List<MultiGauge.Row<?>> n = new ArrayList<>();
         List<MultiGauge.Row<?>> u = new ArrayList<>();
@@ -145,10 +158,12 @@ public final class AdmissionMetrics implements AdmissionObserver {
         List<MultiGauge.Row<?>> ld = new ArrayList<>();
         List<MultiGauge.Row<?>> sh = new ArrayList<>();
         boolean[] deciding = {false};
-        processor.forEachScheduler((cluster, s) -> {
-            deciding[0] = true;
-            quotaRows(cluster, s, new QuotaRows(n, u, b, l, bl, ld, sh));
-        });
+        for (AdmissionProcessor processor : processors) {
+            processor.forEachScheduler((cluster, s) -> {
+                deciding[0] = true;
+                quotaRows(cluster, s, new QuotaRows(n, u, b, l, bl, ld, sh));
+            });
+        }
         if (!deciding[0]) return;
         nominal.register(n, true);
         used.register(u, true);

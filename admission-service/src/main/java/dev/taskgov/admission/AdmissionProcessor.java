@@ -3,6 +3,7 @@ package dev.taskgov.admission;
 import static dev.taskgov.service.support.DeadLetterMetrics.Reason.UNREADABLE;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PreemptionRequested;
@@ -39,6 +40,7 @@ import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.Outbox;
+import dev.taskgov.service.support.PartitionScope;
 import dev.taskgov.service.support.TransactionalLoop;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jboss.logging.Logger;
@@ -68,6 +70,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private final AdmissionTopics topics;
     private final java.time.Clock clock;
     private final AdmissionObserver observer;
+    /** The partition (set of clusters) this processor decides for; {@link PartitionScope#WHOLE} for a replica. */
+    private final PartitionScope scope;
 
     private final Map<String, WorkloadRecord> workloads = new HashMap<>();
     /** The cluster records read so far, per cluster; the same builder preemption-service uses. */
@@ -98,22 +102,79 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
     }
 
+    /** A processor of every cluster (a read replica, or a deployment whose inputs have one partition). */
     public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer) {
+        this(topics, clock, observer, PartitionScope.WHOLE);
+    }
+
+    /** The processor of the clusters of {@code scope} (one owned partition of the inputs). */
+    public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer, PartitionScope scope) {
         this.topics = topics;
         this.clock = clock;
         this.observer = observer;
+        this.scope = scope;
+    }
+
+    /** Whether this processor decides for {@code cluster}. */
+    public boolean owns(ClusterArn cluster) {
+        return scope.owns(cluster.value());
+    }
+
+    /** Whether this processor decides for the unnamed cluster (a deployment whose records name no cluster). */
+    public boolean decidesDefaultCluster() {
+        return owns(ClusterArn.UNNAMED);
+    }
+
+    /**
+     * A workload record is decided by the owner of its cluster's partition: a submission's cluster as admission
+     * chooses it (named, or the one governed cluster); a finish or eviction's named cluster, else the one governed
+     * cluster, else every partition (only the owner of the workload acts on it). A record that does not parse is
+     * refused where it is.
+     */
+    @Override
+    public synchronized int home(ConsumerRecord<String, byte[]> record, int partitions) {
+        if (partitions == 1 || record.value() == null) return record.partition();
+        try {
+            String topic = record.topic();
+            if (topic.equals(topics.submitted())) {
+                WorkloadSubmitted s = EventCodec.read(record.value(), WorkloadSubmitted.class);
+                if (s == null) return record.partition();
+                WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
+                return where instanceof WorkloadCluster.Chosen c ? ClusterPartitions.of(c.cluster().value(), partitions)
+                        : record.partition();
+            }
+            String named = null;
+            if (topic.equals(topics.finished())) {
+                WorkloadFinished f = EventCodec.read(record.value(), WorkloadFinished.class);
+                named = f == null ? null : f.clusterArn();
+            } else if (topic.equals(topics.preempted())) {
+                WorkloadPreempted p = EventCodec.read(record.value(), WorkloadPreempted.class);
+                if (p == null) return record.partition();
+                return ClusterPartitions.of(p.cluster().value(), partitions);
+            } else {
+                return record.partition();
+            }
+            if (named != null && ClusterArn.isValid(named)) return ClusterPartitions.of(named, partitions);
+            if (inputs.governed().size() == 1) return ClusterPartitions.of(inputs.governed().first().value(), partitions);
+            return dev.taskgov.service.support.TransactionalLoop.EVERY_PARTITION;
+        } catch (RuntimeException e) {
+            return record.partition();
+        }
     }
 
     // ------------------------------------------------------------------ loop callbacks
 
     @Override
     public void rebuild(Properties clientProps, Duration timeout) {
-        Map<String, byte[]> latest = CompactedTopicReader.latestByKey(clientProps, topics.changelog(), timeout);
+        Map<String, byte[]> latest = CompactedTopicReader.latestByKey(clientProps, topics.changelog(), timeout,
+                CompactedTopicReader.PartitionFilter.of(scope));
         synchronized (this) {
             clear();
             latest.forEach((id, bytes) -> {
                 try {
                     WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
+                    // A changelog split otherwise than the inputs holds other partitions' clusters too.
+                    if (!owns(r.cluster())) return;
                     workloads.put(id, r);
                     admissionSeq = Math.max(admissionSeq, r.admissionSeq());
                 } catch (RuntimeException e) {
@@ -706,7 +767,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     public synchronized Map<ClusterArn, Map<String, Map<String, Long>>> pendingByClusterTeamAndReason() {
         Map<ClusterArn, Map<String, Map<String, Long>>> out = new TreeMap<>();
         for (WorkloadRecord r : workloads.values()) {
-            if (r.state() != WorkloadState.Pending) continue;
+            if (r.state() != WorkloadState.Pending || !owns(r.cluster())) continue;
             out.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).computeIfAbsent(r.team(), t -> new TreeMap<>())
                     .merge(r.reason() == null ? "" : r.reason(), 1L, Long::sum);
         }
@@ -717,15 +778,19 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     public synchronized Map<ClusterArn, Map<String, Long>> admittedByClusterAndTeam() {
         Map<ClusterArn, Map<String, Long>> out = new TreeMap<>();
         for (WorkloadRecord r : workloads.values()) {
-            if (r.state() == WorkloadState.Admitted) out.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).merge(r.team(), 1L, Long::sum);
+            if (r.state() == WorkloadState.Admitted && owns(r.cluster())) out.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).merge(r.team(), 1L, Long::sum);
         }
         return out;
     }
 
-    /** Runs a read against each cluster's scheduler (ledger and config) under the lock (metrics); nothing when not deciding. */
+    /**
+     * Runs a read against the scheduler (ledger and config) of each cluster this processor decides for, under the
+     * lock (metrics); nothing when not deciding. (It knows every cluster's quotas and nodes, and decides for its
+     * partition's.)
+     */
     public synchronized void forEachScheduler(java.util.function.BiConsumer<ClusterArn, Scheduler> read) {
         clusters.forEach((c, g) -> {
-            if (g.scheduler != null) read.accept(c, g.scheduler);
+            if (g.scheduler != null && owns(c)) read.accept(c, g.scheduler);
         });
     }
 

@@ -40,7 +40,7 @@ class DeadLetterWriteFailureTest {
             AdmissionDecider.Settings s = c.deciderSettings();
             Counting observer = new Counting();
             AdmissionDecider refused = new AdmissionDecider(new AdmissionDecider.Settings(s.clientProps(), unwritable,
-                    s.groupId(), s.transactionalId(), s.source(), s.pollTimeout(), s.rebuildTimeout(), false),
+                    s.groupId(), s.transactionalIdPrefix(), s.source(), s.pollTimeout(), s.rebuildTimeout(), false),
                     Clock.systemUTC(), observer);
             c.own(refused);
             refused.start();

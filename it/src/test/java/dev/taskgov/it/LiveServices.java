@@ -102,6 +102,21 @@ final class LiveServices implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends without waiting for the ack (bursts; {@link #flush()} waits for all), with CloudEvents headers, to
+     * {@code partition} or, when null, the partition of the key (as a producer unaware of clusters would).
+     */
+    void publishAsync(String topic, Integer partition, String key, Object value) {
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, partition, key, value == null ? null : EventCodec.bytes(value));
+        CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
+                Instant.now(), key);
+        producer.send(r);
+    }
+
+    void flush() {
+        producer.flush();
+    }
+
     List<ConsumerRecord<String, byte[]>> readAll(String topic) {
         List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
         CompactedTopicReader.readAll(client, List.of(topic), Duration.ofMinutes(1), out::add);
@@ -135,11 +150,12 @@ final class LiveServices implements AutoCloseable {
         return true;
     }
 
-    /** Last stable offsets (what read_committed consumers reach). */
+    /** Last stable offsets (what read_committed consumers reach) of every partition of the topics. */
     Map<TopicPartition, Long> endOffsets(List<String> topics) {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        for (String t : topics) request.put(new TopicPartition(t, 0), OffsetSpec.latest());
         try {
+            admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).forEach((name, d) ->
+                    d.partitions().forEach(p -> request.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
             Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> r = admin.listOffsets(request,
                     new org.apache.kafka.clients.admin.ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(30, TimeUnit.SECONDS);
             Map<TopicPartition, Long> out = new HashMap<>();

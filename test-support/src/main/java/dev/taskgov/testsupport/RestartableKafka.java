@@ -57,6 +57,7 @@ public final class RestartableKafka implements AutoCloseable {
                 "share.coordinator.state.topic.replication.factor=1",
                 "share.coordinator.state.topic.min.isr=1",
                 "group.initial.rebalance.delay.ms=0",
+                "group.min.session.timeout.ms=500",
                 ""));
     }
 
