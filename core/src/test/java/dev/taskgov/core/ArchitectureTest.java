@@ -1,12 +1,14 @@
 package dev.taskgov.core;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -40,5 +42,17 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAPackage(forbiddenPackage)
                 .because("core is pure Java; frameworks belong to the services");
         rule.check(coreClasses);
+    }
+
+    /**
+     * Each package of core may be understood on its own terms: the scheduler uses the planner and
+     * the quota ledger, the planner uses the ledger, and nothing points back up (a cycle would make
+     * every package of it one unit to read and change).
+     */
+    @Test
+    void core_has_no_package_cycles() {
+        slices().matching("dev.taskgov.core.(**)").should().beFreeOfCycles()
+                .because("core's packages are layered: a cycle makes them one unit")
+                .check(coreClasses);
     }
 }

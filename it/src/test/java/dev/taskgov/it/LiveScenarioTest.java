@@ -4,21 +4,14 @@ import dev.taskgov.admission.AdmissionProcessor;
 import dev.taskgov.admission.AdmissionTopics;
 import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.core.events.EventCodec;
-import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.WorkloadAdmitted;
-import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
-import dev.taskgov.core.events.WorkloadSubmitted;
-import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.sim.Scenario;
 import dev.taskgov.core.sim.ScenarioFiles;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
-import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.model.PreemptionReason;
-import dev.taskgov.service.support.ClusterChangeRecords;
-import dev.taskgov.service.support.QuotaRecords;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -81,34 +74,20 @@ class LiveScenarioTest {
 
     private static List<Check> replay(LiveServices live, Scenario scenario) {
         AdmissionTopics t = live.admissionTopics;
-        live.publish(t.quota(), QuotaRecords.SCHEDULER_CONFIG_KEY, QuotaRecords.schedulerConfig(scenario.schedulerConfig()));
-        for (TeamQuota q : scenario.quotas()) live.publish(t.quota(), q.team(), QuotaRecords.effectiveQuota(q));
-        for (Node n : scenario.nodes()) live.publish(t.topology(), n.name(), NodeRecord.of(n));
-        live.startAdmission();
-        live.startPreemption(Map.of());
-        live.awaitQuiet();
+        live.startWith(scenario);
 
         List<Check> checks = new ArrayList<>();
         Instant time = Simulator.START;
         int seenPreemptions = 0;
         for (Scenario.Step step : scenario.steps()) {
             time = time.plus(Duration.ofSeconds(1));
-            if (step instanceof Scenario.Submit s) {
-                WorkloadSubmitted w = s.workload().submittedAt() == null ? s.workload().withSubmittedAt(time) : s.workload();
-                live.publish(t.submitted(), w.workloadId(), w);
-                live.awaitQuiet();
-            } else if (step instanceof Scenario.Finish f) {
-                live.publish(t.finished(), f.workloadId(), new WorkloadFinished(f.workloadId(), time, WorkloadFinished.Outcome.Succeeded));
-                live.awaitQuiet();
-            } else if (step instanceof Scenario.Expect e) {
+            if (step instanceof Scenario.Expect e) {
                 List<String> preempted = live.readAll(t.preempted()).stream().map(r -> r.key()).toList();
                 Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
                 seenPreemptions = preempted.size();
                 checks.addAll(check(live.admission.processor(), e, since));
             } else {
-                // node, removeNode, quota, deleteQuota, schedulerConfig: the record topology- or quota-service would publish
-                ClusterChangeRecords c = ClusterChangeRecords.of(step).orElseThrow();
-                live.publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? t.quota() : t.topology(), c.key(), c.value());
+                live.publishStep(step, time);
                 live.awaitQuiet();
             }
         }

@@ -10,6 +10,14 @@ import dev.taskgov.preemption.PreemptionTopics;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.sim.Scenario;
+import dev.taskgov.core.topology.Node;
+import dev.taskgov.service.support.ClusterChangeRecords;
+import dev.taskgov.service.support.QuotaRecords;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -89,6 +97,36 @@ final class LiveServices implements AutoCloseable {
         owned.add(p);
         preemption = p;
         return p;
+    }
+
+    /**
+     * Publishes a scenario's cluster as quota- and topology-service would (scheduler config, quotas,
+     * nodes), starts both deciders (no grace periods) and waits until they have read it.
+     */
+    void startWith(Scenario scenario) {
+        publish(admissionTopics.quota(), QuotaRecords.SCHEDULER_CONFIG_KEY, QuotaRecords.schedulerConfig(scenario.schedulerConfig()));
+        for (TeamQuota q : scenario.quotas()) publish(admissionTopics.quota(), q.team(), QuotaRecords.effectiveQuota(q));
+        for (Node n : scenario.nodes()) publish(admissionTopics.topology(), n.name(), NodeRecord.of(n));
+        startAdmission();
+        startPreemption(Map.of());
+        awaitQuiet();
+    }
+
+    /**
+     * Publishes one scenario step (not an expect step) at {@code time}: a submission (submitted at
+     * {@code time} unless it says when) or a finish as an event, a cluster change as the record
+     * topology- or quota-service would publish.
+     */
+    void publishStep(Scenario.Step step, Instant time) {
+        if (step instanceof Scenario.Submit s) {
+            WorkloadSubmitted w = s.workload().submittedAt() == null ? s.workload().withSubmittedAt(time) : s.workload();
+            publish(admissionTopics.submitted(), w.workloadId(), w);
+        } else if (step instanceof Scenario.Finish f) {
+            publish(admissionTopics.finished(), f.workloadId(), new WorkloadFinished(f.workloadId(), time, WorkloadFinished.Outcome.Succeeded));
+        } else {
+            ClusterChangeRecords c = ClusterChangeRecords.of(step).orElseThrow(() -> new IllegalArgumentException("not a step to publish: " + step));
+            publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? admissionTopics.quota() : admissionTopics.topology(), c.key(), c.value());
+        }
     }
 
     void publish(String topic, String key, Object value) {

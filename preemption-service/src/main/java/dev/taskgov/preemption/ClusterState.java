@@ -12,7 +12,7 @@ import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.preemption.ClusterView;
 import dev.taskgov.core.preemption.RunningWorkload;
-import dev.taskgov.core.scheduling.QuotaLedger;
+import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.Topology;
 import dev.taskgov.core.view.ClusterInputs;
@@ -299,8 +299,8 @@ final class ClusterState {
      */
     PlanningView planningView(ClusterArn cluster) {
         ClusterInputs in = inputs.of(cluster);
-        QuotaLedger ledger = new QuotaLedger();
-        quotas(cluster).values().forEach(ledger::putQuota);
+        // the same books admission's scheduler keeps: idle resource sharing and the cluster's capacity included
+        QuotaLedger ledger = in.ledger(quotas(cluster).values());
         Topology topology = Topology.of(in.nodes());
         Map<String, List<RunningWorkload>> candidates = new TreeMap<>();
         for (Map.Entry<String, Tracked> e : workloads.entrySet()) {

@@ -17,6 +17,7 @@ import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.core.preemption.ClusterView;
 import dev.taskgov.core.preemption.PlanResult;
 import dev.taskgov.core.preemption.PreemptionPlanner;
 import dev.taskgov.core.preemption.RunningWorkload;
@@ -475,6 +476,17 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     /** Victims waiting for their grace period to end. */
     public synchronized List<PendingGrace> pendingGraces() {
         return List.copyOf(state.graces());
+    }
+
+    /**
+     * The cluster as this decider would plan on it now (usage, node reservations and the running
+     * workloads that may be chosen), for tests that hold it against admission's view. Like a plan,
+     * it first reads the state topics up to their ends; a bad record met here is skipped and
+     * logged, as on a rebuild.
+     */
+    public synchronized ClusterView planningView() {
+        reader.catchUp(r -> applyState(r, null));
+        return state.planningView();
     }
 
     /** Running workloads (admitted, not evicted, not finished) in this view, for tests and diagnostics. */

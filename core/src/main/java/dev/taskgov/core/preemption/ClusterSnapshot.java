@@ -1,9 +1,8 @@
 package dev.taskgov.core.preemption;
 
-import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
-import dev.taskgov.core.scheduling.QuotaLedger;
+import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.Topology;
 
@@ -15,7 +14,9 @@ import java.util.TreeMap;
 
 /**
  * A self-contained cluster state for planning outside the scheduler (the preemption service
- * builds one from the state topics). Treat it as immutable: the planner only reads it.
+ * builds one from the state topics). Its running lists do not change; the planner's what-ifs
+ * change its ledger and topology in place and undo them before returning (see {@link ClusterView}),
+ * so one snapshot is not for concurrent planning.
  */
 public final class ClusterSnapshot implements ClusterView {
 
@@ -35,10 +36,7 @@ public final class ClusterSnapshot implements ClusterView {
     /** Builds the usage and node reservations from the admitted workloads. */
     public static ClusterSnapshot of(SchedulerConfig config, Collection<TeamQuota> quotas, Collection<Node> nodes,
                                      Collection<RunningWorkload> admitted) {
-        QuotaLedger ledger = new QuotaLedger();
-        quotas.forEach(ledger::putQuota);
-        ComputeQuotas.clusterCapacity(nodes).forEach(ledger::setClusterCapacity);
-        ledger.setIdleResourceSharing(config.idleResourceSharing());
+        QuotaLedger ledger = QuotaLedger.of(config, quotas, nodes);
         Topology topology = Topology.of(nodes);
         Map<String, List<RunningWorkload>> byTeam = new TreeMap<>();
         for (RunningWorkload r : admitted) {

@@ -1,15 +1,18 @@
 package dev.taskgov.core.preemption;
 
 import dev.taskgov.core.model.SchedulerConfig;
-import dev.taskgov.core.scheduling.QuotaLedger;
+import dev.taskgov.core.quota.QuotaLedger;
+import dev.taskgov.core.quota.WhatIf;
 import dev.taskgov.core.topology.Topology;
 
 import java.util.Collection;
+import java.util.List;
 
 /**
- * What preemption planning reads. Planning's what-ifs change its ledger and topology in place
- * (releasing candidate victims, then reserving them again) and put everything back before the
- * planner returns: after planning the view is as it was; not for concurrent use.
+ * What preemption planning works on. Planning does not copy it: its what-ifs change this view's
+ * ledger and topology in place ({@link #simulateRemoval} releases candidate victims) and undo every
+ * change before the planner returns, so after planning the view is as it was. Not for concurrent
+ * use.
  */
 public interface ClusterView {
 
@@ -38,5 +41,25 @@ public interface ClusterView {
      */
     default long runningVersion(String team) {
         return -1;
+    }
+
+    /**
+     * As if these admitted workloads were evicted: their quota usage and node reservations are
+     * released on this view's own ledger and topology until the returned handle is closed, which
+     * reserves them again (in reverse order). The running lists and versions do not change.
+     */
+    default WhatIf simulateRemoval(Collection<RunningWorkload> workloads) {
+        List<RunningWorkload> released = List.copyOf(workloads);
+        for (RunningWorkload r : released) {
+            ledger().remove(r.team(), r.requests());
+            topology().release(r.workload().podSets(), r.placement());
+        }
+        return WhatIf.once(() -> {
+            for (int i = released.size() - 1; i >= 0; i--) {
+                RunningWorkload r = released.get(i);
+                ledger().add(r.team(), r.requests());
+                topology().reserve(r.workload().podSets(), r.placement());
+            }
+        });
     }
 }

@@ -9,8 +9,9 @@ import dev.taskgov.core.preemption.PlanResult.NoPlan;
 import dev.taskgov.core.preemption.PlanResult.PreemptionPlan;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
-import dev.taskgov.core.scheduling.QuotaLedger;
-import dev.taskgov.core.scheduling.Share;
+import dev.taskgov.core.quota.QuotaLedger;
+import dev.taskgov.core.quota.Share;
+import dev.taskgov.core.quota.WhatIf;
 import dev.taskgov.core.topology.PlacementResult;
 import dev.taskgov.core.topology.PodSetPlacement;
 import dev.taskgov.core.topology.PodSetRequest;
@@ -63,8 +64,10 @@ import java.util.function.Supplier;
  */
 public final class PreemptionPlanner {
 
-    /** Candidate lists of the state version they were built at, by preemptor team and instance types. */
-    private final Map<String, List<RunningWorkload>> borrowersCache = new java.util.HashMap<>();
+    /** Candidates of other teams, by preemptor team and instance types, at {@link #cachedVersion}. */
+    private final Map<TeamTypes, Candidates> othersCache = new HashMap<>();
+    /** Every borrowing team's candidates, by instance types, at {@link #cachedVersion}. */
+    private final Map<Set<String>, Borrowers> borrowersAtVersion = new HashMap<>();
     private long cachedVersion = Long.MIN_VALUE;
 
     /**
@@ -89,28 +92,24 @@ public final class PreemptionPlanner {
         Map<String, Resources> req = preemptor.requestsByInstanceType();
         Set<String> types = req.keySet();
         boolean mayPreemptOwn = quota.preemptTeamTasks() == PreemptTeamTasks.LowerPriority;
-        List<RunningWorkload> ownLower = mayPreemptOwn ? ownLowerPriority(preemptor, types,
-                view.runningVersion(preemptor.team()) < 0 ? null : teamList(view, preemptor.team(), types), view) : List.of();
+        Candidates ownLower = mayPreemptOwn ? Candidates.of(ownLowerPriority(preemptor, types,
+                view.runningVersion(preemptor.team()) < 0 ? null : teamList(view, preemptor.team(), types).list(), view))
+                : Candidates.NONE;
 
         if (ledger.withinNominal(preemptor.team(), req)) {
-            List<RunningWorkload> candidates = new ArrayList<>(othersWhileBorrowing(view, preemptor, types));
-            candidates.addAll(ownLower);
+            Candidates candidates = othersWhileBorrowing(view, preemptor, types).then(ownLower);
             PreemptionPlan p = new Attempt(view, preemptor, false).run(candidates, Rule.RECLAIM);
             if (p != null) return p;
         }
         if (view.config().fairShare()) {
             // Kueue returns the fair-sharing candidates and the own team's lower-priority ones
             // together: others first (already in victim order), then own (design.md, rule 2).
-            List<RunningWorkload> candidates = othersWhileBorrowing(view, preemptor, types);
-            if (!ownLower.isEmpty()) {
-                candidates = new ArrayList<>(candidates);
-                candidates.addAll(ownLower);
-            }
+            Candidates candidates = othersWhileBorrowing(view, preemptor, types).then(ownLower);
             PreemptionPlan p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_FINAL_SHARE);
             if (p == null) p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_INITIAL_SHARE);
             if (p != null) return p;
         }
-        if (!ownLower.isEmpty()) {
+        if (!ownLower.list().isEmpty()) {
             PreemptionPlan p = new Attempt(view, preemptor, true).run(ownLower, Rule.IN_TEAM);
             if (p != null) return p;
         }
@@ -124,63 +123,126 @@ public final class PreemptionPlanner {
             .comparingInt(RunningWorkload::priority)
             .thenComparing(Comparator.comparingLong(RunningWorkload::admissionSeq).reversed());
 
-    private List<RunningWorkload> othersWhileBorrowing(ClusterView view, Workload p, Set<String> types) {
-        long version = view.version();
-        if (version < 0 || view.runningVersion(p.team()) < 0) return buildOthersWhileBorrowing(view, p, types);
-        if (version != cachedVersion) {
-            borrowersCache.clear();
-            cachedVersion = version;
+    /**
+     * Candidates in victim order, with what they hold summed per team (by instance type): the quick
+     * bound of an attempt (would evicting them all be enough quota?) needs only the sums, so they
+     * are added up once per list rather than per attempt.
+     */
+    private record Candidates(List<RunningWorkload> list, Map<String, Map<String, Resources>> heldByTeam) {
+        static final Candidates NONE = new Candidates(List.of(), Map.of());
+
+        static Candidates of(List<RunningWorkload> list) {
+            if (list.isEmpty()) return NONE;
+            Map<String, Map<String, Resources>> held = new HashMap<>();
+            for (RunningWorkload c : list) {
+                Map<String, Resources> m = held.computeIfAbsent(c.team(), t -> new HashMap<>());
+                c.requests().forEach((type, r) -> m.merge(type, r, Resources::plus));
+            }
+            return new Candidates(list, held);
         }
-        return borrowersCache.computeIfAbsent(p.team() + "|" + types, k -> othersWhileBorrowingIncremental(view, p, types));
+
+        /** These, then {@code more} (of other teams). */
+        Candidates then(Candidates more) {
+            if (more.list.isEmpty()) return this;
+            if (list.isEmpty()) return more;
+            List<RunningWorkload> all = new ArrayList<>(list.size() + more.list.size());
+            all.addAll(list);
+            all.addAll(more.list);
+            Map<String, Map<String, Resources>> held = new HashMap<>(heldByTeam);
+            held.putAll(more.heldByTeam);
+            return new Candidates(all, held);
+        }
+
+        /** Without the workloads of {@code team}. */
+        Candidates without(String team) {
+            if (!heldByTeam.containsKey(team)) return this;
+            List<RunningWorkload> rest = new ArrayList<>(list.size());
+            for (RunningWorkload c : list) {
+                if (!c.team().equals(team)) rest.add(c);
+            }
+            Map<String, Map<String, Resources>> held = new HashMap<>(heldByTeam);
+            held.remove(team);
+            return new Candidates(rest, held);
+        }
     }
 
     /**
-     * The same list as {@link #buildOthersWhileBorrowing}, reused while no borrowing team's running
-     * workloads changed and the set of borrowing teams is the same (an admission of a team within
-     * its nominal does not invalidate it); rebuilt by merging per-team lists that are themselves
-     * kept until their team's running workloads change.
+     * Running workloads of other teams that borrow on any of the types, in victim order. Built
+     * once per state version and instance types for every borrowing team together; a preemptor
+     * of a borrowing team gets that list without its own team's workloads (the order of the rest
+     * is the same as if its team had never been in it: a stable sort of the same runs).
      */
-    private List<RunningWorkload> othersWhileBorrowingIncremental(ClusterView view, Workload p, Set<String> types) {
+    private Candidates othersWhileBorrowing(ClusterView view, Workload p, Set<String> types) {
+        long version = view.version();
+        if (version < 0 || view.runningVersion(p.team()) < 0) return Candidates.of(buildOthersWhileBorrowing(view, p, types));
+        if (version != cachedVersion) {
+            othersCache.clear();
+            borrowersAtVersion.clear();
+            cachedVersion = version;
+        }
+        return othersCache.computeIfAbsent(new TeamTypes(p.team(), types),
+                k -> borrowersAtVersion.computeIfAbsent(types, t -> borrowers(view, types)).candidates().without(p.team()));
+    }
+
+    /**
+     * Every borrowing team's running workloads that use any of the types, in victim order; reused
+     * while the set of borrowing teams and their running workloads stay the same (an admission of a
+     * team within its nominal does not invalidate it), and otherwise rebuilt by merging per-team
+     * lists that are themselves kept until their team's running workloads change.
+     */
+    private Borrowers borrowers(ClusterView view, Set<String> types) {
         List<String> teams = new ArrayList<>();
         List<Long> signature = new ArrayList<>();
         for (TeamQuota q : view.ledger().quotas()) {
-            if (q.team().equals(p.team()) || !view.ledger().isBorrowing(q.team(), types)) continue;
+            if (!view.ledger().isBorrowing(q.team(), types)) continue;
             teams.add(q.team());
             signature.add(view.runningVersion(q.team()));
         }
-        String key = p.team() + "|" + types;
-        Merged known = mergedCache.get(key);
-        if (known != null && known.teams.equals(teams) && known.signature.equals(signature)) return known.list;
+        Borrowers known = mergedCache.get(types);
+        if (known != null && known.teams.equals(teams) && known.signature.equals(signature)) return known;
         List<RunningWorkload> out = new ArrayList<>();
-        for (String team : teams) out.addAll(teamList(view, team, types));
+        Map<String, Map<String, Resources>> held = new HashMap<>();
+        for (String team : teams) {
+            TeamList list = teamList(view, team, types);
+            out.addAll(list.list());
+            if (!list.candidates().heldByTeam().isEmpty()) held.put(team, list.candidates().heldByTeam().get(team));
+        }
         out.sort(VICTIM_ORDER); // TimSort: the per-team runs are already sorted
-        List<RunningWorkload> list = List.copyOf(out);
-        mergedCache.put(key, new Merged(teams, signature, list));
-        return list;
+        Borrowers b = new Borrowers(teams, signature, new Candidates(List.copyOf(out), held));
+        mergedCache.put(types, b);
+        return b;
     }
 
-    private record Merged(List<String> teams, List<Long> signature, List<RunningWorkload> list) {
+    private record Borrowers(List<String> teams, List<Long> signature, Candidates candidates) {
     }
 
-    private record TeamList(long runningVersion, List<RunningWorkload> list) {
+    private record TeamList(long runningVersion, Candidates candidates) {
+        List<RunningWorkload> list() {
+            return candidates.list();
+        }
     }
 
-    private final Map<String, Merged> mergedCache = new HashMap<>();
-    private final Map<String, TeamList> teamCache = new HashMap<>();
+    private final Map<Set<String>, Borrowers> mergedCache = new HashMap<>();
+    private final Map<TeamTypes, TeamList> teamCache = new HashMap<>();
+
+    /** A cache key: a team and the instance types a preemptor asks for. */
+    private record TeamTypes(String team, Set<String> types) {
+    }
 
     /** A team's running workloads that use any of the types, in victim order; kept while the team's running set is unchanged. */
-    private List<RunningWorkload> teamList(ClusterView view, String team, Set<String> types) {
-        String key = team + "|" + types;
+    private TeamList teamList(ClusterView view, String team, Set<String> types) {
+        TeamTypes key = new TeamTypes(team, types);
         long v = view.runningVersion(team);
         TeamList known = teamCache.get(key);
-        if (known != null && known.runningVersion == v) return known.list;
+        if (known != null && known.runningVersion == v) return known;
         List<RunningWorkload> out = new ArrayList<>();
         for (RunningWorkload r : view.running(team)) {
             if (usesAny(r, types)) out.add(r);
         }
         out.sort(VICTIM_ORDER);
-        teamCache.put(key, new TeamList(v, out));
-        return out;
+        TeamList list = new TeamList(v, Candidates.of(out));
+        teamCache.put(key, list);
+        return list;
     }
 
     private static List<RunningWorkload> buildOthersWhileBorrowing(ClusterView view, Workload p, Set<String> types) {
@@ -224,8 +286,9 @@ public final class PreemptionPlanner {
     }
 
     /**
-     * One try at a victim set. Its what-ifs release and re-reserve victims on the view's own ledger
-     * and topology (no copies: cheap on large clusters) and give every one back before it returns.
+     * One try at a victim set. Its what-ifs release victims on the view's own ledger and topology
+     * ({@link ClusterView#simulateRemoval}: no copies, cheap on large clusters) and undo every one
+     * before {@link #run} returns.
      */
     private static final class Attempt {
         private final ClusterView view;
@@ -237,6 +300,8 @@ public final class PreemptionPlanner {
         private final List<RunningWorkload> taken = new ArrayList<>();
         /** Why each taken victim may go; the message is written only for the victims of the final plan. */
         private final Map<RunningWorkload, Supplier<Victim>> reasons = new IdentityHashMap<>();
+        /** The undo handle of each victim released in the what-if: closing it reserves the victim again. */
+        private final Map<RunningWorkload, WhatIf> released = new IdentityHashMap<>();
         private String describedRequest;
 
         Attempt(ClusterView view, Workload preemptor, boolean allowBorrow) {
@@ -248,14 +313,14 @@ public final class PreemptionPlanner {
             this.topology = view.topology();
         }
 
-        PreemptionPlan run(List<RunningWorkload> candidates, Rule rule) {
-            if (candidates.isEmpty()) return null;
+        PreemptionPlan run(Candidates candidates, Rule rule) {
+            if (candidates.list().isEmpty()) return null;
             if (!fitsWithAllEvicted(candidates)) return null;
             // The generic search first: it is cheap, and when it finds nothing no one-domain set
             // exists either (that would be a subset of the candidates it took, and evicting more
             // never makes quota or placement fit less).
             try {
-                return toPlan(search(List.of(), candidates, null, rule, preemptor.podSets()));
+                return toPlan(search(List.of(), candidates.list(), null, rule, preemptor.podSets()));
             } finally {
                 for (RunningWorkload t : taken) giveBack(t);
                 taken.clear();
@@ -264,18 +329,12 @@ public final class PreemptionPlanner {
         }
 
         /** Cheap bound: if evicting every candidate leaves too little quota, no subset makes room. */
-        private boolean fitsWithAllEvicted(List<RunningWorkload> candidates) {
-            Map<String, Map<String, Resources>> byTeam = new java.util.HashMap<>();
-            for (RunningWorkload c : candidates) {
-                Map<String, Resources> m = byTeam.computeIfAbsent(c.team(), t -> new java.util.HashMap<>());
-                c.requests().forEach((type, r) -> m.merge(type, r, Resources::plus));
-            }
-            byTeam.forEach(ledger::remove);
-            boolean quotaFits = ledger.fits(preemptor.team(), req, allowBorrow);
-            byTeam.forEach(ledger::add);
+        private boolean fitsWithAllEvicted(Candidates candidates) {
             // Placement is left to the search: releasing thousands of candidates on the node tree
             // costs more than the search, which stops as soon as the preemptor fits.
-            return quotaFits;
+            try (var undo = ledger.simulateRemoval(candidates.heldByTeam())) {
+                return ledger.fits(preemptor.team(), req, allowBorrow);
+            }
         }
 
         /** Takes from {@code first}, then from {@code then} except what {@code skip} says, until the preemptor fits. */
@@ -328,9 +387,10 @@ public final class PreemptionPlanner {
             }
             Share preemptorShare = ledger.shareWith(preemptor.team(), req);
             Share before = ledger.share(c.team());
-            ledger.remove(c.team(), c.requests());
-            Share after = ledger.share(c.team());
-            ledger.add(c.team(), c.requests());
+            Share after;
+            try (var undo = ledger.simulateRemoval(c.team(), c.requests())) {
+                after = ledger.share(c.team());
+            }
             boolean ok = rule == Rule.FAIR_FINAL_SHARE ? preemptorShare.compareTo(after) <= 0 : preemptorShare.compareTo(before) < 0;
             if (!ok) return null;
             return () -> new Victim(c.id(), c.team(), PreemptionReason.FairSharing, preemptor.team() + "'s weighted share with "
@@ -352,13 +412,16 @@ public final class PreemptionPlanner {
 
         private void take(RunningWorkload c) {
             taken.add(c);
-            ledger.remove(c.team(), c.requests());
-            topology.release(c.workload().podSets(), c.placement());
+            release(c);
+        }
+
+        /** Evicts {@code c} in the what-if until {@link #giveBack} undoes it. */
+        private void release(RunningWorkload c) {
+            released.put(c, view.simulateRemoval(List.of(c)));
         }
 
         private void giveBack(RunningWorkload c) {
-            ledger.add(c.team(), c.requests());
-            topology.reserve(c.workload().podSets(), c.placement());
+            released.remove(c).close();
         }
 
         private boolean fits(List<PodSetRequest> target) {
@@ -373,8 +436,7 @@ public final class PreemptionPlanner {
                 if (fits(target)) {
                     taken.remove(i);
                 } else {
-                    ledger.remove(v.team(), v.requests());
-                    topology.release(v.workload().podSets(), v.placement());
+                    release(v);
                 }
             }
         }

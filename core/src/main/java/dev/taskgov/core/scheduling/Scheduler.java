@@ -2,8 +2,6 @@ package dev.taskgov.core.scheduling;
 
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
-import dev.taskgov.core.model.Amounts;
-import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.PreemptionReason;
@@ -13,11 +11,13 @@ import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.ClusterView;
-import dev.taskgov.core.preemption.PlanResult;
 import dev.taskgov.core.preemption.PlanResult.PreemptionPlan;
 import dev.taskgov.core.preemption.PreemptionPlanner;
 import dev.taskgov.core.preemption.RunningWorkload;
 import dev.taskgov.core.preemption.Victim;
+import dev.taskgov.core.quota.QuotaCheck;
+import dev.taskgov.core.quota.QuotaLedger;
+import dev.taskgov.core.quota.Share;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
@@ -43,7 +43,6 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The admission engine: per-team queues, admitted workloads with their placements, quota usage,
@@ -60,6 +59,13 @@ import java.util.TreeSet;
  * <p>Workloads found inadmissible are parked and looked at again only after something that can
  * help them happened (a release: finish, eviction, quota, node or config change), as Kueue
  * requeues inadmissible workloads. Not thread-safe: one owner drives it.
+ *
+ * <p>Split as Kueue splits its scheduler: the pending workloads per team are in {@link TeamQueue}s
+ * (Kueue's queue manager); the nodes, quota ledger and admitted workloads in the
+ * {@link ClusterCache} (Kueue's cache), which is the view preemption planning works on; each
+ * workload's state in a {@link WorkloadEntry}, changed only through its named transitions; and
+ * whether a workload can be admitted now is one {@link Evaluation} that the cycle and
+ * {@link #dryRun} share. This class runs the cycle over them.
  */
 public final class Scheduler {
 
@@ -74,31 +80,22 @@ public final class Scheduler {
     private final Clock clock;
     private final Mode mode;
     private final Map<String, InstanceType> instanceTypes = new TreeMap<>();
-    private final QuotaLedger ledger = new QuotaLedger();
-    private final Topology topology;
+    /** Nodes, quota usage, config and admitted workloads: what evaluation and planning read. */
+    private final ClusterCache cache;
     private final Map<String, TeamQueue> teams = new TreeMap<>();
-    private final Map<String, Entry> workloads = new HashMap<>();
-    private SchedulerConfig config = SchedulerConfig.DEFAULT;
+    private final Map<String, WorkloadEntry> workloads = new HashMap<>();
     private long admissionSeq;
-    /** Bumped on every admission or eviction: a candidate evaluated at an older version is re-checked. */
-    private long stateVersion;
     /** Something was released since the last cycle: parked workloads get another look. */
     private boolean released;
     private final Set<String> dirtyTeams = new LinkedHashSet<>();
-    private final View view = new View();
     private final PreemptionPlanner planner = new PreemptionPlanner();
-    /** Nodes by name and what admitted pods hold on each: to re-check a cached placement cheaply. */
-    private final Map<String, Node> nodesByName = new HashMap<>();
-    private final Map<String, Resources> heldOnNode = new HashMap<>();
-    /** Per team, bumped whenever its running workloads change: preemption planning reuses lists built at the same count. */
-    private final Map<String, Long> runningVersions = new HashMap<>();
     /**
      * Why workloads of a shape were parked at {@link #parkedShapesVersion}: a later workload of the
      * same team, priority and pod sets gets the same verdict in the same state without being
      * evaluated again (pipelines submit many alike; a full queue re-walked after a release is
      * mostly repeats).
      */
-    private final Map<Shape, Verdict> parkedShapes = new HashMap<>();
+    private final Map<Shape, Evaluation.Blocked> parkedShapes = new HashMap<>();
     private long parkedShapesVersion = -1;
     private final boolean reuseParkedVerdicts;
 
@@ -112,23 +109,7 @@ public final class Scheduler {
         this.clock = clock;
         this.mode = mode;
         instanceTypes.forEach(t -> this.instanceTypes.put(t.name(), t));
-        this.topology = Topology.of(nodes);
-        nodes.forEach(n -> {
-            nodesByName.put(n.name(), n);
-            countCapacity(null, n);
-        });
-    }
-
-    /** Keeps the ledger's cluster capacity (for idle resource sharing) up to date when a node changes. */
-    private void countCapacity(Node before, Node after) {
-        if (before != null && before.ready()) {
-            ledger.setClusterCapacity(before.instanceType(),
-                    ledger.clusterCapacity(before.instanceType()).minus(before.allocatable()));
-        }
-        if (after != null && after.ready()) {
-            ledger.setClusterCapacity(after.instanceType(),
-                    ledger.clusterCapacity(after.instanceType()).plus(after.allocatable()));
-        }
+        this.cache = new ClusterCache(nodes);
     }
 
     // ---------------------------------------------------------------- inputs
@@ -145,33 +126,25 @@ public final class Scheduler {
      * Nothing is evicted by the change itself.
      */
     public void applySchedulerConfig(SchedulerConfig newConfig) {
-        this.config = newConfig;
-        ledger.setIdleResourceSharing(newConfig.idleResourceSharing());
-        for (Entry e : workloads.values()) {
-            if (e.state != WorkloadState.Pending && e.state != WorkloadState.Admitted) continue;
-            String cls = e.workload.priorityClass();
+        cache.setConfig(newConfig);
+        for (WorkloadEntry e : workloads.values()) {
+            if (e.state() != WorkloadState.Pending && e.state() != WorkloadState.Admitted) continue;
+            String cls = e.workload().priorityClass();
             int p = cls == null ? newConfig.defaultPriority()
                     : newConfig.priorityClasses().getOrDefault(cls, newConfig.defaultPriority());
-            if (p != e.workload.priority()) reprioritize(e, p);
+            if (p != e.workload().priority()) reprioritize(e, p);
         }
         markReleased();
     }
 
-    private void reprioritize(Entry e, int priority) {
-        TeamQueue q = teams.get(e.workload.team());
-        // both queues are sorted by priority: take the entry out before its priority changes
-        boolean active = q != null && q.active.remove(e);
-        boolean parked = q != null && q.parked.remove(e);
-        Workload w = e.workload;
-        e.workload = new Workload(w.id(), w.team(), w.priorityClass(), priority, w.submittedAt(), w.podSets());
-        e.shape = Shape.of(e.workload);
-        if (active) q.active.add(e);
-        if (parked) q.parked.add(e);
-        if (q != null && q.running.containsKey(w.id())) {
-            RunningWorkload r = q.running.get(w.id());
-            q.running.put(w.id(), new RunningWorkload(e.workload, r.placement(), r.admissionSeq()));
-            runningVersions.merge(w.team(), 1L, Long::sum);
+    private void reprioritize(WorkloadEntry e, int priority) {
+        TeamQueue q = teams.get(e.team());
+        if (q == null) {
+            e.reprioritize(priority);
+        } else {
+            q.reorder(e, () -> e.reprioritize(priority));
         }
+        cache.updateRunning(e);
     }
 
     /**
@@ -183,8 +156,8 @@ public final class Scheduler {
      * enabled again.
      */
     public void applyQuota(TeamQuota quota) {
-        TeamQuota before = ledger.quota(quota.team());
-        ledger.putQuota(quota);
+        TeamQuota before = ledger().quota(quota.team());
+        ledger().putQuota(quota);
         teams.computeIfAbsent(quota.team(), TeamQueue::new);
         if (before != null && before.active() && !quota.active()) {
             evictForQuotaRemoved(quota.team(), "the compute quota of team " + quota.team() + " (" + quotaName(quota) + ") was disabled");
@@ -198,8 +171,8 @@ public final class Scheduler {
      * ({@link PendingReason#NoQuota}) until a quota comes back.
      */
     public void removeQuota(String team) {
-        TeamQuota before = ledger.quota(team);
-        ledger.removeQuota(team);
+        TeamQuota before = ledger().quota(team);
+        ledger().removeQuota(team);
         if (before != null && before.active()) {
             evictForQuotaRemoved(team, "the compute quota of team " + team + " (" + quotaName(before) + ") was deleted");
         }
@@ -215,11 +188,10 @@ public final class Scheduler {
      * ready node that becomes not ready fails: see {@link #removeNode}.
      */
     public void upsertNode(Node node) {
-        Node before = nodesByName.get(node.name());
+        Node before = cache.node(node.name());
         boolean fails = before != null && before.ready() && !node.ready();
-        List<Entry> affected = fails ? detachPodsOn(before) : List.of();
-        topology.upsertNode(node);
-        countCapacity(nodesByName.put(node.name(), node), node);
+        List<WorkloadEntry> affected = fails ? detachPodsOn(before) : List.of();
+        cache.upsertNode(node);
         if (fails) replaceOrEvict(affected, before, "node " + node.name() + " is not ready");
         markReleased();
     }
@@ -233,11 +205,9 @@ public final class Scheduler {
      * submission time. Then pending heads are tried again.
      */
     public void removeNode(String nodeName) {
-        Node before = nodesByName.get(nodeName);
-        List<Entry> affected = before == null ? List.of() : detachPodsOn(before);
-        topology.removeNode(nodeName);
-        countCapacity(nodesByName.remove(nodeName), null);
-        heldOnNode.remove(nodeName);
+        Node before = cache.node(nodeName);
+        List<WorkloadEntry> affected = before == null ? List.of() : detachPodsOn(before);
+        cache.removeNode(nodeName);
         if (before != null) replaceOrEvict(affected, before, "node " + nodeName + " left the cluster");
         markReleased();
     }
@@ -248,43 +218,38 @@ public final class Scheduler {
     private final List<Decision> changeDecisions = new ArrayList<>();
 
     /** The admitted workloads with pods on a node, in admission order, with those pods released. */
-    private List<Entry> detachPodsOn(Node node) {
-        List<Entry> affected = new ArrayList<>();
-        for (TeamQueue q : teams.values()) {
-            for (RunningWorkload r : q.running.values()) {
-                Entry e = workloads.get(r.id());
-                if (e.placement.podSets().stream().anyMatch(p -> p.podsPerNode().containsKey(node.name()))) affected.add(e);
+    private List<WorkloadEntry> detachPodsOn(Node node) {
+        List<WorkloadEntry> affected = new ArrayList<>();
+        for (String team : cache.teamsRunning()) {
+            for (RunningWorkload r : cache.running(team)) {
+                WorkloadEntry e = workloads.get(r.id());
+                if (e.placement().podSets().stream().anyMatch(p -> p.podsPerNode().containsKey(node.name()))) affected.add(e);
             }
         }
-        affected.sort(Comparator.comparingLong(e -> e.seq));
-        for (Entry e : affected) {
-            Placement on = e.placement.onNode(node.name());
-            topology.release(e.workload.podSets(), on);
-            hold(e.workload.podSets(), on, false);
-            e.placement = e.placement.withoutNode(node.name());
-        }
+        affected.sort(Comparator.comparingLong(WorkloadEntry::admissionSeq));
+        for (WorkloadEntry e : affected) cache.detachFromNode(e, node.name());
         return affected;
     }
 
     /** For each workload that lost pods on {@code failed}: place them again within their domain, or evict it. */
-    private void replaceOrEvict(List<Entry> affected, Node failed, String what) {
-        for (Entry e : affected) {
+    private void replaceOrEvict(List<WorkloadEntry> affected, Node failed, String what) {
+        for (WorkloadEntry e : affected) {
             List<Integer> lostIndexes = new ArrayList<>();
             List<PodSetRequest> lost = new ArrayList<>();
-            for (int i = 0; i < e.workload.podSets().size(); i++) {
-                PodSetRequest ps = e.workload.podSets().get(i);
-                int missing = ps.count() - e.placement.podSets().get(i).podCount();
+            for (int i = 0; i < e.workload().podSets().size(); i++) {
+                PodSetRequest ps = e.workload().podSets().get(i);
+                int missing = ps.count() - e.placement().podSets().get(i).podCount();
                 if (missing > 0) {
                     lostIndexes.add(i);
                     lost.add(replacementOf(ps, missing, failed));
                 }
             }
-            PlacementResult result = topology.place(lost);
+            PlacementResult result = topology().place(lost);
             if (result instanceof PlacementResult.Placed p) {
                 replacePlacement(e, lostIndexes, p.placement(), what + "; its pods there moved to " + nodesOf(p.placement()));
             } else {
                 PlacementResult.NoFit noFit = (PlacementResult.NoFit) result;
-                PodSetRequest ps = e.workload.podSets().stream().filter(x -> x.name().equals(noFit.podSet())).findFirst().orElseThrow();
+                PodSetRequest ps = e.workload().podSets().stream().filter(x -> x.name().equals(noFit.podSet())).findFirst().orElseThrow();
                 PodSetRequest pods = lost.stream().filter(x -> x.name().equals(noFit.podSet())).findFirst().orElseThrow();
                 String where = ps.topology().mode() == TopologyRequest.Mode.NONE ? "anywhere in the cluster"
                         : "inside its " + ps.topology().level() + " domain " + failed.levelValue(ps.topology().level());
@@ -319,22 +284,16 @@ public final class Scheduler {
      * @param lostIndexes the pod sets (indexes in the workload) that lost pods, in order
      * @param replacement where their lost pods go, one pod set per index
      */
-    private void replacePlacement(Entry e, List<Integer> lostIndexes, Placement replacement, String because) {
+    private void replacePlacement(WorkloadEntry e, List<Integer> lostIndexes, Placement replacement, String because) {
         List<PodSetRequest> lostRequests = new ArrayList<>();
-        List<PodSetPlacement> merged = new ArrayList<>(e.placement.podSets());
+        List<PodSetPlacement> merged = new ArrayList<>(e.placement().podSets());
         for (int r = 0; r < lostIndexes.size(); r++) {
             int i = lostIndexes.get(r);
-            lostRequests.add(e.workload.podSets().get(i));
+            lostRequests.add(e.workload().podSets().get(i));
             merged.set(i, merged.get(i).plus(replacement.podSets().get(r)));
         }
-        topology.reserve(lostRequests, replacement);
-        hold(lostRequests, replacement, true);
-        e.placement = new Placement(merged);
-        TeamQueue q = teams.get(e.workload.team());
-        q.running.put(e.workload.id(), new RunningWorkload(e.workload, e.placement, e.seq, e.requests));
-        runningVersions.merge(e.workload.team(), 1L, Long::sum);
-        stateVersion++;
-        changeDecisions.add(new Decision.Admit(e.workload.id(), e.workload.team(), e.placement, e.borrowed, clock.instant(), because));
+        cache.reserveReplacement(e, lostRequests, replacement, new Placement(merged));
+        changeDecisions.add(new Decision.Admit(e.id(), e.team(), e.placement(), e.borrowed(), clock.instant(), because));
     }
 
     /** "n3 (1 pod), n4 (2 pods)": where replacement pods went. */
@@ -346,36 +305,34 @@ public final class Scheduler {
         return String.join(", ", out);
     }
 
-    private void evictForNodeFailure(Entry e, String message) {
-        evictWithoutPreemptor(e, new Victim(e.workload.id(), e.workload.team(), PreemptionReason.NodeFailure, message));
+    private void evictForNodeFailure(WorkloadEntry e, String message) {
+        evictWithoutPreemptor(e, new Victim(e.id(), e.team(), PreemptionReason.NodeFailure, message));
     }
 
     private void evictForQuotaRemoved(String team, String message) {
-        TeamQueue q = teams.get(team);
-        if (q == null) return;
-        List<Entry> running = q.running.values().stream().map(r -> workloads.get(r.id()))
-                .sorted(Comparator.comparingLong(x -> x.seq)).toList();
-        for (Entry e : running) {
-            evictWithoutPreemptor(e, new Victim(e.workload.id(), team, PreemptionReason.QuotaRemoved, message));
+        List<WorkloadEntry> running = cache.running(team).stream().map(r -> workloads.get(r.id()))
+                .sorted(Comparator.comparingLong(WorkloadEntry::admissionSeq)).toList();
+        for (WorkloadEntry e : running) {
+            evictWithoutPreemptor(e, new Victim(e.id(), team, PreemptionReason.QuotaRemoved, message));
         }
     }
 
     /** An eviction the engine decides by itself (no preemptor): requeued, reported by the next cycle. */
-    private void evictWithoutPreemptor(Entry e, Victim victim) {
+    private void evictWithoutPreemptor(WorkloadEntry e, Victim victim) {
         requeue(e, "evicted (" + victim.reason() + "): " + victim.message());
         changeDecisions.add(new Decision.Evict(victim, clock.instant()));
     }
 
     private void markReleased() {
         released = true;
-        stateVersion++;
+        cache.bumpVersion();
     }
 
     /** The context submissions are validated against. */
     public WorkloadValidation.Context validationContext() {
         // A team whose quota was deleted stays known: its submissions wait (NoQuota) until a quota comes back.
-        return new WorkloadValidation.Context(instanceTypes, team -> ledger.quota(team) != null || teams.containsKey(team),
-                config, topology.nodes());
+        return new WorkloadValidation.Context(instanceTypes, team -> ledger().quota(team) != null || teams.containsKey(team),
+                config(), topology().nodes());
     }
 
     /**
@@ -383,10 +340,10 @@ public final class Scheduler {
      * is one workload, and a finished one is not run again.
      */
     public SubmitResult submit(WorkloadSubmitted submission) {
-        Entry known = submission.workloadId() == null ? null : workloads.get(submission.workloadId());
+        WorkloadEntry known = submission.workloadId() == null ? null : workloads.get(submission.workloadId());
         if (known != null) {
-            return new SubmitResult.Ignored(known.workload.id(), "workload " + known.workload.id() + " is already known ("
-                    + known.state + "); the submission changes nothing");
+            return new SubmitResult.Ignored(known.id(), "workload " + known.id() + " is already known ("
+                    + known.state() + "); the submission changes nothing");
         }
         WorkloadValidation.Result r = WorkloadValidation.validate(submission, validationContext(), clock.instant());
         if (r instanceof WorkloadValidation.Invalid invalid) {
@@ -394,11 +351,7 @@ public final class Scheduler {
                     invalid.message());
             // an id that breaks the id rule is not kept: it could not be looked up by that id
             if (WorkloadIds.isValid(submission.workloadId())) {
-                Entry e = new Entry(placeholder(submission));
-                e.state = WorkloadState.Rejected;
-                e.reason = invalid.reason().name();
-                e.message = invalid.message();
-                workloads.put(submission.workloadId(), e);
+                workloads.put(submission.workloadId(), WorkloadEntry.rejected(placeholder(submission), invalid.reason(), invalid.message()));
             }
             return new SubmitResult.Rejected(reject);
         }
@@ -412,18 +365,14 @@ public final class Scheduler {
 
     /** Queues an already validated workload (its team must have a quota). */
     public SubmitResult submit(Workload workload) {
-        Entry known = workloads.get(workload.id());
+        WorkloadEntry known = workloads.get(workload.id());
         if (known != null) {
             return new SubmitResult.Ignored(workload.id(), "workload " + workload.id() + " is already known ("
-                    + known.state + "); the submission changes nothing");
+                    + known.state() + "); the submission changes nothing");
         }
-        Entry e = new Entry(workload);
-        e.state = WorkloadState.Pending;
-        e.reason = PendingReason.Queued.name();
-        e.message = "waiting for the next scheduling cycle";
+        WorkloadEntry e = WorkloadEntry.queued(workload);
         workloads.put(workload.id(), e);
-        TeamQueue q = teams.computeIfAbsent(workload.team(), TeamQueue::new);
-        q.active.add(e);
+        teams.computeIfAbsent(workload.team(), TeamQueue::new).add(e);
         dirtyTeams.add(workload.team());
         return new SubmitResult.Accepted(workload);
     }
@@ -433,30 +382,24 @@ public final class Scheduler {
      * unknown or already finished id changes nothing (and says so).
      */
     public ChangeResult finish(String workloadId) {
-        Entry e = workloads.get(workloadId);
+        WorkloadEntry e = workloads.get(workloadId);
         if (e == null) {
             return new ChangeResult(workloadId, ChangeResult.Outcome.Unchanged, "unknown workload " + workloadId + "; nothing changed");
         }
-        switch (e.state) {
+        switch (e.state()) {
             case Admitted -> {
                 release(e);
-                e.state = WorkloadState.Finished;
-                e.reason = null;
-                e.message = "finished";
+                e.finish();
                 return new ChangeResult(workloadId, ChangeResult.Outcome.Released, "finished; its resources are free");
             }
             case Pending -> {
-                TeamQueue q = teams.get(e.workload.team());
-                q.active.remove(e);
-                q.parked.remove(e);
-                e.state = WorkloadState.Finished;
-                e.reason = null;
-                e.message = "finished while pending; removed from its queue";
-                return new ChangeResult(workloadId, ChangeResult.Outcome.RemovedFromQueue, e.message);
+                teams.get(e.team()).remove(e);
+                e.finishWhilePending();
+                return new ChangeResult(workloadId, ChangeResult.Outcome.RemovedFromQueue, e.message());
             }
             default -> {
                 return new ChangeResult(workloadId, ChangeResult.Outcome.Unchanged,
-                        "workload " + workloadId + " is already " + e.state + "; nothing changed");
+                        "workload " + workloadId + " is already " + e.state() + "; nothing changed");
             }
         }
     }
@@ -466,13 +409,13 @@ public final class Scheduler {
      * resources and returns to its queue, pending with reason Preempted, keeping its submission time.
      */
     public ChangeResult evict(Victim victim, String preemptorId) {
-        Entry e = workloads.get(victim.workloadId());
-        if (e == null || e.state != WorkloadState.Admitted) {
+        WorkloadEntry e = workloads.get(victim.workloadId());
+        if (e == null || e.state() != WorkloadState.Admitted) {
             return new ChangeResult(victim.workloadId(), ChangeResult.Outcome.Unchanged, "workload " + victim.workloadId()
-                    + (e == null ? " is unknown" : " is " + e.state) + "; nothing to evict");
+                    + (e == null ? " is unknown" : " is " + e.state()) + "; nothing to evict");
         }
         requeueEvicted(e, victim, preemptorId);
-        return new ChangeResult(victim.workloadId(), ChangeResult.Outcome.Requeued, e.message);
+        return new ChangeResult(victim.workloadId(), ChangeResult.Outcome.Requeued, e.message());
     }
 
     /**
@@ -485,57 +428,35 @@ public final class Scheduler {
      * known id changes nothing.
      */
     public ChangeResult restoreAdmitted(Workload workload, Placement placement, Map<String, Resources> borrowed, Instant admittedAt) {
-        Entry known = workloads.get(workload.id());
+        WorkloadEntry known = workloads.get(workload.id());
         if (known != null) {
             return new ChangeResult(workload.id(), ChangeResult.Outcome.Unchanged, "workload " + workload.id()
-                    + " is already known (" + known.state + "); nothing restored");
+                    + " is already known (" + known.state() + "); nothing restored");
         }
-        Entry e = new Entry(workload);
+        WorkloadEntry e = WorkloadEntry.restored(workload, placement, borrowed, admittedAt, ++admissionSeq);
         workloads.put(workload.id(), e);
-        TeamQueue q = teams.computeIfAbsent(workload.team(), TeamQueue::new);
-        e.borrowed = Map.copyOf(borrowed);
-        ledger.add(workload.team(), e.requests);
-        topology.reserve(workload.podSets(), placement);
-        hold(workload.podSets(), placement, true);
-        e.state = WorkloadState.Admitted;
-        e.message = "admitted";
-        e.placement = placement;
-        e.admittedAt = admittedAt;
-        e.seq = ++admissionSeq;
-        q.running.put(workload.id(), new RunningWorkload(workload, placement, e.seq, e.requests));
-        runningVersions.merge(workload.team(), 1L, Long::sum);
-        stateVersion++;
+        teams.computeIfAbsent(workload.team(), TeamQueue::new);
+        cache.reserve(e);
         return new ChangeResult(workload.id(), ChangeResult.Outcome.Restored, "restored as admitted at " + admittedAt);
     }
 
-    private void release(Entry e) {
-        TeamQueue q = teams.get(e.workload.team());
-        ledger.remove(e.workload.team(), e.requests);
-        topology.release(e.workload.podSets(), e.placement);
-        hold(e.workload.podSets(), e.placement, false);
-        q.running.remove(e.workload.id());
-        runningVersions.merge(e.workload.team(), 1L, Long::sum);
-        e.placement = null;
-        e.borrowed = Map.of();
-        stateVersion++;
+    /** An admitted workload gives back its quota and nodes; pending workloads get another look. */
+    private void release(WorkloadEntry e) {
+        cache.release(e);
         markReleased();
     }
 
-    private void requeueEvicted(Entry e, Victim victim, String preemptorId) {
+    private void requeueEvicted(WorkloadEntry e, Victim victim, String preemptorId) {
         requeue(e, preemptorId == null ? "evicted (" + victim.reason() + "): " + victim.message()
                 : "preempted by " + preemptorId + " (" + victim.reason() + "): " + victim.message());
     }
 
     /** A running workload goes back to its queue, pending with reason Preempted, at its original submission time. */
-    private void requeue(Entry e, String message) {
+    private void requeue(WorkloadEntry e, String message) {
         release(e);
-        e.state = WorkloadState.Pending;
-        e.reason = PendingReason.Preempted.name();
-        e.message = message;
-        e.preemptedMessage = e.message;
-        e.admittedAt = null;
-        teams.get(e.workload.team()).active.add(e);
-        dirtyTeams.add(e.workload.team());
+        e.evicted(message);
+        teams.get(e.team()).add(e);
+        dirtyTeams.add(e.team());
     }
 
     // ---------------------------------------------------------------- the cycle
@@ -570,9 +491,9 @@ public final class Scheduler {
     private static final class Cycle {
         final List<Decision> decisions = new ArrayList<>();
         final PriorityQueue<Candidate> heads = new PriorityQueue<>(CANDIDATE_ORDER);
-        final Set<Entry> touched = new LinkedHashSet<>();
+        final Set<WorkloadEntry> touched = new LinkedHashSet<>();
         /** Delegated mode: preemptors that asked for room in this cycle; what they need is held for them (Kueue). */
-        final Set<Entry> held = new LinkedHashSet<>();
+        final Set<WorkloadEntry> held = new LinkedHashSet<>();
         /** Admissions with evictions in this cycle; bounds a preemption loop design.md leaves open. */
         int evictingAdmissions;
         boolean progress;
@@ -600,7 +521,7 @@ public final class Scheduler {
     private void admitInOrder(Cycle c) {
         while (!c.heads.isEmpty()) {
             Candidate head = c.heads.poll();
-            if (head.version != stateVersion) {
+            if (head.version != cache.version()) {
                 // Evaluated afresh, not just re-checked: its best-fit placement is computed on what
                 // is free now (design.md: after every admission all pending heads are tried again).
                 Candidate fresh = evaluate(head.queue, head.entry, c);
@@ -615,13 +536,13 @@ public final class Scheduler {
                 }
                 head = fresh;
             }
-            if (!c.held.isEmpty() && !head.entry.nominated && !fitsBesideHeld(head.queue, head.entry, c)) {
+            if (!c.held.isEmpty() && !head.entry.nominated() && !fitsBesideHeld(head.queue, head.entry, c)) {
                 continue; // skipped until the preemption is done; its team is looked at again next cycle
             }
             if (head.plan == null) {
                 // Delegated mode: a preemptor whose evictions arrived is admitted now, as in-process
                 // mode admits it with its evictions: every head is chosen again after it, likewise.
-                boolean afterEvictions = head.entry.nominated;
+                boolean afterEvictions = head.entry.nominated();
                 admit(head.entry, head.placement, c);
                 if (afterEvictions && ++c.evictingAdmissions <= MAX_RECHOICES) {
                     chooseEveryHeadAgain(c);
@@ -631,11 +552,11 @@ public final class Scheduler {
                 }
             } else if (mode == Mode.IN_PROCESS) {
                 preemptAndAdmit(head, c);
-                dirtyTeams.add(head.entry.workload.team());
+                dirtyTeams.add(head.entry.team());
                 if (++c.evictingAdmissions <= MAX_RECHOICES) {
                     chooseEveryHeadAgain(c);
                 } else { // a preemption loop (design.md leaves it open): the victims' teams only, parked ones next round
-                    c.heads.removeIf(h -> dirtyTeams.contains(h.entry.workload.team()));
+                    c.heads.removeIf(h -> dirtyTeams.contains(h.entry.team()));
                     nominateTeamHeads(c);
                 }
             } else {
@@ -664,32 +585,28 @@ public final class Scheduler {
     private void preemptAndAdmit(Candidate head, Cycle c) {
         Instant now = clock.instant();
         for (Victim v : head.plan.victims()) {
-            Entry victim = workloads.get(v.workloadId());
-            requeueEvicted(victim, v, head.entry.workload.id());
+            WorkloadEntry victim = workloads.get(v.workloadId());
+            requeueEvicted(victim, v, head.entry.id());
             c.touched.add(victim);
         }
         c.decisions.add(new Decision.Preempt(head.plan, now));
         c.progress = true;
-        PlacementResult placed = topology.place(head.entry.workload.podSets());
-        if (placed instanceof PlacementResult.Placed p && ledger.check(head.entry.workload.team(), head.entry.requests, true).fits()) {
+        PlacementResult placed = topology().place(head.entry.workload().podSets());
+        if (placed instanceof PlacementResult.Placed p && ledger().check(head.entry.team(), head.entry.requests(), true).fits()) {
             admit(head.entry, p.placement(), c);
         }
         // Otherwise the plan was wrong about this state; the workload stays queued and is looked at again.
     }
 
     private void requestPreemption(Candidate head, Cycle c) {
-        Entry e = head.entry;
-        teams.get(e.workload.team()).waitingPreemptor = e;
-        if (!e.nominated) {
-            e.nominated = true;
-            Map<String, Resources> lacking = lacking(e);
-            c.decisions.add(new Decision.PreemptionNeeded(e.workload, head.plan, lacking, e.blockedMessage));
+        WorkloadEntry e = head.entry;
+        teams.get(e.team()).waitingPreemptor = e;
+        if (e.waitForPreemption(head.plan.victims().size())) {
+            c.decisions.add(new Decision.PreemptionNeeded(e.workload(), head.plan, lacking(e), e.blockedMessage()));
         }
-        e.reason = PendingReason.WaitingForPreemption.name();
-        e.message = "waiting for " + head.plan.victims().size() + " preemption(s): " + e.blockedMessage;
         c.touched.add(e);
         c.held.add(e);
-        dirtyTeams.add(e.workload.team()); // the team is held until the evictions arrive; look again next cycle
+        dirtyTeams.add(e.team()); // the team is held until the evictions arrive; look again next cycle
     }
 
     /**
@@ -697,93 +614,62 @@ public final class Scheduler {
      * preemptor of this cycle waits for is skipped (stays pending, its team looked at again next cycle);
      * one that fits beside what the preemptors need goes on.
      */
-    private boolean fitsBesideHeld(TeamQueue q, Entry e, Cycle c) {
-        for (Entry h : c.held) ledger.add(h.workload.team(), h.requests);
+    private boolean fitsBesideHeld(TeamQueue q, WorkloadEntry e, Cycle c) {
         QuotaCheck check;
-        try {
-            check = ledger.check(e.workload.team(), e.requests, true);
-        } finally {
-            for (Entry h : c.held) ledger.remove(h.workload.team(), h.requests);
+        try (var undo = ledger().simulateAddition(requestsByTeam(c.held))) {
+            check = ledger().check(e.team(), e.requests(), true);
         }
         if (check.fits()) return true;
-        String message = check.message() + " (counting what " + c.held.stream().map(h -> h.workload.id()).toList()
-                + " wait(s) for by preemption)";
-        if (e.preemptedMessage != null) {
-            e.reason = PendingReason.Preempted.name();
-            e.message = e.preemptedMessage + "; still waiting: " + message;
-        } else {
-            e.reason = check.reason().name();
-            e.message = message;
-        }
+        e.stayPending(check.reason(), check.message() + " (counting what " + c.held.stream().map(WorkloadEntry::id).toList()
+                + " wait(s) for by preemption)");
         c.touched.add(e);
         dirtyTeams.add(q.team);
         return false;
     }
 
+    /** What the entries request, summed by team and instance type. */
+    private static Map<String, Map<String, Resources>> requestsByTeam(Collection<WorkloadEntry> entries) {
+        Map<String, Map<String, Resources>> out = new LinkedHashMap<>();
+        for (WorkloadEntry e : entries) {
+            Map<String, Resources> team = out.computeIfAbsent(e.team(), t -> new TreeMap<>());
+            e.requests().forEach((type, r) -> team.merge(type, r, Resources::plus));
+        }
+        return out;
+    }
+
     private void explainPending(Cycle c) {
-        for (Entry e : c.touched) {
-            if (e.state != WorkloadState.Pending) continue;
-            if (e.reason.equals(e.emittedReason) && e.message.equals(e.emittedMessage)) continue;
-            e.emittedReason = e.reason;
-            e.emittedMessage = e.message;
-            c.decisions.add(new Decision.StayPending(e.workload.id(), e.workload.team(), PendingReason.valueOf(e.reason), e.message));
+        for (WorkloadEntry e : c.touched) {
+            if (!e.isPending() || !e.reportPending()) continue;
+            c.decisions.add(new Decision.StayPending(e.id(), e.team(), e.pendingReason(), e.message()));
         }
     }
 
-    private void admit(Entry e, Placement placement, Cycle c) {
-        TeamQueue q = teams.get(e.workload.team());
-        Map<String, Resources> borrowed = ledger.borrowedBy(e.workload.team(), e.requests);
-        ledger.add(e.workload.team(), e.requests);
-        topology.reserve(e.workload.podSets(), placement);
-        hold(e.workload.podSets(), placement, true);
-        q.active.remove(e);
-        q.parked.remove(e);
-        e.state = WorkloadState.Admitted;
-        e.reason = null;
-        e.message = "admitted";
-        e.emittedReason = null;
-        e.emittedMessage = null;
-        e.placement = placement;
-        e.borrowed = borrowed;
-        e.admittedAt = clock.instant();
+    private void admit(WorkloadEntry e, Placement placement, Cycle c) {
+        Map<String, Resources> borrowed = ledger().borrowedBy(e.team(), e.requests());
+        teams.get(e.team()).remove(e);
+        e.admit(placement, borrowed, clock.instant(), ++admissionSeq);
+        cache.reserve(e);
         // Every admission gives the parked workloads another look (design.md: "After every
         // admission or eviction all pending heads are tried again"): the team may now borrow,
         // which lets a lender reclaim and makes its workloads fair-sharing candidates, and a new
         // lower-priority workload is something a parked one of its team may preempt.
         released = true;
-        e.nominated = false;
-        e.preemptedMessage = null;
-        e.seq = ++admissionSeq;
         c.held.remove(e);
-        q.running.put(e.workload.id(), new RunningWorkload(e.workload, placement, e.seq, e.requests));
-        runningVersions.merge(e.workload.team(), 1L, Long::sum);
-        stateVersion++;
         c.touched.remove(e);
         c.progress = true;
-        c.decisions.add(new Decision.Admit(e.workload.id(), e.workload.team(), placement, borrowed, e.admittedAt));
-    }
-
-    private void hold(List<PodSetRequest> podSets, Placement placement, boolean take) {
-        for (int i = 0; i < placement.podSets().size(); i++) {
-            Resources perPod = podSets.get(i).perPod();
-            placement.podSets().get(i).podsPerNode().forEach((node, count) -> {
-                if (nodesByName.containsKey(node)) {
-                    heldOnNode.merge(node, perPod.times(count), take ? Resources::plus : Resources::minus);
-                }
-            });
-        }
+        c.decisions.add(new Decision.Admit(e.id(), e.team(), placement, borrowed, e.admittedAt()));
     }
 
     /** The team's first workload, in queue order, that can be admitted directly or by preemption; the others are parked. */
     private Candidate findCandidate(TeamQueue q, Cycle c) {
-        Entry waiting = q.waitingPreemptor;
+        WorkloadEntry waiting = q.waitingPreemptor;
         if (waiting != null) {
             q.waitingPreemptor = null;
             // Delegated mode: the preemptor whose evictions were asked for is its team's head
             // while it can still be admitted, ahead of workloads before it in the queue that were
             // set aside when it was chosen. In-process mode admits it in the same step as its
             // evictions, so nothing can take the room it freed; neither may anything here.
-            if (waiting.nominated && waiting.state == WorkloadState.Pending && q.active.contains(waiting)) {
+            if (waiting.nominated() && waiting.isPending() && q.isActive(waiting)) {
                 Candidate cand = evaluate(q, waiting, c);
                 if (cand != null) {
                     q.waitingPreemptor = waiting;
@@ -791,159 +677,59 @@ public final class Scheduler {
                 }
             }
         }
-        while (!q.active.isEmpty()) {
-            Candidate cand = evaluate(q, q.active.first(), c);
+        for (WorkloadEntry e = q.firstActive(); e != null; e = q.firstActive()) {
+            Candidate cand = evaluate(q, e, c);
             if (cand != null) return cand;
         }
         return null;
     }
 
     /** Can this workload be admitted now (directly or by preemption)? If not, it is parked with its reason. */
-    private Candidate evaluate(TeamQueue q, Entry e, Cycle c) {
-        if (parkedShapesVersion != stateVersion) {
+    private Candidate evaluate(TeamQueue q, WorkloadEntry e, Cycle c) {
+        if (parkedShapesVersion != cache.version()) {
             parkedShapes.clear();
-            parkedShapesVersion = stateVersion;
+            parkedShapesVersion = cache.version();
         }
-        Verdict known = parkedShapes.get(e.shape);
+        Evaluation.Blocked known = parkedShapes.get(e.shape());
         if (known != null) {
-            park(q, e, known.reason(), known.message(), c);
+            park(q, e, known, c);
             return null;
         }
-        Workload w = e.workload;
-        QuotaCheck quota = ledger.check(w.team(), e.requests, true);
-        PendingReason reason;
-        String message;
-        if (quota.fits()) {
-            PlacementResult placed = topology.place(w.podSets());
-            if (placed instanceof PlacementResult.Placed p) {
-                return candidate(q, e, p.placement(), null);
-            }
-            PlacementResult.NoFit noFit = (PlacementResult.NoFit) placed;
-            reason = requiresTopology(w, noFit.podSet()) ? PendingReason.TopologyPlacementFailed : PendingReason.InsufficientCapacity;
-            message = "pod set " + noFit.podSet() + ": " + noFit.message();
-        } else if (quota.reason() == PendingReason.NoQuota) {
-            parkShape(q, e, quota.reason(), quota.message(), c);
-            return null;
-        } else {
-            reason = quota.reason();
-            message = quota.message();
+        Evaluation result = Evaluation.of(cache, planner, e.workload(), e.requests());
+        if (result instanceof Evaluation.Fits fits) {
+            return candidate(q, e, fits.placement(), null);
         }
-        String never = neverAdmissible(w.team(), e.requests);
-        if (never != null) {
-            reason = PendingReason.Inadmissible;
-            message = never;
+        if (result instanceof Evaluation.NeedsPreemption needs) {
+            e.blockedBy(needs.message());
+            return candidate(q, e, null, needs.plan());
         }
-        PlanResult plan = planner.planFor(view, w);
-        if (plan instanceof PreemptionPlan p) {
-            e.blockedMessage = message;
-            return candidate(q, e, null, p);
-        }
-        parkShape(q, e, reason, message, c);
+        Evaluation.Blocked blocked = (Evaluation.Blocked) result;
+        // Remembered for the shape while the state stays the same.
+        if (reuseParkedVerdicts) parkedShapes.put(e.shape(), blocked);
+        park(q, e, blocked, c);
         return null;
     }
 
-    /**
-     * Why a workload of an active team can never be admitted as things stand, with the numbers, or
-     * null when it could be: for some instance type and resource it asks for more than the team's
-     * nominal quota plus borrowing limit, or more than the cluster's ready nodes of that type offer
-     * altogether. Neither waiting nor preempting helps then; only a larger quota or more nodes do.
-     */
-    private String neverAdmissible(String team, Map<String, Resources> requests) {
-        if (ledger.quota(team) == null || !ledger.quota(team).active()) return null;
-        for (Map.Entry<String, Resources> r : requests.entrySet()) {
-            String type = r.getKey();
-            Resources nominal = ledger.nominal(team, type);
-            Resources borrow = ledger.borrowingLimit(team, type);
-            Resources capacity = ledger.clusterCapacity(type); // ready nodes' allocatable, kept by countCapacity
-            for (ResourceName res : ResourceName.values()) {
-                long asked = r.getValue().get(res);
-                long ceiling = nominal.plus(borrow).get(res);
-                if (asked > ceiling || asked > capacity.get(res)) {
-                    return "can never be admitted as things stand: asks for " + Amounts.of(res, asked) + " of " + type
-                            + "; team " + team + " may hold at most " + Amounts.number(res, nominal.get(res)) + " nominal + "
-                            + Amounts.number(res, borrow.get(res)) + " borrowing limit = " + Amounts.number(res, ceiling)
-                            + ", and the cluster's ready " + type + " nodes offer " + Amounts.number(res, capacity.get(res))
-                            + "; it stays pending until the quota or the cluster grows";
-                }
-            }
-        }
-        return null;
-    }
-
-    /** Parks the workload and remembers the verdict for its shape while the state stays the same. */
-    private void parkShape(TeamQueue q, Entry e, PendingReason reason, String message, Cycle c) {
-        if (reuseParkedVerdicts) parkedShapes.put(e.shape, new Verdict(reason, message));
-        park(q, e, reason, message, c);
-    }
-
-    /**
-     * What evaluation depends on besides the cluster state: the team, the priority and the pod
-     * sets (never the id or submission time, which only order the queue).
-     */
-    private static final class Shape {
-        private final String team;
-        private final int priority;
-        private final List<PodSetRequest> podSets;
-        private final int hash; // looked up for every parked workload: hashing the pod sets once
-
-        private Shape(String team, int priority, List<PodSetRequest> podSets) {
-            this.team = team;
-            this.priority = priority;
-            this.podSets = podSets;
-            this.hash = java.util.Objects.hash(team, priority, podSets);
-        }
-
-        static Shape of(Workload w) {
-            return new Shape(w.team(), w.priority(), w.podSets());
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Shape other && hash == other.hash && priority == other.priority
-                    && team.equals(other.team) && podSets.equals(other.podSets);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
-
-    private record Verdict(PendingReason reason, String message) {
-    }
-
-    private static boolean requiresTopology(Workload w, String podSet) {
-        return w.podSets().stream().anyMatch(p -> p.name().equals(podSet) && p.topology().mode() == TopologyRequest.Mode.REQUIRED);
-    }
-
-    private void park(TeamQueue q, Entry e, PendingReason reason, String message, Cycle c) {
-        q.active.remove(e);
-        q.parked.add(e);
-        e.nominated = false;
-        if (e.preemptedMessage != null) {
-            e.reason = PendingReason.Preempted.name();
-            e.message = e.preemptedMessage + "; still waiting: " + message;
-        } else {
-            e.reason = reason.name();
-            e.message = message;
-        }
+    private void park(TeamQueue q, WorkloadEntry e, Evaluation.Blocked why, Cycle c) {
+        q.park(e);
+        e.park(why.reason(), why.message());
         c.touched.add(e);
     }
 
-    private Candidate candidate(TeamQueue q, Entry e, Placement placement, PreemptionPlan plan) {
-        String team = e.workload.team();
-        boolean withinNominal = ledger.withinNominal(team, e.requests);
-        Share shareAfter = config.fairShare() ? ledger.shareWith(team, e.requests) : Share.ZERO;
-        return new Candidate(q, e, placement, plan, stateVersion, e.nominated, withinNominal, shareAfter);
+    private Candidate candidate(TeamQueue q, WorkloadEntry e, Placement placement, PreemptionPlan plan) {
+        boolean withinNominal = ledger().withinNominal(e.team(), e.requests());
+        Share shareAfter = config().fairShare() ? ledger().shareWith(e.team(), e.requests()) : Share.ZERO;
+        return new Candidate(q, e, placement, plan, cache.version(), e.nominated(), withinNominal, shareAfter);
     }
 
     /** Per instance type, what the team's quota lacks for this workload now (nothing when only placement lacks). */
-    private Map<String, Resources> lacking(Entry e) {
-        TeamQuota q = ledger.quota(e.workload.team());
+    private Map<String, Resources> lacking(WorkloadEntry e) {
+        QuotaLedger ledger = ledger();
+        TeamQuota q = ledger.quota(e.team());
         Map<String, Resources> out = new TreeMap<>();
         if (q == null) return out;
-        e.requests.forEach((type, r) -> {
-            Resources u = ledger.usage(e.workload.team(), type);
+        e.requests().forEach((type, r) -> {
+            Resources u = ledger.usage(e.team(), type);
             Resources room = q.ceiling(type).minus(u);
             Resources poolIdle = ledger.poolCapacity(type).minus(ledger.poolUsage(type));
             Resources viaPool = q.guaranteed(type).minus(u).plus(poolIdle);
@@ -963,15 +749,15 @@ public final class Scheduler {
         if (a.withinNominal != b.withinNominal) return a.withinNominal ? -1 : 1;
         int c = a.shareAfter.compareTo(b.shareAfter);
         if (c != 0) return c;
-        Workload x = a.entry.workload;
-        Workload y = b.entry.workload;
+        Workload x = a.entry.workload();
+        Workload y = b.entry.workload();
         c = Integer.compare(y.priority(), x.priority());
         if (c != 0) return c;
         c = x.submittedAt().compareTo(y.submittedAt());
         return c != 0 ? c : x.team().compareTo(y.team());
     };
 
-    private record Candidate(TeamQueue queue, Entry entry, Placement placement, PreemptionPlan plan, long version,
+    private record Candidate(TeamQueue queue, WorkloadEntry entry, Placement placement, PreemptionPlan plan, long version,
                              boolean nominated, boolean withinNominal, Share shareAfter) {
     }
 
@@ -979,7 +765,8 @@ public final class Scheduler {
 
     /**
      * Would this submission be admitted now if it were at the head of its queue: where, borrowing
-     * what, after preempting whom. Changes nothing.
+     * what, after preempting whom. The same evaluation as the cycle's; changes nothing (the
+     * preemption what-if is undone before it returns).
      */
     public DryRunResult dryRun(WorkloadSubmitted submission) {
         WorkloadValidation.Result r = WorkloadValidation.validate(submission, validationContext(), clock.instant());
@@ -989,198 +776,81 @@ public final class Scheduler {
         }
         Workload w = ((WorkloadValidation.Valid) r).workload();
         Map<String, Resources> req = w.requestsByInstanceType();
-        QuotaCheck quota = ledger.check(w.team(), req, true);
-        String reason;
-        String message;
-        if (quota.fits()) {
-            PlacementResult placed = topology.place(w.podSets());
-            if (placed instanceof PlacementResult.Placed p) {
-                return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Admitted, null, "would be admitted now",
-                        p.placement(), ledger.borrowedBy(w.team(), req), List.of());
-            }
-            PlacementResult.NoFit noFit = (PlacementResult.NoFit) placed;
-            reason = (requiresTopology(w, noFit.podSet()) ? PendingReason.TopologyPlacementFailed : PendingReason.InsufficientCapacity).name();
-            message = "pod set " + noFit.podSet() + ": " + noFit.message();
-        } else {
-            reason = quota.reason().name();
-            message = quota.message();
+        Evaluation result = Evaluation.of(cache, planner, w, req);
+        if (result instanceof Evaluation.Fits fits) {
+            return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Admitted, null, "would be admitted now",
+                    fits.placement(), ledger().borrowedBy(w.team(), req), List.of());
         }
-        String never = quota.reason() == PendingReason.NoQuota ? null : neverAdmissible(w.team(), req);
-        if (never != null) {
-            return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Pending, PendingReason.Inadmissible.name(), never,
-                    null, Map.of(), List.of());
-        }
-        if (quota.reason() != PendingReason.NoQuota && PreemptionPlanner.plan(view, w) instanceof PreemptionPlan plan) {
-            QuotaLedger l = ledger.copy();
-            Topology t = topology.copy();
-            for (Victim v : plan.victims()) {
-                Entry victim = workloads.get(v.workloadId());
-                l.remove(victim.workload.team(), victim.requests);
-                t.release(victim.workload.podSets(), victim.placement);
+        if (result instanceof Evaluation.NeedsPreemption needs) {
+            List<RunningWorkload> victims = needs.plan().victims().stream().map(v -> workloads.get(v.workloadId()).running()).toList();
+            try (var undo = cache.simulateRemoval(victims)) {
+                if (topology().place(w.podSets()) instanceof PlacementResult.Placed p) {
+                    return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.AdmittedAfterPreemption, null,
+                            "would be admitted after preempting " + victims.size() + " workload(s); " + needs.message(),
+                            p.placement(), ledger().borrowedBy(w.team(), req), needs.plan().victims());
+                }
             }
-            if (t.place(w.podSets()) instanceof PlacementResult.Placed p) {
-                return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.AdmittedAfterPreemption, null,
-                        "would be admitted after preempting " + plan.victims().size() + " workload(s); " + message,
-                        p.placement(), l.borrowedBy(w.team(), req), plan.victims());
-            }
+            return pending(w, needs.reason(), needs.message());
         }
-        return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Pending, reason, message, null, Map.of(), List.of());
+        Evaluation.Blocked blocked = (Evaluation.Blocked) result;
+        return pending(w, blocked.reason(), blocked.message());
+    }
+
+    private static DryRunResult pending(Workload w, PendingReason reason, String message) {
+        return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.Pending, reason.name(), message, null, Map.of(), List.of());
     }
 
     // ---------------------------------------------------------------- queries
 
     /** A workload's state, if the id is known. */
     public Optional<WorkloadView> workload(String workloadId) {
-        Entry e = workloads.get(workloadId);
+        WorkloadEntry e = workloads.get(workloadId);
         return e == null ? Optional.empty() : Optional.of(e.view());
     }
 
     /** Every known workload, by id. */
     public List<WorkloadView> workloads() {
-        return workloads.values().stream().map(Entry::view).sorted(Comparator.comparing(WorkloadView::workloadId)).toList();
+        return workloads.values().stream().map(WorkloadEntry::view).sorted(Comparator.comparing(WorkloadView::workloadId)).toList();
     }
 
     /** A team's pending workloads in queue order (position 0 is the head). */
     public List<WorkloadView> queue(String team) {
         TeamQueue q = teams.get(team);
         if (q == null) return List.of();
-        TreeSet<Entry> all = new TreeSet<>(QUEUE_ORDER);
-        all.addAll(q.active);
-        all.addAll(q.parked);
-        return all.stream().map(Entry::view).toList();
+        return q.inOrder().stream().map(WorkloadEntry::view).toList();
     }
 
     /** A queued workload as validated, or null when the id is not pending. */
     public Workload pendingWorkload(String workloadId) {
-        Entry e = workloads.get(workloadId);
-        return e == null || e.state != WorkloadState.Pending ? null : e.workload;
+        WorkloadEntry e = workloads.get(workloadId);
+        return e == null || !e.isPending() ? null : e.workload();
     }
 
     /** The quota ledger (read it; do not change it). */
     public QuotaLedger ledger() {
-        return ledger;
+        return cache.ledger();
     }
 
     /** The nodes with what admitted workloads hold on them (read it; do not change it). */
     public Topology topology() {
-        return topology;
+        return cache.topology();
     }
 
     public SchedulerConfig config() {
-        return config;
+        return cache.config();
     }
 
     public Mode mode() {
         return mode;
     }
 
-    /** What preemption planning reads: this scheduler's live state. */
+    /** What preemption planning works on: this scheduler's live state (planning's what-ifs undo themselves). */
     public ClusterView clusterView() {
-        return view;
+        return cache;
     }
 
     /** Admitted workloads, by team. */
     public Collection<RunningWorkload> running(String team) {
-        TeamQueue q = teams.get(team);
-        return q == null ? List.of() : q.running.values();
-    }
-
-    // ---------------------------------------------------------------- internals
-
-    /** Higher priority first, then earlier submission, then id. */
-    private static final Comparator<Entry> QUEUE_ORDER = (a, b) -> {
-        int c = Integer.compare(b.workload.priority(), a.workload.priority());
-        if (c != 0) return c;
-        c = a.workload.submittedAt().compareTo(b.workload.submittedAt());
-        return c != 0 ? c : a.workload.id().compareTo(b.workload.id());
-    };
-
-    private static final class TeamQueue {
-        final String team;
-        /** Waiting to be evaluated, in queue order. */
-        TreeSet<Entry> active = new TreeSet<>(QUEUE_ORDER);
-        /** Evaluated and found inadmissible; in queue order too, so that requeueing them is a merge. */
-        TreeSet<Entry> parked = new TreeSet<>(QUEUE_ORDER);
-        /** Delegated mode: the workload that asked for preemptions and waits for them; looked at first. */
-        Entry waitingPreemptor;
-        final Map<String, RunningWorkload> running = new LinkedHashMap<>();
-
-        TeamQueue(String team) {
-            this.team = team;
-        }
-
-        /** Every parked workload back to the active queue (usually empty by then: the sets are swapped). */
-        void requeueParked() {
-            if (parked.isEmpty()) return;
-            if (active.isEmpty()) {
-                TreeSet<Entry> empty = active;
-                active = parked;
-                parked = empty;
-            } else {
-                active.addAll(parked);
-                parked.clear();
-            }
-        }
-    }
-
-    private static final class Entry {
-        Workload workload;
-        Shape shape;
-        final Map<String, Resources> requests;
-        WorkloadState state;
-        String reason;
-        String message;
-        String emittedReason;
-        String emittedMessage;
-        String blockedMessage;
-        String preemptedMessage;
-        Placement placement;
-        Map<String, Resources> borrowed = Map.of();
-        Instant admittedAt;
-        long seq;
-        boolean nominated;
-
-        Entry(Workload workload) {
-            this.workload = workload;
-            this.shape = Shape.of(workload);
-            this.requests = workload.requestsByInstanceType();
-        }
-
-        WorkloadView view() {
-            return new WorkloadView(workload.id(), workload.team(), state, reason, message, workload.priority(),
-                    workload.submittedAt(), admittedAt, placement, borrowed);
-        }
-    }
-
-    private final class View implements ClusterView {
-        @Override
-        public SchedulerConfig config() {
-            return config;
-        }
-
-        @Override
-        public QuotaLedger ledger() {
-            return ledger;
-        }
-
-        @Override
-        public Collection<RunningWorkload> running(String team) {
-            return Scheduler.this.running(team);
-        }
-
-        @Override
-        public Topology topology() {
-            return topology;
-        }
-
-        @Override
-        public long version() {
-            return stateVersion;
-        }
-
-        @Override
-        public long runningVersion(String team) {
-            return runningVersions.getOrDefault(team, 0L);
-        }
+        return cache.running(team);
     }
 }

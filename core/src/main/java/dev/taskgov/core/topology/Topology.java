@@ -72,7 +72,10 @@ public interface Topology {
     /** Removes a node and whatever was reserved on it. */
     void removeNode(String nodeName);
 
-    /** An independent copy, for what-if planning. */
+    /**
+     * An independent copy, for a caller that must leave this topology untouched (planning's
+     * what-ifs do not copy: they change the topology in place and undo, see {@code ClusterView}).
+     */
     Topology copy();
 
     /** The nodes, in name order. */

@@ -23,7 +23,7 @@ import java.util.function.BiConsumer;
  * the state (each slot's node record and reserved resources, plus per pod shape the capacity of
  * every domain). Reservations and readiness changes update the state by delta along one path of
  * the tree; only adding, removing or relabelling a node touches the structure. {@link #copy()}
- * shares the structure (copy-on-write) and clones the state arrays, so a what-if copy costs
+ * shares the structure (copy-on-write) and clones the state arrays, so a copy costs
  * about one array copy per node and per cached shape.
  */
 final class TopologyIndex implements Topology {

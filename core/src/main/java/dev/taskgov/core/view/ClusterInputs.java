@@ -8,9 +8,11 @@ import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
+import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -121,6 +123,15 @@ public final class ClusterInputs {
     /** Whether a quota refusal only waits for its instance types to appear in the topology. */
     public static boolean waitsForTopology(ValidationException e) {
         return e.violations().stream().allMatch(v -> v.rule().startsWith("unknown instance type"));
+    }
+
+    /**
+     * The quota books these records give, with nothing used yet: the quotas, the ready nodes'
+     * capacity and the config's idle resource sharing, as admission's scheduler keeps them. A view
+     * built from records (preemption's) adds its running workloads' usage to it.
+     */
+    public QuotaLedger ledger(Collection<TeamQuota> quotas) {
+        return QuotaLedger.of(config, quotas, nodes());
     }
 
     /** What a new submission is checked against: these instance types, teams, classes and nodes. */

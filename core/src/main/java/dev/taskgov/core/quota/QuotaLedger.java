@@ -1,10 +1,13 @@
-package dev.taskgov.core.scheduling;
+package dev.taskgov.core.quota;
 
 import dev.taskgov.core.model.Amounts;
+import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.PendingReason;
+import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.Node;
 
 import java.util.Collection;
 import java.util.Collections;
@@ -22,7 +25,9 @@ import java.util.TreeMap;
  * team's idle quota is what others borrow. With idle resource sharing ({@code IdleResourceSharing:
  * Enabled}) the pool also holds the cluster's capacity that no active quota allocates.
  *
- * <p>Mutable and incremental; {@link #copy()} gives an independent ledger for what-if planning.
+ * <p>Mutable and incremental. What-ifs change it in place and put it back when their handle is
+ * closed ({@link #simulateAddition}, {@link #simulateRemoval}); {@link #copy()} gives an independent
+ * ledger for a caller that must leave this one untouched.
  */
 public final class QuotaLedger {
 
@@ -50,6 +55,19 @@ public final class QuotaLedger {
     private boolean idleResourceSharing;
 
     public QuotaLedger() {
+    }
+
+    /**
+     * The books of a cluster with nothing used yet: these quotas, the ready nodes' capacity per
+     * instance type, and the config's idle resource sharing (the scheduler keeps the same numbers
+     * incrementally; a view built from records starts here).
+     */
+    public static QuotaLedger of(SchedulerConfig config, Collection<TeamQuota> quotas, Collection<Node> nodes) {
+        QuotaLedger ledger = new QuotaLedger();
+        quotas.forEach(ledger::putQuota);
+        ComputeQuotas.clusterCapacity(nodes).forEach(ledger::setClusterCapacity);
+        ledger.setIdleResourceSharing(config.idleResourceSharing());
+        return ledger;
     }
 
     /** An independent copy. */
@@ -178,6 +196,30 @@ public final class QuotaLedger {
                 poolUsage.put(type, pool.minus(before.minus(g)).plus(after.minus(g)));
             }
         });
+    }
+
+    /** As if the team held {@code requests} more, until the handle is closed. */
+    public WhatIf simulateAddition(String team, Map<String, Resources> requests) {
+        add(team, requests);
+        return WhatIf.once(() -> remove(team, requests));
+    }
+
+    /** As if the team held {@code requests} less, until the handle is closed. */
+    public WhatIf simulateRemoval(String team, Map<String, Resources> requests) {
+        remove(team, requests);
+        return WhatIf.once(() -> add(team, requests));
+    }
+
+    /** As if each team held its {@code requests} more (by team, then instance type), until the handle is closed. */
+    public WhatIf simulateAddition(Map<String, Map<String, Resources>> requestsByTeam) {
+        requestsByTeam.forEach(this::add);
+        return WhatIf.once(() -> requestsByTeam.forEach(this::remove));
+    }
+
+    /** As if each team held its {@code requests} less (by team, then instance type), until the handle is closed. */
+    public WhatIf simulateRemoval(Map<String, Map<String, Resources>> requestsByTeam) {
+        requestsByTeam.forEach(this::remove);
+        return WhatIf.once(() -> requestsByTeam.forEach(this::add));
     }
 
     /**

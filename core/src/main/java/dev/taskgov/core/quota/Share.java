@@ -1,4 +1,4 @@
-package dev.taskgov.core.scheduling;
+package dev.taskgov.core.quota;
 
 /**
  * A weighted share as an exact fraction: borrowed / (lendable x weight). A zero denominator with a

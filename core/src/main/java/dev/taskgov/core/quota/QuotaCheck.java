@@ -1,4 +1,4 @@
-package dev.taskgov.core.scheduling;
+package dev.taskgov.core.quota;
 
 import dev.taskgov.core.model.PendingReason;
 

@@ -1,0 +1,100 @@
+package dev.taskgov.core.scheduling;
+
+import dev.taskgov.core.model.Amounts;
+import dev.taskgov.core.model.PendingReason;
+import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.preemption.ClusterView;
+import dev.taskgov.core.preemption.PlanResult.PreemptionPlan;
+import dev.taskgov.core.preemption.PreemptionPlanner;
+import dev.taskgov.core.quota.QuotaCheck;
+import dev.taskgov.core.quota.QuotaLedger;
+import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.Placement;
+import dev.taskgov.core.topology.PlacementResult;
+import dev.taskgov.core.topology.TopologyRequest;
+
+import java.util.Map;
+
+/**
+ * Whether a workload can be admitted in the current state of a {@link ClusterView}: directly (with
+ * its placement), only by preemption (with the plan), or not now (with the reason). The one
+ * evaluation both the scheduling cycle and the dry run use; it changes nothing (planning's
+ * what-ifs are undone before it returns).
+ */
+sealed interface Evaluation {
+
+    /** Quota and nodes have room: admissible now at {@code placement}. */
+    record Fits(Placement placement) implements Evaluation {
+    }
+
+    /** Admissible once {@code plan}'s victims are evicted; without, pending for {@code reason}. */
+    record NeedsPreemption(PreemptionPlan plan, PendingReason reason, String message) implements Evaluation {
+    }
+
+    /** Not admissible now, nor by any preemption. */
+    record Blocked(PendingReason reason, String message) implements Evaluation {
+    }
+
+    static Evaluation of(ClusterView view, PreemptionPlanner planner, Workload w, Map<String, Resources> requests) {
+        QuotaLedger ledger = view.ledger();
+        QuotaCheck quota = ledger.check(w.team(), requests, true);
+        PendingReason reason;
+        String message;
+        if (quota.fits()) {
+            PlacementResult placed = view.topology().place(w.podSets());
+            if (placed instanceof PlacementResult.Placed p) {
+                return new Fits(p.placement());
+            }
+            PlacementResult.NoFit noFit = (PlacementResult.NoFit) placed;
+            reason = requiresTopology(w, noFit.podSet()) ? PendingReason.TopologyPlacementFailed : PendingReason.InsufficientCapacity;
+            message = "pod set " + noFit.podSet() + ": " + noFit.message();
+        } else if (quota.reason() == PendingReason.NoQuota) {
+            return new Blocked(quota.reason(), quota.message());
+        } else {
+            reason = quota.reason();
+            message = quota.message();
+        }
+        String never = neverAdmissible(ledger, w.team(), requests);
+        if (never != null) {
+            reason = PendingReason.Inadmissible;
+            message = never;
+        }
+        if (planner.planFor(view, w) instanceof PreemptionPlan plan) {
+            return new NeedsPreemption(plan, reason, message);
+        }
+        return new Blocked(reason, message);
+    }
+
+    private static boolean requiresTopology(Workload w, String podSet) {
+        return w.podSets().stream().anyMatch(p -> p.name().equals(podSet) && p.topology().mode() == TopologyRequest.Mode.REQUIRED);
+    }
+
+    /**
+     * Why a workload of an active team can never be admitted as things stand, with the numbers, or
+     * null when it could be: for some instance type and resource it asks for more than the team's
+     * nominal quota plus borrowing limit, or more than the cluster's ready nodes of that type offer
+     * altogether. Neither waiting nor preempting helps then; only a larger quota or more nodes do.
+     */
+    private static String neverAdmissible(QuotaLedger ledger, String team, Map<String, Resources> requests) {
+        if (ledger.quota(team) == null || !ledger.quota(team).active()) return null;
+        for (Map.Entry<String, Resources> r : requests.entrySet()) {
+            String type = r.getKey();
+            Resources nominal = ledger.nominal(team, type);
+            Resources borrow = ledger.borrowingLimit(team, type);
+            Resources capacity = ledger.clusterCapacity(type); // ready nodes' allocatable, kept by ClusterCache
+            for (ResourceName res : ResourceName.values()) {
+                long asked = r.getValue().get(res);
+                long ceiling = nominal.plus(borrow).get(res);
+                if (asked > ceiling || asked > capacity.get(res)) {
+                    return "can never be admitted as things stand: asks for " + Amounts.of(res, asked) + " of " + type
+                            + "; team " + team + " may hold at most " + Amounts.number(res, nominal.get(res)) + " nominal + "
+                            + Amounts.number(res, borrow.get(res)) + " borrowing limit = " + Amounts.number(res, ceiling)
+                            + ", and the cluster's ready " + type + " nodes offer " + Amounts.number(res, capacity.get(res))
+                            + "; it stays pending until the quota or the cluster grows";
+                }
+            }
+        }
+        return null;
+    }
+}

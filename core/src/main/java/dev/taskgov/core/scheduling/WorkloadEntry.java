@@ -1,0 +1,261 @@
+package dev.taskgov.core.scheduling;
+
+import dev.taskgov.core.model.PendingReason;
+import dev.taskgov.core.model.RejectReason;
+import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.core.preemption.RunningWorkload;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.Placement;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * One workload the scheduler knows, with its state. The state changes only through the named
+ * transitions below ({@link #queued}, {@link #admit}, {@link #stayPending}, {@link #evicted},
+ * {@link #finish}, ...), each of which sets every field it concerns; the reason is typed
+ * ({@link PendingReason} while pending, {@link RejectReason} when rejected). The scheduler's
+ * queues and the cluster's books are kept by the scheduler; an entry only says where its workload is.
+ */
+final class WorkloadEntry {
+
+    private Workload workload;
+    private Shape shape;
+    private final Map<String, Resources> requests;
+    private WorkloadState state;
+    private PendingReason pendingReason;
+    private RejectReason rejectReason;
+    private String message;
+    /** The pending reason and message last reported (StayPending), so that only changes are reported. */
+    private PendingReason reportedReason;
+    private String reportedMessage;
+    /** Why it does not fit without preemption: kept for the message while it waits for its victims. */
+    private String blockedMessage;
+    /** How it was evicted, while it waits to run again: its pending message starts with it. */
+    private String preemptedMessage;
+    private Placement placement;
+    private Map<String, Resources> borrowed = Map.of();
+    private Instant admittedAt;
+    private long admissionSeq;
+    /** Chosen for preemption and waiting for (or just given) the room its victims free. */
+    private boolean nominated;
+    /** Queue bookkeeping, kept by {@link TeamQueue} alone: whether it is in its team's queue. */
+    boolean inQueue;
+    /** Queue bookkeeping, kept by {@link TeamQueue} alone: the epoch in which it was parked, -1 when active. */
+    long parkedInEpoch = -1;
+
+    private WorkloadEntry(Workload workload, WorkloadState state) {
+        this.workload = workload;
+        this.shape = Shape.of(workload);
+        this.requests = workload.requestsByInstanceType();
+        this.state = state;
+    }
+
+    // ------------------------------------------------------------ how an entry comes to be
+
+    /** Submitted and waiting for the next cycle. */
+    static WorkloadEntry queued(Workload workload) {
+        WorkloadEntry e = new WorkloadEntry(workload, WorkloadState.Pending);
+        e.pendingReason = PendingReason.Queued;
+        e.message = "waiting for the next scheduling cycle";
+        return e;
+    }
+
+    /** Refused for good at submission. */
+    static WorkloadEntry rejected(Workload placeholder, RejectReason reason, String message) {
+        WorkloadEntry e = new WorkloadEntry(placeholder, WorkloadState.Rejected);
+        e.rejectReason = reason;
+        e.message = message;
+        return e;
+    }
+
+    /** Admitted before (restored from a changelog), with what its admission recorded. */
+    static WorkloadEntry restored(Workload workload, Placement placement, Map<String, Resources> borrowed, Instant admittedAt,
+                                  long admissionSeq) {
+        WorkloadEntry e = new WorkloadEntry(workload, WorkloadState.Admitted);
+        e.message = "admitted";
+        e.placement = placement;
+        e.borrowed = Map.copyOf(borrowed);
+        e.admittedAt = admittedAt;
+        e.admissionSeq = admissionSeq;
+        return e;
+    }
+
+    // ------------------------------------------------------------ transitions
+
+    /** Pending -> Admitted at {@code placement}: whatever it waited for is forgotten. */
+    void admit(Placement placement, Map<String, Resources> borrowed, Instant at, long admissionSeq) {
+        state = WorkloadState.Admitted;
+        pendingReason = null;
+        message = "admitted";
+        reportedReason = null;
+        reportedMessage = null;
+        this.placement = placement;
+        this.borrowed = borrowed;
+        admittedAt = at;
+        nominated = false;
+        preemptedMessage = null;
+        this.admissionSeq = admissionSeq;
+    }
+
+    /**
+     * Stays pending for {@code reason}; a workload that was evicted keeps saying so (reason
+     * Preempted, its eviction message first).
+     */
+    void stayPending(PendingReason reason, String why) {
+        if (preemptedMessage != null) {
+            pendingReason = PendingReason.Preempted;
+            message = preemptedMessage + "; still waiting: " + why;
+        } else {
+            pendingReason = reason;
+            message = why;
+        }
+    }
+
+    /** Set aside as not admissible now (its nomination, if any, lapses). */
+    void park(PendingReason reason, String why) {
+        nominated = false;
+        stayPending(reason, why);
+    }
+
+    /** Fits only by preemption: {@code why} is what blocks it without. */
+    void blockedBy(String why) {
+        blockedMessage = why;
+    }
+
+    /**
+     * Nominated: waits for {@code victims} evictions. Returns true the first time (the request is
+     * to be sent then), false while it already waits.
+     */
+    boolean waitForPreemption(int victims) {
+        boolean first = !nominated;
+        nominated = true;
+        pendingReason = PendingReason.WaitingForPreemption;
+        message = "waiting for " + victims + " preemption(s): " + blockedMessage;
+        return first;
+    }
+
+    /** Admitted -> Pending (Preempted): it was evicted and waits again, at its original submission time. */
+    void evicted(String how) {
+        state = WorkloadState.Pending;
+        pendingReason = PendingReason.Preempted;
+        message = how;
+        preemptedMessage = how;
+        placement = null;
+        borrowed = Map.of();
+        admittedAt = null;
+    }
+
+    /** Admitted -> Finished: it ended and holds nothing. */
+    void finish() {
+        state = WorkloadState.Finished;
+        pendingReason = null;
+        message = "finished";
+        placement = null;
+        borrowed = Map.of();
+    }
+
+    /** Pending -> Finished: it ended before it was admitted. */
+    void finishWhilePending() {
+        state = WorkloadState.Finished;
+        pendingReason = null;
+        message = "finished while pending; removed from its queue";
+    }
+
+    /** Its priority class now weighs {@code priority}. */
+    void reprioritize(int priority) {
+        Workload w = workload;
+        workload = new Workload(w.id(), w.team(), w.priorityClass(), priority, w.submittedAt(), w.podSets());
+        shape = Shape.of(workload);
+    }
+
+    /** Admitted: its pods now run at {@code newPlacement} (some of them lost, or moved after a node failure). */
+    void movePods(Placement newPlacement) {
+        placement = newPlacement;
+    }
+
+    /**
+     * Marks the current pending reason as reported; true when it differs from the one reported
+     * before (a StayPending decision is due).
+     */
+    boolean reportPending() {
+        if (pendingReason == reportedReason && message.equals(reportedMessage)) return false;
+        reportedReason = pendingReason;
+        reportedMessage = message;
+        return true;
+    }
+
+    // ------------------------------------------------------------ reads
+
+    Workload workload() {
+        return workload;
+    }
+
+    String id() {
+        return workload.id();
+    }
+
+    String team() {
+        return workload.team();
+    }
+
+    Shape shape() {
+        return shape;
+    }
+
+    Map<String, Resources> requests() {
+        return requests;
+    }
+
+    WorkloadState state() {
+        return state;
+    }
+
+    boolean isPending() {
+        return state == WorkloadState.Pending;
+    }
+
+    PendingReason pendingReason() {
+        return pendingReason;
+    }
+
+    String message() {
+        return message;
+    }
+
+    Placement placement() {
+        return placement;
+    }
+
+    Map<String, Resources> borrowed() {
+        return borrowed;
+    }
+
+    Instant admittedAt() {
+        return admittedAt;
+    }
+
+    long admissionSeq() {
+        return admissionSeq;
+    }
+
+    boolean nominated() {
+        return nominated;
+    }
+
+    String blockedMessage() {
+        return blockedMessage;
+    }
+
+    /** As the preemption planner sees it while admitted. */
+    RunningWorkload running() {
+        return new RunningWorkload(workload, placement, admissionSeq, requests);
+    }
+
+    WorkloadView view() {
+        String reason = pendingReason != null ? pendingReason.name() : rejectReason != null ? rejectReason.name() : null;
+        return new WorkloadView(workload.id(), workload.team(), state, reason, message, workload.priority(),
+                workload.submittedAt(), admittedAt, placement, borrowed);
+    }
+}
