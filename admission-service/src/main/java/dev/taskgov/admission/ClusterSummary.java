@@ -5,7 +5,7 @@ import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.resources.Resources;
-import dev.taskgov.core.scheduling.QuotaLedger;
+import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.topology.Node;
 
 import java.util.Collection;

@@ -1,5 +1,7 @@
 package dev.taskgov.it;
 
+import dev.taskgov.core.cluster.ClusterArn;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -73,8 +75,14 @@ class ViewsAgreePropertyTest {
     }
 
     private static void assertSamePicture(LiveServices live, long seed, int step) {
-        Picture admission = live.admission.processor().withScheduler(ViewsAgreePropertyTest::pictureOf).orElseThrow();
-        ClusterView planning = live.preemption.processor().planningView(); // reads the state topics to their ends first
+        // the scenarios name no cluster: everything happens in the deployment's unnamed cluster
+        List<Picture> pictures = new ArrayList<>();
+        live.admission.processor().forEachScheduler((cluster, s) -> {
+            if (cluster.equals(ClusterArn.UNNAMED)) pictures.add(pictureOf(s));
+        });
+        assertThat(pictures).as("admission decides for the unnamed cluster").hasSize(1);
+        Picture admission = pictures.get(0);
+        ClusterView planning = live.preemption.processor().planningView(ClusterArn.UNNAMED); // reads the state topics to their ends first
         Set<String> teams = new TreeSet<>(admission.usage().keySet());
         Picture preemption = pictureOf(new TreeSet<>(live.preemption.processor().running()), planning, teams);
         assertThat(preemption).as("seed %d, after step %d: preemption's picture vs admission's", seed, step).isEqualTo(admission);

@@ -479,14 +479,14 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     }
 
     /**
-     * The cluster as this decider would plan on it now (usage, node reservations and the running
+     * One cluster as this decider would plan on it now (usage, node reservations and the running
      * workloads that may be chosen), for tests that hold it against admission's view. Like a plan,
      * it first reads the state topics up to their ends; a bad record met here is skipped and
      * logged, as on a rebuild.
      */
-    public synchronized ClusterView planningView() {
+    public synchronized ClusterView planningView(ClusterArn cluster) {
         reader.catchUp(r -> applyState(r, null));
-        return state.planningView();
+        return state.planningView(cluster);
     }
 
     /** Running workloads (admitted, not evicted, not finished) in this view, for tests and diagnostics. */
