@@ -53,7 +53,8 @@ class WorkloadApiTest {
 
     @Test
     void a_submission_over_http_is_admitted_and_described() {
-        WorkloadSubmitted w = Fixtures.workload("api-train-1", TEAM, 4, Instant.parse("2026-11-30T10:00:00Z"));
+        WorkloadSubmitted w = Fixtures.workload("api-train-1", TEAM, 4, Instant.parse("2026-11-30T10:00:00Z"))
+                .withAnnotations(java.util.Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "example/train:1"));
         given().contentType(ContentType.JSON).body(EventCodec.bytes(w)).post("/workloads")
                 .then().statusCode(202).body("workloadId", equalTo("api-train-1"));
         await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
@@ -64,7 +65,8 @@ class WorkloadApiTest {
                 .body("admittedAt", notNullValue())
                 .body("placement[0].name", equalTo("worker"))
                 .body("placement[0].nodes.size()", equalTo(1))
-                .body("history.state", org.hamcrest.Matchers.contains("Pending", "Admitted"));
+                .body("history.state", org.hamcrest.Matchers.contains("Pending", "Admitted"))
+                .body("annotations.'taskgov.dev/image'", equalTo("example/train:1"));
         given().get("/workloads?team=" + TEAM + "&state=Admitted").then().statusCode(200)
                 .body("workloadId", hasItem("api-train-1"));
         given().get("/q/metrics").then().body(containsString("taskgov_admission_admitted_total{cluster=\"\",team=\"api-team\"}"));

@@ -19,6 +19,9 @@ abstract class CliCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** While {@link WatchOption} takes one poll's view, where {@link #out()} and {@link #err()} write instead. */
+    PrintWriter capture;
+
     @Override
     public final Integer call() {
         try {
@@ -36,10 +39,10 @@ abstract class CliCommand implements Callable<Integer> {
     protected abstract int run();
 
     PrintWriter out() {
-        return spec.commandLine().getOut();
+        return capture != null ? capture : spec.commandLine().getOut();
     }
 
     PrintWriter err() {
-        return spec.commandLine().getErr();
+        return capture != null ? capture : spec.commandLine().getErr();
     }
 }

@@ -23,9 +23,15 @@ public class DescribeWorkloadCommand extends CliCommand {
     Endpoints endpoints;
     @Mixin
     OutputOption output;
+    @Mixin
+    WatchOption watch;
 
     @Override
     protected int run() {
+        return watch.run(this, this::once);
+    }
+
+    private int once() {
         CliException.checkWorkloadId(id);
         JsonNode w = endpoints.admission().workload(id);
         if (output.structured()) {
@@ -43,6 +49,11 @@ public class DescribeWorkloadCommand extends CliCommand {
     private void print(JsonNode w, PrintWriter out) {
         field(out, "Name:", Views.text(w, "workloadId"));
         field(out, "Team:", Views.text(w, "team"));
+        JsonNode annotations = w.path("annotations");
+        if (annotations.isObject() && !annotations.isEmpty()) {
+            out.println("Annotations:");
+            annotations.fields().forEachRemaining(e -> out.println("  " + e.getKey() + ": " + e.getValue().asText()));
+        }
         out.println("Status:");
         field(out, "  State:", Views.text(w, "state"));
         field(out, "  Reason:", Views.text(w, "reason"));

@@ -43,14 +43,18 @@ final class Endpoints {
     }
 
     AdmissionClient admission() {
-        return new AdmissionClient(uri("--admission-url", admissionUrl));
+        return new AdmissionClient(admissionBase());
+    }
+
+    URI admissionBase() {
+        return uri("--admission-url", admissionUrl);
     }
 
     URI quota() {
         return uri("--quota-url", quotaUrl);
     }
 
-    private static URI uri(String flag, String value) {
+    static URI uri(String flag, String value) {
         try {
             URI uri = URI.create(value.endsWith("/") ? value.substring(0, value.length() - 1) : value);
             if (uri.getScheme() == null || uri.getHost() == null) {

@@ -24,9 +24,15 @@ public class GetWorkloadsCommand extends CliCommand {
     Endpoints endpoints;
     @Mixin
     OutputOption output;
+    @Mixin
+    WatchOption watch;
 
     @Override
     protected int run() {
+        return watch.run(this, this::once);
+    }
+
+    private int once() {
         JsonNode list = endpoints.admission().workloads(cluster.arn(), team, state);
         if (output.structured()) {
             out().println(output.render(list));

@@ -51,9 +51,9 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
         }
         flags.check();
         String instanceType = flags.instanceType != null ? flags.instanceType : instanceTypeOfTeamQuota();
-        WorkloadSubmitted submission = flags.submission(clock.instant(), instanceType);
+        ObjectNode manifest = HyperPodPyTorchJobs.manifest(flags, flags.outline(clock.instant(), instanceType));
+        WorkloadSubmitted submission = flags.workload(manifest, clock.instant());
         SubmitCommand.checkLocally(submission);
-        ObjectNode manifest = HyperPodPyTorchJobs.manifest(flags, submission);
         if (printManifest) {
             out().print(HyperPodPyTorchJobs.yaml(manifest));
             out().println("---");

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.PodSetSpec;
-import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.manifests.InvalidManifestException;
+import dev.taskgov.manifests.ManifestKind;
+import dev.taskgov.manifests.ManifestTranslator;
 import picocli.CommandLine.Option;
 
 import java.math.BigDecimal;
@@ -139,26 +141,48 @@ final class HypPyTorchJobFlags {
         if (!broken.isEmpty()) throw CliException.invalid(String.join(System.lineSeparator(), broken));
     }
 
-    /** The workload taskgov governs: one pod set "pod" of --node-count pods. */
-    WorkloadSubmitted submission(Instant now, String resolvedInstanceType) {
-        ResourceAmounts requests = new ResourceAmounts(
-                amount("--accelerators", accelerators, "--accelerators-limit", acceleratorsLimit, true),
-                amount("--vcpu", vcpu, "--vcpu-limit", vcpuLimit, false),
-                amount("--memory", memory, "--memory-limit", memoryLimit, false));
-        PodSetSpec pods = new PodSetSpec("pod", nodeCount, resolvedInstanceType, requests, requiredTopology, preferredTopology,
+    /**
+     * The job's names and its one pod set "pod" of --node-count pods, without requests: what the
+     * HyperPodPyTorchJob manifest is written from ({@link HyperPodPyTorchJobs#manifest}); the workload itself
+     * is that manifest's translation ({@link #workload}), as the job watcher would make it.
+     */
+    WorkloadSubmitted outline(Instant now, String resolvedInstanceType) {
+        checkLimits();
+        PodSetSpec pods = new PodSetSpec("pod", nodeCount, resolvedInstanceType, null, requiredTopology, preferredTopology,
                 nodeSelector());
         String queue = queueName != null ? queueName : namespace + "-localqueue";
         return new WorkloadSubmitted(jobName, namespace, queue, priority, HyperPodPyTorchJobs.KIND, now, List.of(pods));
     }
 
-    /** A request, else its limit (Kubernetes: a limit alone is also the request); a limit below its request is refused. */
-    private static BigDecimal amount(String requestFlag, String request, String limitFlag, String limit, boolean whole) {
+    /**
+     * The workload taskgov governs: the manifest the flags describe, read by the shared manifests translator
+     * (requests else limits, the image recorded), plus --max-retry recorded.
+     */
+    WorkloadSubmitted workload(com.fasterxml.jackson.databind.node.ObjectNode manifest, Instant now) {
+        WorkloadSubmitted w;
+        try {
+            w = ManifestTranslator.translate(ManifestKind.HYPERPOD_PYTORCH_JOB,
+                    EventCodec.mapper().convertValue(manifest, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class),
+                    ManifestTranslator.Overrides.NONE, now).submission();
+        } catch (InvalidManifestException e) {
+            throw CliException.invalid(e.getMessage());
+        }
+        return maxRetry == null ? w : w.withAnnotations(Map.of(WorkloadSubmitted.MAX_RETRY_ANNOTATION, maxRetry.toString()));
+    }
+
+    /** Each flag a quantity, whole for accelerators, and no limit below its request. */
+    private void checkLimits() {
+        checkLimit("--accelerators", accelerators, "--accelerators-limit", acceleratorsLimit, true);
+        checkLimit("--vcpu", vcpu, "--vcpu-limit", vcpuLimit, false);
+        checkLimit("--memory", memory, "--memory-limit", memoryLimit, false);
+    }
+
+    private static void checkLimit(String requestFlag, String request, String limitFlag, String limit, boolean whole) {
         BigDecimal r = request == null ? null : whole ? Quantities.whole(requestFlag, request) : Quantities.parse(requestFlag, request);
         BigDecimal l = limit == null ? null : whole ? Quantities.whole(limitFlag, limit) : Quantities.parse(limitFlag, limit);
         if (r != null && l != null && l.compareTo(r) < 0) {
             throw CliException.invalid(limitFlag + ": must be at least " + requestFlag + " (" + r.toPlainString() + "), was " + l.toPlainString());
         }
-        return r != null ? r : l;
     }
 
     /** --label-selector plus the instance type and the deep health check label, as the hyp CLI writes them. */
@@ -172,14 +196,16 @@ final class HypPyTorchJobFlags {
     /** What the flags ask for that taskgov records but does not enforce, flag by flag. */
     Map<String, String> notEnforced() {
         Map<String, String> out = new LinkedHashMap<>();
-        out.put("--image", image + " (the job's container image; taskgov governs admission, the cluster pulls and runs it)");
+        out.put("--image", image + " (recorded on the workload as " + WorkloadSubmitted.IMAGE_ANNOTATION
+                + "; taskgov governs admission, the cluster pulls and runs it)");
         if (pullPolicy != null) out.put("--pull-policy", pullPolicy + " (container imagePullPolicy)");
         if (command != null) out.put("--command", command);
         if (args != null) out.put("--args", args);
         if (environment != null) out.put("--environment", environment);
         if (tasksPerNode != null) out.put("--tasks-per-node", tasksPerNode + " (processes per pod, nprocPerNode; the pod count is --node-count)");
-        if (maxRetry != null) out.put("--max-retry", maxRetry + " (runPolicy.jobMaxRetryCount: the training operator restarts a failed job;"
-                + " a taskgov workload that ends Failed is not requeued by taskgov)");
+        if (maxRetry != null) out.put("--max-retry", maxRetry + " (recorded on the workload as " + WorkloadSubmitted.MAX_RETRY_ANNOTATION
+                + "; with --kubernetes the HyperPod operator restarts a failed job that many times (runPolicy.jobMaxRetryCount) while it"
+                + " keeps its admission; a taskgov workload that ends Failed is not requeued by taskgov)");
         if (schedulerType != null) out.put("--scheduler-type", schedulerType + " (pod schedulerName)");
         if (!volumes.isEmpty()) out.put("--volume", String.join("; ", volumes));
         if (serviceAccountName != null) out.put("--service-account-name", serviceAccountName);

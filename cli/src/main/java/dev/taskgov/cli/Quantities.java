@@ -1,40 +1,32 @@
 package dev.taskgov.cli;
 
-import java.math.BigDecimal;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import io.fabric8.kubernetes.api.model.Quantity;
 
-/** Kubernetes resource quantities ({@code 500m}, {@code 100}, {@code 200Mi}, {@code 2G}) in taskgov's JSON units. */
+import java.math.BigDecimal;
+
+/**
+ * Flag values that are Kubernetes resource quantities ({@code 500m}, {@code 100}, {@code 200Mi}, {@code 2G}) in
+ * taskgov's JSON units; parsed by fabric8's {@link Quantity}, as the manifests translator parses a manifest's.
+ */
 final class Quantities {
 
-    private static final Pattern QUANTITY = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)([a-zA-Z]*)");
     private static final BigDecimal GIB = BigDecimal.valueOf(1L << 30);
-    private static final Map<String, BigDecimal> SUFFIX = Map.ofEntries(
-            Map.entry("", BigDecimal.ONE),
-            Map.entry("m", new BigDecimal("0.001")),
-            Map.entry("k", new BigDecimal("1e3")),
-            Map.entry("M", new BigDecimal("1e6")),
-            Map.entry("G", new BigDecimal("1e9")),
-            Map.entry("T", new BigDecimal("1e12")),
-            Map.entry("P", new BigDecimal("1e15")),
-            Map.entry("Ki", BigDecimal.valueOf(1L << 10)),
-            Map.entry("Mi", BigDecimal.valueOf(1L << 20)),
-            Map.entry("Gi", BigDecimal.valueOf(1L << 30)),
-            Map.entry("Ti", BigDecimal.valueOf(1L << 40)),
-            Map.entry("Pi", BigDecimal.valueOf(1L << 50)));
 
     private Quantities() {
     }
 
-    /** A quantity in its base unit (cores, bytes, devices). */
+    /** A non-negative quantity in its base unit (cores, bytes, devices). */
     static BigDecimal parse(String field, String text) {
-        Matcher m = QUANTITY.matcher(text == null ? "" : text.strip());
-        BigDecimal factor = m.matches() ? SUFFIX.get(m.group(2)) : null;
-        if (factor == null) {
+        BigDecimal v;
+        try {
+            v = text == null || text.isBlank() ? null : new Quantity(text.strip()).getNumericalAmount();
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            v = null;
+        }
+        if (v == null || v.signum() < 0) {
             throw CliException.invalid(field + ": '" + text + "' is not a Kubernetes quantity (e.g. 4, 500m, 200Mi, 32Gi)");
         }
-        return normal(new BigDecimal(m.group(1)).multiply(factor));
+        return normal(v);
     }
 
     /** CPU cores: {@code 4}, {@code 0.5}, {@code 500m}. */

@@ -19,9 +19,15 @@ public class QueueCommand extends CliCommand {
     Endpoints endpoints;
     @Mixin
     OutputOption output;
+    @Mixin
+    WatchOption watch;
 
     @Override
     protected int run() {
+        return watch.run(this, this::once);
+    }
+
+    private int once() {
         String t = team.startsWith("hyperpod-ns-") ? team.substring("hyperpod-ns-".length()) : team;
         JsonNode q = endpoints.admission().pending(t, cluster.arn());
         if (output.structured()) {

@@ -3,6 +3,8 @@ package dev.taskgov.cli;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.manifests.InvalidManifestException;
+import dev.taskgov.manifests.ManifestTranslator;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -15,14 +17,16 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a workload asks for: the flags of {@code hyp create hyp-pytorch-job}, or {@code -f} a
- * Kueue-labelled Job / PyTorchJob manifest (flags then override its names and fill its instance type).
+ * Kueue-labelled job manifest, read as the job watcher reads it ({@link ManifestTranslator}; flags then
+ * override its names and fill its instance type).
  */
 final class WorkloadOptions {
 
-    @Option(names = {"-f", "--filename"}, paramLabel = "FILE", description = "A Job or PyTorchJob manifest (YAML) with Kueue labels; '-' reads stdin.")
+    @Option(names = {"-f", "--filename"}, paramLabel = "FILE", description = "A Job, PyTorchJob, MPIJob, TFJob or HyperPodPyTorchJob manifest (YAML) with Kueue labels; '-' reads stdin.")
     String file;
 
     @Option(names = "--job-name", description = "Workload id (the job's name).")
@@ -66,6 +70,9 @@ final class WorkloadOptions {
             description = "Worker pods inside one domain of this level if possible.")
     String preferredTopology;
 
+    @Option(names = "--image", description = "The job's container image, recorded on the workload (annotation taskgov.dev/image).")
+    String image;
+
     @Option(names = "--job-kind", defaultValue = "PyTorchJob", description = "Job kind recorded with the flags (default ${DEFAULT-VALUE}).")
     String jobKind;
 
@@ -88,10 +95,15 @@ final class WorkloadOptions {
                     || requiredTopology != null || preferredTopology != null) {
                 throw CliException.invalid("with -f the pods come from the manifest; drop --pods/--master-pods/--accelerators/--vcpu/--memory/--*-topology");
             }
-            ManifestTranslator.Translation t = ManifestTranslator.translate(read(file),
-                    new ManifestTranslator.Overrides(jobName, ns, queueName, priority, instanceType), now);
+            ManifestTranslator.Translation t;
+            try {
+                t = ManifestTranslator.translate(ManifestTranslator.parse(read(file)),
+                        new ManifestTranslator.Overrides(jobName, ns, queueName, priority, instanceType), now);
+            } catch (InvalidManifestException e) {
+                throw CliException.invalid(e.getMessage() + flagHint(e));
+            }
             t.warnings().forEach(w -> err.println("warning: " + w));
-            return t.submission();
+            return image == null ? t.submission() : t.submission().withAnnotations(Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, image));
         }
         if (jobName == null) throw CliException.invalid("--job-name is required (or -f FILE)");
         if (ns == null) throw CliException.invalid("--namespace (or --team) is required (or -f FILE)");
@@ -104,7 +116,16 @@ final class WorkloadOptions {
         if (masterPods != null) podSets.add(new PodSetSpec("master", masterPods, instanceType, requests, null, null));
         podSets.add(new PodSetSpec("worker", pods == null ? 1 : pods, instanceType, requests, requiredTopology, preferredTopology));
         String queue = queueName != null ? queueName : ns + "-localqueue";
-        return new WorkloadSubmitted(jobName, ns, queue, priority, jobKind, now, podSets);
+        return new WorkloadSubmitted(jobName, ns, queue, priority, jobKind, now, podSets,
+                image == null ? Map.of() : Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, image));
+    }
+
+    /** The flag that would supply what the manifest lacks, if one would. */
+    private static String flagHint(InvalidManifestException e) {
+        if (e.reason().equals("UnknownInstanceType")) return "; add it or give --instance-type";
+        if (e.getMessage().startsWith("metadata.namespace:")) return " (or give --namespace)";
+        if (e.getMessage().startsWith("metadata.name:")) return " (or give --job-name)";
+        return "";
     }
 
     private static String read(String file) {

@@ -197,7 +197,7 @@ class AdmissionCommandsTest {
 
     @Test
     void submitFromTheSeedManifestPostsTheTranslatedWorkload() throws Exception {
-        Cli.Result r = Cli.run("submit", "-f", resourcePath("seed-000-pytorchjob.yaml"), "--instance-type", "ml.p5.48xlarge",
+        Cli.Result r = Cli.run("submit", "-f", ManifestTranslationTest.manifest("seed-000-pytorchjob.yaml"), "--instance-type", "ml.p5.48xlarge",
                 "--job-name", "team-a-train-009", "--admission-url", admission.url());
 
         assertThat(r.exit()).isZero();
@@ -208,7 +208,8 @@ class AdmissionCommandsTest {
         assertThat(EventCodec.read(body, WorkloadSubmitted.class)).isEqualTo(new WorkloadSubmitted("team-a-train-009",
                 "hyperpod-ns-team-name", "hyperpod-ns-team-name-localqueue", null, "PyTorchJob", NOW, List.of(
                 new PodSetSpec("master", 1, "ml.p5.48xlarge", ManifestTranslationTest.amounts(null, null, null), null, null),
-                new PodSetSpec("worker", 10, "ml.p5.48xlarge", ManifestTranslationTest.amounts(null, "1", "0.1953125"), null, null))));
+                new PodSetSpec("worker", 10, "ml.p5.48xlarge", ManifestTranslationTest.amounts(null, "1", "0.1953125"), null, null)),
+                java.util.Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727")));
     }
 
     @Test
@@ -274,14 +275,6 @@ class AdmissionCommandsTest {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    static String resourcePath(String manifest) {
-        try {
-            return java.nio.file.Path.of(AdmissionCommandsTest.class.getResource("/manifests/" + manifest).toURI()).toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

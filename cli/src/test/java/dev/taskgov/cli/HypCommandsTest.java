@@ -98,7 +98,7 @@ class HypCommandsTest {
         assertThat(r.out()).contains("hyp-pytorch-job/sample-pytorch-job submitted as workload sample-pytorch-job",
                 "1 pod(s) on ml.p5.48xlarge, the instance type of the team's compute quota",
                 "--image: 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest", "--pull-policy: Always",
-                "--tasks-per-node: 1 (processes per pod", "--max-retry: 1 (runPolicy.jobMaxRetryCount");
+                "--tasks-per-node: 1 (processes per pod", "--max-retry: 1 (recorded on the workload as taskgov.dev/max-retry");
 
         ConsumerRecord<String, String> record = submitted("sample-pytorch-job");
         assertThat(EventCodec.mapper().readTree(record.value())).isEqualTo(EventCodec.mapper().readTree("""
@@ -106,7 +106,9 @@ class HypCommandsTest {
                  "queueName": "hyperpod-ns-team-name-localqueue", "priorityClass": "high-priority",
                  "jobKind": "HyperPodPyTorchJob", "submittedAt": "%s",
                  "podSets": [{"name": "pod", "count": 1, "instanceType": "ml.p5.48xlarge", "requests": {},
-                              "preferredTopology": "topology.k8s.aws/network-node-layer-1"}]}
+                              "preferredTopology": "topology.k8s.aws/network-node-layer-1"}],
+                 "annotations": {"taskgov.dev/image": "123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest",
+                                 "taskgov.dev/max-retry": "1"}}
                 """.formatted(EventCodec.mapper().readTree(record.value()).path("submittedAt").asText())));
         assertThat(headers(record)).containsEntry("ce_type", "dev.taskgov.workload.submitted");
     }

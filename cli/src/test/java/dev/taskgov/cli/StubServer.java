@@ -30,7 +30,8 @@ final class StubServer implements AutoCloseable {
     }
 
     private final HttpServer server;
-    private final Map<String, Answer> answers = new ConcurrentHashMap<>();
+    final Map<String, Answer> answers = new ConcurrentHashMap<>();
+    private final Map<String, java.util.Deque<Answer>> inTurn = new ConcurrentHashMap<>();
     final List<Request> requests = new CopyOnWriteArrayList<>();
 
     StubServer() {
@@ -52,6 +53,14 @@ final class StubServer implements AutoCloseable {
         return this;
     }
 
+    /** Answers {@code key} with each body in turn, then keeps answering the last (a service whose state changes). */
+    StubServer answerInTurn(String key, String... bodies) {
+        java.util.Deque<Answer> turns = new java.util.concurrent.ConcurrentLinkedDeque<>();
+        for (String b : bodies) turns.add(new Answer(200, "application/json", b));
+        inTurn.put(key, turns);
+        return this;
+    }
+
     StubServer answerAws(String operation, int status, String body) {
         answers.put("POST SageMaker." + operation, new Answer(status, "application/x-amz-json-1.1", body));
         return this;
@@ -62,7 +71,8 @@ final class StubServer implements AutoCloseable {
         requests.add(new Request(ex.getRequestMethod(), ex.getRequestURI().toString(), Map.copyOf(ex.getRequestHeaders()), body));
         String target = ex.getRequestHeaders().getFirst("X-Amz-Target");
         String key = target != null ? "POST " + target : ex.getRequestMethod() + " " + ex.getRequestURI();
-        Answer a = answers.getOrDefault(key, new Answer(404, "application/json", "{\"message\":\"stub: nothing recorded for " + key + "\"}"));
+        java.util.Deque<Answer> turns = inTurn.get(key);
+        Answer a = turns != null ? (turns.size() > 1 ? turns.poll() : turns.peek()) : answers.getOrDefault(key, new Answer(404, "application/json", "{\"message\":\"stub: nothing recorded for " + key + "\"}"));
         byte[] bytes = a.body().getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().add("Content-Type", a.contentType());
         ex.sendResponseHeaders(a.status(), bytes.length == 0 ? -1 : bytes.length);

@@ -129,7 +129,7 @@ public final class JobEditor {
         if (kind.replicaSpecsField() == null) {
             return "main".equals(podSet) ? JobMaps.child(spec, "template") : null;
         }
-        JobKind.ReplicaSpec replica = kind.replicaSpecs(spec).get(podSet);
+        dev.taskgov.manifests.ManifestKind.ReplicaSpec replica = kind.replicaSpecs(spec).get(podSet);
         return replica == null ? null : JobMaps.child(replica.fields(), "template");
     }
 

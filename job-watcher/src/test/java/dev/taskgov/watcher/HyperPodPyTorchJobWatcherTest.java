@@ -84,7 +84,8 @@ class HyperPodPyTorchJobWatcherTest {
 
         WorkloadSubmitted expected = new WorkloadSubmitted(id, NS, "hyperpod-ns-team-name-localqueue", "high-priority",
                 "HyperPodPyTorchJob", Instant.parse(created.getMetadata().getCreationTimestamp()),
-                List.of(new PodSetSpec("pod", 3, P5, new ResourceAmounts(new BigDecimal("8"), null, null), null, TopologyLevels.LAYER_1)));
+                List.of(new PodSetSpec("pod", 3, P5, new ResourceAmounts(new BigDecimal("8"), null, null), null, TopologyLevels.LAYER_1)),
+                Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest"));
         assertThat(EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class)).isEqualTo(expected);
         await().atMost(WAIT).untilAsserted(() -> {
             assertThat(job().getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.SUBMITTED)

@@ -17,7 +17,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadSubmitted;
-import dev.taskgov.core.topology.TopologyLevels;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
@@ -58,13 +57,6 @@ class JobTranslatorTest {
                 List.of(new PodSetSpec("main", count, type, r, required, preferred))));
     }
 
-    static JobTranslator.Submit main(int count, String type, ResourceAmounts r, String required, String preferred,
-                                     Map<String, String> nodeSelector) {
-        return new JobTranslator.Submit(new WorkloadSubmitted("team-a-train-01234567", "hyperpod-ns-team-a",
-                "hyperpod-ns-team-a-localqueue", null, "Job", CREATED,
-                List.of(new PodSetSpec("main", count, type, r, required, preferred, nodeSelector))));
-    }
-
     static ResourceAmounts res(String acc, String vcpu, String mem) {
         return new ResourceAmounts(acc == null ? null : new BigDecimal(acc), vcpu == null ? null : new BigDecimal(vcpu),
                 mem == null ? null : new BigDecimal(mem));
@@ -74,104 +66,46 @@ class JobTranslatorTest {
         return Arguments.of(name, JobKind.JOB, job, expected);
     }
 
+    /**
+     * The watcher's own rules; the translation's rules (requests, topology, node selectors, kinds) are
+     * {@code ManifestTranslatorTest}'s table in the manifests module, which this class calls.
+     */
     static Stream<Arguments> cases() {
         return Stream.of(
-                c("gpu requests and the instance-type selector", job("parallelism: 4", """
+                c("the workload id from team, name and UID; submitted at the job's creation", job("parallelism: 4", """
                         spec:
                           nodeSelector: {node.kubernetes.io/instance-type: ml.p5.48xlarge}
                           containers:
                           - name: c
                             resources: {requests: {nvidia.com/gpu: 8, cpu: 500m, memory: 1Gi}}"""),
                         main(4, "ml.p5.48xlarge", res("8", "0.5", "1"), null, null)),
-                c("limits when no requests; neuron is an accelerator; the team's only instance type", job("", """
+                c("no instance-type label: the team's only configured instance type", job("", """
                         spec:
                           containers:
                           - name: c
                             resources: {limits: {aws.amazon.com/neuron: 2, cpu: 2}}"""),
                         main(1, "ml.g5.8xlarge", res("2", "2", null), null, null)),
-                c("containers add up; the largest init container is a floor", job("", """
+                Arguments.of("no instance-type label and no configured one for the team", JobKind.JOB,
+                        withNamespace(job("", "spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}"), "hyperpod-ns-team-b"),
+                        new JobTranslator.Invalid("UnknownInstanceType", "spec.template.spec.nodeSelector: no node.kubernetes.io/instance-type "
+                                + "label, and no default instance type for the team (team team-b has no single configured instance type)")),
+                c("a job that requests nothing is refused: the quota could not count it", job("", """
                         spec:
-                          initContainers:
-                          - name: i
-                            resources: {requests: {cpu: 8}}
                           containers:
-                          - name: a
-                            resources: {requests: {cpu: 1, memory: 512Mi}}
-                          - name: b
-                            resources: {requests: {cpu: 2, memory: 512Mi}}"""),
-                        main(1, "ml.g5.8xlarge", res(null, "8", "1"), null, null)),
-                c("a topology node selector is kept with its value, next to the preferred level", job("", """
-                        metadata:
-                          annotations: {kueue.x-k8s.io/podset-preferred-topology: topology.k8s.aws/network-node-layer-1}
-                        spec:
-                          nodeSelector: {topology.k8s.aws/network-node-layer-2: nn-b1}
-                          containers:
-                          - name: c
-                            resources: {requests: {nvidia.com/gpu: 1}}"""),
-                        main(1, "ml.g5.8xlarge", res("1", null, null), null, TopologyLevels.LAYER_1,
-                                Map.of(TopologyLevels.LAYER_2, "nn-b1"))),
-                c("seed 000: required rack and the rack pinned by value; the instance-type label is not repeated", job("", """
-                        metadata:
-                          annotations: {kueue.x-k8s.io/podset-required-topology: topology.k8s.aws/network-node-layer-3}
-                        spec:
-                          nodeSelector:
-                            topology.k8s.aws/network-node-layer-3: nn-b1-r2
-                            node.kubernetes.io/instance-type: ml.p5.48xlarge
-                            example.com/pool: training
-                          containers:
-                          - name: c
-                            resources: {requests: {nvidia.com/gpu: 1}}"""),
-                        main(1, "ml.p5.48xlarge", res("1", null, null), TopologyLevels.LAYER_3, null,
-                                Map.of(TopologyLevels.LAYER_3, "nn-b1-r2", "example.com/pool", "training"))),
-                c("an empty node selector value is refused with its field", job("", """
-                        spec:
-                          nodeSelector: {topology.k8s.aws/network-node-layer-3: ""}
-                          containers:
-                          - name: c
-                            resources: {requests: {nvidia.com/gpu: 1}}"""),
-                        new JobTranslator.Invalid("InvalidSpec",
-                                "spec.template.spec.nodeSelector.topology.k8s.aws/network-node-layer-3: must not be empty")),
-                c("required and preferred annotations together are refused", job("", """
-                        metadata:
-                          annotations:
-                            kueue.x-k8s.io/podset-required-topology: topology.k8s.aws/network-node-layer-1
-                            kueue.x-k8s.io/podset-preferred-topology: topology.k8s.aws/network-node-layer-3
+                          - name: c"""),
+                        new JobTranslator.Invalid("NoRequests", "every container requests zero resources: set resources.requests "
+                                + "(nvidia.com/gpu, aws.amazon.com/neuron, cpu, memory) so the quota can count the job")),
+                c("a translation rule broken: the shared translator's reason and message", job("parallelism: 0", """
                         spec:
                           containers:
                           - name: c
                             resources: {requests: {nvidia.com/gpu: 1}}"""),
-                        new JobTranslator.Invalid("InvalidTopology", "spec.template: give either "
-                                + "kueue.x-k8s.io/podset-required-topology or kueue.x-k8s.io/podset-preferred-topology, not both")),
-                c("parallelism 0 is refused", job("parallelism: 0", """
-                        spec:
-                          containers:
-                          - name: c
-                            resources: {requests: {nvidia.com/gpu: 1}}"""),
-                        new JobTranslator.Invalid("InvalidSpec", "spec.template: the pod count must be at least 1, was 0")),
-                Arguments.of("an MPIJob has one pod set per replica spec", JobKind.MPI_JOB,
-                        Serialization.unmarshal("""
-                                apiVersion: kubeflow.org/v1
-                                kind: MPIJob
-                                metadata:
-                                  name: mpi
-                                  namespace: hyperpod-ns-team-a
-                                  uid: abcdef01-2345
-                                  creationTimestamp: "2026-11-30T10:00:00Z"
-                                  labels: {kueue.x-k8s.io/queue-name: q, kueue.x-k8s.io/priority-class: training-priority}
-                                spec:
-                                  runPolicy: {suspend: true}
-                                  mpiReplicaSpecs:
-                                    Launcher:
-                                      replicas: 1
-                                      template: {spec: {containers: [{name: l, resources: {requests: {cpu: 1}}}]}}
-                                    Worker:
-                                      replicas: 4
-                                      template: {spec: {containers: [{name: w, resources: {requests: {nvidia.com/gpu: 8}}}]}}
-                                """, GenericKubernetesResource.class),
-                        new JobTranslator.Submit(new WorkloadSubmitted("team-a-mpi-abcdef01", "hyperpod-ns-team-a", "q",
-                                "training-priority", "MPIJob", CREATED, List.of(
-                                new PodSetSpec("launcher", 1, "ml.g5.8xlarge", res(null, "1", null), null, null),
-                                new PodSetSpec("worker", 4, "ml.g5.8xlarge", res("8", null, null), null, null))))));
+                        new JobTranslator.Invalid("InvalidSpec", "spec.template: the pod count must be at least 1, was 0")));
+    }
+
+    static GenericKubernetesResource withNamespace(GenericKubernetesResource job, String namespace) {
+        job.getMetadata().setNamespace(namespace);
+        return job;
     }
 
     @ParameterizedTest(name = "{0}")

@@ -94,7 +94,8 @@ class JobWatcherTest {
         WorkloadSubmitted expected = new WorkloadSubmitted(id, NS, "hyperpod-ns-team-name-localqueue", "training-priority",
                 "Job", Instant.parse(job.getMetadata().getCreationTimestamp()),
                 List.of(new PodSetSpec("main", 10, P5, new ResourceAmounts(null, new BigDecimal("100"), null),
-                        TopologyLevels.LAYER_3, null, Map.of(TopologyLevels.LAYER_3, "nn-b1-r2"))));
+                        TopologyLevels.LAYER_3, null, Map.of(TopologyLevels.LAYER_3, "nn-b1-r2"))),
+                Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "gcr.io/k8s-staging-perf-tests/sleep:v0.1.0"));
         ConsumerRecord<String, String> record = awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
         assertThat(EventCodec.read(record.value(), WorkloadSubmitted.class)).isEqualTo(expected);
         assertThat(header(record, "ce_type")).isEqualTo(WorkloadSubmitted.TYPE);
@@ -120,7 +121,8 @@ class JobWatcherTest {
                 List.of(new PodSetSpec("master", 1, P5, new ResourceAmounts(null, null, null), null, null),
                         new PodSetSpec("worker", 10, P5,
                                 new ResourceAmounts(null, new BigDecimal("1"), new BigDecimal("0.1953125")),
-                                null, TopologyLevels.LAYER_3)));
+                                null, TopologyLevels.LAYER_3)),
+                Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"));
         assertThat(EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class))
                 .isEqualTo(expected);
     }

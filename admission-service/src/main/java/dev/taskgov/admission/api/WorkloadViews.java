@@ -1,5 +1,7 @@
 package dev.taskgov.admission.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.core.events.ResourceAmounts;
@@ -23,10 +25,12 @@ public final class WorkloadViews {
     /** {@code GET /workloads/{id}}: like {@code kubectl describe workload}. */
     public record Described(String workloadId, String team, String clusterArn, WorkloadState state, String reason, String message,
                             Instant submittedAt, Instant admittedAt, List<WorkloadAdmitted.AdmittedPodSet> placement,
-                            Map<String, ResourceAmounts> borrowed, List<WorkloadRecord.Condition> history) {
+                            Map<String, ResourceAmounts> borrowed, List<WorkloadRecord.Condition> history,
+                            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> annotations) {
         public static Described of(WorkloadRecord r) {
             return new Described(r.workloadId(), r.team(), r.spec() == null ? null : r.spec().clusterArn(), r.state(), r.reason(),
-                    r.message(), r.submittedAt(), r.admittedAt(), r.placement(), r.borrowed(), r.history());
+                    r.message(), r.submittedAt(), r.admittedAt(), r.placement(), r.borrowed(), r.history(),
+                    r.spec() == null ? Map.of() : r.spec().annotations());
         }
     }
 

@@ -64,6 +64,10 @@ public final class WorkloadValidation {
         List<Violation> v = new ArrayList<>();
         WorkloadIds.check("workloadId", s.workloadId()).ifPresent(v::add);
         if (s.namespace() == null || s.namespace().isBlank()) v.add(new Violation("namespace", "is required"));
+        s.annotations().forEach((key, value) -> {
+            if (key.isBlank()) v.add(new Violation("annotations", "keys must not be blank"));
+            else if (value == null) v.add(new Violation("annotations." + key, "must be a string, not null"));
+        });
         if (s.podSets() == null || s.podSets().isEmpty()) {
             v.add(new Violation("podSets", "must list at least one pod set"));
             return v;

@@ -106,6 +106,18 @@ class EventCodecTest {
     }
 
     @Test
+    void annotationsTravelWhenGivenAndAreLeftOutWhenEmpty() {
+        WorkloadSubmitted plain = new WorkloadSubmitted("w1", "hyperpod-ns-a", "q", null, "Job", Instant.parse("2026-11-30T10:00:00Z"),
+                java.util.List.of());
+        assertThat(EventCodec.write(plain)).doesNotContain("annotations");
+        assertThat(EventCodec.read(EventCodec.write(plain), WorkloadSubmitted.class).annotations()).isEmpty();
+
+        WorkloadSubmitted annotated = plain.withAnnotations(java.util.Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "example/train:1"));
+        assertThat(EventCodec.write(annotated)).endsWith(",\"annotations\":{\"taskgov.dev/image\":\"example/train:1\"}}");
+        assertThat(EventCodec.read(EventCodec.write(annotated), WorkloadSubmitted.class)).isEqualTo(annotated);
+    }
+
+    @Test
     void treeRefusesTrailingGarbageToo() {
         assertThatThrownBy(() -> EventCodec.tree("{\"Name\":\"q\"} xyz".getBytes()))
                 .isInstanceOf(EventCodec.EventFormatException.class).hasMessageContaining("xyz");

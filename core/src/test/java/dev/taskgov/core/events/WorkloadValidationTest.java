@@ -210,4 +210,17 @@ class WorkloadValidationTest {
                                 + "\"message\":\"m\",\"preemptedAt\":\"2026-11-30T10:00:01Z\"}")
         );
     }
+
+    @org.junit.jupiter.api.Test
+    void annotationsNeedKeysAndStringValues() {
+        Map<String, String> bad = new java.util.HashMap<>();
+        bad.put(" ", "x");
+        bad.put("taskgov.dev/image", null);
+        WorkloadSubmitted s = new WorkloadSubmitted("w1", "hyperpod-ns-team-a", "q", null, "Job", T,
+                List.of(new PodSetSpec("worker", 1, P5.name(), new ResourceAmounts(BigDecimal.ONE, null, null), null, null)), bad);
+
+        assertThat(WorkloadValidation.checkFields(s)).containsExactlyInAnyOrder(
+                new dev.taskgov.core.model.Violation("annotations", "keys must not be blank"),
+                new dev.taskgov.core.model.Violation("annotations.taskgov.dev/image", "must be a string, not null"));
+    }
 }

@@ -1,0 +1,157 @@
+package dev.taskgov.cli;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** get teams, get topology and --watch, against real HTTP servers answering recorded service output. */
+@org.junit.jupiter.api.extension.ExtendWith(FixedCliClock.class)
+class CliHabitsTest {
+
+    StubServer admission;
+    StubServer topology;
+
+    @BeforeEach
+    void start() {
+        admission = new StubServer();
+        admission.answers.put("GET /q/metrics", new StubServer.Answer(200, "text/plain; version=0.0.4", resource("metrics.txt")));
+        topology = new StubServer().answer("GET /topology", 200, resource("topology.json"));
+    }
+
+    @AfterEach
+    void stop() {
+        admission.close();
+        topology.close();
+    }
+
+    @Test
+    void getTeamsShowsNominalUsedBorrowedLentAndPendingPerTeam() {
+        Cli.Result r = Cli.run("get", "teams", "--admission-url", admission.url());
+
+        assertThat(r.err()).isEmpty();
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).isEqualTo("""
+                TEAM     INSTANCE-TYPE    NOMINAL(ACC)   USED     BORROWED   LENT     PENDING
+                team-a   ml.p5.48xlarge   64             8        0          16       2
+                team-b   ml.p5.48xlarge   16             32       16         0        0
+                team-c   <none>           <none>         <none>   <none>     <none>   2
+                """);
+    }
+
+    @Test
+    void getTeamsWideJsonAndName() {
+        Cli.Result wide = Cli.run("get", "teams", "-o", "wide", "--team", "team-a", "--admission-url", admission.url());
+        assertThat(wide.out()).isEqualTo("""
+                TEAM     INSTANCE-TYPE    NOMINAL(ACC/VCPU/GIB)   USED          BORROWED   LENT     PENDING   PENDING-REASONS
+                team-a   ml.p5.48xlarge   64/1536/16384           8/96.5/1024   0/0/0      16/0/0   2         InsufficientQuota=1,TopologyPlacementFailed=1
+                """);
+
+        Cli.Result json = Cli.run("get", "teams", "-o", "json", "--team", "team-b", "--admission-url", admission.url());
+        assertThat(json.out()).isEqualToIgnoringWhitespace("""
+                [{"team":"team-b","pending":0,"pendingByReason":{},"instanceTypes":{"ml.p5.48xlarge":{
+                  "nominal":{"accelerators":16,"vcpu":384,"memoryGiB":4096},"used":{"accelerators":32,"vcpu":384,"memoryGiB":4096},
+                  "borrowed":{"accelerators":16,"vcpu":0,"memoryGiB":0},"lent":{"accelerators":0,"vcpu":0,"memoryGiB":0}}}}]
+                """.replace(",", ", ").replace(":", " : "));
+
+        Cli.Result names = Cli.run("get", "teams", "-o", "name", "--admission-url", admission.url());
+        assertThat(names.out()).isEqualTo("team/team-a\nteam/team-b\nteam/team-c\n");
+    }
+
+    @Test
+    void getTopologyShowsTheTreeAndWithWideTheNodes() {
+        Cli.Result r = Cli.run("get", "topology", "--topology-url", topology.url());
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).isEqualTo("""
+                DOMAIN             LEVEL     READY   NOT-READY   CAPACITY                                     FREE
+                (all)              cluster   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory
+                  nn-a             layer-1   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory
+                    nn-a-b1        layer-2   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory
+                      nn-a-b1-r1   layer-3   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory
+                """);
+
+        Cli.Result wide = Cli.run("get", "topology", "-o", "wide", "--topology-url", topology.url());
+        assertThat(wide.out()).endsWith("""
+                      nn-a-b1-r1   layer-3   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory   <none>
+                        p5-h1      node      1       0           8 accelerators, 192 vCPU, 2048 GiB memory    0 accelerators, 128 vCPU, 1536 GiB memory   ml.p5.48xlarge
+                        p5-h2      node      1       0           8 accelerators, 192 vCPU, 2048 GiB memory    6 accelerators, 176 vCPU, 2048 GiB memory   ml.p5.48xlarge
+                        p5-h3      node      0       1           8 accelerators, 192 vCPU, 2048 GiB memory    nothing                                     ml.p5.48xlarge
+                """);
+
+        Cli.Result names = Cli.run("get", "topology", "-o", "name", "--topology-url", topology.url());
+        assertThat(names.out()).isEqualTo("node/p5-h1\nnode/p5-h2\nnode/p5-h3\n");
+    }
+
+    @Test
+    void watchRedrawsWhenTheAnswerChangesAndStopsAfterTheCount() {
+        String pending = "[{\"workloadId\":\"team-a-w1\",\"team\":\"team-a\",\"state\":\"Pending\",\"reason\":\"Queued\",\"submittedAt\":\"2026-11-30T10:00:00Z\",\"borrowed\":{}}]";
+        String admitted = pending.replace("Pending", "Admitted").replace("Queued", "Admitted");
+        admission.answerInTurn("GET /workloads", pending, pending, admitted);
+
+        Cli.Result r = Cli.run("get", "workloads", "--watch", "--watch-interval", "0", "--watch-count", "4", "--admission-url", admission.url());
+
+        assertThat(r.exit()).isZero();
+        assertThat(admission.requests).hasSize(4);
+        assertThat(r.out()).isEqualTo("""
+                NAME        TEAM     STATE     REASON   BORROWED   AGE
+                team-a-w1   team-a   Pending   Queued   <none>     5m
+
+                NAME        TEAM     STATE      REASON     BORROWED   AGE
+                team-a-w1   team-a   Admitted   Admitted   <none>     5m
+                """);
+    }
+
+    @Test
+    void watchOnQueueAndDescribeKeepsPollingThroughAnOutage() {
+        admission.answerInTurn("GET /teams/team-a/pending", "{\"team\":\"team-a\",\"pending\":0,\"workloads\":[]}");
+        Cli.Result queue = Cli.run("queue", "team-a", "-w", "--watch-interval", "0", "--watch-count", "3", "--admission-url", admission.url());
+        assertThat(queue.out()).isEqualTo("Team team-a: 0 pending\n");
+        assertThat(admission.requests).hasSize(3);
+
+        admission.answers.put("GET /workloads/team-a-w1", new StubServer.Answer(503, "application/json", "{\"message\":\"not ready\"}"));
+        Cli.Result describe = Cli.run("describe", "workload", "team-a-w1", "-w", "--watch-interval", "0", "--watch-count", "2",
+                "--admission-url", admission.url());
+        assertThat(describe.exit()).isZero();
+        assertThat(describe.out()).isEqualTo("error: admission-service answered 503 to GET /workloads/team-a-w1: not ready\n");
+    }
+
+    @Test
+    void describeShowsWhatWasRecordedOnTheWorkload() {
+        admission.answer("GET /workloads/sample-pytorch-job", 200, """
+                {"workloadId":"sample-pytorch-job","team":"team-name","state":"Pending","reason":"Queued","message":"queued",
+                 "submittedAt":"2026-11-30T10:04:00Z","admittedAt":null,"placement":null,"borrowed":{},"history":[],
+                 "annotations":{"taskgov.dev/image":"123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest","taskgov.dev/max-retry":"1"}}
+                """);
+
+        Cli.Result r = Cli.run("describe", "workload", "sample-pytorch-job", "--admission-url", admission.url());
+
+        assertThat(r.out()).startsWith("""
+                Name:         sample-pytorch-job
+                Team:         team-name
+                Annotations:
+                  taskgov.dev/image: 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest
+                  taskgov.dev/max-retry: 1
+                Status:
+                """);
+    }
+
+    @Test
+    void watchRefusesABadCount() {
+        Cli.Result r = Cli.run("queue", "team-a", "-w", "--watch-count", "0", "--admission-url", admission.url());
+        assertThat(r.exit()).isEqualTo(CliException.INVALID_INPUT);
+        assertThat(r.err()).isEqualTo("error: --watch-count: must be at least 1, was 0\n");
+    }
+
+    static String resource(String name) {
+        try (var in = CliHabitsTest.class.getResourceAsStream("/habits/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
