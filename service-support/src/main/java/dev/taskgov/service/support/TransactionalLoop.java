@@ -306,6 +306,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 ConsumerRecords<String, byte[]> records = c.poll(settings.pollTimeout());
                 Map<Integer, List<ConsumerRecord<String, byte[]>>> byPartition = new TreeMap<>();
                 records.forEach(r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r));
+                Map<String, Long> sideDone = new HashMap<>();
                 for (Task task : List.copyOf(tasks.values())) {
                     if (!task.ready) continue;
                     List<ConsumerRecord<String, byte[]>> sideRecords = new ArrayList<>();
@@ -313,11 +314,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     List<ConsumerRecord<String, byte[]>> mine = byPartition.getOrDefault(task.scope.partition(), List.of());
                     if (!mine.isEmpty() || !sideRecords.isEmpty()) process(c, task, mine, sideRecords);
                     // Positions, not last offsets + 1: they also step over transaction markers, so a
-                    // caught-up decider reports exactly the topic's end offset (read_committed).
+                    // caught-up decider reports exactly the topic's end offset (read_committed). Every task
+                    // reads the side topics: a side record is processed once the slowest task has applied it.
                     if (task.side != null) {
-                        for (TopicPartition tp : task.side.assignment()) processed.put(key(tp), task.side.position(tp));
+                        for (TopicPartition tp : task.side.assignment()) sideDone.merge(key(tp), task.side.position(tp), Math::min);
                     }
                 }
+                processed.putAll(sideDone);
                 long behind = 0;
                 for (TopicPartition tp : c.assignment()) {
                     processed.put(key(tp), c.position(tp));
@@ -411,7 +414,6 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 task.processor.restoreSide(r);
             }
         }
-        parts.forEach(tp -> processed.put(key(tp), task.side.position(tp)));
         task.producer.beginTransaction();
         Outbox out = task.outbox();
         task.processor.settle(out);
