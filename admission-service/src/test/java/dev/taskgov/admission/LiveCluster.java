@@ -112,6 +112,17 @@ final class LiveCluster implements AutoCloseable {
         send(new ProducerRecord<>(topic, key, value));
     }
 
+    /** Sends raw bytes to one partition (e.g. the unnamed cluster's, {@link #homePartition}). */
+    void publishRaw(String topic, int partition, String key, byte[] value) {
+        send(new ProducerRecord<>(topic, partition, key, value));
+    }
+
+    /** The partition of the unnamed cluster's records on {@code topic} (ClusterPartitions). */
+    int homePartition(String topic) {
+        return dev.taskgov.core.events.ClusterPartitions.of(dev.taskgov.core.cluster.ClusterArn.UNNAMED.value(),
+                producer.partitionsFor(topic).size());
+    }
+
     private void send(ProducerRecord<String, byte[]> r) {
         try {
             producer.send(r).get(30, TimeUnit.SECONDS);

@@ -69,9 +69,11 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
     PreemptionStandIn(LiveCluster cluster) {
         this.cluster = cluster;
         consumer = new KafkaConsumer<>(cluster.consumerProps(), new StringDeserializer(), new ByteArrayDeserializer());
-        TopicPartition tp = new TopicPartition(cluster.topics.preemptionRequested(), 0);
-        consumer.assign(List.of(tp));
-        consumer.seekToBeginning(List.of(tp));
+        // Every partition: a cluster's requests are on its partition (ClusterPartitions), not necessarily 0.
+        List<TopicPartition> parts = consumer.partitionsFor(cluster.topics.preemptionRequested()).stream()
+                .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+        consumer.assign(parts);
+        consumer.seekToBeginning(parts);
         Properties pp = new Properties();
         pp.putAll(cluster.client);
         pp.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "standin-" + cluster.id);

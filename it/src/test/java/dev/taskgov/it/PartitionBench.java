@@ -43,7 +43,7 @@ class PartitionBench {
     void decisions_per_second_latency_cpu_and_failover() throws Exception {
         int perCluster = Integer.getInteger("taskgov.bench.per-cluster", 250);
         List<Integer> deciders = Arrays.stream(System.getProperty("taskgov.bench.deciders", "1,2,4").split(","))
-                .map(String::trim).map(Integer::parseInt).toList();
+                .map(String::trim).filter(x -> !x.isEmpty()).map(Integer::parseInt).toList();
         StringBuilder out = new StringBuilder();
         out.append(String.format("cores=%d clusters=%d workloads/cluster=%d partitions=%d%n",
                 Runtime.getRuntime().availableProcessors(), CLUSTERS, perCluster, TopicCatalog.WORKLOAD_PARTITIONS));

@@ -86,12 +86,7 @@ class PartitionFailoverTest {
             fleet.awaitOwners("preemption", Set.of("preemption-1", "preemption-3"), partitions);
             fleet.awaitQuiet(Duration.ofMinutes(4));
             Outcome reclaimed = Outcome.read(fleet);
-            for (int c = 0; c < CLUSTERS; c++) {
-                reclaimed.assertInvariants(c);
-                assertThat(reclaimed.count(c, "a-", WorkloadState.Admitted)).as("cluster %d team-a running", c).isEqualTo(16);
-                assertThat(reclaimed.count(c, "a-", WorkloadState.Pending)).as("cluster %d team-a waiting", c).isEqualTo(8);
-                assertThat(reclaimed.count(c, "b-", WorkloadState.Admitted)).as("cluster %d team-b reclaimed", c).isEqualTo(16);
-            }
+            reclaimed.assertEveryCluster(16, 8, 16, 0); // team-b reclaimed its lent 8 in every cluster
             report("admission", movedAdmission, reclaimed, killedAt);
 
             // Finishes free room: the survivors admit team-a's waiting work again.
@@ -104,13 +99,7 @@ class PartitionFailoverTest {
             }
             fleet.flush();
             fleet.awaitQuiet(Duration.ofMinutes(4));
-            Outcome after = Outcome.read(fleet);
-            for (int c = 0; c < CLUSTERS; c++) {
-                after.assertInvariants(c);
-                assertThat(after.count(c, "a-", WorkloadState.Admitted)).as("cluster %d team-a running", c).isEqualTo(20);
-                assertThat(after.count(c, "b-", WorkloadState.Admitted)).as("cluster %d team-b running", c).isEqualTo(12);
-                assertThat(after.count(c, "b-", WorkloadState.Finished)).as("cluster %d team-b finished", c).isEqualTo(4);
-            }
+            Outcome.read(fleet).assertEveryCluster(20, 4, 12, 4);
             assertThat(movedPreemption).as("the killed preemption decider owned partitions").isNotEmpty();
         }
     }
@@ -168,6 +157,17 @@ class PartitionFailoverTest {
         long count(int cluster, String prefix, WorkloadState state) {
             return ids(cluster).stream().filter(id -> id.startsWith(prefix))
                     .filter(id -> status.containsKey(id) && status.get(id).state() == state).count();
+        }
+
+        /** In every cluster the invariants hold and team-a runs and waits, team-b runs and finished, so many. */
+        void assertEveryCluster(long aRunning, long aWaiting, long bRunning, long bFinished) {
+            for (int c = 0; c < CLUSTERS; c++) {
+                assertInvariants(c);
+                assertThat(count(c, "a-", WorkloadState.Admitted)).as("cluster %d team-a running", c).isEqualTo(aRunning);
+                assertThat(count(c, "a-", WorkloadState.Pending)).as("cluster %d team-a waiting", c).isEqualTo(aWaiting);
+                assertThat(count(c, "b-", WorkloadState.Admitted)).as("cluster %d team-b running", c).isEqualTo(bRunning);
+                assertThat(count(c, "b-", WorkloadState.Finished)).as("cluster %d team-b finished", c).isEqualTo(bFinished);
+            }
         }
 
         void assertInvariants(int cluster) {

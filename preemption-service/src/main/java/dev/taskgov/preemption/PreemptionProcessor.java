@@ -366,6 +366,9 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     /** One state-topic record into the view; a bad one is logged (its owner dead-letters it) and skipped. */
     private void applyState(ConsumerRecord<String, byte[]> r, Outbox out) {
         String topic = r.topic();
+        // A copy that admission forwarded to its cluster's partition: the original counts already (evictions are
+        // counted, so one of the two is skipped).
+        if (r.headers().lastHeader(TransactionalLoop.FORWARDED_HEADER) != null) return;
         try {
             if (topic.equals(topics.quota())) {
                 ClusterScopedKey key = ClusterScopedKey.parse(r.key());

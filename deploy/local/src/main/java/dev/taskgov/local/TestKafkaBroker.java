@@ -38,7 +38,7 @@ public final class TestKafkaBroker {
                 .setConfigProp("auto.create.topics.enable", "true")
                 .setConfigProp("num.partitions", "3")
                 .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                // Deciders' failover tests run 1 s sessions (a dead instance's clusters move within ~2 s).
+                // Deciders' failover tests run 1 s sessions (a dead instance's clusters move within seconds, not 6 s or more).
                 .setConfigProp("group.min.session.timeout.ms", "500")
                 .setConfigProp("offsets.topic.replication.factor", "1")
                 .setConfigProp("offsets.topic.num.partitions", "3")

@@ -180,6 +180,11 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private final Clock clock;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Map<Integer, Task> tasks = new ConcurrentHashMap<>();
+    /**
+     * Partitions assigned but not taken yet (paused): taken one per loop turn, outside the rebalance callback, so
+     * that the first one decides after one rebuild and the group's next rebalance is not held up.
+     */
+    private final java.util.Deque<Integer> pending = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final Map<String, Long> processed = new ConcurrentHashMap<>();
     /** Partition count per topic, as read at the start of a session (what {@link Processor#home} is computed on). */
     private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
@@ -200,7 +205,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     /** True while this instance owns at least one partition and has rebuilt the state of every one it owns. */
     public boolean isDecider() {
         List<Task> owned = List.copyOf(tasks.values());
-        return !owned.isEmpty() && owned.stream().allMatch(t -> t.ready);
+        return pending.isEmpty() && !owned.isEmpty() && owned.stream().allMatch(t -> t.ready);
     }
 
     /** The processors of the owned partitions whose state is rebuilt, by partition number. */
@@ -214,7 +219,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
 
     /** The partition numbers this instance owns (rebuilt or not). */
     public Set<Integer> ownedPartitions() {
-        return new TreeSet<>(tasks.keySet());
+        Set<Integer> out = new TreeSet<>(tasks.keySet());
+        out.addAll(pending);
+        return out;
     }
 
     /** How many partitions the group topics have (as of the current session). */
@@ -245,6 +252,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 LOG.warn("Kafka session failed; rejoining", e);
             } finally {
                 new ArrayList<>(tasks.keySet()).forEach(this::drop);
+                pending.clear();
                 processed.clear();
             }
         }
@@ -281,15 +289,24 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    // Paused until taken (fenced and rebuilt) by the loop, one per turn.
+                    c.pause(partitions);
                     for (int n : numbers(partitions)) {
-                        if (!tasks.containsKey(n)) take(c, n);
+                        if (!tasks.containsKey(n) && !pending.contains(n)) pending.add(n);
                     }
                 }
             });
             while (running.get()) {
+                Integer next = pending.poll();
+                if (next != null) {
+                    take(c, next);
+                    List<TopicPartition> mine = c.assignment().stream().filter(tp -> tp.partition() == next).toList();
+                    c.resume(mine);
+                }
                 ConsumerRecords<String, byte[]> records = c.poll(settings.pollTimeout());
                 Map<Integer, List<ConsumerRecord<String, byte[]>>> byPartition = new TreeMap<>();
                 records.forEach(r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r));
+                Map<String, Long> sideDone = new HashMap<>();
                 for (Task task : List.copyOf(tasks.values())) {
                     if (!task.ready) continue;
                     List<ConsumerRecord<String, byte[]>> sideRecords = new ArrayList<>();
@@ -297,11 +314,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     List<ConsumerRecord<String, byte[]>> mine = byPartition.getOrDefault(task.scope.partition(), List.of());
                     if (!mine.isEmpty() || !sideRecords.isEmpty()) process(c, task, mine, sideRecords);
                     // Positions, not last offsets + 1: they also step over transaction markers, so a
-                    // caught-up decider reports exactly the topic's end offset (read_committed).
+                    // caught-up decider reports exactly the topic's end offset (read_committed). Every task
+                    // reads the side topics: a side record is processed once the slowest task has applied it.
                     if (task.side != null) {
-                        for (TopicPartition tp : task.side.assignment()) processed.put(key(tp), task.side.position(tp));
+                        for (TopicPartition tp : task.side.assignment()) sideDone.merge(key(tp), task.side.position(tp), Math::min);
                     }
                 }
+                processed.putAll(sideDone);
                 long behind = 0;
                 for (TopicPartition tp : c.assignment()) {
                     processed.put(key(tp), c.position(tp));
@@ -395,7 +414,6 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 task.processor.restoreSide(r);
             }
         }
-        parts.forEach(tp -> processed.put(key(tp), task.side.position(tp)));
         task.producer.beginTransaction();
         Outbox out = task.outbox();
         task.processor.settle(out);
@@ -495,6 +513,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
 
     /** This instance no longer owns partition {@code n}: its processor drops the state, its clients close. */
     private void drop(int n) {
+        pending.remove(n);
         Task task = tasks.remove(n);
         if (task == null) return;
         task.ready = false;
