@@ -1,6 +1,7 @@
 package dev.taskgov.admission;
 
 import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
@@ -54,7 +55,7 @@ public final class AdmissionDecider implements AutoCloseable {
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
                 List.of(t.submitted(), t.finished(), t.preempted()), List.of(t.quota(), t.topology()), Set.of(),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
-                settings.rebuildTimeout(), settings.membership()),
+                settings.rebuildTimeout(), settings.membership(), KafkaAccess.submissionTopics(t.submitted())),
                 scope -> new AdmissionProcessor(t, clock, observer, scope), clock);
     }
 

@@ -4,6 +4,7 @@ import static dev.taskgov.service.support.DeadLetterMetrics.Reason.UNREADABLE;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.ClusterPartitions;
+import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PreemptionRequested;
@@ -287,7 +288,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     @Override
     public synchronized void apply(ConsumerRecord<String, byte[]> record, Outbox out) {
         String topic = record.topic();
-        if (topic.equals(topics.submitted())) onSubmitted(record, out);
+        String submittingTeam = KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic);
+        if (topic.equals(topics.submitted())) onSubmitted(record, null, out);
+        else if (submittingTeam != null) onSubmitted(record, submittingTeam, out);
         else if (topic.equals(topics.finished())) onFinished(record, out);
         else if (topic.equals(topics.preempted())) onPreempted(record, out);
         else if (topic.equals(topics.quota())) readQuotaRecord(record, out);
@@ -317,9 +320,19 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     // ------------------------------------------------------------------ inputs
 
-    private void onSubmitted(ConsumerRecord<String, byte[]> record, Outbox out) {
+    /**
+     * @param topicTeam the team whose own submission topic carried the record (only that team's principal may
+     *                  write it: the broker's ACLs), or null for the shared topic that only trusted services write
+     */
+    private void onSubmitted(ConsumerRecord<String, byte[]> record, String topicTeam, Outbox out) {
         WorkloadSubmitted s = decode(record, WorkloadSubmitted.class, out);
         if (s == null || !identified(record, s.workloadId(), out)) return;
+        if (topicTeam != null && !topicTeam.equals(s.team())) {
+            deadLetter(out, record, "namespace: a submission on team " + topicTeam + "'s topic " + record.topic()
+                    + " must be for team " + topicTeam + " (namespace hyperpod-ns-" + topicTeam + "), was namespace "
+                    + s.namespace());
+            return;
+        }
         WorkloadRecord known = workloads.get(s.workloadId());
         if (known != null) {
             LOG.debugf("workload %s is already known (%s); the submission changes nothing", s.workloadId(), known.state());

@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.admission.config.AdmissionServiceConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.core.cluster.ClusterArn;
@@ -83,6 +84,7 @@ public class AdmissionRuntime {
     private Properties clientProps() {
         Properties p = new Properties();
         p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.putAll(KafkaClientSecurity.properties());
         p.put(CommonClientConfigs.CLIENT_ID_CONFIG, "admission-service");
         return p;
     }

@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -77,7 +78,7 @@ class KafkaRoundTripTest {
     @Test
     void latest_value_topics_are_compacted_and_event_topics_are_not() throws Exception {
         Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(SharedKafka.adminClientProperties());
         try (Admin admin = Admin.create(props)) {
             Map<String, String> cleanupPolicy = new java.util.TreeMap<>();
             for (String topic : List.of(TaskgovTopics.WORKLOAD_STATUS, TaskgovTopics.QUOTA,
@@ -97,7 +98,7 @@ class KafkaRoundTripTest {
 
     private Properties producerProps() {
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(SharedKafka.adminClientProperties());
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -106,7 +107,7 @@ class KafkaRoundTripTest {
 
     private Properties consumerProps() {
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(SharedKafka.adminClientProperties());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "round-trip-" + UUID.randomUUID());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());

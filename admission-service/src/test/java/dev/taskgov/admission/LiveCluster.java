@@ -51,7 +51,7 @@ final class LiveCluster implements AutoCloseable {
     LiveCluster(String name) {
         id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
         topics = AdmissionTopics.defaults().prefixed(id);
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        client.putAll(SharedKafka.adminClientProperties());
         AdmissionDecider.ensureTopics(client, topics);
         Properties pp = new Properties();
         pp.putAll(client);

@@ -43,7 +43,7 @@ class WorkloadApiTest {
     @BeforeEach
     void cluster() {
         Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        client.putAll(SharedKafka.adminClientProperties());
         try (DefaultTopics topics = new DefaultTopics(client)) {
             topics.cluster(2, Map.of(TEAM, 16L));
         }
@@ -82,7 +82,7 @@ class WorkloadApiTest {
         String node = given().get("/workloads/api-finish-1").then().extract().path("placement[0].nodes[0].name");
 
         Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        client.putAll(SharedKafka.adminClientProperties());
         try (DefaultTopics topics = new DefaultTopics(client)) {
             topics.finished(new WorkloadFinished("api-finish-1", Instant.now(), WorkloadFinished.Outcome.Succeeded));
         }

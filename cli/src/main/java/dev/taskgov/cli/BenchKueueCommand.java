@@ -243,7 +243,7 @@ public class BenchKueueCommand extends CliCommand {
         Pipeline(KueueBenchProfile profile) {
             this.profile = profile;
             Properties p = new Properties();
-            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrap);
+            p.putAll(endpoints.kafkaClient());
             p.put(ProducerConfig.ACKS_CONFIG, "all");
             p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
             p.put(ProducerConfig.LINGER_MS_CONFIG, "1");
@@ -265,7 +265,7 @@ public class BenchKueueCommand extends CliCommand {
 
         private KafkaConsumer<String, String> decisions(Collection<String> topics) {
             Properties p = new Properties();
-            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrap);
+            p.putAll(endpoints.kafkaClient());
             p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
             p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
@@ -342,7 +342,7 @@ public class BenchKueueCommand extends CliCommand {
 
         private KueueBenchRecorder.ClassFigures roundTrip(int samples) {
             Properties ap = new Properties();
-            ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrap);
+            ap.putAll(endpoints.kafkaClient());
             try (Admin admin = Admin.create(ap)) {
                 admin.createTopics(List.of(new NewTopic(ROUND_TRIP, 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
             } catch (Exception e) {

@@ -25,6 +25,13 @@ final class Endpoints {
             description = "Kafka bootstrap servers (env TASKGOV_KAFKA_BOOTSTRAP; default ${DEFAULT-VALUE}).")
     String kafkaBootstrap;
 
+    @Option(names = "--kafka-config", paramLabel = "FILE",
+            defaultValue = "${sys:taskgov.kafka.config:-${env:TASKGOV_KAFKA_CONFIG:-}}",
+            description = "Kafka client settings file with the SASL login (security.protocol, sasl.mechanism,"
+                    + " sasl.jaas.config) (env TASKGOV_KAFKA_CONFIG; default: the local runtime's administrator,"
+                    + " $TASKGOV_HOME/kafka/clients/taskgov-admin.properties, when it exists).")
+    String kafkaConfig;
+
     @Option(names = "--kafka-retry", paramLabel = "DURATION",
             defaultValue = "${env:TASKGOV_KAFKA_RETRY:-2m}",
             description = "How long a write to Kafka is retried while the broker is away, e.g. restarting (env TASKGOV_KAFKA_RETRY; "
@@ -39,7 +46,33 @@ final class Endpoints {
         } catch (CliException e) {
             throw CliException.invalid("--kafka-retry: '" + kafkaRetry + "' is not a duration such as 0, 90s, 2m");
         }
-        return new KafkaWriter(kafkaBootstrap, clock, retryFor, err);
+        return new KafkaWriter(kafkaClient(), clock, retryFor, err);
+    }
+
+    /**
+     * The Kafka client settings: the login of {@code --kafka-config} (else the local runtime's administrator's,
+     * when that file exists) with {@code --kafka-bootstrap}'s address.
+     */
+    java.util.Properties kafkaClient() {
+        java.util.Properties p = new java.util.Properties();
+        java.nio.file.Path file = kafkaConfigFile();
+        if (file != null) {
+            try (java.io.Reader in = java.nio.file.Files.newBufferedReader(file)) {
+                p.load(in);
+            } catch (java.io.IOException e) {
+                throw CliException.invalid("--kafka-config: cannot read '" + file + "': " + e.getMessage());
+            }
+        }
+        p.put("bootstrap.servers", kafkaBootstrap);
+        return p;
+    }
+
+    private java.nio.file.Path kafkaConfigFile() {
+        if (kafkaConfig != null && !kafkaConfig.isBlank()) return java.nio.file.Path.of(kafkaConfig.trim());
+        String home = System.getenv("TASKGOV_HOME");
+        java.nio.file.Path local = java.nio.file.Path.of(home == null || home.isBlank() ? ".taskgov" : home.trim(),
+                "kafka", "clients", dev.taskgov.core.events.KafkaAccess.ADMIN + ".properties");
+        return java.nio.file.Files.isRegularFile(local) ? local : null;
     }
 
     AdmissionClient admission() {

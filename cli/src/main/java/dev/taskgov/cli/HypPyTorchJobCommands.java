@@ -20,6 +20,7 @@ final class HypPyTorchJobCommands {
         List<String> all = new ArrayList<>(List.of(args));
         all.add("--admission-url=" + endpoints.admissionUrl);
         all.add("--kafka-bootstrap=" + endpoints.kafkaBootstrap);
+        if (endpoints.kafkaConfig != null && !endpoints.kafkaConfig.isBlank()) all.add("--kafka-config=" + endpoints.kafkaConfig);
         CommandLine cmd = new CommandLine(new TaskgovCommand());
         cmd.setOut(caller.out());
         cmd.setErr(caller.err());

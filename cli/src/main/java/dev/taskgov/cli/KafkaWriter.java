@@ -2,6 +2,7 @@ package dev.taskgov.cli;
 
 import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -31,10 +32,12 @@ final class KafkaWriter implements AutoCloseable {
     static final String SUBMITTED_TOPIC = TopicCatalog.Names.WORKLOAD_SUBMITTED;
     static final String FINISHED_TOPIC = TopicCatalog.Names.WORKLOAD_FINISHED;
     private static final String SOURCE = CloudEvents.source("cli");
+    private static final java.util.regex.Pattern USERNAME = java.util.regex.Pattern.compile("username=\"([^\"]*)\"");
 
     private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
     private static final Duration LONGEST_PAUSE = Duration.ofSeconds(10);
 
+    private final Properties client;
     private final String bootstrap;
     private final Clock clock;
     private final Duration retryFor;
@@ -45,8 +48,9 @@ final class KafkaWriter implements AutoCloseable {
      * @param retryFor how long one write may be retried in all (zero: not at all)
      * @param err      where each retry is announced
      */
-    KafkaWriter(String bootstrap, Clock clock, Duration retryFor, PrintWriter err) {
-        this.bootstrap = bootstrap;
+    KafkaWriter(Properties client, Clock clock, Duration retryFor, PrintWriter err) {
+        this.client = client;
+        this.bootstrap = client.getProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG);
         this.clock = clock;
         this.retryFor = retryFor;
         this.err = err;
@@ -55,7 +59,7 @@ final class KafkaWriter implements AutoCloseable {
 
     private KafkaProducer<String, String> newProducer() {
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(client);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
@@ -63,6 +67,17 @@ final class KafkaWriter implements AutoCloseable {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "15000");
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "taskgov-cli");
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    /**
+     * Where a submission for {@code team} goes: the team's own topic when this writer logs in as that team's
+     * principal (a team may write only there: the broker's ACLs), else the shared topic (the administrator's login).
+     */
+    String submissionTopic(String team) {
+        java.util.regex.Matcher login = USERNAME.matcher(client.getProperty("sasl.jaas.config", ""));
+        String principal = login.find() ? login.group(1) : null;
+        return team != null && principal != null && principal.equals(KafkaAccess.TEAM_PRINCIPAL_PREFIX + team)
+                ? KafkaAccess.submissionTopic(SUBMITTED_TOPIC, team) : SUBMITTED_TOPIC;
     }
 
     /** Sends one event keyed by {@code key} and waits for the broker's acknowledgement. */
@@ -84,9 +99,13 @@ final class KafkaWriter implements AutoCloseable {
                 if (!passing || System.nanoTime() + pause.toNanos() > giveUpAt) {
                     String retried = passing && attempt > 1 ? " after " + attempt + " attempts in "
                             + Duration.ofNanos(System.nanoTime() - started).toSeconds() + "s (--kafka-retry " + retryFor.toSeconds() + "s)" : "";
+                    boolean refused = cause instanceof org.apache.kafka.common.errors.AuthorizationException
+                            || cause instanceof org.apache.kafka.common.errors.AuthenticationException;
                     throw new CliException(CliException.FAILED, "cannot write to Kafka topic " + topic + " at " + bootstrap
-                            + " (" + cause.getMessage() + ")" + retried
-                            + "; is the broker up, or set --kafka-bootstrap / TASKGOV_KAFKA_BOOTSTRAP", cause);
+                            + " (" + cause.getMessage() + ")" + retried + (refused
+                            ? "; the broker refuses this login there (--kafka-config / TASKGOV_KAFKA_CONFIG; a team writes only"
+                                    + " its own topic " + SUBMITTED_TOPIC + ".<team>, docs/security.md)"
+                            : "; is the broker up, or set --kafka-bootstrap / TASKGOV_KAFKA_BOOTSTRAP"), cause);
                 }
                 announce("taskgov: cannot write to Kafka topic " + topic + " at " + bootstrap + " yet (" + cause.getMessage()
                         + "); attempt " + attempt + ", retrying in " + pause.toSeconds() + "s (for up to "

@@ -76,10 +76,12 @@ public class SubmitCommand extends CliCommand {
         if (!kafka) {
             return endpoints.admission().submit(submission);
         }
+        String topic;
         try (KafkaWriter writer = endpoints.kafkaWriter(clock, err)) {
-            writer.send(KafkaWriter.SUBMITTED_TOPIC, submission.workloadId(), submission, WorkloadSubmitted.TYPE);
+            topic = writer.submissionTopic(submission.team());
+            writer.send(topic, submission.workloadId(), submission, WorkloadSubmitted.TYPE);
         }
         return EventCodec.mapper().valueToTree(Map.of("workloadId", submission.workloadId(),
-                "message", "written to " + KafkaWriter.SUBMITTED_TOPIC + "; taskgov describe workload " + submission.workloadId() + " shows its state"));
+                "message", "written to " + topic + "; taskgov describe workload " + submission.workloadId() + " shows its state"));
     }
 }

@@ -30,9 +30,9 @@ final class TopologyTopic {
     }
 
     /** The latest record of a node, or empty when the topic has none (or a tombstone). */
-    static Optional<NodeRecord> latest(String bootstrap, String key, Clock clock) {
+    static Optional<NodeRecord> latest(Properties client, String key, Clock clock) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(client);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -45,15 +45,15 @@ final class TopologyTopic {
             byte[] latest = null;
             Instant deadline = clock.instant().plusSeconds(30);
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                if (clock.instant().isAfter(deadline)) throw CliException.failed("timed out reading " + TOPIC + " at " + bootstrap);
+                if (clock.instant().isAfter(deadline)) throw CliException.failed("timed out reading " + TOPIC + " at " + client.getProperty("bootstrap.servers"));
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     if (key.equals(r.key())) latest = r.value();
                 }
             }
             return latest == null ? Optional.empty() : Optional.of(EventCodec.read(latest, NodeRecord.class));
         } catch (org.apache.kafka.common.KafkaException e) {
-            throw CliException.failed("cannot read Kafka topic " + TOPIC + " at " + bootstrap + " (" + e.getMessage()
-                    + "); is the broker up, or set --kafka-bootstrap / TASKGOV_KAFKA_BOOTSTRAP");
+            throw CliException.failed("cannot read Kafka topic " + TOPIC + " at " + client.getProperty("bootstrap.servers") + " (" + e.getMessage()
+                    + "); is the broker up, or set --kafka-bootstrap / TASKGOV_KAFKA_BOOTSTRAP (and the login: --kafka-config)");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TaskgovTopics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -80,6 +81,7 @@ class HypCommandsTest {
                 """);
         System.setProperty("taskgov.submit.kafka", "true");
         System.setProperty("taskgov.kafka.bootstrap", SharedKafka.bootstrapServers());
+        System.setProperty("taskgov.kafka.config", SharedKafka.clientConfigFile(KafkaAccess.ADMIN).toString());
         System.setProperty("taskgov.quota.url", quota.url());
     }
 
@@ -87,6 +89,7 @@ class HypCommandsTest {
     static void clear() {
         System.clearProperty("taskgov.submit.kafka");
         System.clearProperty("taskgov.kafka.bootstrap");
+        System.clearProperty("taskgov.kafka.config");
         System.clearProperty("taskgov.quota.url");
         quota.close();
     }
@@ -175,7 +178,7 @@ class HypCommandsTest {
 
     private static ConsumerRecord<String, String> submitted(String key) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        p.putAll(SharedKafka.adminClientProperties());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

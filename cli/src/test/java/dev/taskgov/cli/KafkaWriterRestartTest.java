@@ -2,6 +2,7 @@ package dev.taskgov.cli;
 
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.testsupport.RestartableKafka;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,10 +33,12 @@ import static org.awaitility.Awaitility.await;
 class KafkaWriterRestartTest {
 
     static RestartableKafka broker;
+    static String adminConfig;
 
     @BeforeAll
     static void start() {
         broker = RestartableKafka.start("cli-writer");
+        adminConfig = broker.clientConfigFile(KafkaAccess.ADMIN).toString();
     }
 
     @AfterAll
@@ -46,7 +49,7 @@ class KafkaWriterRestartTest {
     @Test
     void a_write_while_the_broker_restarts_is_retried_and_lands_and_a_broker_that_stays_away_fails_it_in_bounded_time()
             throws Exception {
-        Cli.Result before = Cli.run("finish", "before-restart", "--kafka-bootstrap", broker.bootstrapServers());
+        Cli.Result before = Cli.run("finish", "before-restart", "--kafka-bootstrap", broker.bootstrapServers(), "--kafka-config", adminConfig);
         assertThat(before.exit()).as(before.err()).isZero();
 
         broker.kill();
@@ -55,7 +58,7 @@ class KafkaWriterRestartTest {
             CommandLine cmd = new CommandLine(new TaskgovCommand());
             cmd.setOut(new PrintWriter(new StringWriter(), true));
             cmd.setErr(new PrintWriter(err, true));
-            return cmd.execute("finish", "during-restart", "--kafka-bootstrap", broker.bootstrapServers(), "--kafka-retry", "3m");
+            return cmd.execute("finish", "during-restart", "--kafka-bootstrap", broker.bootstrapServers(), "--kafka-config", adminConfig, "--kafka-retry", "3m");
         });
         await("the writer says it retries").atMost(Duration.ofMinutes(1)).until(() -> err.toString().contains("retrying in"));
         assertThat(during).isNotDone();
@@ -67,7 +70,7 @@ class KafkaWriterRestartTest {
         assertThat(finishedIds()).contains("before-restart", "during-restart");
 
         broker.kill();
-        Cli.Result away = Cli.run("finish", "broker-away", "--kafka-bootstrap", broker.bootstrapServers(), "--kafka-retry", "20s");
+        Cli.Result away = Cli.run("finish", "broker-away", "--kafka-bootstrap", broker.bootstrapServers(), "--kafka-config", adminConfig, "--kafka-retry", "20s");
         assertThat(away.exit()).isNotZero();
         assertThat(away.err()).contains("retrying in")
                 .contains("error: cannot write to Kafka topic taskgov.workload.finished")
@@ -77,14 +80,14 @@ class KafkaWriterRestartTest {
 
     @Test
     void a_bad_retry_duration_is_refused_naming_the_option() {
-        Cli.Result r = Cli.run("finish", "x", "--kafka-bootstrap", broker.bootstrapServers(), "--kafka-retry", "soon");
+        Cli.Result r = Cli.run("finish", "x", "--kafka-bootstrap", broker.bootstrapServers(), "--kafka-config", adminConfig, "--kafka-retry", "soon");
         assertThat(r.exit()).isNotZero();
         assertThat(r.err()).contains("--kafka-retry: 'soon' is not a duration");
     }
 
     private static List<String> finishedIds() {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.putAll(broker.clientProperties(KafkaAccess.ADMIN));
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "cli-restart-" + java.util.UUID.randomUUID());
         List<String> ids = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.taskgov.e2e;
 
 import dev.taskgov.testsupport.DatabaseAddress;
+import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.SharedPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -81,7 +82,11 @@ class PlatformIT {
                 command.add("-Dtaskgov.topology.cluster-arn=arn:aws:sagemaker:us-west-2:000000000000:cluster/taskgovdemo1");
             }
             command.addAll(List.of("-jar", app.toString()));
-            processes.start(s.getKey(), env, command);
+            // Each service logs in to the broker as its own principal, with its password of this run.
+            Map<String, String> serviceEnv = new HashMap<>(env);
+            String kafkaPassword = SharedKafka.password(s.getKey());
+            if (kafkaPassword != null) serviceEnv.put("TASKGOV_KAFKA_PASSWORD", kafkaPassword);
+            processes.start(s.getKey(), serviceEnv, command);
         }
         prometheus = Prometheus.start(processes, WORK.resolve("prometheus"), ports,
                 List.of(ROOT.resolve("deploy/prometheus/kueue-recording-rules.yml")));
@@ -92,7 +97,8 @@ class PlatformIT {
 
         cliEnv = Map.of("TASKGOV_ADMISSION_URL", "http://127.0.0.1:" + ports.get("admission-service"),
                 "TASKGOV_QUOTA_URL", "http://127.0.0.1:" + ports.get("quota-service"),
-                "TASKGOV_KAFKA_BOOTSTRAP", kafka);
+                "TASKGOV_KAFKA_BOOTSTRAP", kafka,
+                "TASKGOV_KAFKA_CONFIG", SharedKafka.clientConfigFile(KafkaAccess.ADMIN).toString());
         Path demo = ROOT.resolve("deploy/local/demo");
         // quota-service refuses quotas beyond the capacity it has learned from the topology topic: retry until it knows the nodes.
         await("the cluster policy created").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2))

@@ -67,7 +67,7 @@ final class LiveServices implements AutoCloseable {
         id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
         preemptionTopics = PreemptionTopics.defaults().prefixed(id);
         admissionTopics = AdmissionTopics.defaults().prefixed(id);
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        client.putAll(SharedKafka.adminClientProperties());
         AdmissionDecider.ensureTopics(client, admissionTopics);
         PreemptionDecider.ensureTopics(client, preemptionTopics);
         Properties pp = new Properties();

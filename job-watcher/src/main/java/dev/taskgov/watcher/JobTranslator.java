@@ -69,6 +69,11 @@ public final class JobTranslator {
         return head + suffix;
     }
 
+    /**
+     * A job's team: its namespace's ({@code hyperpod-ns-<team>}), never what a label or annotation of the job
+     * claims. The namespace is what the cluster's RBAC authorizes (deploy/k8s/teams: a team's group creates jobs only
+     * in its own namespace), so the team cannot be forged by the job's author.
+     */
     public String team(String namespace) {
         return namespace.startsWith(namespacePrefix) ? namespace.substring(namespacePrefix.length()) : namespace;
     }

@@ -1,5 +1,6 @@
 package dev.taskgov.watcher;
 
+import dev.taskgov.service.support.KafkaClientSecurity;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -482,6 +483,7 @@ public class JobWatcher {
     private Properties producerProps() {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.putAll(KafkaClientSecurity.properties());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -492,6 +494,7 @@ public class JobWatcher {
     private Properties consumerProps() {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.putAll(KafkaClientSecurity.properties());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, config.watcher().groupId());
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

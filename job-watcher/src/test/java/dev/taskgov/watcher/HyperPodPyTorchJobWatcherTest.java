@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -65,8 +64,6 @@ class HyperPodPyTorchJobWatcherTest {
     @KubernetesTestServer
     KubernetesServer server;
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrap;
 
     KubernetesClient k8s;
 
@@ -170,10 +167,10 @@ class HyperPodPyTorchJobWatcherTest {
     }
 
     private ConsumerRecord<String, String> awaitOne(String topic, String key) {
-        return await().atMost(WAIT).until(() -> TopicRecords.withKey(bootstrap, topic, key), l -> l.size() == 1).get(0);
+        return await().atMost(WAIT).until(() -> TopicRecords.withKey(topic, key), l -> l.size() == 1).get(0);
     }
 
     private void send(String topic, String key, Object event) {
-        TopicRecords.send(bootstrap, topic, key, EventCodec.write(event));
+        TopicRecords.send(topic, key, EventCodec.write(event));
     }
 }

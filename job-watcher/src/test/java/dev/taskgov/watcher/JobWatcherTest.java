@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -75,8 +74,6 @@ class JobWatcherTest {
     @Inject
     JobWatcher watcher;
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrap;
 
     KubernetesClient k8s;
 
@@ -267,8 +264,8 @@ class JobWatcherTest {
 
         // ...and the jobs it had already submitted were not submitted again.
         await().during(Duration.ofSeconds(3)).atMost(WAIT).untilAsserted(() -> {
-            assertThat(TopicRecords.withKey(bootstrap, TaskgovTopics.WORKLOAD_SUBMITTED, workloadId("test-tas-job"))).hasSize(1);
-            assertThat(TopicRecords.withKey(bootstrap, TaskgovTopics.WORKLOAD_SUBMITTED,
+            assertThat(TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, workloadId("test-tas-job"))).hasSize(1);
+            assertThat(TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED,
                     workloadId("tas-test-pytorch-job"))).hasSize(1);
         });
     }
@@ -305,7 +302,7 @@ class JobWatcherTest {
             assertThat(job.getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.INVALID)
                     .containsEntry(JobStates.REASON, reason);
         }));
-        List<String> keys = TopicRecords.all(bootstrap, TaskgovTopics.WORKLOAD_SUBMITTED).stream().map(ConsumerRecord::key).toList();
+        List<String> keys = TopicRecords.all(TaskgovTopics.WORKLOAD_SUBMITTED).stream().map(ConsumerRecord::key).toList();
         assertThat(keys).noneMatch(k -> k.contains("no-queue-label") || k.contains("zero-requests")
                 || k.contains("bad-level") || k.contains("no-instance-type"));
     }
@@ -440,6 +437,33 @@ class JobWatcherTest {
         return k8s.genericKubernetesResources(JobKind.PYTORCH_JOB.context()).inNamespace(NS);
     }
 
+    /**
+     * Item 5 of issue 16: the namespace is the team (the cluster's RBAC, deploy/k8s/teams, lets a team's group
+     * create jobs only in its own namespace). A job that a member of team-name put in team-other's namespace,
+     * labelled as if it were team-name's (its queue, a team label), is governed as team-other's.
+     */
+    @Test
+    @Order(15)
+    void aJobIsGovernedAsItsNamespacesTeamWhateverItsLabelsClaim() {
+        String otherNs = "hyperpod-ns-team-other";
+        Job claiming = load("job-required-topology.yaml", Job.class);
+        claiming.getMetadata().setName("claims-team-name");
+        claiming.getMetadata().setNamespace(otherNs);
+        claiming.getMetadata().getLabels().put("sagemaker.amazonaws.com/team", "team-name");
+        claiming.getMetadata().getLabels().put(JobTranslator.QUEUE_LABEL, NS + "-localqueue");
+        // team-other has no configured instance type: the pod template names it
+        claiming.getSpec().getTemplate().getSpec().getNodeSelector().put(JobTranslator.INSTANCE_TYPE_LABEL, P5);
+        Job created = k8s.batch().v1().jobs().inNamespace(otherNs).resource(claiming).create();
+        String id = "team-other-claims-team-name-" + created.getMetadata().getUid().substring(0, 8);
+
+        WorkloadSubmitted submitted = EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id).value(),
+                WorkloadSubmitted.class);
+        assertThat(submitted.namespace()).isEqualTo(otherNs);
+        assertThat(submitted.team()).isEqualTo("team-other");
+        assertThat(TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, "team-name-claims-team-name-"
+                + created.getMetadata().getUid().substring(0, 8))).as("nothing submitted as team-name's").isEmpty();
+    }
+
     private static PodSpec podSpec(GenericKubernetesResource job, String podSet) {
         return Serialization.unmarshal(Serialization.asJson(JobMaps.map(JobEditor.template(JobKind.PYTORCH_JOB, job, podSet)
                 .get("spec"))), PodSpec.class);
@@ -465,11 +489,11 @@ class JobWatcherTest {
     }
 
     private ConsumerRecord<String, String> awaitOne(String topic, String key) {
-        return await().atMost(WAIT).until(() -> TopicRecords.withKey(bootstrap, topic, key), l -> l.size() == 1).get(0);
+        return await().atMost(WAIT).until(() -> TopicRecords.withKey(topic, key), l -> l.size() == 1).get(0);
     }
 
     private void send(String topic, String key, Object event) {
-        TopicRecords.send(bootstrap, topic, key, EventCodec.write(event));
+        TopicRecords.send(topic, key, EventCodec.write(event));
     }
 
     private static String header(ConsumerRecord<String, String> r, String name) {

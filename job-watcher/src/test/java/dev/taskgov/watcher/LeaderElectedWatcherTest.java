@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import dev.taskgov.testsupport.KafkaTestResource;
@@ -43,15 +42,13 @@ class LeaderElectedWatcherTest {
     @Inject
     JobWatcher watcher;
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrap;
 
     @Test
     void onlyTheLeaseHolderGovernsJobs() {
         KubernetesClient k8s = server.getClient();
         await().atMost(WAIT).until(() -> watcher.synced() && LeaderElectionProfile.IDENTITY.equals(holder(k8s)));
         String first = create(k8s, "while-leading");
-        await().atMost(WAIT).until(() -> TopicRecords.withKey(bootstrap, TaskgovTopics.WORKLOAD_SUBMITTED, first).size() == 1);
+        await().atMost(WAIT).until(() -> TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, first).size() == 1);
 
         // Another replica takes over: this one stops acting but stays ready (it serves the webhook).
         watcher.leadership().stop();
@@ -65,14 +62,14 @@ class LeaderElectedWatcherTest {
         given().when().get("/q/health/ready").then().statusCode(200);
         String missed = create(k8s, "while-standby");
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
-                .until(() -> TopicRecords.withKey(bootstrap, TaskgovTopics.WORKLOAD_SUBMITTED, missed).isEmpty());
+                .until(() -> TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, missed).isEmpty());
 
         // The other replica stops; this one leads again, re-lists and submits the job it missed, once.
         other.stop();
         watcher.leadership().start();
-        await().atMost(WAIT).until(() -> TopicRecords.withKey(bootstrap, TaskgovTopics.WORKLOAD_SUBMITTED, missed).size() == 1);
+        await().atMost(WAIT).until(() -> TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, missed).size() == 1);
         assertThat(holder(k8s)).isEqualTo(LeaderElectionProfile.IDENTITY);
-        assertThat(TopicRecords.withKey(bootstrap, TaskgovTopics.WORKLOAD_SUBMITTED, first)).hasSize(1);
+        assertThat(TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, first)).hasSize(1);
     }
 
     private static String create(KubernetesClient k8s, String name) {

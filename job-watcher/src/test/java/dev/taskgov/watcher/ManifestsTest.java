@@ -199,13 +199,73 @@ class ManifestsTest {
     }
 
     static List<String> kustomizationResources() {
+        return kustomizationResources(DIR);
+    }
+
+    static List<String> kustomizationResources(Path dir) {
         try {
-            Map<?, ?> kustomization = new KubernetesSerialization().unmarshal(Files.readString(DIR.resolve("kustomization.yaml")), Map.class);
+            Map<?, ?> kustomization = new KubernetesSerialization().unmarshal(Files.readString(dir.resolve("kustomization.yaml")), Map.class);
             assertThat(kustomization.get("kind")).isEqualTo("Kustomization");
             return ((List<?>) kustomization.get("resources")).stream().map(String::valueOf).toList();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * deploy/k8s/teams (issue 16, item 5): each team's group may create jobs only in its own namespace
+     * {@code hyperpod-ns-<team>}, and may not update or patch them (unsuspending is taskgov's decision); nothing
+     * cluster-wide, nothing for another namespace.
+     */
+    @Test
+    void eachTeamsGroupCreatesJobsOnlyInItsOwnNamespaceAndCannotUnsuspendThem() throws IOException {
+        Path teams = DIR.resolve("teams");
+        try (Stream<Path> files = Files.list(teams)) {
+            assertThat(kustomizationResources(teams)).containsExactlyElementsOf(files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".yaml") && !n.equals("kustomization.yaml")).sorted().toList());
+        }
+        List<HasMetadata> teamObjects = new ArrayList<>();
+        KubernetesSerialization serialization = new KubernetesSerialization();
+        for (String file : kustomizationResources(teams)) {
+            try (InputStream in = Files.newInputStream(teams.resolve(file))) {
+                List<HasMetadata> parsed = new ArrayList<>();
+                Object o = serialization.unmarshal(in);
+                if (o instanceof List<?> list) list.forEach(x -> parsed.add((HasMetadata) x));
+                else parsed.add((HasMetadata) o);
+                String team = file.substring(0, file.length() - ".yaml".length());
+                String namespace = "hyperpod-ns-" + team;
+                assertThat(parsed).extracting(HasMetadata::getKind).containsExactlyInAnyOrder("Namespace", "Role", "RoleBinding");
+                for (HasMetadata object : parsed) {
+                    if (!object.getKind().equals("Namespace")) {
+                        assertThat(object.getMetadata().getNamespace()).as(file + " " + object.getKind()).isEqualTo(namespace);
+                    }
+                }
+                io.fabric8.kubernetes.api.model.rbac.RoleBinding binding = parsed.stream()
+                        .filter(io.fabric8.kubernetes.api.model.rbac.RoleBinding.class::isInstance)
+                        .map(io.fabric8.kubernetes.api.model.rbac.RoleBinding.class::cast).findFirst().orElseThrow();
+                assertThat(binding.getSubjects()).singleElement().satisfies(subject -> {
+                    assertThat(subject.getKind()).isEqualTo("Group");
+                    assertThat(subject.getName()).isEqualTo("taskgov:team:" + team);
+                });
+                assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
+                io.fabric8.kubernetes.api.model.rbac.Role role = parsed.stream()
+                        .filter(io.fabric8.kubernetes.api.model.rbac.Role.class::isInstance)
+                        .map(io.fabric8.kubernetes.api.model.rbac.Role.class::cast).findFirst().orElseThrow();
+                assertThat(role.getMetadata().getName()).isEqualTo(binding.getRoleRef().getName());
+                Set<String> creatable = new java.util.HashSet<>();
+                for (io.fabric8.kubernetes.api.model.rbac.PolicyRule rule : role.getRules()) {
+                    assertThat(rule.getVerbs()).as(file + " " + rule.getResources()).doesNotContain("*", "update", "patch", "escalate", "bind");
+                    assertThat(rule.getResources()).doesNotContain("*", "roles", "rolebindings", "namespaces");
+                    if (rule.getVerbs().contains("create")) creatable.addAll(rule.getResources());
+                }
+                assertThat(creatable).as("what " + team + " may create").containsExactlyInAnyOrder("jobs", "pytorchjobs", "hyperpodpytorchjobs");
+                teamObjects.addAll(parsed);
+            }
+        }
+        assertThat(teamObjects).extracting(HasMetadata::getKind).doesNotContain("ClusterRole", "ClusterRoleBinding");
+        List<String> unknown = new ArrayList<>();
+        for (HasMetadata o : teamObjects) collectUnknownFields(o, o.getKind() + "/" + o.getMetadata().getName(), unknown);
+        assertThat(unknown).as("fields no Kubernetes type has").isEmpty();
     }
 
     static <T> List<T> all(Class<T> type) {

@@ -1,5 +1,6 @@
 package dev.taskgov.watcher;
 
+import dev.taskgov.testsupport.SharedKafka;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +22,9 @@ final class TopicRecords {
     private TopicRecords() {
     }
 
-    static List<ConsumerRecord<String, String>> all(String bootstrap, String topic) {
+    static List<ConsumerRecord<String, String>> all(String topic) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(SharedKafka.adminClientProperties());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
@@ -41,13 +42,13 @@ final class TopicRecords {
         return out;
     }
 
-    static List<ConsumerRecord<String, String>> withKey(String bootstrap, String topic, String key) {
-        return all(bootstrap, topic).stream().filter(r -> key.equals(r.key())).toList();
+    static List<ConsumerRecord<String, String>> withKey(String topic, String key) {
+        return all(topic).stream().filter(r -> key.equals(r.key())).toList();
     }
 
-    static void send(String bootstrap, String topic, String key, String value) {
+    static void send(String topic, String key, String value) {
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(SharedKafka.adminClientProperties());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {

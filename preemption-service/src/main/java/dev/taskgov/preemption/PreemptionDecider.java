@@ -67,7 +67,7 @@ public final class PreemptionDecider implements AutoCloseable {
         PreemptionTopics t = settings.processor().topics();
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
                 List.of(t.requested()), List.of(t.changelog()), Set.of(t.changelog()), settings.transactionalIdPrefix(),
-                settings.source(), t.deadLetter(), settings.pollTimeout(), settings.rebuildTimeout(), settings.membership()),
+                settings.source(), t.deadLetter(), settings.pollTimeout(), settings.rebuildTimeout(), settings.membership(), null),
                 scope -> new PreemptionProcessor(settings.processor(), clock, observer, scope), clock);
     }
 

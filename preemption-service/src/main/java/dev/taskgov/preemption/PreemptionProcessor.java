@@ -4,6 +4,7 @@ import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.core.events.ClusterPartitions;
+import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PreemptionRequested;
@@ -123,7 +124,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     public synchronized void rebuild(Properties clientProps, Duration timeout) {
         closeReader();
         state.clear();
-        reader = new StateTopicsReader(clientProps, stateTopics(), timeout);
+        reader = new StateTopicsReader(clientProps, stateTopics(), KafkaAccess.submissionTopics(topics.submitted()), timeout);
         reader.catchUp(r -> applyState(r, null));
         LOG.infof("view rebuilt from %s", stateTopics());
     }
@@ -396,10 +397,13 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
                 }
             } else if (r.value() == null) {
                 return;
-            } else if (topic.equals(topics.submitted())) {
+            } else if (topic.equals(topics.submitted()) || KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic) != null) {
                 WorkloadSubmitted s = EventCodec.read(r.value(), WorkloadSubmitted.class);
-                // the same identity rule as admission, which dead-letters the others
-                boolean identified = s != null && WorkloadIds.isValid(s.workloadId()) && (r.key() == null || r.key().equals(s.workloadId()));
+                // the same identity rules as admission, which dead-letters the others: a valid id, and on a team's own
+                // submission topic a workload of that team
+                String topicTeam = KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic);
+                boolean identified = s != null && WorkloadIds.isValid(s.workloadId()) && (r.key() == null || r.key().equals(s.workloadId()))
+                        && (topicTeam == null || topicTeam.equals(s.team()));
                 if (identified && s.podSets() != null && s.namespace() != null) state.onSubmitted(s);
             } else if (topic.equals(topics.admitted())) {
                 WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);

@@ -1,5 +1,6 @@
 package dev.taskgov.preemption;
 
+import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.preemption.config.PreemptionServiceConfig;
 import dev.taskgov.service.support.DeciderMembershipConfig;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -37,6 +38,7 @@ public class PreemptionRuntime {
         PreemptionTopics topics = PreemptionTopics.of(config.topics(), p.changelogTopic());
         Properties client = new Properties();
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        client.putAll(KafkaClientSecurity.properties());
         client.put(CommonClientConfigs.CLIENT_ID_CONFIG, "preemption-service");
         PreemptionDecider.Settings settings = new PreemptionDecider.Settings(client,
                 new PreemptionProcessor.Settings(topics, Map.copyOf(p.gracePeriod()), p.reservationTimeout()),

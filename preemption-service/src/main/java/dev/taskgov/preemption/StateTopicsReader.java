@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Pattern;
 import java.util.function.Consumer;
 
 /**
@@ -27,8 +28,17 @@ final class StateTopicsReader implements AutoCloseable {
     private final List<TopicPartition> partitions = new ArrayList<>();
     private final Duration timeout;
 
-    StateTopicsReader(Properties clientProps, List<String> topics, Duration timeout) {
+    private final Pattern moreTopics;
+    private final java.util.Set<String> known = new java.util.HashSet<>();
+
+    /**
+     * @param topics     the state topics
+     * @param moreTopics the topics matching it are read too, also those created later (each team's submission
+     *                   topic): they are looked for at each {@link #catchUp}
+     */
+    StateTopicsReader(Properties clientProps, List<String> topics, Pattern moreTopics, Duration timeout) {
         this.timeout = timeout;
+        this.moreTopics = moreTopics;
         Properties props = new Properties();
         props.putAll(clientProps);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -39,13 +49,29 @@ final class StateTopicsReader implements AutoCloseable {
         for (String topic : topics) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
             if (infos != null) infos.forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
+            known.add(topic);
         }
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
     }
 
+    /** Adds the topics matching {@code moreTopics} that are not read yet, from their beginning. */
+    private void addNewTopics() {
+        List<TopicPartition> added = new ArrayList<>();
+        for (Map.Entry<String, List<PartitionInfo>> t : consumer.listTopics(timeout).entrySet()) {
+            if (known.contains(t.getKey()) || !moreTopics.matcher(t.getKey()).matches()) continue;
+            known.add(t.getKey());
+            t.getValue().forEach(i -> added.add(new TopicPartition(i.topic(), i.partition())));
+        }
+        if (added.isEmpty()) return;
+        partitions.addAll(added);
+        consumer.assign(partitions);
+        consumer.seekToBeginning(added);
+    }
+
     /** Passes every record committed since the last call (up to the end offsets of now) to the sink. */
     void catchUp(Consumer<ConsumerRecord<String, byte[]>> sink) {
+        addNewTopics();
         if (partitions.isEmpty()) return;
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
         long deadline = System.nanoTime() + timeout.toNanos();

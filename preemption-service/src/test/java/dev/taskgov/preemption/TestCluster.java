@@ -39,7 +39,7 @@ final class TestCluster implements AutoCloseable {
     TestCluster(String name) {
         id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
         topics = PreemptionTopics.defaults().prefixed(id);
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        client.putAll(SharedKafka.adminClientProperties());
         PreemptionDecider.ensureTopics(client, topics);
         Properties pp = new Properties();
         pp.putAll(client);

@@ -161,7 +161,7 @@ public final class QuotaTestKit {
     public static synchronized void send(String topic, String key, String value) {
         if (producer == null) {
             Properties p = new Properties();
-            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+            p.putAll(SharedKafka.adminClientProperties());
             p.put(ProducerConfig.ACKS_CONFIG, "all");
             p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
             p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -182,7 +182,7 @@ public final class QuotaTestKit {
     /** Every record of a topic, in offset order per partition (a real consumer, from the start). */
     public static List<ConsumerRecord<String, String>> readTopic(String topic) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        p.putAll(SharedKafka.adminClientProperties());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

@@ -1,6 +1,5 @@
 package dev.taskgov.testsupport;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +10,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A single-node KRaft broker (Kafka's KafkaClusterTestKit, combined mode) running as a child process.
+ * A single-node KRaft broker, configured as the local runtime's (SASL/SCRAM only, ACLs enforced, every service's
+ * principal provisioned: {@code dev.taskgov.local.TestKafkaBroker}), running as a child process. Its passwords are
+ * generated for this run in its directory ({@link #credentials()}).
  *
  * <p>It runs outside the test JVM because the broker's classes (Scala, Kafka server) clash with a
  * Quarkus application's test classpath. Its classpath is {@code deploy/local/target/classes} and
@@ -26,11 +27,13 @@ final class EmbeddedKafkaProcess {
     private final Process process;
     private final OutputStream keepAlive;
     private final String bootstrapServers;
+    private final Path dir;
 
-    private EmbeddedKafkaProcess(Process process, String bootstrapServers) {
+    private EmbeddedKafkaProcess(Process process, String bootstrapServers, Path dir) {
         this.process = process;
         this.keepAlive = process.getOutputStream();
         this.bootstrapServers = bootstrapServers;
+        this.dir = dir;
     }
 
     static EmbeddedKafkaProcess start() {
@@ -47,16 +50,14 @@ final class EmbeddedKafkaProcess {
             Path bootstrapFile = work.resolve("bootstrap-" + ProcessHandle.current().pid());
             Files.deleteIfExists(bootstrapFile);
             Path log = work.resolve("broker-" + ProcessHandle.current().pid() + ".log");
-            String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            ProcessBuilder builder = new ProcessBuilder(List.of(
-                    javaBin, "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-cp", classes + File.pathSeparator + lib + File.separator + "*",
-                    MAIN_CLASS, bootstrapFile.toString()))
+            Path dir = work.resolve("broker-" + ProcessHandle.current().pid());
+            BrokerDirectory.deleteRecursively(dir);
+            ProcessBuilder builder = new ProcessBuilder(BrokerDirectory.java(MAIN_CLASS, dir.toString(), bootstrapFile.toString()))
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             Process process = builder.start();
             String bootstrap = awaitBootstrap(process, bootstrapFile, log);
-            EmbeddedKafkaProcess broker = new EmbeddedKafkaProcess(process, bootstrap);
+            EmbeddedKafkaProcess broker = new EmbeddedKafkaProcess(process, bootstrap, dir);
             Runtime.getRuntime().addShutdownHook(new Thread(broker::stop, "embedded-kafka-stop"));
             return broker;
         } catch (IOException e) {
@@ -87,6 +88,11 @@ final class EmbeddedKafkaProcess {
 
     String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** The broker's directory: its credentials file, and what {@link BrokerDirectory#provision} needs. */
+    Path dir() {
+        return dir;
     }
 
     void stop() {

@@ -22,15 +22,16 @@ public final class KafkaTopics {
     private KafkaTopics() {
     }
 
-    /** Creates every taskgov topic ({@link TaskgovTopics#ALL}) on the given broker. */
-    public static void createTaskgovTopics(String bootstrapServers) {
-        create(bootstrapServers, TaskgovTopics.ALL);
+    /** Creates every taskgov topic ({@link TaskgovTopics#ALL}) on the broker these client settings reach. */
+    public static void createTaskgovTopics(Map<String, Object> clientProperties) {
+        create(clientProperties, TaskgovTopics.ALL);
     }
 
-    /** Creates the given topics (replication factor 1) unless they exist. */
-    public static void create(String bootstrapServers, Collection<TopicSpec> topics) {
+    /** Creates the given topics (replication factor 1) unless they exist, with an administrator's client settings. */
+    public static void create(Map<String, Object> clientProperties, Collection<TopicSpec> topics) {
+        String bootstrapServers = String.valueOf(clientProperties.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
         Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(clientProperties);
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "60000");
         try (Admin admin = Admin.create(props)) {
             Set<String> existing = admin.listTopics().names().get(60, TimeUnit.SECONDS);

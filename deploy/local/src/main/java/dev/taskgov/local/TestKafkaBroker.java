@@ -1,76 +1,84 @@
 package dev.taskgov.local;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
-import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
- * A throw-away single-node KRaft broker (broker and controller in one process) for tests,
- * started with Kafka's own {@link KafkaClusterTestKit} on random loopback ports.
+ * A throw-away single-node KRaft broker for tests, configured as the local runtime's ({@link SecureBroker}:
+ * SASL/SCRAM only, ACLs enforced, every service's principal and grants provisioned), on random loopback ports.
  *
- * <p>Runs as a child process of a test JVM so that the broker's classpath (Scala, Kafka server)
- * never meets the Quarkus test classpath. Usage: {@code TestKafkaBroker <bootstrap-file>}: once the
- * broker is ready its bootstrap address is written to that file. The broker stops when its standard
+ * <p>Runs as a child process of a test JVM so that the broker's classpath (Scala, Kafka server) never meets the
+ * Quarkus test classpath. Usage: {@code TestKafkaBroker <broker-dir> <bootstrap-file>}: the directory gets fresh
+ * credentials and data; once the broker is ready and provisioned, its bootstrap address is written to the file
+ * (the credentials are then in {@code <broker-dir>/credentials.properties}). The broker stops when its standard
  * input closes, which happens when the parent JVM exits for any reason, so no broker is orphaned.
  */
 public final class TestKafkaBroker {
+
+    /** Partitions of the shared topics in tests: more than one, so that ordering-by-key bugs can show. */
+    private static final int PARTITIONS = 3;
 
     private TestKafkaBroker() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("usage: TestKafkaBroker <bootstrap-file>");
+        if (args.length != 2) {
+            System.err.println("usage: TestKafkaBroker <broker-dir> <bootstrap-file>");
             System.exit(2);
         }
-        Path bootstrapFile = Path.of(args[0]);
-        TestKitNodes nodes = new TestKitNodes.Builder()
-                .setCombined(true)
-                .setNumBrokerNodes(1)
-                .setNumControllerNodes(1)
-                .build();
-        KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(nodes)
-                .setConfigProp("auto.create.topics.enable", "true")
-                .setConfigProp("num.partitions", "3")
-                .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                // Deciders' failover tests run 1 s sessions (a dead instance's clusters move within seconds, not 6 s or more).
-                .setConfigProp("group.min.session.timeout.ms", "500")
-                .setConfigProp("offsets.topic.replication.factor", "1")
-                .setConfigProp("offsets.topic.num.partitions", "3")
-                .setConfigProp("transaction.state.log.replication.factor", "1")
-                .setConfigProp("transaction.state.log.min.isr", "1")
-                .setConfigProp("transaction.state.log.num.partitions", "3")
-                .build();
-        cluster.format();
-        cluster.startup();
-        cluster.waitForReadyBrokers();
-        writeAtomically(bootstrapFile, cluster.bootstrapServers());
-        System.out.println("taskgov test broker ready at " + cluster.bootstrapServers());
-
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(cluster), "broker-shutdown"));
-        // Block until the parent closes our stdin (normal end or crash of the test JVM).
+        Path dir = Path.of(args[0]);
+        Path bootstrapFile = Path.of(args[1]);
+        int port = freePort();
+        Path config = SecureBroker.prepare(dir, port, freePort(), PARTITIONS);
+        Thread broker = new Thread(() -> kafka.Kafka.main(new String[] {config.toString()}), "kafka-main");
+        broker.setDaemon(true);
+        broker.start();
+        String bootstrap = "127.0.0.1:" + port;
+        awaitReady(dir, bootstrap);
+        KafkaProvisioning.provision(dir, bootstrap, PARTITIONS, List.of());
+        writeAtomically(bootstrapFile, bootstrap);
+        System.out.println("taskgov test broker ready at " + bootstrap);
+        // Block until the parent closes our stdin (normal end or crash of the test JVM); Kafka's own shutdown
+        // hook then stops the broker in order.
         while (System.in.read() != -1) {
             // ignore anything written to us
         }
         System.exit(0);
     }
 
+    private static void awaitReady(Path dir, String bootstrap) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        try (Admin admin = KafkaProvisioning.admin(dir, bootstrap)) {
+            while (true) {
+                try {
+                    admin.describeCluster().nodes().get(3, TimeUnit.SECONDS);
+                    return;
+                } catch (Exception notYet) {
+                    if (System.nanoTime() > deadline) throw new IllegalStateException("the broker did not answer", notYet);
+                    TimeUnit.MILLISECONDS.sleep(200);
+                }
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
     private static void writeAtomically(Path target, String content) throws IOException {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         Files.writeString(tmp, content, StandardCharsets.UTF_8);
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    private static void closeQuietly(KafkaClusterTestKit cluster) {
-        try {
-            cluster.close();
-        } catch (Exception e) {
-            System.err.println("broker close failed: " + e);
-        }
     }
 }

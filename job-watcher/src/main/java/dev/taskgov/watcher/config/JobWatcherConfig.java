@@ -1,5 +1,6 @@
 package dev.taskgov.watcher.config;
 
+import dev.taskgov.service.support.KafkaLoginConfig;
 import dev.taskgov.service.support.TopicsConfig;
 
 import java.time.Duration;
@@ -16,6 +17,9 @@ public interface JobWatcherConfig {
 
     /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
     TopicsConfig topics();
+
+    /** This service's Kafka login (service-support). */
+    KafkaLoginConfig kafka();
 
     /** The watcher itself. */
     Watcher watcher();

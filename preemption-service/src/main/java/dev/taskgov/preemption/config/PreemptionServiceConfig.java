@@ -1,5 +1,6 @@
 package dev.taskgov.preemption.config;
 
+import dev.taskgov.service.support.KafkaLoginConfig;
 import dev.taskgov.service.support.TopicsConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -13,6 +14,9 @@ public interface PreemptionServiceConfig {
 
     /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
     TopicsConfig topics();
+
+    /** This service's Kafka login (service-support). */
+    KafkaLoginConfig kafka();
 
     /** The decider. */
     Preemption preemption();

@@ -1,5 +1,6 @@
 package dev.taskgov.quota.config;
 
+import dev.taskgov.service.support.KafkaLoginConfig;
 import dev.taskgov.service.support.TopicsConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -16,6 +17,9 @@ public interface QuotaServiceConfig {
 
     /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
     TopicsConfig topics();
+
+    /** This service's Kafka login (service-support). */
+    KafkaLoginConfig kafka();
 
     /** The quota API, its rules and its publishing (properties under {@code taskgov.quota.}). */
     Quota quota();

@@ -55,6 +55,7 @@ public abstract class DeadLetterFailureStrategy implements KafkaFailureHandler.F
         this.clock = clock;
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        KafkaClientSecurity.properties().forEach((k, v) -> config.put((String) k, v));
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.CLIENT_ID_CONFIG, source + "-deadletter");

@@ -35,6 +35,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -101,10 +102,21 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * @param pollTimeout             how long one poll waits
      * @param rebuildTimeout          how long reading a topic to its end may take
      * @param membership              session timeout, heartbeat and static identity in the group
+     * @param moreGroupTopics         null, or a pattern naming more group topics, subscribed with {@code groupTopics}
+     *                                by pattern so that a topic created later (a new team's submission topic) joins;
+     *                                they are split by cluster like the group topics
      */
     public record Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
                            Set<String> partitionedSideTopics, String transactionalIdPrefix, String source,
-                           String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership) {
+                           String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
+                           Pattern moreGroupTopics) {
+
+        /** The group topics and the pattern's, as one pattern. */
+        Pattern groupTopicPattern() {
+            StringBuilder alternatives = new StringBuilder();
+            for (String topic : groupTopics) alternatives.append(Pattern.quote(topic)).append('|');
+            return Pattern.compile(alternatives + moreGroupTopics.pattern());
+        }
     }
 
     /** What the service plugs in: the state and decisions of one partition's clusters. All methods run on the loop thread. */
@@ -273,10 +285,12 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         if (m.groupInstanceId() != null && !m.groupInstanceId().isBlank()) {
             props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, m.groupInstanceId());
         }
+        // A topic that matches the pattern joins at the next metadata refresh: within seconds, not Kafka's 5 minutes.
+        if (settings.moreGroupTopics() != null) props.putIfAbsent(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "5000");
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer = c;
             readPartitionCounts(c);
-            c.subscribe(settings.groupTopics(), new ConsumerRebalanceListener() {
+            ConsumerRebalanceListener listener = new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
                     numbers(partitions).forEach(TransactionalLoop.this::drop);
@@ -295,7 +309,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                         if (!tasks.containsKey(n) && !pending.contains(n)) pending.add(n);
                     }
                 }
-            });
+            };
+            if (settings.moreGroupTopics() == null) c.subscribe(settings.groupTopics(), listener);
+            else c.subscribe(settings.groupTopicPattern(), listener);
             while (running.get()) {
                 Integer next = pending.poll();
                 if (next != null) {

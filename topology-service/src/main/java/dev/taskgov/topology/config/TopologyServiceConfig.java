@@ -1,5 +1,6 @@
 package dev.taskgov.topology.config;
 
+import dev.taskgov.service.support.KafkaLoginConfig;
 import dev.taskgov.service.support.TopicsConfig;
 import io.smallrye.config.ConfigMapping;
 
@@ -15,4 +16,7 @@ public interface TopologyServiceConfig {
 
     /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
     TopicsConfig topics();
+
+    /** This service's Kafka login (service-support). */
+    KafkaLoginConfig kafka();
 }

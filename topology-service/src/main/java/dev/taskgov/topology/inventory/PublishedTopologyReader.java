@@ -1,5 +1,6 @@
 package dev.taskgov.topology.inventory;
 
+import dev.taskgov.service.support.KafkaClientSecurity;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -35,6 +36,7 @@ public final class PublishedTopologyReader {
         ensureCompactedTopic(bootstrapServers, topic, timeout);
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.putAll(KafkaClientSecurity.properties());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -71,6 +73,7 @@ public final class PublishedTopologyReader {
     private static void ensureCompactedTopic(String bootstrapServers, String topic, Duration timeout) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.putAll(KafkaClientSecurity.properties());
         try (Admin admin = Admin.create(p)) {
             if (admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS).contains(topic)) return;
             admin.createTopics(List.of(new NewTopic(topic, Optional.empty(), Optional.empty())

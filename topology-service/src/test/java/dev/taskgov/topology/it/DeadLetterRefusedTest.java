@@ -1,5 +1,6 @@
 package dev.taskgov.topology.it;
 
+import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.KafkaTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -51,7 +52,7 @@ class DeadLetterRefusedTest {
         assertThat(metricValue(failures)).as("registered at 0").isZero();
 
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(SharedKafka.adminClientProperties());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>(SUBMITTED, "not-json", "{not json")).get();
         }

@@ -1,5 +1,6 @@
 package dev.taskgov.topology.it;
 
+import dev.taskgov.core.events.KafkaAccess;
 import io.quarkus.test.junit.QuarkusTestProfile;
 
 import java.util.Map;
@@ -17,6 +18,9 @@ public class Ec2KubernetesProfile implements QuarkusTestProfile {
                 "taskgov.topology.ec2.max-attempts", "2",
                 "taskgov.topology.ec2.retry-base-delay", "10ms",
                 "taskgov.topology.ec2.retry-max-delay", "50ms",
-                "taskgov.topics.topology", TOPIC);
+                "taskgov.topics.topology", TOPIC,
+                // A topic of its own, which the broker's grants do not name (the local runtime grants the renamed
+                // names it creates; this test renames one itself): the service logs in as the administrator.
+                "taskgov.kafka.username", KafkaAccess.ADMIN);
     }
 }

@@ -1,5 +1,6 @@
 package dev.taskgov.topology.it;
 
+import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.TaskgovTopics;
@@ -190,7 +191,7 @@ class StaticTopologyServiceTest {
 
     private void send(String topic, String key, String value) {
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(SharedKafka.adminClientProperties());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {

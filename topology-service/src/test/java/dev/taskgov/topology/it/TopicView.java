@@ -1,5 +1,6 @@
 package dev.taskgov.topology.it;
 
+import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -22,7 +23,7 @@ public final class TopicView {
     /** Every record, in offset order per partition. */
     public static List<ConsumerRecord<String, String>> records(String bootstrap, String topic) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(SharedKafka.adminClientProperties());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

@@ -1,0 +1,207 @@
+package dev.taskgov.core.events;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Who may do what on the broker: the SASL/SCRAM principals of taskgov's services, of its administrator and of
+ * each team, and the ACLs that give each of them least rights. The broker enforces them (KRaft's
+ * {@code StandardAuthorizer}; nothing is allowed that no ACL allows). The local runtime and test-support create
+ * exactly these grants; docs/security.md lists them. Plain data, so that {@code core} stays free of Kafka's
+ * classes: the launchers translate a {@link Grant} into Kafka's own ACL binding.
+ */
+public final class KafkaAccess {
+
+    /** The SASL mechanism of every client listener. */
+    public static final String MECHANISM = "SCRAM-SHA-256";
+    /** The broker's own principal and the operators': a super user, never given to a service or a team. */
+    public static final String ADMIN = "taskgov-admin";
+
+    public static final String QUOTA_SERVICE = "quota-service";
+    public static final String TOPOLOGY_SERVICE = "topology-service";
+    public static final String ADMISSION_SERVICE = "admission-service";
+    public static final String PREEMPTION_SERVICE = "preemption-service";
+    public static final String JOB_WATCHER = "job-watcher";
+
+    /** Every service principal, one per service. */
+    public static final List<String> SERVICES =
+            List.of(QUOTA_SERVICE, TOPOLOGY_SERVICE, ADMISSION_SERVICE, PREEMPTION_SERVICE, JOB_WATCHER);
+
+    /** A team's principal is {@code team.<team>}: the dot keeps it apart from every service name. */
+    public static final String TEAM_PRINCIPAL_PREFIX = "team.";
+
+    /**
+     * What a team name may be for it to name a topic and a principal: Kubernetes' namespace rule (lower-case
+     * letters, digits and '-', starting and ending with a letter or digit), as a team is the {@code <team>} of
+     * {@code hyperpod-ns-<team>}.
+     */
+    public static final Pattern TEAM_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+    public enum ResourceType { TOPIC, GROUP, TRANSACTIONAL_ID }
+
+    /** LITERAL: exactly this name; PREFIXED: every name that starts with it. */
+    public enum PatternType { LITERAL, PREFIXED }
+
+    public enum Operation { READ, WRITE, CREATE, DESCRIBE }
+
+    /** One ALLOW ACL: {@code User:<principal>} may do {@code operation} on the resources the pattern names. */
+    public record Grant(String principal, ResourceType resourceType, PatternType patternType, String name,
+                        Operation operation) {
+    }
+
+    private KafkaAccess() {
+    }
+
+    /** The principal of a team. */
+    public static String teamPrincipal(String team) {
+        return TEAM_PRINCIPAL_PREFIX + requireTeamName(team);
+    }
+
+    /** The team's own submission topic, {@code taskgov.workload.submitted.<team>}: only that team's principal writes it. */
+    public static String submissionTopic(String submittedTopic, String team) {
+        return submittedTopic + "." + requireTeamName(team);
+    }
+
+    /** Every team's submission topic (and nothing else), for a consumer that subscribes by pattern. */
+    public static Pattern submissionTopics(String submittedTopic) {
+        return Pattern.compile(Pattern.quote(submittedTopic + ".") + TEAM_NAME.pattern());
+    }
+
+    /** The team of a submission topic, or null when the topic is not one. */
+    public static String teamOfSubmissionTopic(String submittedTopic, String topic) {
+        return submissionTopics(submittedTopic).matcher(topic).matches()
+                ? topic.substring(submittedTopic.length() + 1) : null;
+    }
+
+    /** Throws, naming the rule, unless the team name can name a topic and a principal. */
+    public static String requireTeamName(String team) {
+        if (team == null || !TEAM_NAME.matcher(team).matches()) {
+            throw new IllegalArgumentException("team '" + team + "' is not a team name: lower-case letters, digits and"
+                    + " '-', 1 to 63 characters, starting and ending with a letter or digit");
+        }
+        return team;
+    }
+
+    /**
+     * The Java client settings of a principal (the same keys a {@code client.properties} file takes):
+     * SASL/SCRAM over the broker's SASL_PLAINTEXT listener.
+     */
+    public static Map<String, String> clientProperties(String principal, String password) {
+        return Map.of(
+                "security.protocol", "SASL_PLAINTEXT",
+                "sasl.mechanism", MECHANISM,
+                "sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                        + principal + "\" password=\"" + password + "\";");
+    }
+
+    /**
+     * Every service's grants, with each topic under the name {@code names} gives it (its default unless renamed).
+     * Consumer groups and transactional ids are granted by prefix: a service names them after itself plus an
+     * instance or cluster suffix.
+     */
+    public static List<Grant> serviceGrants(Function<TopicCatalog.Topic, String> names) {
+        List<Grant> grants = new ArrayList<>();
+        String submittedTeams = names.apply(TopicCatalog.WORKLOAD_SUBMITTED) + ".";
+
+        // quota-service: publishes quotas; reads the nodes; dead-letters what it cannot read.
+        write(grants, QUOTA_SERVICE, names, TopicCatalog.QUOTA, TopicCatalog.DEADLETTER);
+        read(grants, QUOTA_SERVICE, names, TopicCatalog.TOPOLOGY);
+        group(grants, QUOTA_SERVICE, "quota-service-");
+
+        // topology-service: publishes nodes; reads what workloads hold to know free capacity.
+        write(grants, TOPOLOGY_SERVICE, names, TopicCatalog.TOPOLOGY, TopicCatalog.DEADLETTER);
+        read(grants, TOPOLOGY_SERVICE, names, TopicCatalog.TOPOLOGY, TopicCatalog.WORKLOAD_ADMITTED,
+                TopicCatalog.WORKLOAD_FINISHED, TopicCatalog.WORKLOAD_PREEMPTED);
+        read(grants, TOPOLOGY_SERVICE, names, TopicCatalog.WORKLOAD_SUBMITTED);
+        prefixed(grants, TOPOLOGY_SERVICE, submittedTeams, Operation.READ);
+        group(grants, TOPOLOGY_SERVICE, "topology-service-");
+
+        // admission-service: the only writer of admissions; reads every team's submissions (and publishes the
+        // ones its HTTP API accepted for an authenticated team), decides in a transaction.
+        write(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS,
+                TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.DEADLETTER, TopicCatalog.ADMISSION_CHANGELOG);
+        read(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_FINISHED, TopicCatalog.WORKLOAD_PREEMPTED,
+                TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS, TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY,
+                TopicCatalog.ADMISSION_CHANGELOG);
+        literal(grants, ADMISSION_SERVICE, names.apply(TopicCatalog.ADMISSION_CHANGELOG), Operation.CREATE);
+        read(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_SUBMITTED);
+        write(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_SUBMITTED);
+        prefixed(grants, ADMISSION_SERVICE, submittedTeams, Operation.READ);
+        prefixed(grants, ADMISSION_SERVICE, submittedTeams, Operation.WRITE);
+        group(grants, ADMISSION_SERVICE, "taskgov-admission");
+        transactional(grants, ADMISSION_SERVICE, "taskgov-admission-");
+
+        // preemption-service: the only writer of preemptions; reads the requests and the state it decides on (every
+        // team's submissions included).
+        write(grants, PREEMPTION_SERVICE, names, TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.WORKLOAD_STATUS,
+                TopicCatalog.DEADLETTER, TopicCatalog.PREEMPTION_CHANGELOG);
+        read(grants, PREEMPTION_SERVICE, names, TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.WORKLOAD_STATUS,
+                TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.WORKLOAD_FINISHED,
+                TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY, TopicCatalog.PREEMPTION_CHANGELOG, TopicCatalog.WORKLOAD_SUBMITTED);
+        prefixed(grants, PREEMPTION_SERVICE, submittedTeams, Operation.READ);
+        literal(grants, PREEMPTION_SERVICE, names.apply(TopicCatalog.PREEMPTION_CHANGELOG), Operation.CREATE);
+        group(grants, PREEMPTION_SERVICE, "taskgov-preemption");
+        transactional(grants, PREEMPTION_SERVICE, "taskgov-preemption-");
+
+        // job-watcher: submits each job to the submission topic of its namespace's team (it trusts the namespace,
+        // not the job's labels) and reports finished jobs; reads the decisions to resume or suspend jobs.
+        prefixed(grants, JOB_WATCHER, submittedTeams, Operation.WRITE);
+        write(grants, JOB_WATCHER, names, TopicCatalog.WORKLOAD_SUBMITTED, TopicCatalog.WORKLOAD_FINISHED,
+                TopicCatalog.DEADLETTER);
+        read(grants, JOB_WATCHER, names, TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_PREEMPTED,
+                TopicCatalog.WORKLOAD_STATUS);
+        group(grants, JOB_WATCHER, "taskgov-job-watcher");
+        return List.copyOf(grants);
+    }
+
+    /**
+     * A team's grants: write (and describe) its own submission topic, by its literal name. Not by prefix: the
+     * prefix {@code taskgov.workload.submitted.team-1} would also cover team-10's topic.
+     */
+    public static List<Grant> teamGrants(String team, Function<TopicCatalog.Topic, String> names) {
+        String topic = submissionTopic(names.apply(TopicCatalog.WORKLOAD_SUBMITTED), team);
+        String principal = teamPrincipal(team);
+        return List.of(
+                new Grant(principal, ResourceType.TOPIC, PatternType.LITERAL, topic, Operation.WRITE),
+                new Grant(principal, ResourceType.TOPIC, PatternType.LITERAL, topic, Operation.DESCRIBE));
+    }
+
+    private static void write(List<Grant> grants, String principal, Function<TopicCatalog.Topic, String> names,
+                              TopicCatalog.Topic... topics) {
+        for (TopicCatalog.Topic t : topics) {
+            literal(grants, principal, names.apply(t), Operation.WRITE);
+            literal(grants, principal, names.apply(t), Operation.DESCRIBE);
+        }
+    }
+
+    private static void read(List<Grant> grants, String principal, Function<TopicCatalog.Topic, String> names,
+                             TopicCatalog.Topic... topics) {
+        for (TopicCatalog.Topic t : topics) {
+            literal(grants, principal, names.apply(t), Operation.READ);
+            literal(grants, principal, names.apply(t), Operation.DESCRIBE);
+        }
+    }
+
+    private static void literal(List<Grant> grants, String principal, String topic, Operation operation) {
+        Grant grant = new Grant(principal, ResourceType.TOPIC, PatternType.LITERAL, topic, operation);
+        if (!grants.contains(grant)) grants.add(grant);
+    }
+
+    private static void prefixed(List<Grant> grants, String principal, String prefix, Operation operation) {
+        grants.add(new Grant(principal, ResourceType.TOPIC, PatternType.PREFIXED, prefix, operation));
+        Grant describe = new Grant(principal, ResourceType.TOPIC, PatternType.PREFIXED, prefix, Operation.DESCRIBE);
+        if (!grants.contains(describe)) grants.add(describe);
+    }
+
+    private static void group(List<Grant> grants, String principal, String prefix) {
+        grants.add(new Grant(principal, ResourceType.GROUP, PatternType.PREFIXED, prefix, Operation.READ));
+    }
+
+    private static void transactional(List<Grant> grants, String principal, String prefix) {
+        grants.add(new Grant(principal, ResourceType.TRANSACTIONAL_ID, PatternType.PREFIXED, prefix, Operation.WRITE));
+        grants.add(new Grant(principal, ResourceType.TRANSACTIONAL_ID, PatternType.PREFIXED, prefix, Operation.DESCRIBE));
+    }
+}

@@ -1,0 +1,124 @@
+package dev.taskgov.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.core.events.TopicCatalog.Names;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The broker itself refuses what a principal may not do (docs/security.md, "Kafka"): the test broker is the local
+ * runtime's ({@code SecureBroker}, grants of core's {@link KafkaAccess}), so these refusals are the runtime's.
+ */
+class BrokerAuthorizationTest {
+
+    private static final String TEAM_A = "team-a";
+    private static final String TEAM_B = "team-b";
+    /** A team whose name is a prefix of another's: its grant must not reach the other's topic. */
+    private static final String TEAM_T1 = "t1";
+    private static final String TEAM_T10 = "t10";
+
+    @BeforeAll
+    static void teams() {
+        SharedKafka.addTeams(TEAM_A, TEAM_B, TEAM_T1, TEAM_T10);
+    }
+
+    @Test
+    void aTeamWritesItsOwnSubmissionTopic() throws Exception {
+        RecordMetadata written = send(KafkaAccess.teamPrincipal(TEAM_A), submissionTopic(TEAM_A));
+        assertThat(written.topic()).isEqualTo("taskgov.workload.submitted.team-a");
+    }
+
+    @Test
+    void aTeamCannotWriteAnotherTeamsSubmissionTopic() {
+        assertRefused(KafkaAccess.teamPrincipal(TEAM_A), submissionTopic(TEAM_B));
+        assertRefused(KafkaAccess.teamPrincipal(TEAM_T1), submissionTopic(TEAM_T10));
+    }
+
+    @Test
+    void aTeamCannotWriteDecisionsNorTheSharedSubmissionTopic() {
+        String team = KafkaAccess.teamPrincipal(TEAM_A);
+        assertRefused(team, Names.WORKLOAD_ADMITTED);
+        assertRefused(team, Names.WORKLOAD_PREEMPTED);
+        assertRefused(team, Names.WORKLOAD_STATUS);
+        assertRefused(team, Names.WORKLOAD_SUBMITTED);
+    }
+
+    @Test
+    void onlyAdmissionServiceWritesAdmissionsAndOnlyPreemptionServiceWritesPreemptions() throws Exception {
+        assertThat(send(KafkaAccess.ADMISSION_SERVICE, Names.WORKLOAD_ADMITTED).topic()).isEqualTo(Names.WORKLOAD_ADMITTED);
+        assertThat(send(KafkaAccess.PREEMPTION_SERVICE, Names.WORKLOAD_PREEMPTED).topic()).isEqualTo(Names.WORKLOAD_PREEMPTED);
+        for (String other : KafkaAccess.SERVICES) {
+            if (!other.equals(KafkaAccess.ADMISSION_SERVICE)) assertRefused(other, Names.WORKLOAD_ADMITTED);
+            if (!other.equals(KafkaAccess.PREEMPTION_SERVICE)) assertRefused(other, Names.WORKLOAD_PREEMPTED);
+        }
+    }
+
+    @Test
+    void theJobWatcherSubmitsForAnyTeamButDecidesNothing() throws Exception {
+        assertThat(send(KafkaAccess.JOB_WATCHER, Names.WORKLOAD_SUBMITTED).topic()).isEqualTo(Names.WORKLOAD_SUBMITTED);
+        assertThat(send(KafkaAccess.JOB_WATCHER, submissionTopic(TEAM_B)).topic()).isEqualTo(submissionTopic(TEAM_B));
+        assertRefused(KafkaAccess.JOB_WATCHER, Names.QUOTA);
+    }
+
+    @Test
+    void aClientWithoutSaslCannotConnect() {
+        Map<String, Object> plain = new HashMap<>();
+        plain.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
+        plain.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000");
+        plain.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
+        try (Admin admin = Admin.create(plain)) {
+            assertThatThrownBy(() -> admin.describeCluster().nodes().get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TimeoutException.class);
+        }
+    }
+
+    @Test
+    void aWrongPasswordIsRefused() {
+        Map<String, Object> props = new HashMap<>(SharedKafka.clientProperties(KafkaAccess.teamPrincipal(TEAM_A)));
+        props.putAll(KafkaAccess.clientProperties(KafkaAccess.teamPrincipal(TEAM_A), "not-the-password"));
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        try (Admin admin = Admin.create(props)) {
+            assertThatThrownBy(() -> admin.describeCluster().nodes().get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(SaslAuthenticationException.class);
+        }
+    }
+
+    private static String submissionTopic(String team) {
+        return KafkaAccess.submissionTopic(Names.WORKLOAD_SUBMITTED, team);
+    }
+
+    private static void assertRefused(String principal, String topic) {
+        assertThatThrownBy(() -> send(principal, topic))
+                .as("%s writing %s", principal, topic)
+                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TopicAuthorizationException.class);
+    }
+
+    private static RecordMetadata send(String principal, String topic) throws Exception {
+        Map<String, Object> props = new HashMap<>(SharedKafka.clientProperties(principal));
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "20000");
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "20000");
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            return producer.send(new ProducerRecord<>(topic, "key", "{}")).get(30, TimeUnit.SECONDS);
+        }
+    }
+}
