@@ -14,6 +14,7 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.preemption.PreemptionTopics;
 import dev.taskgov.service.support.QuotaRecords;
+import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -144,7 +145,7 @@ final class DeciderFleet implements AutoCloseable {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dorg.jboss.logging.provider=jdk", "-cp", System.getProperty("java.class.path"), DeciderProcess.class.getName(), role,
-                SharedKafka.bootstrapServers(), id, instance)
+                SharedKafka.bootstrapServers(), id, instance, SharedKafka.clientConfigFile(KafkaAccess.ADMIN).toString())
                 .redirectErrorStream(true).redirectOutput(logs.resolve(instance + ".log").toFile());
         try {
             Process p = pb.start();

@@ -18,7 +18,7 @@ import java.util.Properties;
 /**
  * One decider instance in its own JVM, as a service process runs it (the same {@link AdmissionDecider} or
  * {@link PreemptionDecider} the Quarkus services own, without the HTTP layer), so that a test can kill it with
- * {@code kill -9}. Usage: {@code DeciderProcess admission|preemption <bootstrap> <topic prefix> <instance>}.
+ * {@code kill -9}. Usage: {@code DeciderProcess admission|preemption <bootstrap> <topic prefix> <instance> <client properties file>}.
  * It runs until its standard input closes (the parent ended) or it is killed.
  */
 public final class DeciderProcess {
@@ -31,13 +31,17 @@ public final class DeciderProcess {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: DeciderProcess admission|preemption <bootstrap> <topic prefix> <instance>");
+        if (args.length != 5) {
+            System.err.println("usage: DeciderProcess admission|preemption <bootstrap> <topic prefix> <instance> <client properties file>");
             System.exit(2);
         }
         String role = args[0];
         String prefix = args[2];
         Properties client = new Properties();
+        // the login (SASL) on a secured broker: the test's prefixed topics are the administrator's, not a service's grants
+        try (var in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(args[4]))) {
+            client.load(in);
+        }
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, args[1]);
         client.put(CommonClientConfigs.CLIENT_ID_CONFIG, args[3]);
         AutoCloseable decider;
