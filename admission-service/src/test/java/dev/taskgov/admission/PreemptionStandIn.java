@@ -114,10 +114,13 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
                 ClusterSnapshot.of(view.config, view.quotas, view.nodes, view.running), preemptor);
         if (!(plan instanceof PlanResult.PreemptionPlan p)) return;
         producer.beginTransaction();
+        // On the cluster's partition, all in one transaction, as preemption-service emits them: admission then sees
+        // the victims of one plan together.
+        int partition = cluster.homePartition(cluster.topics.preempted());
         for (Victim v : p.victims()) {
             WorkloadPreempted event = new WorkloadPreempted(v.workloadId(), v.team(), p.preemptorId(), v.reason(),
                     v.message(), Instant.now());
-            producer.send(new ProducerRecord<>(cluster.topics.preempted(), v.workloadId(), EventCodec.bytes(event)));
+            producer.send(new ProducerRecord<>(cluster.topics.preempted(), partition, v.workloadId(), EventCodec.bytes(event)));
             published.add(event);
         }
         producer.commitTransaction();
