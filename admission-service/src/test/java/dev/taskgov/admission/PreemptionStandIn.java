@@ -70,8 +70,12 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
         this.cluster = cluster;
         consumer = new KafkaConsumer<>(cluster.consumerProps(), new StringDeserializer(), new ByteArrayDeserializer());
         // Every partition: a cluster's requests are on its partition (ClusterPartitions), not necessarily 0.
-        List<TopicPartition> parts = consumer.partitionsFor(cluster.topics.preemptionRequested()).stream()
-                .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+        List<TopicPartition> parts = new java.util.ArrayList<>();
+        org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> {
+            consumer.partitionsFor(cluster.topics.preemptionRequested())
+                    .forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
+            return !parts.isEmpty(); // the topic's metadata may lag its creation
+        });
         consumer.assign(parts);
         consumer.seekToBeginning(parts);
         Properties pp = new Properties();
