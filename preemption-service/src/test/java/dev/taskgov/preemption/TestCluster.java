@@ -67,14 +67,14 @@ final class TestCluster implements AutoCloseable {
 
     /** Sends a JSON value with CloudEvents headers and waits for the ack. */
     void publish(String topic, String key, Object value) {
-        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : EventCodec.bytes(value));
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, home(topic), key, value == null ? null : EventCodec.bytes(value));
         CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
                 Instant.now(), key);
         send(r);
     }
 
     void publishRaw(String topic, String key, byte[] value) {
-        send(new ProducerRecord<>(topic, key, value));
+        send(new ProducerRecord<>(topic, home(topic), key, value));
     }
 
     private void send(ProducerRecord<String, byte[]> r) {
