@@ -77,6 +77,14 @@ final class TestCluster implements AutoCloseable {
         send(new ProducerRecord<>(topic, home(topic), key, value));
     }
 
+    /**
+     * The unnamed cluster's partition of {@code topic}, where admission writes its records (in order, e.g. admissions
+     * in admission order) and where the test's records go too.
+     */
+    int home(String topic) {
+        return dev.taskgov.core.events.ClusterPartitions.of("", producer.partitionsFor(topic).size());
+    }
+
     private void send(ProducerRecord<String, byte[]> r) {
         try {
             producer.send(r).get(30, TimeUnit.SECONDS);
