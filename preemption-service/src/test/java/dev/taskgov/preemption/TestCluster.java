@@ -67,14 +67,22 @@ final class TestCluster implements AutoCloseable {
 
     /** Sends a JSON value with CloudEvents headers and waits for the ack. */
     void publish(String topic, String key, Object value) {
-        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : EventCodec.bytes(value));
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, home(topic), key, value == null ? null : EventCodec.bytes(value));
         CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
                 Instant.now(), key);
         send(r);
     }
 
     void publishRaw(String topic, String key, byte[] value) {
-        send(new ProducerRecord<>(topic, key, value));
+        send(new ProducerRecord<>(topic, home(topic), key, value));
+    }
+
+    /**
+     * The unnamed cluster's partition of {@code topic}, where admission writes its records (in order, e.g. admissions
+     * in admission order) and where the test's records go too.
+     */
+    int home(String topic) {
+        return dev.taskgov.core.events.ClusterPartitions.of("", producer.partitionsFor(topic).size());
     }
 
     private void send(ProducerRecord<String, byte[]> r) {
