@@ -139,16 +139,15 @@ public final class AdmissionMetrics implements AdmissionObserver {
     /** Recomputes the gauges from the decider's state. */
     public void refresh(List<AdmissionProcessor> processors) {
         List<MultiGauge.Row<?>> p = new ArrayList<>();
-        for (AdmissionProcessor processor : processors) {
-            processor.pendingByClusterTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
-                    byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
-        }
-        pending.register(p, true);
         List<MultiGauge.Row<?>> a = new ArrayList<>();
         for (AdmissionProcessor processor : processors) {
-            processor.admittedByClusterAndTeam().forEach((cluster, byTeam) ->
+            AdmissionProcessor.WorkloadCounts counts = processor.workloadCounts();
+            counts.pendingByTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
+                    byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
+            counts.admittedByTeam().forEach((cluster, byTeam) ->
                     byTeam.forEach((team, n) -> a.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team), n))));
         }
+        pending.register(p, true);
         running.register(a, true);
         List<MultiGauge.Row<?>> n = new ArrayList<>();
         List<MultiGauge.Row<?>> u = new ArrayList<>();

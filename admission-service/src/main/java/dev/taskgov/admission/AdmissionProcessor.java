@@ -776,24 +776,28 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         });
     }
 
-    /** Pending workloads per cluster, team and reason. */
-    public synchronized Map<ClusterArn, Map<String, Map<String, Long>>> pendingByClusterTeamAndReason() {
-        Map<ClusterArn, Map<String, Map<String, Long>>> out = new TreeMap<>();
+    /**
+     * The workloads the gauges count, in one pass: pending ones per cluster, team and reason, and admitted
+     * (running) ones per cluster and team (Kueue's {@code kueue_admitted_active_workloads}).
+     */
+    public synchronized WorkloadCounts workloadCounts() {
+        Map<ClusterArn, Map<String, Map<String, Long>>> pending = new TreeMap<>();
+        Map<ClusterArn, Map<String, Long>> admitted = new TreeMap<>();
         for (WorkloadRecord r : workloads.values()) {
-            if (r.state() != WorkloadState.Pending || !owns(r.cluster())) continue;
-            out.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).computeIfAbsent(r.team(), t -> new TreeMap<>())
-                    .merge(r.reason() == null ? "" : r.reason(), 1L, Long::sum);
+            if (!owns(r.cluster())) continue;
+            if (r.state() == WorkloadState.Pending) {
+                pending.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).computeIfAbsent(r.team(), t -> new TreeMap<>())
+                        .merge(r.reason() == null ? "" : r.reason(), 1L, Long::sum);
+            } else if (r.state() == WorkloadState.Admitted) {
+                admitted.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).merge(r.team(), 1L, Long::sum);
+            }
         }
-        return out;
+        return new WorkloadCounts(pending, admitted);
     }
 
-    /** Admitted (running) workloads per cluster and team: Kueue's {@code kueue_admitted_active_workloads}. */
-    public synchronized Map<ClusterArn, Map<String, Long>> admittedByClusterAndTeam() {
-        Map<ClusterArn, Map<String, Long>> out = new TreeMap<>();
-        for (WorkloadRecord r : workloads.values()) {
-            if (r.state() == WorkloadState.Admitted && owns(r.cluster())) out.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).merge(r.team(), 1L, Long::sum);
-        }
-        return out;
+    /** @see #workloadCounts() */
+    public record WorkloadCounts(Map<ClusterArn, Map<String, Map<String, Long>>> pendingByTeamAndReason,
+                                 Map<ClusterArn, Map<String, Long>> admittedByTeam) {
     }
 
     /**

@@ -76,8 +76,9 @@ final class WorkloadOptions {
     @Option(names = "--job-kind", defaultValue = "PyTorchJob", description = "Job kind recorded with the flags (default ${DEFAULT-VALUE}).")
     String jobKind;
 
+    // Created here so that options built without picocli (the manifest tests) name no cluster; picocli fills this one.
     @picocli.CommandLine.Mixin
-    ClusterOption cluster;
+    ClusterOption cluster = new ClusterOption();
 
     /** The submission these options describe, in the cluster {@code --cluster} names (none: the only one). */
     WorkloadSubmitted submission(Instant now, PrintWriter err) {

@@ -17,9 +17,10 @@ public interface KafkaLoginConfig {
 
     /**
      * Its password (environment: TASKGOV_KAFKA_PASSWORD); unless set, the one {@link #passwords()} gives its
-     * principal, else empty (the broker then refuses the login, which the log says).
+     * principal, else empty: a secured broker then refuses the login (the log says so), and a broker without SASL
+     * ({@link #securityProtocol()} PLAINTEXT: docker-compose's, the Testcontainers tier's) needs none.
      */
-    String password();
+    java.util.Optional<String> password();
 
     /** Passwords by principal, as test-support hands them to a test application for every service. */
     Map<String, String> passwords();

@@ -8,6 +8,7 @@ import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.testsupport.KafkaTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import dev.taskgov.core.events.KafkaAccess;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -42,7 +43,9 @@ class MultiClusterTopologyTest {
                     "taskgov.topology.clusters.small.arn", SMALL,
                     "taskgov.topology.clusters.small.source", "static",
                     "taskgov.topology.clusters.small.static-file-path", "../deploy/local/small-cluster.json",
-                    "taskgov.topics.topology", TOPIC);
+                    "taskgov.topics.topology", TOPIC,
+                    // a topic of its own, which the broker's grants do not name: the service logs in as the administrator
+                    "taskgov.kafka.username", KafkaAccess.ADMIN);
         }
     }
 
