@@ -141,8 +141,11 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 WorkloadSubmitted s = EventCodec.read(record.value(), WorkloadSubmitted.class);
                 if (s == null) return record.partition();
                 WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
-                return where instanceof WorkloadCluster.Chosen c ? ClusterPartitions.of(c.cluster().value(), partitions)
-                        : record.partition();
+                // A refused one is kept under the cluster it names (or the unnamed one, onSubmitted): its record must
+                // be on that cluster's changelog partition, or the owner's next rebuild would not restore it.
+                ClusterArn kept = where instanceof WorkloadCluster.Chosen c ? c.cluster()
+                        : ClusterArn.isValid(s.clusterArn()) ? ClusterArn.of(s.clusterArn()) : ClusterArn.UNNAMED;
+                return ClusterPartitions.of(kept.value(), partitions);
             }
             String named = null;
             if (topic.equals(topics.finished())) {
