@@ -132,9 +132,10 @@ class PartitionBench {
             }
             long detected = fleet.owners("admission").containsKey("admission-2") ? -1 : 0;
             return String.format("failover (2 deciders, session 1 s, heartbeat 250 ms, dynamic membership): kill -9 -> first "
-                            + "admission in a moved cluster %d ms (partitions moved %s, %d clusters)%s",
+                            + "admission in a moved cluster %d ms (partitions moved %s, %d clusters)%s; killed at %s (UTC, the "
+                            + "survivor's log %s says when it restored and took each partition)",
                     firstAdmission == null ? -1 : firstAdmission - killed.toEpochMilli(), moved, movedClusters.size(),
-                    detected < 0 ? " [killed member still listed]" : "");
+                    detected < 0 ? " [killed member still listed]" : "", killed, fleet.logs().resolve("admission-1.log"));
         }
     }
 

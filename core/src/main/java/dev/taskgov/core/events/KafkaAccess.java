@@ -120,9 +120,11 @@ public final class KafkaAccess {
         group(grants, TOPOLOGY_SERVICE, "topology-service-");
 
         // admission-service: the only writer of admissions; reads every team's submissions (and publishes the
-        // ones its HTTP API accepted for an authenticated team), decides in a transaction.
+        // ones its HTTP API accepted for an authenticated team), decides in a transaction. It writes finishes only
+        // to forward one that a producer put on another cluster's partition to its cluster's (TransactionalLoop).
         write(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS,
-                TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.DEADLETTER, TopicCatalog.ADMISSION_CHANGELOG);
+                TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.DEADLETTER, TopicCatalog.ADMISSION_CHANGELOG,
+                TopicCatalog.WORKLOAD_FINISHED);
         read(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_FINISHED, TopicCatalog.WORKLOAD_PREEMPTED,
                 TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS, TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY,
                 TopicCatalog.ADMISSION_CHANGELOG);
