@@ -137,7 +137,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         if (partitions == 1 || record.value() == null) return record.partition();
         try {
             String topic = record.topic();
-            if (topic.equals(topics.submitted())) {
+            if (topic.equals(topics.submitted()) || KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic) != null) {
                 WorkloadSubmitted s = EventCodec.read(record.value(), WorkloadSubmitted.class);
                 if (s == null) return record.partition();
                 WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
@@ -353,7 +353,16 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                     team, RejectReason.UnknownCluster.name());
             return;
         }
-        Governed g = cluster(((WorkloadCluster.Chosen) where).cluster());
+        ClusterArn chosen = ((WorkloadCluster.Chosen) where).cluster();
+        if (!owns(chosen)) {
+            // Only where a topic's partitions do not match the workload topics' (a team's submission topic created
+            // with another count): the record's partition number is not its cluster's, and no owner can take it.
+            deadLetter(out, record, "partition: " + record.topic() + "-" + record.partition() + " is not the partition of cluster "
+                    + chosen + " (" + scope.home(chosen.value()) + " of " + scope.partitions() + "); a submission topic must "
+                    + "have as many partitions as " + topics.submitted());
+            return;
+        }
+        Governed g = cluster(chosen);
         s = s.withClusterArn(g.cluster.orNull());
         SubmitResult result = g.scheduler.submit(s);
         if (result instanceof SubmitResult.Accepted a) {

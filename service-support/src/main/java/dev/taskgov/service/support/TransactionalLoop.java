@@ -494,7 +494,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             applyOrRefuse(task, r, out);
             return;
         }
-        int count = partitionCounts.getOrDefault(r.topic(), task.scope.partitions());
+        // A topic subscribed by pattern (a team's submission topic) is counted when first seen.
+        int count = partitionCounts.computeIfAbsent(r.topic(), t -> task.producer.partitionsFor(t).size());
         int home = task.processor.home(r, count);
         if (home == r.partition()) {
             applyOrRefuse(task, r, out);
