@@ -303,10 +303,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                    // Paused until taken (fenced and rebuilt) by the loop, one per turn.
-                    c.pause(partitions);
-                    for (int n : numbers(partitions)) {
-                        if (!tasks.containsKey(n) && !pending.contains(n)) pending.add(n);
+                    // Paused until taken (fenced and rebuilt) by the loop, one per turn. A partition of a number
+                    // this instance already decides for (a topic that joined by the pattern later, e.g. a new team's
+                    // submission topic) is read at once by that task: nobody would take, and so resume, it.
+                    List<TopicPartition> untaken = partitions.stream().filter(tp -> !tasks.containsKey(tp.partition())).toList();
+                    c.pause(untaken);
+                    for (int n : numbers(untaken)) {
+                        if (!pending.contains(n)) pending.add(n);
                     }
                 }
             };
