@@ -202,15 +202,21 @@ final class DeciderFleet implements AutoCloseable {
         }
     }
 
-    /** Waits until a role's group is stable with exactly these instances sharing all {@code partitions} partitions. */
-    void awaitOwners(String role, Set<String> instances, int partitions) {
+    /**
+     * Waits until a role's group is stable with exactly these instances sharing all {@code partitions} partitions;
+     * answers who owns what then (a read of {@link #owners} at another moment may fall in a rebalance and be empty).
+     */
+    Map<String, Set<Integer>> awaitOwners(String role, Set<String> instances, int partitions) {
+        List<Map<String, Set<Integer>>> seen = new ArrayList<>(List.of(Map.of()));
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100)).until(() -> {
             Map<String, Set<Integer>> o = owners(role);
             Set<Integer> all = new TreeSet<>();
             o.values().forEach(all::addAll);
+            seen.set(0, o);
             return o.keySet().equals(instances) && all.size() == partitions
                     && o.values().stream().mapToInt(Set::size).sum() == partitions;
         });
+        return seen.get(0);
     }
 
     /**

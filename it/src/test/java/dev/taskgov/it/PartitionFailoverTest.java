@@ -63,8 +63,11 @@ class PartitionFailoverTest {
                 }
             }
             fleet.flush();
-            Set<Integer> movedAdmission = fleet.owners("admission").get("admission-2");
-            Set<Integer> movedPreemption = fleet.owners("preemption").get("preemption-2");
+            // Who owns what just before the kill (a burst under load may have set off a rebalance: wait for it to end).
+            Set<Integer> movedAdmission = fleet.awaitOwners("admission", Set.of("admission-1", "admission-2", "admission-3"),
+                    partitions).get("admission-2");
+            Set<Integer> movedPreemption = fleet.awaitOwners("preemption", Set.of("preemption-1", "preemption-2", "preemption-3"),
+                    partitions).get("preemption-2");
             Instant killedAt = null;
             for (int c = 0; c < CLUSTERS; c++) {
                 for (int i = 0; i < B; i++) {
