@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.Topics;
@@ -9,41 +10,53 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 /**
- * One admission decider: the transactional loop on its own thread, around an
- * {@link AdmissionProcessor}. Plain Java (the Quarkus bean {@code AdmissionRuntime} owns one; tests
- * start several against one broker to exercise takeover).
+ * One admission decider instance: the transactional loop on its own thread, with one
+ * {@link AdmissionProcessor} per owned partition of the inputs (the clusters of that partition). Instances
+ * sharing the group split the partitions; plain Java (the Quarkus bean {@code AdmissionRuntime} owns one;
+ * tests start several against one broker, or in child processes, to exercise takeover and failover).
  */
 public final class AdmissionDecider implements AutoCloseable {
 
     private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(AdmissionDecider.class);
 
     /**
-     * @param clientProps     Kafka client settings (bootstrap servers)
-     * @param topics          topic names
-     * @param groupId         the deciders' consumer group
-     * @param transactionalId stable per cluster
-     * @param source          CloudEvents ce_source
+     * @param clientProps           Kafka client settings (bootstrap servers)
+     * @param topics                topic names
+     * @param groupId               the deciders' consumer group
+     * @param transactionalIdPrefix a partition's decider uses this plus the partition number, so the next owner
+     *                              of the partition fences it
+     * @param source                CloudEvents ce_source
+     * @param membership            session timeout, heartbeat and static identity in the group (failover speed)
      */
-    public record Settings(Properties clientProps, AdmissionTopics topics, String groupId, String transactionalId,
-                           String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics) {
+    public record Settings(Properties clientProps, AdmissionTopics topics, String groupId, String transactionalIdPrefix,
+                           String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
+                           TransactionalLoop.Membership membership) {
+
+        /** Kafka's default membership (a dead instance's clusters move after 45 s). */
+        public Settings(Properties clientProps, AdmissionTopics topics, String groupId, String transactionalIdPrefix,
+                        String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics) {
+            this(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout, createTopics,
+                    TransactionalLoop.Membership.KAFKA_DEFAULTS);
+        }
     }
 
     private final Settings settings;
-    private final AdmissionProcessor processor;
     private final TransactionalLoop loop;
     private Thread thread;
 
     public AdmissionDecider(Settings settings, Clock clock, AdmissionObserver observer) {
         this.settings = settings;
-        this.processor = new AdmissionProcessor(settings.topics(), clock, observer);
         AdmissionTopics t = settings.topics();
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
-                List.of(t.submitted(), t.finished(), t.preempted()), List.of(t.quota(), t.topology()),
-                settings.transactionalId(), settings.source(), t.deadLetter(), settings.pollTimeout(),
-                settings.rebuildTimeout(), KafkaAccess.submissionTopics(t.submitted())), processor, clock);
+                List.of(t.submitted(), t.finished(), t.preempted()), List.of(t.quota(), t.topology()), Set.of(),
+                settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
+                settings.rebuildTimeout(), settings.membership(), KafkaAccess.submissionTopics(t.submitted())),
+                scope -> new AdmissionProcessor(t, clock, observer, scope), clock);
     }
 
     /**
@@ -94,13 +107,42 @@ public final class AdmissionDecider implements AutoCloseable {
                 Topics.Spec.of(TopicCatalog.ADMISSION_CHANGELOG, t.changelog())));
     }
 
-    public AdmissionProcessor processor() {
-        return processor;
+    /**
+     * The processor deciding for {@code clusterArn} on this instance, once its state is rebuilt; empty when another
+     * instance owns the cluster's partition (or this one is still rebuilding it).
+     */
+    public Optional<AdmissionProcessor> processorFor(ClusterArn cluster) {
+        return processors().stream().filter(p -> p.owns(cluster)).findFirst();
     }
 
-    /** True while this instance owns the inputs and has rebuilt its state. */
+    /** The processor of the unnamed cluster (a deployment whose records name none), or null when another instance owns it. */
+    public AdmissionProcessor processor() {
+        return processorFor(ClusterArn.UNNAMED).orElse(null);
+    }
+
+    /** The processors of the partitions this instance decides for, rebuilt and ready. */
+    public List<AdmissionProcessor> processors() {
+        return loop.processors().values().stream().map(AdmissionProcessor.class::cast).filter(AdmissionProcessor::isReady).toList();
+    }
+
+    /** The partition numbers of the inputs this instance owns. */
+    public Set<Integer> ownedPartitions() {
+        return loop.ownedPartitions();
+    }
+
+    /** How many partitions the inputs have (the unit of ownership). */
+    public int inputPartitions() {
+        return loop.inputPartitions();
+    }
+
+    /** True while this instance owns partitions of the inputs and has rebuilt the state of each. */
     public boolean isDecider() {
-        return loop.isDecider() && processor.isReady();
+        return loop.isDecider() && processors().size() == loop.processors().size();
+    }
+
+    /** True while this instance decides for the unnamed cluster (deployments whose records name none, and their tests). */
+    public boolean decidesDefaultCluster() {
+        return processorFor(ClusterArn.UNNAMED).isPresent();
     }
 
     /** Next offset to process per {@code topic-partition} (committed work only). */

@@ -40,6 +40,14 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     private final AtomicReference<AdmissionProcessor> changed = new AtomicReference<>();
     private final ScheduledExecutorService refresher;
 
+    /** The processors of every partition this instance decides for (one, outside the partitioned loop). */
+    private volatile Supplier<List<AdmissionProcessor>> processors;
+
+    /** One instance decides for several partitions: the gauges are the sum of their processors' clusters. */
+    public void followProcessors(Supplier<List<AdmissionProcessor>> all) {
+        this.processors = all;
+    }
+
     @Override
     public void stateChanged(AdmissionProcessor processor) {
         changed.set(processor);
@@ -48,8 +56,9 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     private void refreshIfChanged() {
         AdmissionProcessor processor = changed.getAndSet(null);
         if (processor == null) return;
+        Supplier<List<AdmissionProcessor>> all = processors;
         try {
-            refresh(processor);
+            refresh(all == null ? List.of(processor) : all.get());
         } catch (RuntimeException e) {
             // Left for the next change; a failed recomputation must not end the schedule.
             LOG.warn("recomputing the admission gauges failed", e);
@@ -112,7 +121,7 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
         this.share = MultiGauge.builder("taskgov.admission.weighted.share")
                 .description("Weighted (dominant resource) share per team; +Inf for weight 0 while borrowing").register(registry);
         io.micrometer.core.instrument.Gauge.builder("taskgov.admission.decider", () -> decider.get() ? 1 : 0)
-                .description("1 while this instance is the decider").register(registry);
+                .description("1 while this instance decides for (owns) partitions of the inputs").register(registry);
         io.micrometer.core.instrument.Gauge.builder("taskgov.admission.processing.lag", lag::get)
                 .description("Input records behind the end of the decider's partitions").baseUnit("records").register(registry);
     }
@@ -164,15 +173,17 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     }
 
     /** Recomputes the gauges from the decider's state. */
-    public void refresh(AdmissionProcessor processor) {
-        AdmissionProcessor.WorkloadCounts counts = processor.workloadCounts();
+    public void refresh(List<AdmissionProcessor> processors) {
         List<MultiGauge.Row<?>> p = new ArrayList<>();
-        counts.pendingByTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
-                byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
-        pending.register(p, true);
         List<MultiGauge.Row<?>> a = new ArrayList<>();
-        counts.admittedByTeam().forEach((cluster, byTeam) ->
-                byTeam.forEach((team, n) -> a.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team), n))));
+        for (AdmissionProcessor processor : processors) {
+            AdmissionProcessor.WorkloadCounts counts = processor.workloadCounts();
+            counts.pendingByTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
+                    byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
+            counts.admittedByTeam().forEach((cluster, byTeam) ->
+                    byTeam.forEach((team, n) -> a.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team), n))));
+        }
+        pending.register(p, true);
         running.register(a, true);
         List<MultiGauge.Row<?>> n = new ArrayList<>();
         List<MultiGauge.Row<?>> u = new ArrayList<>();
@@ -182,10 +193,12 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
         List<MultiGauge.Row<?>> ld = new ArrayList<>();
         List<MultiGauge.Row<?>> sh = new ArrayList<>();
         boolean[] deciding = {false};
-        processor.forEachScheduler((cluster, s) -> {
-            deciding[0] = true;
-            quotaRows(cluster, s, new QuotaRows(n, u, b, l, bl, ld, sh));
-        });
+        for (AdmissionProcessor processor : processors) {
+            processor.forEachScheduler((cluster, s) -> {
+                deciding[0] = true;
+                quotaRows(cluster, s, new QuotaRows(n, u, b, l, bl, ld, sh));
+            });
+        }
         if (!deciding[0]) return;
         nominal.register(n, true);
         used.register(u, true);

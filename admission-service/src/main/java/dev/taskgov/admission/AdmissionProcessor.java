@@ -3,6 +3,7 @@ package dev.taskgov.admission;
 import static dev.taskgov.service.support.DeadLetterMetrics.Reason.UNREADABLE;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
@@ -40,6 +41,7 @@ import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.Outbox;
+import dev.taskgov.service.support.PartitionScope;
 import dev.taskgov.service.support.TransactionalLoop;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jboss.logging.Logger;
@@ -69,6 +71,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private final AdmissionTopics topics;
     private final java.time.Clock clock;
     private final AdmissionObserver observer;
+    /** The partition (set of clusters) this processor decides for; {@link PartitionScope#WHOLE} for a replica. */
+    private final PartitionScope scope;
 
     private final Map<String, WorkloadRecord> workloads = new HashMap<>();
     /** The cluster records read so far, per cluster; the same builder preemption-service uses. */
@@ -99,22 +103,82 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
     }
 
+    /** A processor of every cluster (a read replica, or a deployment whose inputs have one partition). */
     public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer) {
+        this(topics, clock, observer, PartitionScope.WHOLE);
+    }
+
+    /** The processor of the clusters of {@code scope} (one owned partition of the inputs). */
+    public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer, PartitionScope scope) {
         this.topics = topics;
         this.clock = clock;
         this.observer = observer;
+        this.scope = scope;
+    }
+
+    /** Whether this processor decides for {@code cluster}. */
+    public boolean owns(ClusterArn cluster) {
+        return scope.owns(cluster.value());
+    }
+
+    /** Whether this processor decides for the unnamed cluster (a deployment whose records name no cluster). */
+    public boolean decidesDefaultCluster() {
+        return owns(ClusterArn.UNNAMED);
+    }
+
+    /**
+     * A workload record is decided by the owner of its cluster's partition: a submission's cluster as admission
+     * chooses it (named, or the one governed cluster); a finish or eviction's named cluster, else the one governed
+     * cluster, else every partition (only the owner of the workload acts on it). A record that does not parse is
+     * refused where it is.
+     */
+    @Override
+    public synchronized int home(ConsumerRecord<String, byte[]> record, int partitions) {
+        if (partitions == 1 || record.value() == null) return record.partition();
+        try {
+            String topic = record.topic();
+            if (topic.equals(topics.submitted()) || KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic) != null) {
+                WorkloadSubmitted s = EventCodec.read(record.value(), WorkloadSubmitted.class);
+                if (s == null) return record.partition();
+                WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
+                // A refused one is kept under the cluster it names (or the unnamed one, onSubmitted): its record must
+                // be on that cluster's changelog partition, or the owner's next rebuild would not restore it.
+                ClusterArn kept = where instanceof WorkloadCluster.Chosen c ? c.cluster()
+                        : ClusterArn.isValid(s.clusterArn()) ? ClusterArn.of(s.clusterArn()) : ClusterArn.UNNAMED;
+                return ClusterPartitions.of(kept.value(), partitions);
+            }
+            String named = null;
+            if (topic.equals(topics.finished())) {
+                WorkloadFinished f = EventCodec.read(record.value(), WorkloadFinished.class);
+                named = f == null ? null : f.clusterArn();
+            } else if (topic.equals(topics.preempted())) {
+                WorkloadPreempted p = EventCodec.read(record.value(), WorkloadPreempted.class);
+                if (p == null) return record.partition();
+                return ClusterPartitions.of(p.cluster().value(), partitions);
+            } else {
+                return record.partition();
+            }
+            if (named != null && ClusterArn.isValid(named)) return ClusterPartitions.of(named, partitions);
+            if (inputs.governed().size() == 1) return ClusterPartitions.of(inputs.governed().first().value(), partitions);
+            return dev.taskgov.service.support.TransactionalLoop.EVERY_PARTITION;
+        } catch (RuntimeException e) {
+            return record.partition();
+        }
     }
 
     // ------------------------------------------------------------------ loop callbacks
 
     @Override
     public void rebuild(Properties clientProps, Duration timeout) {
-        Map<String, byte[]> latest = CompactedTopicReader.latestByKey(clientProps, topics.changelog(), timeout);
+        Map<String, byte[]> latest = CompactedTopicReader.latestByKey(clientProps, topics.changelog(), timeout,
+                CompactedTopicReader.PartitionFilter.of(scope));
         synchronized (this) {
             clear();
             latest.forEach((id, bytes) -> {
                 try {
                     WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
+                    // A changelog split otherwise than the inputs holds other partitions' clusters too.
+                    if (!owns(r.cluster())) return;
                     workloads.put(id, r);
                     admissionSeq = Math.max(admissionSeq, r.admissionSeq());
                 } catch (RuntimeException e) {
@@ -292,7 +356,16 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                     team, RejectReason.UnknownCluster.name());
             return;
         }
-        Governed g = cluster(((WorkloadCluster.Chosen) where).cluster());
+        ClusterArn chosen = ((WorkloadCluster.Chosen) where).cluster();
+        if (!owns(chosen)) {
+            // Only where a topic's partitions do not match the workload topics' (a team's submission topic created
+            // with another count): the record's partition number is not its cluster's, and no owner can take it.
+            deadLetter(out, record, "partition: " + record.topic() + "-" + record.partition() + " is not the partition of cluster "
+                    + chosen + " (" + scope.home(chosen.value()) + " of " + scope.partitions() + "); a submission topic must "
+                    + "have as many partitions as " + topics.submitted());
+            return;
+        }
+        Governed g = cluster(chosen);
         s = s.withClusterArn(g.cluster.orNull());
         SubmitResult result = g.scheduler.submit(s);
         if (result instanceof SubmitResult.Accepted a) {
@@ -735,6 +808,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         Map<ClusterArn, Map<String, Map<String, Long>>> pending = new TreeMap<>();
         Map<ClusterArn, Map<String, Long>> admitted = new TreeMap<>();
         for (WorkloadRecord r : workloads.values()) {
+            if (!owns(r.cluster())) continue;
             if (r.state() == WorkloadState.Pending) {
                 pending.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).computeIfAbsent(r.team(), t -> new TreeMap<>())
                         .merge(r.reason() == null ? "" : r.reason(), 1L, Long::sum);
@@ -750,10 +824,14 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                                  Map<ClusterArn, Map<String, Long>> admittedByTeam) {
     }
 
-    /** Runs a read against each cluster's scheduler (ledger and config) under the lock (metrics); nothing when not deciding. */
+    /**
+     * Runs a read against the scheduler (ledger and config) of each cluster this processor decides for, under the
+     * lock (metrics); nothing when not deciding. (It knows every cluster's quotas and nodes, and decides for its
+     * partition's.)
+     */
     public synchronized void forEachScheduler(java.util.function.BiConsumer<ClusterArn, Scheduler> read) {
         clusters.forEach((c, g) -> {
-            if (g.scheduler != null) read.accept(c, g.scheduler);
+            if (g.scheduler != null && owns(c)) read.accept(c, g.scheduler);
         });
     }
 

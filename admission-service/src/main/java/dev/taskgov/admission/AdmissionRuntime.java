@@ -3,7 +3,10 @@ package dev.taskgov.admission;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.admission.config.AdmissionServiceConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.service.support.DeciderMembershipConfig;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -61,7 +64,8 @@ public class AdmissionRuntime {
         replica.start();
         if (!a.enabled()) return;
         AdmissionDecider.Settings settings = new AdmissionDecider.Settings(client, topics, a.groupId(),
-                a.transactionalIdPrefix() + a.cluster(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics());
+                a.transactionalIdPrefix(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics(),
+                DeciderMembershipConfig.membership(a));
         AdmissionDecider[] self = new AdmissionDecider[1];
         AdmissionMetrics metrics = new AdmissionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
                 () -> self[0] == null ? 0L : self[0].lag(),
@@ -69,6 +73,7 @@ public class AdmissionRuntime {
                 a.metersRefresh());
         this.metrics = metrics;
         decider = new AdmissionDecider(settings, Clock.systemUTC(), metrics);
+        metrics.followProcessors(decider::processors);
         self[0] = decider;
         decider.start();
     }
@@ -88,18 +93,28 @@ public class AdmissionRuntime {
         return p;
     }
 
-    /** The decider's state when this instance decides; empty on a standby (or while it rebuilds). */
+    /**
+     * The deciding state of the unnamed cluster (a deployment whose records name no cluster) when this instance owns
+     * its partition; empty when another instance does (or while this one rebuilds it).
+     */
     public java.util.Optional<AdmissionProcessor> decider() {
-        return decider != null && decider.isDecider() ? java.util.Optional.of(decider.processor()) : java.util.Optional.empty();
+        return decider == null ? java.util.Optional.empty() : decider.processor() == null ? java.util.Optional.empty()
+                : java.util.Optional.of(decider.processor());
     }
 
     /**
-     * What reads are served from: the decider's state when this instance decides, else the read replica's once
-     * it has caught up; empty while neither can answer (then the instance is not ready).
+     * What reads are served from: the deciding state when this instance decides for every cluster (the inputs have
+     * one partition and this instance owns it), else the read replica (every cluster's committed changelog) once it
+     * has caught up; empty while neither can answer (then the instance is not ready). So a read about a cluster that
+     * another instance (or another partition) decides for is answered here too, trailing its decider by the open
+     * batch and one poll.
      */
     public java.util.Optional<AdmissionProcessor> reads() {
-        java.util.Optional<AdmissionProcessor> own = decider();
-        return own.isPresent() || replica == null ? own : replica.reads();
+        if (decider != null && decider.inputPartitions() == 1) {
+            java.util.Optional<AdmissionProcessor> own = decider.processors().stream().findFirst();
+            if (own.isPresent()) return own;
+        }
+        return replica == null ? java.util.Optional.empty() : replica.reads();
     }
 
     public AdmissionDecider deciderInstance() {
@@ -109,7 +124,10 @@ public class AdmissionRuntime {
     /** Publishes a submission (key = workload id) with CloudEvents headers; waits for the broker's ack. */
     public void publishSubmission(dev.taskgov.core.events.WorkloadSubmitted submission)
             throws ExecutionException, InterruptedException, TimeoutException {
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.submitted(), submission.workloadId(),
+        // Straight to the named cluster's partition; otherwise by the key, and the owner there forwards it.
+        Integer partition = submission.clusterArn() == null || !ClusterArn.isValid(submission.clusterArn()) ? null
+                : ClusterPartitions.of(submission.clusterArn(), submissions.partitionsFor(topics.submitted()).size());
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.submitted(), partition, submission.workloadId(),
                 EventCodec.bytes(submission));
         CloudEventHeaders.write(record.headers(), WorkloadSubmitted.TYPE, config.admission().source(),
                 "http:" + submission.workloadId() + ":" + java.util.UUID.randomUUID(), java.time.Instant.now(),

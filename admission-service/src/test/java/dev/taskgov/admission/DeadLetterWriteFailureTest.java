@@ -40,20 +40,23 @@ class DeadLetterWriteFailureTest {
             AdmissionDecider.Settings s = c.deciderSettings();
             Counting observer = new Counting();
             AdmissionDecider refused = new AdmissionDecider(new AdmissionDecider.Settings(s.clientProps(), unwritable,
-                    s.groupId(), s.transactionalId(), s.source(), s.pollTimeout(), s.rebuildTimeout(), false),
+                    s.groupId(), s.transactionalIdPrefix(), s.source(), s.pollTimeout(), s.rebuildTimeout(), false),
                     Clock.systemUTC(), observer);
             c.own(refused);
             refused.start();
             await().atMost(Duration.ofMinutes(2)).until(refused::isDecider);
 
-            c.publishRaw(t.submitted(), "not-json", "{not json".getBytes(StandardCharsets.UTF_8));
-            c.publish(t.submitted(), "good", Fixtures.workload("good", "team-a", 1, Instant.parse("2026-11-30T10:00:00Z")), true);
+            // Both on the cluster's partition, the bad one first: it is the one whose offset must stay uncommitted.
+            int home = c.homePartition(t.submitted());
+            TopicPartition tp = new TopicPartition(t.submitted(), home);
+            c.publishRaw(t.submitted(), home, "not-json", "{not json".getBytes(StandardCharsets.UTF_8));
+            c.publishRaw(t.submitted(), home, "good",
+                    EventCodec.bytes(Fixtures.workload("good", "team-a", 1, Instant.parse("2026-11-30T10:00:00Z"))));
 
             await().atMost(Duration.ofMinutes(1)).until(() -> observer.writeFailures.get() >= 2);
             assertThat(observer.deadLettered).as("nothing reached a dead-letter topic, so nothing is counted as dead-lettered")
                     .isEmpty();
-            assertThat(committed(admin, s.groupId(), new TopicPartition(t.submitted(), 0)))
-                    .as("the refused record's offset is not committed").isZero();
+            assertThat(committed(admin, s.groupId(), tp)).as("the refused record's offset is not committed").isZero();
             assertThat(c.readAll(t.status())).as("the batch was aborted: no decision is visible").isEmpty();
 
             refused.close();
@@ -64,7 +67,8 @@ class DeadLetterWriteFailureTest {
             DeadLetter letter = EventCodec.read(c.readAll(t.deadLetter()).get(0).value(), DeadLetter.class);
             assertThat(letter.key()).isEqualTo("not-json");
             assertThat(letter.offset()).isZero();
-            await().atMost(Duration.ofMinutes(1)).until(() -> committed(admin, s.groupId(), new TopicPartition(t.submitted(), 0)) == 2);
+            assertThat(letter.partition()).isEqualTo(home);
+            await().atMost(Duration.ofMinutes(1)).until(() -> committed(admin, s.groupId(), tp) == 2);
         }
     }
 

@@ -112,6 +112,17 @@ final class LiveCluster implements AutoCloseable {
         send(new ProducerRecord<>(topic, key, value));
     }
 
+    /** Sends raw bytes to one partition (e.g. the unnamed cluster's, {@link #homePartition}). */
+    void publishRaw(String topic, int partition, String key, byte[] value) {
+        send(new ProducerRecord<>(topic, partition, key, value));
+    }
+
+    /** The partition of the unnamed cluster's records on {@code topic} (ClusterPartitions). */
+    int homePartition(String topic) {
+        return dev.taskgov.core.events.ClusterPartitions.of(dev.taskgov.core.cluster.ClusterArn.UNNAMED.value(),
+                producer.partitionsFor(topic).size());
+    }
+
     private void send(ProducerRecord<String, byte[]> r) {
         try {
             producer.send(r).get(30, TimeUnit.SECONDS);
@@ -159,23 +170,28 @@ final class LiveCluster implements AutoCloseable {
         awaitQuiet(List.of(decider), standIn);
     }
 
-    /** As above, whichever of the candidates is the decider; answers it. */
+    /**
+     * As above, the candidates sharing the partitions between them (each input partition processed by its owner);
+     * answers the one deciding for the default cluster.
+     */
     AdmissionDecider awaitQuiet(List<AdmissionDecider> candidates, PreemptionStandIn standIn) {
         lastEnds = Map.of();
         AdmissionDecider[] found = new AdmissionDecider[1];
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(40)).until(() -> {
-            found[0] = candidates.stream().filter(AdmissionDecider::isDecider).findFirst().orElse(null);
-            return found[0] != null && quiet(found[0], standIn);
+            found[0] = candidates.stream().filter(AdmissionDecider::decidesDefaultCluster).findFirst().orElse(null);
+            return found[0] != null && quiet(candidates, standIn);
         });
         return found[0];
     }
 
-    private boolean quiet(AdmissionDecider decider, PreemptionStandIn standIn) {
-        if (!decider.isDecider()) return false;
+    private boolean quiet(List<AdmissionDecider> deciders, PreemptionStandIn standIn) {
         List<String> inputs = List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(),
                 topics.topology(), topics.preemptionRequested());
         Map<String, Long> ends = endOffsets(inputs);
-        Map<String, Long> done = new HashMap<>(decider.processedOffsets());
+        Map<String, Long> done = new HashMap<>();
+        for (AdmissionDecider d : deciders) {
+            if (d.isDecider()) d.processedOffsets().forEach((k, v) -> done.merge(k, v, Math::max));
+        }
         if (standIn != null) done.putAll(standIn.processedOffsets());
         for (Map.Entry<String, Long> e : ends.entrySet()) {
             if (e.getKey().startsWith(topics.preemptionRequested() + "-") && standIn == null) continue;

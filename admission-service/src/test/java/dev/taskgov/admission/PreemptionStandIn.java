@@ -69,9 +69,15 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
     PreemptionStandIn(LiveCluster cluster) {
         this.cluster = cluster;
         consumer = new KafkaConsumer<>(cluster.consumerProps(), new StringDeserializer(), new ByteArrayDeserializer());
-        TopicPartition tp = new TopicPartition(cluster.topics.preemptionRequested(), 0);
-        consumer.assign(List.of(tp));
-        consumer.seekToBeginning(List.of(tp));
+        // Every partition: a cluster's requests are on its partition (ClusterPartitions), not necessarily 0.
+        List<TopicPartition> parts = new java.util.ArrayList<>();
+        org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> {
+            consumer.partitionsFor(cluster.topics.preemptionRequested())
+                    .forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
+            return !parts.isEmpty(); // the topic's metadata may lag its creation
+        });
+        consumer.assign(parts);
+        consumer.seekToBeginning(parts);
         Properties pp = new Properties();
         pp.putAll(cluster.client);
         pp.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "standin-" + cluster.id);
@@ -112,10 +118,13 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
                 ClusterSnapshot.of(view.config, view.quotas, view.nodes, view.running), preemptor);
         if (!(plan instanceof PlanResult.PreemptionPlan p)) return;
         producer.beginTransaction();
+        // On the cluster's partition, all in one transaction, as preemption-service emits them: admission then sees
+        // the victims of one plan together.
+        int partition = cluster.homePartition(cluster.topics.preempted());
         for (Victim v : p.victims()) {
             WorkloadPreempted event = new WorkloadPreempted(v.workloadId(), v.team(), p.preemptorId(), v.reason(),
                     v.message(), Instant.now());
-            producer.send(new ProducerRecord<>(cluster.topics.preempted(), v.workloadId(), EventCodec.bytes(event)));
+            producer.send(new ProducerRecord<>(cluster.topics.preempted(), partition, v.workloadId(), EventCodec.bytes(event)));
             published.add(event);
         }
         producer.commitTransaction();

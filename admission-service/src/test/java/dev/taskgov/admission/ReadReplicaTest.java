@@ -22,12 +22,18 @@ import static org.awaitility.Awaitility.await;
 class ReadReplicaTest {
 
     @Test
-    void a_standby_answers_every_read_from_its_replica_as_the_decider_would() {
+    void an_instance_not_deciding_for_the_cluster_answers_every_read_from_its_replica_as_the_decider_would() {
         try (LiveCluster c = new LiveCluster("replica")) {
             Fixtures.cluster(c, 2, Map.of("team-a", 16L));
-            AdmissionDecider decider = c.startDecider(Clock.systemUTC());
-            await().atMost(Duration.ofMinutes(2)).until(decider::isDecider);
-            AdmissionDecider standby = c.startDecider(Clock.systemUTC());
+            AdmissionDecider first = c.startDecider(Clock.systemUTC());
+            await().atMost(Duration.ofMinutes(2)).until(first::isDecider);
+            AdmissionDecider second = c.startDecider(Clock.systemUTC());
+            // The two share the partitions; one of them decides for the (one, unnamed) cluster.
+            c.awaitGroupStable(2);
+            await().atMost(Duration.ofMinutes(2)).until(() -> first.isDecider() && second.isDecider()
+                    && (first.decidesDefaultCluster() || second.decidesDefaultCluster()));
+            AdmissionDecider decider = first.decidesDefaultCluster() ? first : second;
+            AdmissionDecider standby = decider == first ? second : first;
             AdmissionReplica replica = new AdmissionReplica(c.client, c.topics, Duration.ofMillis(50), Clock.systemUTC());
             c.own(replica);
             replica.start();
@@ -38,7 +44,7 @@ class ReadReplicaTest {
             await().atMost(Duration.ofMinutes(1)).until(() ->
                     decider.processor().workload("waits").map(r -> r.state() == WorkloadState.Pending && r.reason() != null
                             && !r.reason().equals("Queued")).orElse(false));
-            assertThat(standby.isDecider()).as("the second instance stands by").isFalse();
+            assertThat(standby.decidesDefaultCluster()).as("the other instance does not decide for this cluster").isFalse();
 
             // The standby's joining makes the group rebalance: the decider gives its partition up and takes it back,
             // rebuilding its state from the changelog meanwhile, so its records are read once it decides again.
@@ -62,8 +68,8 @@ class ReadReplicaTest {
                     .isEqualTo(decider.processor().dryRun(Fixtures.workload("probe", "team-a", 4, t0.plusSeconds(2))).verdict())
                     .isEqualTo(DryRunResult.Verdict.Admitted);
 
-            decider.close(); // the standby takes over; the replica goes on answering with the same state
-            await().atMost(Duration.ofMinutes(2)).until(standby::isDecider);
+            decider.close(); // the other instance takes the cluster over; the replica goes on answering with the same state
+            await().atMost(Duration.ofMinutes(2)).until(standby::decidesDefaultCluster);
             assertThat(replica.reads().orElseThrow().workload("fits")).contains(admitted);
         }
     }

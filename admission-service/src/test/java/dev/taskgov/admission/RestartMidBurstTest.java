@@ -1,6 +1,7 @@
 package dev.taskgov.admission;
 
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.model.WorkloadState;
@@ -41,8 +42,9 @@ class RestartMidBurstTest {
             Fixtures.cluster(c, NODES, Map.of("team-a", 300L, "team-b", 300L));
             AdmissionDecider first = c.startDecider(Clock.systemUTC());
             AdmissionDecider standby = c.startDecider(Clock.systemUTC());
-            await().atMost(Duration.ofMinutes(2)).until(() -> first.isDecider() || standby.isDecider());
-            AdmissionDecider active = first.isDecider() ? first : standby;
+            // The two share the partitions; the one deciding for the (one) cluster is stopped mid-burst.
+            await().atMost(Duration.ofMinutes(2)).until(() -> first.decidesDefaultCluster() || standby.decidesDefaultCluster());
+            AdmissionDecider active = first.decidesDefaultCluster() ? first : standby;
             AdmissionDecider waiting = active == first ? standby : first;
 
             Instant t0 = Instant.parse("2026-11-30T10:00:00Z");
@@ -56,8 +58,8 @@ class RestartMidBurstTest {
                 }
                 if (i == 700) {
                     c.flush();
-                    await().atMost(Duration.ofMinutes(2)).until(waiting::isDecider);
-                    fence(c); // a "restarted" instance with the same transactional id: the decider's open work aborts
+                    await().atMost(Duration.ofMinutes(2)).until(waiting::decidesDefaultCluster);
+                    fence(c); // a "restarted" instance with the same transactional ids: the decider's open work aborts
                 }
             }
             c.flush();
@@ -93,16 +95,19 @@ class RestartMidBurstTest {
     }
 
     private static long processed(AdmissionDecider d, LiveCluster c) {
-        return d.processedOffsets().getOrDefault(c.topics.submitted() + "-0", 0L);
+        return d.processedOffsets().entrySet().stream().filter(e -> e.getKey().startsWith(c.topics.submitted() + "-"))
+                .mapToLong(Map.Entry::getValue).sum();
     }
 
-    /** What a restarted instance does first: initTransactions with the same id fences the current decider. */
+    /** What a restarted instance does first: initTransactions with the same ids (one per partition) fences the deciders. */
     private static void fence(LiveCluster c) {
-        Properties p = new Properties();
-        p.putAll(c.client);
-        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, c.deciderSettings().transactionalId());
-        try (KafkaProducer<String, byte[]> zombieKiller = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
-            zombieKiller.initTransactions();
+        for (int n = 0; n < TopicCatalog.WORKLOAD_PARTITIONS; n++) {
+            Properties p = new Properties();
+            p.putAll(c.client);
+            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, c.deciderSettings().transactionalIdPrefix() + n);
+            try (KafkaProducer<String, byte[]> zombieKiller = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+                zombieKiller.initTransactions();
+            }
         }
     }
 

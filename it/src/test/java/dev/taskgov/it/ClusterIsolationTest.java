@@ -63,53 +63,56 @@ class ClusterIsolationTest {
             live.startAdmission();
             live.startPreemption(Map.of());
             live.awaitQuiet();
-            AdmissionProcessor admission = live.admission.processor();
-            assertThat(admission.governed()).containsExactly(DEMO, SMALL);
+            // Each cluster is decided by the processor of its partition: every read goes to the cluster's own.
+            Map<ClusterArn, AdmissionProcessor> deciders = Map.of(DEMO, deciderOf(live, DEMO), SMALL, deciderOf(live, SMALL),
+                    ClusterArn.UNNAMED, deciderOf(live, ClusterArn.UNNAMED));
+            assertThat(deciders.get(DEMO).governed()).containsExactly(DEMO, SMALL);
+            assertThat(deciders.get(SMALL).governed()).containsExactly(DEMO, SMALL);
 
             // policy: the demo cluster still knows experiment; the second cluster does not
             submit(live, "a-exp-1", DEMO, "team-a", "experiment-priority", 1);
             submit(live, "a-exp-2", DEMO, "team-a", "experiment-priority", 1);
             submit(live, "b-exp", SMALL, "team-a", "experiment-priority", 1);
             live.awaitQuiet();
-            assertState(admission, "a-exp-1", WorkloadState.Admitted, null);
-            assertState(admission, "a-exp-2", WorkloadState.Admitted, null);
-            assertState(admission, "b-exp", WorkloadState.Rejected, RejectReason.UnknownPriorityClass.name());
-            assertThat(admission.workload("b-exp").orElseThrow().message()).contains("experiment").contains("[inference, training]");
+            assertState(deciders.get(DEMO), "a-exp-1", WorkloadState.Admitted, null);
+            assertState(deciders.get(DEMO), "a-exp-2", WorkloadState.Admitted, null);
+            assertState(deciders.get(SMALL), "b-exp", WorkloadState.Rejected, RejectReason.UnknownPriorityClass.name());
+            assertThat(deciders.get(SMALL).workload("b-exp").orElseThrow().message()).contains("experiment").contains("[inference, training]");
 
             // a submission that names no cluster, while the deployment governs two, is refused naming the field
             live.publish(t.submitted(), "nowhere", submission("nowhere", null, "team-a", "training-priority", 1));
             live.awaitQuiet();
-            assertState(admission, "nowhere", WorkloadState.Rejected, RejectReason.UnknownCluster.name());
-            assertThat(admission.workload("nowhere").orElseThrow().message()).startsWith("clusterArn: is required")
+            assertState(deciders.get(ClusterArn.UNNAMED), "nowhere", WorkloadState.Rejected, RejectReason.UnknownCluster.name());
+            assertThat(deciders.get(ClusterArn.UNNAMED).workload("nowhere").orElseThrow().message()).startsWith("clusterArn: is required")
                     .contains(DEMO.value()).contains(SMALL.value());
 
             // quota: team-a uses all of its demo nominal (16), and still has its own 8 in the second cluster
             submit(live, "b-train", SMALL, "team-a", "training-priority", 1);
             submit(live, "b-team-b", SMALL, "team-b", "training-priority", 1);
             live.awaitQuiet();
-            assertState(admission, "b-train", WorkloadState.Admitted, null);
-            assertState(admission, "b-team-b", WorkloadState.Admitted, null);
+            assertState(deciders.get(SMALL), "b-train", WorkloadState.Admitted, null);
+            assertState(deciders.get(SMALL), "b-team-b", WorkloadState.Admitted, null);
 
             // cohort and capacity: the demo cluster has 16 idle accelerators and team-b there lends 16, but the
             // second cluster is full: team-a waits there
             submit(live, "b-more", SMALL, "team-a", "training-priority", 1);
             live.awaitQuiet();
-            assertState(admission, "b-more", WorkloadState.Pending, null);
+            assertState(deciders.get(SMALL), "b-more", WorkloadState.Pending, null);
             // ... while in the demo cluster team-a borrows from its own cohort
             submit(live, "a-borrow", DEMO, "team-a", "experiment-priority", 1);
             live.awaitQuiet();
-            assertState(admission, "a-borrow", WorkloadState.Admitted, null);
+            assertState(deciders.get(DEMO), "a-borrow", WorkloadState.Admitted, null);
 
             // preemption: an inference workload of team-a in the second cluster evicts team-a's training work there,
             // never the lower-priority experiment work of the team of the same name in the demo cluster
             submit(live, "b-urgent", SMALL, "team-a", "inference-priority", 1);
             live.awaitQuiet();
-            assertState(admission, "b-urgent", WorkloadState.Admitted, null);
+            assertState(deciders.get(SMALL), "b-urgent", WorkloadState.Admitted, null);
             List<WorkloadPreempted> preempted = live.readAll(t.preempted()).stream()
                     .map(r -> EventCodec.read(r.value(), WorkloadPreempted.class)).toList();
             assertThat(preempted).extracting(WorkloadPreempted::workloadId).containsExactly("b-train");
             assertThat(preempted).extracting(WorkloadPreempted::clusterArn).containsOnly(SMALL.value());
-            for (String id : List.of("a-exp-1", "a-exp-2", "a-borrow")) assertState(admission, id, WorkloadState.Admitted, null);
+            for (String id : List.of("a-exp-1", "a-exp-2", "a-borrow")) assertState(deciders.get(DEMO), id, WorkloadState.Admitted, null);
 
             // every record names its workload's cluster; admitted placements stay on their cluster's nodes
             Map<String, String> clusterOf = new TreeMap<>();
@@ -129,11 +132,16 @@ class ClusterIsolationTest {
             // the two policies are two records on the quota topic; neither replaced the other
             assertThat(live.readAll(t.quota()).stream().map(ConsumerRecord::key))
                     .contains(ClusterScopedKey.schedulerConfig(DEMO), ClusterScopedKey.schedulerConfig(SMALL));
-            assertThat(admission.summary(DEMO).orElseThrow().priorityClasses()).containsKeys("experiment", "training", "inference");
-            assertThat(admission.summary(SMALL).orElseThrow().priorityClasses()).containsOnlyKeys("inference", "training");
-            assertThat(admission.summary(DEMO).orElseThrow().used().get(P5).accelerators()).isEqualByComparingTo("24");
-            assertThat(admission.summary(SMALL).orElseThrow().used().get(P5).accelerators()).isEqualByComparingTo("16");
+            assertThat(deciders.get(DEMO).summary(DEMO).orElseThrow().priorityClasses()).containsKeys("experiment", "training", "inference");
+            assertThat(deciders.get(SMALL).summary(SMALL).orElseThrow().priorityClasses()).containsOnlyKeys("inference", "training");
+            assertThat(deciders.get(DEMO).summary(DEMO).orElseThrow().used().get(P5).accelerators()).isEqualByComparingTo("24");
+            assertThat(deciders.get(SMALL).summary(SMALL).orElseThrow().used().get(P5).accelerators()).isEqualByComparingTo("16");
         }
+    }
+
+    /** The processor deciding for {@code cluster} (the one of its partition), once the decider has rebuilt it. */
+    private static AdmissionProcessor deciderOf(LiveServices live, ClusterArn cluster) {
+        return live.admission.processorFor(cluster).orElseThrow(() -> new AssertionError("no decider for " + cluster));
     }
 
     private static void declare(LiveServices live, ClusterArn cluster, int nodes) {

@@ -1,7 +1,6 @@
 package dev.taskgov.it;
 
 import dev.taskgov.admission.AdmissionProcessor;
-import dev.taskgov.admission.AdmissionTopics;
 import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadAdmitted;
@@ -12,11 +11,11 @@ import dev.taskgov.core.sim.ScenarioFiles;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
 import dev.taskgov.core.model.PreemptionReason;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,11 +34,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every public scenario replayed through the real admission decider AND the real preemption
  * decider on a real broker, with no stand-in: quota and topology records as quota- and
- * topology-service publish them, submissions and finishes as events. Each scenario must meet the
- * same expectations, check by check, as {@link Simulator#run} on the same file; every eviction
- * must name its preemptor and reason.
+ * topology-service publish them, submissions and finishes as events. All scenarios run in ONE
+ * deployment (one set of topics, one admission and one preemption decider, started once), each in a
+ * cluster of its own that it declares ({@link ScenarioCluster}: its records name its cluster, its
+ * workload ids carry its prefix); the clusters spread over the partitions of the workload topics, so a
+ * partition's processor decides for several scenarios at once. Each scenario must meet the same
+ * expectations, check by check, as {@link Simulator#run} on the same file, reading its cluster's
+ * decider; every eviction must name its preemptor and reason, and every record of its workloads its
+ * cluster.
  */
 class LiveScenarioTest {
+
+    /** The shared deployment; each scenario adds its cluster to it. */
+    private static LiveServices live;
+    private static final AtomicInteger CLUSTERS = new AtomicInteger();
 
     /** The repository's scenarios and the public ones of ../shared/scenarios, as the simulator's tests read them. */
     static Stream<Path> scenarios() {
@@ -46,6 +55,19 @@ class LiveScenarioTest {
     }
 
     record Check(int step, String check, String workloadId, boolean ok) {
+    }
+
+    @BeforeAll
+    static void deploy() {
+        live = new LiveServices("scenarios");
+        live.startAdmission();
+        live.startPreemption(Map.of());
+        live.awaitQuiet();
+    }
+
+    @AfterAll
+    static void undeploy() {
+        if (live != null) live.close();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -56,25 +78,32 @@ class LiveScenarioTest {
         List<Check> expected = simulated.expectations().stream()
                 .map(c -> new Check(c.step(), c.check(), c.workloadId(), c.ok())).toList();
 
-        try (LiveServices live = new LiveServices(scenario.name())) {
-            List<Check> seen = replay(live, scenario);
-            assertThat(seen).as("live checks vs simulator checks of %s", file.getFileName()).isEqualTo(expected);
-            assertThat(seen).as("every expectation of %s holds live", file.getFileName()).allMatch(Check::ok);
-            for (var r : live.readAll(live.admissionTopics.preempted())) {
-                WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
-                // invariant 4: a preemption names its preemptor; an eviction by node failure or quota removal has none
-                if (p.reason() != PreemptionReason.NodeFailure && p.reason() != PreemptionReason.QuotaRemoved) {
-                    assertThat(p.preemptorWorkloadId()).as("preemptor of %s", p.workloadId()).isNotBlank();
-                }
-                assertThat(p.reason()).as("reason of %s", p.workloadId()).isNotNull();
-                assertThat(p.message()).as("message of %s", p.workloadId()).isNotBlank();
+        ScenarioCluster in = ScenarioCluster.numbered(CLUSTERS.incrementAndGet());
+        List<Check> seen = replay(in, scenario);
+        assertThat(seen).as("live checks vs simulator checks of %s", file.getFileName()).isEqualTo(expected);
+        assertThat(seen).as("every expectation of %s holds live", file.getFileName()).allMatch(Check::ok);
+        for (WorkloadPreempted p : preempted(in)) {
+            // invariant 4: a preemption names its preemptor; an eviction by node failure or quota removal has none
+            if (p.reason() != PreemptionReason.NodeFailure && p.reason() != PreemptionReason.QuotaRemoved) {
+                assertThat(p.preemptorWorkloadId()).as("preemptor of %s", p.workloadId()).isNotBlank();
+                assertThat(p.preemptorWorkloadId()).as("preemptor of %s", p.workloadId()).startsWith(in.idPrefix());
+            }
+            assertThat(p.reason()).as("reason of %s", p.workloadId()).isNotNull();
+            assertThat(p.message()).as("message of %s", p.workloadId()).isNotBlank();
+        }
+        // isolation: every admission of the scenario's workloads is in its cluster, and names only its own
+        for (var r : live.readAll(live.admissionTopics.admitted())) {
+            WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);
+            if (in.cluster().value().equals(a.clusterArn()) || a.workloadId().startsWith(in.idPrefix())) {
+                assertThat(a.clusterArn()).as("cluster of %s", a.workloadId()).isEqualTo(in.cluster().value());
+                assertThat(a.workloadId()).as("a workload admitted in %s", in.cluster()).startsWith(in.idPrefix());
             }
         }
     }
 
-    private static List<Check> replay(LiveServices live, Scenario scenario) {
-        AdmissionTopics t = live.admissionTopics;
-        live.startWith(scenario);
+    private static List<Check> replay(ScenarioCluster in, Scenario scenario) {
+        live.publishStart(scenario, in);
+        live.awaitQuiet();
 
         List<Check> checks = new ArrayList<>();
         Instant time = Simulator.START;
@@ -82,30 +111,40 @@ class LiveScenarioTest {
         for (Scenario.Step step : scenario.steps()) {
             time = time.plus(Duration.ofSeconds(1));
             if (step instanceof Scenario.Expect e) {
-                List<String> preempted = live.readAll(t.preempted()).stream().map(r -> r.key()).toList();
+                List<String> preempted = preempted(in).stream().map(p -> in.scenarioId(p.workloadId())).toList();
                 Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
                 seenPreemptions = preempted.size();
-                checks.addAll(check(live.admission.processor(), e, since));
+                AdmissionProcessor decider = live.admission.processorFor(in.cluster())
+                        .orElseThrow(() -> new AssertionError("no decider for " + in.cluster()));
+                checks.addAll(check(decider, in, e, since));
             } else {
-                live.publishStep(step, time);
+                live.publishStep(step, time, in);
                 live.awaitQuiet();
             }
         }
         return checks;
     }
 
-    /** The simulator's checks, in its order, against the live admission decider's records. */
-    private static List<Check> check(AdmissionProcessor admission, Scenario.Expect e, Set<String> preemptedSince) {
+    /** The evictions in the scenario's cluster so far, in the order of the preempted topic. */
+    private static List<WorkloadPreempted> preempted(ScenarioCluster in) {
+        return live.readAll(live.admissionTopics.preempted()).stream()
+                .map(r -> EventCodec.read(r.value(), WorkloadPreempted.class))
+                .filter(p -> in.cluster().value().equals(p.clusterArn()))
+                .toList();
+    }
+
+    /** The simulator's checks, in its order, against the live admission decider's records of the scenario's cluster. */
+    private static List<Check> check(AdmissionProcessor admission, ScenarioCluster in, Scenario.Expect e, Set<String> preemptedSince) {
         List<Check> out = new ArrayList<>();
-        for (String id : e.admitted()) out.add(new Check(e.index(), "admitted", id, stateIs(admission, id, WorkloadState.Admitted)));
-        for (String id : e.pending()) out.add(new Check(e.index(), "pending", id, stateIs(admission, id, WorkloadState.Pending)));
-        for (String id : e.finished()) out.add(new Check(e.index(), "finished", id, stateIs(admission, id, WorkloadState.Finished)));
+        for (String id : e.admitted()) out.add(new Check(e.index(), "admitted", id, stateIs(admission, in.liveId(id), WorkloadState.Admitted)));
+        for (String id : e.pending()) out.add(new Check(e.index(), "pending", id, stateIs(admission, in.liveId(id), WorkloadState.Pending)));
+        for (String id : e.finished()) out.add(new Check(e.index(), "finished", id, stateIs(admission, in.liveId(id), WorkloadState.Finished)));
         if (e.preemptedSinceLastExpect() != null) {
             out.add(new Check(e.index(), "preemptedSinceLastExpect", null,
                     new TreeSet<>(e.preemptedSinceLastExpect()).equals(preemptedSince)));
         }
         e.placements().forEach((id, podSets) -> {
-            Optional<WorkloadRecord> r = admission.workload(id).filter(w -> w.placement() != null);
+            Optional<WorkloadRecord> r = admission.workload(in.liveId(id)).filter(w -> w.placement() != null);
             podSets.forEach((podSet, nodes) -> {
                 Map<String, Integer> expected = new TreeMap<>();
                 nodes.forEach((n, c) -> {

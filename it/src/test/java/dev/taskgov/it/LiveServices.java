@@ -9,15 +9,13 @@ import dev.taskgov.preemption.PreemptionProcessor;
 import dev.taskgov.preemption.PreemptionTopics;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.core.cluster.ClusterScopedKey;
+import dev.taskgov.core.events.ClusterDeclared;
 import dev.taskgov.core.events.EventCodec;
-import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadSubmitted;
-import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.sim.Scenario;
-import dev.taskgov.core.topology.Node;
 import dev.taskgov.service.support.ClusterChangeRecords;
-import dev.taskgov.service.support.QuotaRecords;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -104,29 +102,49 @@ final class LiveServices implements AutoCloseable {
      * nodes), starts both deciders (no grace periods) and waits until they have read it.
      */
     void startWith(Scenario scenario) {
-        publish(admissionTopics.quota(), QuotaRecords.SCHEDULER_CONFIG_KEY, QuotaRecords.schedulerConfig(scenario.schedulerConfig()));
-        for (TeamQuota q : scenario.quotas()) publish(admissionTopics.quota(), q.team(), QuotaRecords.effectiveQuota(q));
-        for (Node n : scenario.nodes()) publish(admissionTopics.topology(), n.name(), NodeRecord.of(n));
+        publishStart(scenario, ScenarioCluster.UNNAMED);
         startAdmission();
         startPreemption(Map.of());
         awaitQuiet();
     }
 
     /**
-     * Publishes one scenario step (not an expect step) at {@code time}: a submission (submitted at
-     * {@code time} unless it says when) or a finish as an event, a cluster change as the record
+     * Publishes a scenario's starting cluster in {@code in} (a named cluster is declared first, as topology-service
+     * declares the clusters it discovers): scheduler config, quotas, nodes.
+     */
+    void publishStart(Scenario scenario, ScenarioCluster in) {
+        if (!in.cluster().isUnnamed()) {
+            publish(admissionTopics.topology(), ClusterScopedKey.declaration(in.cluster()),
+                    new ClusterDeclared(in.cluster().value(), in.cluster().shortId(), "static", null));
+        }
+        for (ClusterChangeRecords c : ClusterChangeRecords.start(scenario, in.cluster())) publish(c);
+    }
+
+    /** {@link #publishStep(Scenario.Step, Instant, ScenarioCluster)} in a deployment of one scenario. */
+    void publishStep(Scenario.Step step, Instant time) {
+        publishStep(step, time, ScenarioCluster.UNNAMED);
+    }
+
+    /**
+     * Publishes one scenario step (not an expect step) at {@code time} in the scenario's cluster: a submission
+     * (submitted at {@code time} unless it says when) or a finish as an event, a cluster change as the record
      * topology- or quota-service would publish.
      */
-    void publishStep(Scenario.Step step, Instant time) {
+    void publishStep(Scenario.Step step, Instant time, ScenarioCluster in) {
         if (step instanceof Scenario.Submit s) {
-            WorkloadSubmitted w = s.workload().submittedAt() == null ? s.workload().withSubmittedAt(time) : s.workload();
+            WorkloadSubmitted w = in.submission(s.workload().submittedAt() == null ? s.workload().withSubmittedAt(time) : s.workload());
             publish(admissionTopics.submitted(), w.workloadId(), w);
         } else if (step instanceof Scenario.Finish f) {
-            publish(admissionTopics.finished(), f.workloadId(), new WorkloadFinished(f.workloadId(), time, f.outcome()));
+            String id = in.liveId(f.workloadId());
+            publish(admissionTopics.finished(), id, new WorkloadFinished(id, time, f.outcome(), in.cluster().orNull()));
         } else {
-            ClusterChangeRecords c = ClusterChangeRecords.of(step).orElseThrow(() -> new IllegalArgumentException("not a step to publish: " + step));
-            publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? admissionTopics.quota() : admissionTopics.topology(), c.key(), c.value());
+            publish(ClusterChangeRecords.of(step, in.cluster())
+                    .orElseThrow(() -> new IllegalArgumentException("not a step to publish: " + step)));
         }
+    }
+
+    private void publish(ClusterChangeRecords c) {
+        publish(c.topic() == ClusterChangeRecords.Topic.QUOTA ? admissionTopics.quota() : admissionTopics.topology(), c.key(), c.value());
     }
 
     void publish(String topic, String key, Object value) {
@@ -138,6 +156,21 @@ final class LiveServices implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("cannot publish to " + topic, e);
         }
+    }
+
+    /**
+     * Sends without waiting for the ack (bursts; {@link #flush()} waits for all), with CloudEvents headers, to
+     * {@code partition} or, when null, the partition of the key (as a producer unaware of clusters would).
+     */
+    void publishAsync(String topic, Integer partition, String key, Object value) {
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, partition, key, value == null ? null : EventCodec.bytes(value));
+        CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
+                Instant.now(), key);
+        producer.send(r);
+    }
+
+    void flush() {
+        producer.flush();
     }
 
     List<ConsumerRecord<String, byte[]>> readAll(String topic) {
@@ -173,11 +206,12 @@ final class LiveServices implements AutoCloseable {
         return true;
     }
 
-    /** Last stable offsets (what read_committed consumers reach). */
+    /** Last stable offsets (what read_committed consumers reach) of every partition of the topics. */
     Map<TopicPartition, Long> endOffsets(List<String> topics) {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        for (String t : topics) request.put(new TopicPartition(t, 0), OffsetSpec.latest());
         try {
+            admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).forEach((name, d) ->
+                    d.partitions().forEach(p -> request.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
             Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> r = admin.listOffsets(request,
                     new org.apache.kafka.clients.admin.ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(30, TimeUnit.SECONDS);
             Map<TopicPartition, Long> out = new HashMap<>();

@@ -16,12 +16,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * One preemption decider: the transactional loop on its own thread around a
- * {@link PreemptionProcessor}. The requests topic is the loop's group topic (one partition per
- * cluster, one owner, handled in order); the changelog is its side topic. Plain Java: the Quarkus
- * bean {@code PreemptionRuntime} owns one; tests start several against one broker.
+ * One preemption decider instance: the transactional loop on its own thread with one
+ * {@link PreemptionProcessor} per owned partition of the requests topic (the loop's group topic: a partition
+ * holds a set of clusters and has one owner, requests handled in order); the changelog is its side topic, split
+ * like the requests. Plain Java: the Quarkus bean {@code PreemptionRuntime} owns one; tests start several
+ * against one broker, or in child processes.
  */
 public final class PreemptionDecider implements AutoCloseable {
 
@@ -31,18 +34,27 @@ public final class PreemptionDecider implements AutoCloseable {
     private static final Duration WAKE_UP_SPACING = Duration.ofMillis(500);
 
     /**
-     * @param clientProps     Kafka client settings (bootstrap servers)
-     * @param groupId         the deciders' consumer group
-     * @param transactionalId stable per cluster
-     * @param source          CloudEvents ce_source
+     * @param clientProps           Kafka client settings (bootstrap servers)
+     * @param groupId               the deciders' consumer group
+     * @param transactionalIdPrefix a partition's decider uses this plus the partition number, so the next owner
+     *                              of the partition fences it
+     * @param source                CloudEvents ce_source
+     * @param membership            session timeout, heartbeat and static identity in the group (failover speed)
      */
     public record Settings(Properties clientProps, PreemptionProcessor.Settings processor, String groupId,
-                           String transactionalId, String source, Duration pollTimeout, Duration rebuildTimeout,
-                           boolean createTopics) {
+                           String transactionalIdPrefix, String source, Duration pollTimeout, Duration rebuildTimeout,
+                           boolean createTopics, TransactionalLoop.Membership membership) {
+
+        /** Kafka's default membership (a dead instance's clusters move after 45 s). */
+        public Settings(Properties clientProps, PreemptionProcessor.Settings processor, String groupId,
+                        String transactionalIdPrefix, String source, Duration pollTimeout, Duration rebuildTimeout,
+                        boolean createTopics) {
+            this(clientProps, processor, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout, createTopics,
+                    TransactionalLoop.Membership.KAFKA_DEFAULTS);
+        }
     }
 
     private final Settings settings;
-    private final PreemptionProcessor processor;
     private final TransactionalLoop loop;
     private final Clock clock;
     private Thread thread;
@@ -52,11 +64,11 @@ public final class PreemptionDecider implements AutoCloseable {
     public PreemptionDecider(Settings settings, Clock clock, PreemptionObserver observer) {
         this.settings = settings;
         this.clock = clock;
-        this.processor = new PreemptionProcessor(settings.processor(), clock, observer);
         PreemptionTopics t = settings.processor().topics();
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
-                List.of(t.requested()), List.of(t.changelog()), settings.transactionalId(), settings.source(),
-                t.deadLetter(), settings.pollTimeout(), settings.rebuildTimeout()), processor, clock);
+                List.of(t.requested()), List.of(t.changelog()), Set.of(t.changelog()), settings.transactionalIdPrefix(),
+                settings.source(), t.deadLetter(), settings.pollTimeout(), settings.rebuildTimeout(), settings.membership(), null),
+                scope -> new PreemptionProcessor(settings.processor(), clock, observer, scope), clock);
     }
 
     /** Creates missing topics (when configured) and starts the loop thread. */
@@ -73,7 +85,8 @@ public final class PreemptionDecider implements AutoCloseable {
     /**
      * The loop acts on records only; when a grace period ends with no record arriving, this
      * thread writes a wake-up record (key {@value #WAKE_UP_KEY}) to the changelog, the loop's side
-     * topic, so the next batch publishes the due evictions in a transaction like any other.
+     * topic, on the partition of the processor whose grace ended, so the next batch of that partition publishes
+     * the due evictions in a transaction like any other.
      */
     private void wakeOnDeadlines() {
         Properties props = new Properties();
@@ -84,10 +97,19 @@ public final class PreemptionDecider implements AutoCloseable {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
             while (running) {
                 long now = System.nanoTime();
-                if (processor.hasDueWork(clock.instant()) && now - lastWakeUp > WAKE_UP_SPACING.toNanos()) {
-                    producer.send(new ProducerRecord<>(topic, WAKE_UP_KEY, (byte[]) null));
-                    producer.flush();
-                    lastWakeUp = now;
+                if (now - lastWakeUp > WAKE_UP_SPACING.toNanos()) {
+                    boolean sent = false;
+                    for (Map.Entry<Integer, PreemptionProcessor> e : processorsByPartition().entrySet()) {
+                        if (!e.getValue().hasDueWork(clock.instant())) continue;
+                        int changelogPartitions = producer.partitionsFor(topic).size();
+                        Integer partition = changelogPartitions == loop.inputPartitions() ? e.getKey() : null;
+                        producer.send(new ProducerRecord<>(topic, partition, WAKE_UP_KEY, (byte[]) null));
+                        sent = true;
+                    }
+                    if (sent) {
+                        producer.flush();
+                        lastWakeUp = now;
+                    }
                 }
                 try {
                     Thread.sleep(settings.pollTimeout().toMillis());
@@ -115,13 +137,27 @@ public final class PreemptionDecider implements AutoCloseable {
                 Topics.Spec.of(TopicCatalog.PREEMPTION_CHANGELOG, t.changelog())));
     }
 
-    public PreemptionProcessor processor() {
-        return processor;
+    /** The processors of the partitions this instance owns, by partition number. */
+    public Map<Integer, PreemptionProcessor> processorsByPartition() {
+        Map<Integer, PreemptionProcessor> out = new TreeMap<>();
+        loop.processors().forEach((n, p) -> out.put(n, (PreemptionProcessor) p));
+        return out;
     }
 
-    /** True while this instance owns the requests and has rebuilt its view. */
+    /** The processor of the unnamed cluster (a deployment whose records name none), or null when another instance owns it. */
+    public PreemptionProcessor processor() {
+        return processorsByPartition().values().stream().filter(PreemptionProcessor::decidesDefaultCluster).findFirst()
+                .orElse(null);
+    }
+
+    /** The partition numbers of the requests topic this instance owns. */
+    public Set<Integer> ownedPartitions() {
+        return loop.ownedPartitions();
+    }
+
+    /** True while this instance owns partitions of the requests and has rebuilt the view of each. */
     public boolean isDecider() {
-        return loop.isDecider() && processor.isReady();
+        return loop.isDecider() && processorsByPartition().values().stream().allMatch(PreemptionProcessor::isReady);
     }
 
     /** Next offset to process per {@code topic-partition} (committed work only). */

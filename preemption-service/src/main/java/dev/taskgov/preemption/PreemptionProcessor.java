@@ -3,6 +3,7 @@ package dev.taskgov.preemption;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.view.ClusterInputsByCluster;
+import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
@@ -30,6 +31,7 @@ import dev.taskgov.preemption.ClusterState.PlanningView;
 import dev.taskgov.preemption.ClusterState.PreemptorState;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.Outbox;
+import dev.taskgov.service.support.PartitionScope;
 import dev.taskgov.service.support.QuotaRecords;
 import dev.taskgov.service.support.TransactionalLoop;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -66,15 +68,48 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     private final Clock clock;
     private final PreemptionObserver observer;
     private final ClusterState state;
+    /** The partition (set of clusters) this processor decides for. */
+    private final PartitionScope scope;
     private StateTopicsReader reader;
     private volatile boolean ready;
 
+    /** A processor of every cluster (the requests topic has one partition). */
     public PreemptionProcessor(Settings settings, Clock clock, PreemptionObserver observer) {
+        this(settings, clock, observer, PartitionScope.WHOLE);
+    }
+
+    /** The processor of the clusters of {@code scope} (one owned partition of the requests). */
+    public PreemptionProcessor(Settings settings, Clock clock, PreemptionObserver observer, PartitionScope scope) {
         this.settings = settings;
         this.topics = settings.topics();
         this.clock = clock;
         this.observer = observer;
+        this.scope = scope;
         this.state = new ClusterState(settings.reservationTimeout());
+    }
+
+    /** Whether this processor decides for the unnamed cluster (a deployment whose records name none). */
+    public boolean decidesDefaultCluster() {
+        return scope.owns(ClusterArn.UNNAMED.value());
+    }
+
+    /**
+     * A request is planned by the owner of its cluster's partition, so two deciders never plan evictions in one
+     * cluster; one that does not parse is refused where it is.
+     */
+    @Override
+    public int home(ConsumerRecord<String, byte[]> record, int partitions) {
+        if (partitions == 1 || record.value() == null) return record.partition();
+        try {
+            PreemptionRequested request = EventCodec.read(record.value(), PreemptionRequested.class);
+            if (request == null) return record.partition();
+            // The cluster as onRequest reads it: the request's, else its submission's.
+            String named = request.clusterArn() != null ? request.clusterArn()
+                    : request.workload() == null ? null : request.workload().clusterArn();
+            return ClusterPartitions.of(ClusterArn.ofNullable(named).value(), partitions);
+        } catch (RuntimeException e) {
+            return record.partition();
+        }
     }
 
     /** The topics read to build the view (not the requests, not the changelog). */
@@ -332,6 +367,9 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     /** One state-topic record into the view; a bad one is logged (its owner dead-letters it) and skipped. */
     private void applyState(ConsumerRecord<String, byte[]> r, Outbox out) {
         String topic = r.topic();
+        // A copy that admission forwarded to its cluster's partition: the original counts already (evictions are
+        // counted, so one of the two is skipped).
+        if (r.headers().lastHeader(TransactionalLoop.FORWARDED_HEADER) != null) return;
         try {
             if (topic.equals(topics.quota())) {
                 ClusterScopedKey key = ClusterScopedKey.parse(r.key());

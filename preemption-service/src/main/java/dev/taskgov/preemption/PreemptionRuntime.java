@@ -2,6 +2,7 @@ package dev.taskgov.preemption;
 
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.preemption.config.PreemptionServiceConfig;
+import dev.taskgov.service.support.DeciderMembershipConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -41,8 +42,8 @@ public class PreemptionRuntime {
         client.put(CommonClientConfigs.CLIENT_ID_CONFIG, "preemption-service");
         PreemptionDecider.Settings settings = new PreemptionDecider.Settings(client,
                 new PreemptionProcessor.Settings(topics, Map.copyOf(p.gracePeriod()), p.reservationTimeout()),
-                p.groupId(), p.transactionalIdPrefix() + p.cluster(), p.source(), p.pollTimeout(), p.rebuildTimeout(),
-                p.createTopics());
+                p.groupId(), p.transactionalIdPrefix(), p.source(), p.pollTimeout(), p.rebuildTimeout(),
+                p.createTopics(), DeciderMembershipConfig.membership(p));
         PreemptionDecider[] self = new PreemptionDecider[1];
         PreemptionMetrics metrics = new PreemptionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
                 () -> self[0] == null ? 0L : self[0].lag(), java.util.List.of(topics.requested()));

@@ -67,14 +67,22 @@ final class TestCluster implements AutoCloseable {
 
     /** Sends a JSON value with CloudEvents headers and waits for the ack. */
     void publish(String topic, String key, Object value) {
-        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value == null ? null : EventCodec.bytes(value));
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, home(topic), key, value == null ? null : EventCodec.bytes(value));
         CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
                 Instant.now(), key);
         send(r);
     }
 
     void publishRaw(String topic, String key, byte[] value) {
-        send(new ProducerRecord<>(topic, key, value));
+        send(new ProducerRecord<>(topic, home(topic), key, value));
+    }
+
+    /**
+     * The unnamed cluster's partition of {@code topic}, where admission writes its records (in order, e.g. admissions
+     * in admission order) and where the test's records go too.
+     */
+    int home(String topic) {
+        return dev.taskgov.core.events.ClusterPartitions.of("", producer.partitionsFor(topic).size());
     }
 
     private void send(ProducerRecord<String, byte[]> r) {
@@ -96,11 +104,43 @@ final class TestCluster implements AutoCloseable {
         return readAll(topic).stream().filter(r -> r.value() != null).map(r -> EventCodec.read(r.value(), type)).toList();
     }
 
-    /** Waits until the decider has committed its work on every request published so far. */
+    /**
+     * Waits until the decider has committed its work on every request published so far, on every partition (a
+     * request on another partition than its cluster's is forwarded there first), twice with the same end offsets.
+     */
     void awaitHandled(PreemptionDecider decider) {
-        long end = readAll(topics.requested()).isEmpty() ? 0 : endOffset(topics.requested());
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(40))
-                .until(() -> decider.isDecider() && decider.processedOffsets().getOrDefault(topics.requested() + "-0", -1L) >= end);
+        List<Map<String, Long>> last = new ArrayList<>(List.of(Map.of()));
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(40)).until(() -> {
+            if (!decider.isDecider()) return false;
+            Map<String, Long> ends = endOffsets(topics.requested());
+            Map<String, Long> done = decider.processedOffsets();
+            boolean caughtUp = ends.entrySet().stream().allMatch(e -> done.getOrDefault(e.getKey(), -1L) >= e.getValue());
+            boolean stable = ends.equals(last.set(0, ends));
+            return caughtUp && stable;
+        });
+    }
+
+    /** Requests the decider has gone past, over every partition of the requests topic. */
+    long handled(PreemptionDecider decider) {
+        return decider.processedOffsets().entrySet().stream().filter(e -> e.getKey().startsWith(topics.requested() + "-"))
+                .mapToLong(Map.Entry::getValue).sum();
+    }
+
+    /** Last stable offsets (what read_committed readers reach) per {@code topic-partition}. */
+    Map<String, Long> endOffsets(String topic) {
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(client)) {
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> request = new java.util.HashMap<>();
+            admin.describeTopics(List.of(topic)).allTopicNames().get(30, java.util.concurrent.TimeUnit.SECONDS).forEach((name, d) ->
+                    d.partitions().forEach(p -> request.put(new org.apache.kafka.common.TopicPartition(name, p.partition()),
+                            org.apache.kafka.clients.admin.OffsetSpec.latest())));
+            Map<String, Long> out = new java.util.HashMap<>();
+            admin.listOffsets(request, new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED)).all().get(30, java.util.concurrent.TimeUnit.SECONDS)
+                    .forEach((tp, info) -> out.put(tp.topic() + "-" + tp.partition(), info.offset()));
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read end offsets of " + topic, e);
+        }
     }
 
     long endOffset(String topic) {

@@ -25,20 +25,23 @@ public interface AdmissionServiceConfig {
     /** The decider: consumer group, transactions, changelog. */
     Admission admission();
 
-    interface Admission {
+    interface Admission extends dev.taskgov.service.support.DeciderMembershipConfig {
         /** Whether this instance joins the deciders' group at startup (off: HTTP only, every read answers 503). */
         @WithDefault("true")
         boolean enabled();
 
-        /** The cluster this decider serves; part of the transactional id. */
-        @WithDefault("default")
-        String cluster();
 
-        /** Consumer group of the deciders; one member decides, the others stand by. */
+        /**
+         * Consumer group of the deciders: its members share the partitions of the inputs (each partition, a set of
+         * clusters, has one owner at a time).
+         */
         @WithDefault("taskgov-admission")
         String groupId();
 
-        /** Prefix of the transactional id ({@code <prefix><cluster>}), stable so a new decider fences the old one. */
+        /**
+         * Prefix of the transactional ids ({@code <prefix><partition>}), stable so that the next owner of a partition
+         * fences the previous one.
+         */
         @WithDefault("taskgov-admission-")
         String transactionalIdPrefix();
 

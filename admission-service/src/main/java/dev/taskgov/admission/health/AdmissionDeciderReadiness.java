@@ -29,6 +29,7 @@ public class AdmissionDeciderReadiness implements HealthCheck {
                 .withData("role", decider ? "decider" : d == null ? "disabled" : "standby")
                 .withData("reads", decider ? "decider" : answersReads ? "replica" : "not yet")
                 .withData("lag", d == null ? 0 : d.lag())
+                .withData("partitions", d == null ? "" : d.ownedPartitions() + " of " + d.inputPartitions())
                 .build();
     }
 }

@@ -125,10 +125,13 @@ public final class KafkaAccess {
 
         // admission-service: the only writer of admissions; reads every team's submissions (and publishes the
         // ones its HTTP API accepted for an authenticated team), decides in a transaction; verifies its HTTP callers
-        // against the access keys (read by assignment, no group) and audits submissions and refusals.
+        // against the access keys (read by assignment, no group) and audits submissions and refusals. It writes
+        // finishes only to forward one that a producer put on another cluster's partition to its cluster's
+        // (TransactionalLoop), and preemptions only for its own evictions without a preemptor (NodeFailure,
+        // QuotaRemoved), which design.md puts on the preempted topic; no team writes either.
         write(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS,
                 TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.DEADLETTER, TopicCatalog.ADMISSION_CHANGELOG,
-                TopicCatalog.AUDIT);
+                TopicCatalog.AUDIT, TopicCatalog.WORKLOAD_FINISHED, TopicCatalog.WORKLOAD_PREEMPTED);
         read(grants, ADMISSION_SERVICE, names, TopicCatalog.CREDENTIALS);
         read(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_FINISHED, TopicCatalog.WORKLOAD_PREEMPTED,
                 TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS, TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY,
@@ -141,7 +144,7 @@ public final class KafkaAccess {
         group(grants, ADMISSION_SERVICE, "taskgov-admission");
         transactional(grants, ADMISSION_SERVICE, "taskgov-admission-");
 
-        // preemption-service: the only writer of preemptions; reads the requests and the state it decides on (every
+        // preemption-service: the writer of preemptions (admission-service writes only its own evictions); reads the requests and the state it decides on (every
         // team's submissions included).
         write(grants, PREEMPTION_SERVICE, names, TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.WORKLOAD_STATUS,
                 TopicCatalog.DEADLETTER, TopicCatalog.PREEMPTION_CHANGELOG);

@@ -39,8 +39,9 @@ public final class TopicCatalog {
      * @param defaultName the name unless renamed
      * @param property    the configuration property that renames it (environment variable: {@link #environmentVariable()})
      * @param compacted   log-compacted: the latest value per key is the state (quota, nodes, workload status, changelogs)
-     * @param partitions  partitions a service creates it with: one, as one decider per cluster owns each input topic
-     *                    (the local runtime and the tests create more on purpose, so ordering-by-key bugs show)
+     * @param partitions  partitions a service creates it with: {@link #WORKLOAD_PARTITIONS} for the workload topics and
+     *                    the changelogs (each partition holds a set of clusters, {@link ClusterPartitions}, and has one
+     *                    decider at a time), one for the rest (quota, topology and dead letters are not split by cluster)
      */
     public record Topic(String defaultName, String property, boolean compacted, int partitions) {
 
@@ -50,12 +51,19 @@ public final class TopicCatalog {
         }
     }
 
-    public static final Topic WORKLOAD_SUBMITTED = topic(Names.WORKLOAD_SUBMITTED, "workload-submitted", false);
-    public static final Topic WORKLOAD_FINISHED = topic(Names.WORKLOAD_FINISHED, "workload-finished", false);
-    public static final Topic WORKLOAD_ADMITTED = topic(Names.WORKLOAD_ADMITTED, "workload-admitted", false);
-    public static final Topic WORKLOAD_PREEMPTED = topic(Names.WORKLOAD_PREEMPTED, "workload-preempted", false);
-    public static final Topic WORKLOAD_STATUS = topic(Names.WORKLOAD_STATUS, "workload-status", true);
-    public static final Topic PREEMPTION_REQUESTED = topic(Names.PREEMPTION_REQUESTED, "preemption-requested", false);
+    /**
+     * Partitions of the workload topics and changelogs: the most decider instances that can share the work
+     * (a partition is the unit of ownership), and few enough that an idle partition costs little. Clusters
+     * map onto them by {@link ClusterPartitions}.
+     */
+    public static final int WORKLOAD_PARTITIONS = 8;
+
+    public static final Topic WORKLOAD_SUBMITTED = workloadTopic(Names.WORKLOAD_SUBMITTED, "workload-submitted", false);
+    public static final Topic WORKLOAD_FINISHED = workloadTopic(Names.WORKLOAD_FINISHED, "workload-finished", false);
+    public static final Topic WORKLOAD_ADMITTED = workloadTopic(Names.WORKLOAD_ADMITTED, "workload-admitted", false);
+    public static final Topic WORKLOAD_PREEMPTED = workloadTopic(Names.WORKLOAD_PREEMPTED, "workload-preempted", false);
+    public static final Topic WORKLOAD_STATUS = workloadTopic(Names.WORKLOAD_STATUS, "workload-status", true);
+    public static final Topic PREEMPTION_REQUESTED = workloadTopic(Names.PREEMPTION_REQUESTED, "preemption-requested", false);
     public static final Topic QUOTA = topic(Names.QUOTA, "quota", true);
     public static final Topic TOPOLOGY = topic(Names.TOPOLOGY, "topology", true);
     public static final Topic DEADLETTER = topic(Names.DEADLETTER, "deadletter", false);
@@ -64,9 +72,9 @@ public final class TopicCatalog {
     /** Who did what: every change, HTTP submission and refused access, from every service. */
     public static final Topic AUDIT = topic(Names.AUDIT, "audit", false);
     public static final Topic ADMISSION_CHANGELOG =
-            new Topic(Names.ADMISSION_CHANGELOG, "taskgov.admission.changelog-topic", true, 1);
+            new Topic(Names.ADMISSION_CHANGELOG, "taskgov.admission.changelog-topic", true, WORKLOAD_PARTITIONS);
     public static final Topic PREEMPTION_CHANGELOG =
-            new Topic(Names.PREEMPTION_CHANGELOG, "taskgov.preemption.changelog-topic", true, 1);
+            new Topic(Names.PREEMPTION_CHANGELOG, "taskgov.preemption.changelog-topic", true, WORKLOAD_PARTITIONS);
 
     /** design.md's topics, the public contract between the services and their users. */
     public static final List<Topic> SHARED = List.of(WORKLOAD_SUBMITTED, WORKLOAD_FINISHED, WORKLOAD_ADMITTED,
@@ -83,6 +91,10 @@ public final class TopicCatalog {
 
     private static Topic topic(String name, String key, boolean compacted) {
         return new Topic(name, "taskgov.topics." + key, compacted, 1);
+    }
+
+    private static Topic workloadTopic(String name, String key, boolean compacted) {
+        return new Topic(name, "taskgov.topics." + key, compacted, WORKLOAD_PARTITIONS);
     }
 
     /** The topic with this default name. */

@@ -31,7 +31,11 @@ class TopicCatalogTest {
         assertThat(TopicCatalog.ALL).containsAll(TopicCatalog.SHARED);
         assertThat(List.of(TopicCatalog.ADMISSION_CHANGELOG, TopicCatalog.PREEMPTION_CHANGELOG))
                 .allMatch(TopicCatalog.Topic::compacted);
-        assertThat(TopicCatalog.ALL).allMatch(t -> t.partitions() == 1);
+        // Workload topics and changelogs are split by cluster; quota, topology and dead letters are not.
+        assertThat(TopicCatalog.ALL).filteredOn(t -> t.defaultName().startsWith("taskgov.workload.")
+                        || t.defaultName().startsWith("taskgov.preemption.") || t.defaultName().startsWith("taskgov.admission."))
+                .hasSize(8).allMatch(t -> t.partitions() == TopicCatalog.WORKLOAD_PARTITIONS);
+        assertThat(List.of(TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY, TopicCatalog.DEADLETTER)).allMatch(t -> t.partitions() == 1);
     }
 
     @Test

@@ -150,6 +150,9 @@ public final class SecureBroker {
                 "share.coordinator.state.topic.replication.factor=1",
                 "share.coordinator.state.topic.min.isr=1",
                 "group.initial.rebalance.delay.ms=0",
+                // The deciders run 1 s group sessions (TASKGOV_*_SESSION_TIMEOUT), so a dead instance's clusters move
+                // within seconds; Kafka's default floor is 6 s.
+                "group.min.session.timeout.ms=500",
                 "");
     }
 

@@ -21,20 +21,20 @@ public interface PreemptionServiceConfig {
     /** The decider. */
     Preemption preemption();
 
-    interface Preemption {
+    interface Preemption extends dev.taskgov.service.support.DeciderMembershipConfig {
         /** Whether this instance joins the deciders' group at startup. */
         @WithDefault("true")
         boolean enabled();
 
-        /** The cluster this decider serves; part of the transactional id. */
-        @WithDefault("default")
-        String cluster();
 
         /** Consumer group of the deciders; one member decides, the others stand by. */
         @WithDefault("taskgov-preemption")
         String groupId();
 
-        /** Prefix of the transactional id ({@code <prefix><cluster>}), stable so a new decider fences the old one. */
+        /**
+         * Prefix of the transactional ids ({@code <prefix><partition>}), stable so that the next owner of a partition
+         * fences the previous one.
+         */
         @WithDefault("taskgov-preemption-")
         String transactionalIdPrefix();
 

@@ -8,8 +8,10 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Ready once this instance is the preemption decider with its view rebuilt; a standby reports
- * "standby" (still up: it takes over through the consumer group when the decider goes away).
+ * Always up once started: preemption-service serves nothing over HTTP but {@code /q/*}. The data say whether this
+ * instance decides (owns partitions of the requests, their views rebuilt: "decider") or owns none ("standby": it
+ * takes partitions over through the consumer group when an owner goes away or the partitions are re-spread), and
+ * which partitions it owns.
  */
 @Readiness
 @ApplicationScoped
@@ -21,6 +23,7 @@ public class PreemptionDeciderReadiness implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         boolean deciding = runtime.decider().isPresent();
-        return HealthCheckResponse.named("preemption-decider").up().withData("role", deciding ? "decider" : "standby").build();
+        return HealthCheckResponse.named("preemption-decider").up().withData("role", deciding ? "decider" : "standby")
+                .withData("partitions", runtime.decider().map(d -> d.ownedPartitions().toString()).orElse("[]")).build();
     }
 }

@@ -27,10 +27,32 @@ public final class CompactedTopicReader {
     private CompactedTopicReader() {
     }
 
+    /** Which partitions of a topic to read, knowing how many it has. */
+    @FunctionalInterface
+    public interface PartitionFilter {
+        PartitionFilter ALL = (partition, partitions) -> true;
+
+        boolean read(int partition, int partitions);
+
+        /**
+         * The partition of {@code scope} when the topic is split like the scope's inputs; every partition
+         * otherwise (the reader then keeps the records of the scope's clusters itself).
+         */
+        static PartitionFilter of(PartitionScope scope) {
+            return (partition, partitions) -> partitions != scope.partitions() || partition == scope.partition();
+        }
+    }
+
     /** The latest value per key (insertion order = order of last write); tombstones remove keys. */
     public static Map<String, byte[]> latestByKey(Properties clientProps, String topic, Duration timeout) {
+        return latestByKey(clientProps, topic, timeout, PartitionFilter.ALL);
+    }
+
+    /** The latest value per key in the partitions of {@code topic} that {@code which} accepts. */
+    public static Map<String, byte[]> latestByKey(Properties clientProps, String topic, Duration timeout,
+                                                  PartitionFilter which) {
         Map<String, byte[]> latest = new LinkedHashMap<>();
-        readAll(clientProps, List.of(topic), timeout, r -> {
+        readAll(clientProps, List.of(topic), timeout, which, r -> {
             latest.remove(r.key());
             if (r.value() != null) latest.put(r.key(), r.value());
         });
@@ -43,6 +65,13 @@ public final class CompactedTopicReader {
      */
     public static Map<TopicPartition, Long> readAll(Properties clientProps, List<String> topics, Duration timeout,
                                                     Consumer<ConsumerRecord<String, byte[]>> sink) {
+        return readAll(clientProps, topics, timeout, PartitionFilter.ALL, sink);
+    }
+
+    /** {@link #readAll(Properties, List, Duration, Consumer)} of the partitions {@code which} accepts. */
+    public static Map<TopicPartition, Long> readAll(Properties clientProps, List<String> topics, Duration timeout,
+                                                    PartitionFilter which,
+                                                    Consumer<ConsumerRecord<String, byte[]>> sink) {
         Properties props = new Properties();
         props.putAll(clientProps);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -54,7 +83,8 @@ public final class CompactedTopicReader {
             for (String topic : topics) {
                 List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
                 if (infos == null) continue;
-                infos.forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
+                infos.stream().filter(i -> which.read(i.partition(), infos.size()))
+                        .forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);

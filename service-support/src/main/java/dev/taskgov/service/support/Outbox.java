@@ -27,13 +27,34 @@ public final class Outbox {
     private final List<Runnable> afterCommit = new ArrayList<>();
     /** Input records whose dead letter the producer could not write, with the first error. */
     private final Map<ConsumerRecord<String, byte[]>, Exception> failedDeadLetters = new ConcurrentHashMap<>();
+    private final PartitionScope scope;
+    private final Map<String, Integer> partitionCounts;
     private int sent;
 
     public Outbox(Producer<String, byte[]> producer, String source, String deadLetterTopic, Clock clock) {
+        this(producer, source, deadLetterTopic, clock, PartitionScope.WHOLE, Map.of());
+    }
+
+    /**
+     * An outbox of the decider of {@code scope}: what it emits to a topic split like its inputs (the same partition
+     * count; {@code partitionCounts} caches the counts per topic) goes to its own partition, where its clusters' records live; to any other
+     * topic by the key as usual.
+     */
+    public Outbox(Producer<String, byte[]> producer, String source, String deadLetterTopic, Clock clock,
+                  PartitionScope scope, Map<String, Integer> partitionCounts) {
         this.producer = Objects.requireNonNull(producer);
         this.source = source;
         this.deadLetterTopic = deadLetterTopic;
         this.clock = clock;
+        this.scope = scope;
+        this.partitionCounts = partitionCounts;
+    }
+
+    /** The partition for a record to {@code topic}: this decider's own when the topic is split like its inputs. */
+    private Integer partitionFor(String topic) {
+        if (scope.partitions() == 1) return null;
+        Integer count = partitionCounts.computeIfAbsent(topic, t -> producer.partitionsFor(t).size());
+        return count == scope.partitions() ? scope.partition() : null;
     }
 
     /**
@@ -42,14 +63,14 @@ public final class Outbox {
      * @param eventId deterministic, e.g. {@code <workloadId>:<sequence>}
      */
     public void emit(String topic, String key, Object value, String eventType, String eventId) {
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, key, EventCodec.bytes(value));
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, partitionFor(topic), key, EventCodec.bytes(value));
         CloudEventHeaders.write(record.headers(), eventType, source, eventId, clock.instant(), key);
         send(record);
     }
 
     /** A null value: deletes the key from a compacted topic. */
     public void tombstone(String topic, String key) {
-        send(new ProducerRecord<>(topic, key, null));
+        send(new ProducerRecord<>(topic, partitionFor(topic), key, null));
     }
 
     /** Refuses an input record: it goes to the dead-letter topic with its coordinates, bytes and reason. */

@@ -8,6 +8,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -15,12 +16,14 @@ import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,60 +33,83 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
- * The consume-decide-produce loop with Kafka transactions, run on one dedicated thread.
+ * The consume-decide-produce loop with Kafka transactions, run on one dedicated thread, for the partitions of
+ * the input topics this instance owns.
  *
- * <p>Group topics (one partition per cluster in production) are consumed in a consumer group
- * with the {@link SingleOwnerAssignor}, so every partition goes to the same member: that member is
- * the one decider, the others stand by. Side topics (compacted state such as quotas and nodes) are read by the decider from
- * the beginning, without the group.
+ * <p>Group topics (the workload topics, whose partition {@code i} holds the same clusters on every topic,
+ * {@code ClusterPartitions}) are consumed in a consumer group with the {@link ClusterPartitionAssignor}:
+ * partition number {@code i} of every group topic goes to one member, the partitions are spread evenly over the
+ * members, and a partition moves (cooperatively) only when a member leaves, dies or joins. Each owned partition
+ * number is a <em>task</em> with its own processor (the state of its clusters), its own transactional producer
+ * and its own reader of the side topics (compacted state such as quotas and nodes, read from the beginning
+ * without the group; a side topic named as partitioned is read at the task's partition only).
  *
- * <p>On assignment the loop (1) creates the transactional producer with the stable
- * {@code transactional.id} and calls {@code initTransactions()}, which fences any previous owner
- * and aborts its open transaction, (2) asks the processor to rebuild its state (typically from a
- * changelog topic, read_committed), (3) replays the side topics to their end, (4) lets the
- * processor settle in a first transaction, then (5) resumes the group topics at their committed
- * offsets. Each poll's records are processed in ONE transaction holding every emitted record and
- * the consumed offsets ({@code sendOffsetsToTransaction} with the group metadata).
+ * <p>When a task starts (its partition is assigned) the loop (1) creates its transactional producer with the
+ * stable {@code transactional.id} {@code <prefix><partition>} and calls {@code initTransactions()}, which fences
+ * the partition's previous owner (a zombie's next send or commit fails) and aborts its open transaction at
+ * once, (2) asks the processor to rebuild its state (typically from the changelog partition, read_committed),
+ * (3) replays the side topics to their end, (4) lets the processor settle in a first transaction, then (5)
+ * resumes the partition at its committed offsets. Each poll's records of one partition are processed in ONE
+ * transaction of its task holding every emitted record and the consumed offsets ({@code sendOffsetsToTransaction}
+ * with the group metadata, so a member of an older generation cannot commit either).
  *
- * <p>A record whose processing throws is retried once after an abort and a rebuild; the second
- * time it is dead-lettered (the loop never stops on a bad record). A dead letter that cannot be written
- * aborts its transaction too: the offsets stay uncommitted and the batch is retried (after a pause)
- * until the dead-letter topic takes it; nothing is lost, and each failure is logged and counted. A fenced producer or a lost
- * generation ends the session; the loop rejoins as a standby.
+ * <p>A record on the wrong partition (a producer that did not partition by cluster) is forwarded, in the same
+ * transaction, to the partition its processor names ({@link Processor#home}), with the header
+ * {@value #FORWARDED_HEADER}; its owner applies it there. A record whose processing throws is retried once
+ * after an abort and a rebuild of its task; the second time it is dead-lettered (the loop never stops on a bad
+ * record). A dead letter that cannot be written aborts its transaction too: the offsets stay uncommitted and
+ * the batch is retried (after a pause) until the dead-letter topic takes it. A fenced producer or a lost
+ * generation ends the session; the loop rejoins the group.
  */
 public final class TransactionalLoop implements Runnable, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TransactionalLoop.class);
     private static final Duration DEAD_LETTER_RETRY_PAUSE = Duration.ofSeconds(1);
+    /** Header of a record forwarded to its cluster's partition (value: where it was read, topic-partition@offset). */
+    public static final String FORWARDED_HEADER = "taskgov-forwarded-from";
+    /** {@link Processor#home} answer for a record every partition must see (e.g. a finish naming no cluster). */
+    public static final int EVERY_PARTITION = -1;
 
     /**
-     * @param clientProps     bootstrap servers and any client settings shared by consumers and producer
-     * @param groupId         consumer group of the deciders
-     * @param groupTopics     topics with one partition per cluster, owned by one member
-     * @param sideTopics      compacted topics every decider reads whole
-     * @param transactionalId stable per owned partition set, for zombie fencing
-     * @param source          CloudEvents {@code ce_source} of what this loop emits
-     * @param deadLetterTopic where refused records go
-     * @param pollTimeout     how long one poll waits
-     * @param rebuildTimeout  how long reading a topic to its end may take
-     * @param moreGroupTopics null, or a pattern naming more group topics, subscribed with {@code groupTopics} by
-     *                        pattern so that a topic created later (e.g. a new team's submission topic) joins
+     * How this member takes part in the group: how fast a dead member is noticed (its session times out; the
+     * broker's {@code group.min.session.timeout.ms} bounds it from below) and, optionally, a static identity
+     * ({@code group.instance.id}: a restart within the session timeout gets its partitions back without a
+     * rebalance, at the price of no handover on a clean stop before the timeout).
+     */
+    public record Membership(Duration sessionTimeout, Duration heartbeatInterval, String groupInstanceId) {
+        /** Kafka's client defaults: a dead member's clusters wait 45 s. */
+        public static final Membership KAFKA_DEFAULTS = new Membership(Duration.ofSeconds(45), Duration.ofSeconds(3), null);
+    }
+
+    /**
+     * @param clientProps             bootstrap servers and any client settings shared by consumers and producers
+     * @param groupId                 consumer group of the deciders
+     * @param groupTopics             input topics split by cluster; partition i of each goes to one owner
+     * @param sideTopics              compacted topics every task reads
+     * @param partitionedSideTopics   those of the side topics split by cluster like the inputs (a task reads its
+     *                                partition of them when their partition count is the inputs', else all)
+     * @param transactionalIdPrefix   a task's transactional id is this plus its partition number, for zombie fencing
+     * @param source                  CloudEvents {@code ce_source} of what this loop emits
+     * @param deadLetterTopic         where refused records go
+     * @param pollTimeout             how long one poll waits
+     * @param rebuildTimeout          how long reading a topic to its end may take
+     * @param membership              session timeout, heartbeat and static identity in the group
+     * @param moreGroupTopics         null, or a pattern naming more group topics, subscribed with {@code groupTopics}
+     *                                by pattern so that a topic created later (a new team's submission topic) joins;
+     *                                they are split by cluster like the group topics
      */
     public record Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
-                           String transactionalId, String source, String deadLetterTopic, Duration pollTimeout,
-                           Duration rebuildTimeout, Pattern moreGroupTopics) {
-
-        public Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
-                        String transactionalId, String source, String deadLetterTopic, Duration pollTimeout,
-                        Duration rebuildTimeout) {
-            this(clientProps, groupId, groupTopics, sideTopics, transactionalId, source, deadLetterTopic, pollTimeout,
-                    rebuildTimeout, null);
-        }
+                           Set<String> partitionedSideTopics, String transactionalIdPrefix, String source,
+                           String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
+                           Pattern moreGroupTopics) {
 
         /** The group topics and the pattern's, as one pattern. */
         Pattern groupTopicPattern() {
@@ -93,9 +119,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
-    /** What the service plugs in: its state and decisions. All methods run on the loop thread. */
+    /** What the service plugs in: the state and decisions of one partition's clusters. All methods run on the loop thread. */
     public interface Processor {
-        /** Drop all state and load it again (e.g. from a changelog); no decisions yet. */
+        /** Drop all state and load it again (e.g. from its changelog partition); no decisions yet. */
         void rebuild(Properties clientProps, Duration timeout);
 
         /** Apply a side-topic record while rebuilding: update the view, decide nothing. */
@@ -114,8 +140,17 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
          */
         void afterBatch(Outbox outbox);
 
-        /** This instance no longer decides: drop the state (reads answer "not the decider"). */
+        /** This instance no longer decides for these clusters: drop the state. */
         void revoked();
+
+        /**
+         * The partition (of a topic with {@code partitions} partitions) whose owner must apply this group-topic
+         * record: its cluster's partition, {@link #EVERY_PARTITION} when it names no cluster and every owner may
+         * hold its workload, or where it is ({@code record.partition()}, the default) to apply it here.
+         */
+        default int home(ConsumerRecord<String, byte[]> record, int partitions) {
+            return record.partition();
+        }
 
         /**
          * The loop itself refused a record whose processing failed twice (it went to the dead-letter topic
@@ -133,29 +168,77 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
+    /** One owned partition number: its processor, producer and side reader. */
+    private final class Task {
+        final PartitionScope scope;
+        final Processor processor;
+        final Map<String, String> poison = new HashMap<>();
+        KafkaProducer<String, byte[]> producer;
+        KafkaConsumer<String, byte[]> side;
+        volatile boolean ready;
+
+        Task(PartitionScope scope) {
+            this.scope = scope;
+            this.processor = processors.apply(scope);
+        }
+
+        Outbox outbox() {
+            return new Outbox(producer, settings.source(), settings.deadLetterTopic(), clock, scope, partitionCounts);
+        }
+    }
+
     private final Settings settings;
-    private final Processor processor;
+    private final Function<PartitionScope, Processor> processors;
     private final Clock clock;
     private final AtomicBoolean running = new AtomicBoolean(true);
-    private final AtomicBoolean owning = new AtomicBoolean(false);
-    /** Survives the revocation that precedes every eager rebalance, so the owner keeps the partitions. */
-    private final AtomicBoolean lastOwner = new AtomicBoolean(false);
+    private final Map<Integer, Task> tasks = new ConcurrentHashMap<>();
+    /**
+     * Partitions assigned but not taken yet (paused): taken one per loop turn, outside the rebalance callback, so
+     * that the first one decides after one rebuild and the group's next rebalance is not held up.
+     */
+    private final java.util.Deque<Integer> pending = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final Map<String, Long> processed = new ConcurrentHashMap<>();
-    private final Map<String, String> poison = new ConcurrentHashMap<>();
+    /** Partition count per topic, as read at the start of a session (what {@link Processor#home} is computed on). */
+    private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
     private volatile long lag;
+    private volatile int inputPartitions = 1;
     private volatile KafkaConsumer<String, byte[]> consumer;
-    private KafkaProducer<String, byte[]> producer;
-    private KafkaConsumer<String, byte[]> side;
 
-    public TransactionalLoop(Settings settings, Processor processor, Clock clock) {
+    /**
+     * @param processors makes the processor of one owned partition (called when the partition is assigned; the
+     *                   processor is dropped when it is revoked)
+     */
+    public TransactionalLoop(Settings settings, Function<PartitionScope, Processor> processors, Clock clock) {
         this.settings = settings;
-        this.processor = processor;
+        this.processors = processors;
         this.clock = clock;
     }
 
-    /** True while this instance owns the group partitions and has rebuilt its state. */
+    /** True while this instance owns at least one partition and has rebuilt the state of every one it owns. */
     public boolean isDecider() {
-        return owning.get();
+        List<Task> owned = List.copyOf(tasks.values());
+        return pending.isEmpty() && !owned.isEmpty() && owned.stream().allMatch(t -> t.ready);
+    }
+
+    /** The processors of the owned partitions whose state is rebuilt, by partition number. */
+    public Map<Integer, Processor> processors() {
+        Map<Integer, Processor> out = new TreeMap<>();
+        tasks.forEach((n, t) -> {
+            if (t.ready) out.put(n, t.processor);
+        });
+        return out;
+    }
+
+    /** The partition numbers this instance owns (rebuilt or not). */
+    public Set<Integer> ownedPartitions() {
+        Set<Integer> out = new TreeSet<>(tasks.keySet());
+        out.addAll(pending);
+        return out;
+    }
+
+    /** How many partitions the group topics have (as of the current session). */
+    public int inputPartitions() {
+        return inputPartitions;
     }
 
     /** Next offset to process per {@code topic-partition}, for the records committed so far (group and side). */
@@ -174,14 +257,15 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             try {
                 session();
             } catch (ProducerFencedException | InvalidProducerEpochException e) {
-                LOG.warnf("another instance took over (%s); rejoining as standby", e.getMessage());
+                LOG.warnf("another instance took over a partition (%s); rejoining", e.getMessage());
             } catch (WakeupException | InterruptException e) {
                 if (running.get()) LOG.warn("loop interrupted; restarting", e);
             } catch (KafkaException e) {
                 LOG.warn("Kafka session failed; rejoining", e);
             } finally {
-                lastOwner.set(false);
-                lose();
+                new ArrayList<>(tasks.keySet()).forEach(this::drop);
+                pending.clear();
+                processed.clear();
             }
         }
     }
@@ -194,41 +278,73 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
-        // Every partition of every group topic goes to one member: one decider per cluster.
-        props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, SingleOwnerAssignor.class.getName());
-        props.put(SingleOwnerAssignor.OWNER_FLAG, lastOwner);
+        props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, ClusterPartitionAssignor.class.getName());
+        Membership m = settings.membership();
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) m.sessionTimeout().toMillis());
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) m.heartbeatInterval().toMillis());
+        if (m.groupInstanceId() != null && !m.groupInstanceId().isBlank()) {
+            props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, m.groupInstanceId());
+        }
         // A topic that matches the pattern joins at the next metadata refresh: within seconds, not Kafka's 5 minutes.
         if (settings.moreGroupTopics() != null) props.putIfAbsent(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "5000");
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer = c;
+            readPartitionCounts(c);
             ConsumerRebalanceListener listener = new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                    lose();
+                    numbers(partitions).forEach(TransactionalLoop.this::drop);
+                }
+
+                @Override
+                public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                    numbers(partitions).forEach(TransactionalLoop.this::drop);
                 }
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                    if (partitions.isEmpty()) lastOwner.set(false);
-                    else take(c);
+                    // Paused until taken (fenced and rebuilt) by the loop, one per turn. A partition of a number
+                    // this instance already decides for (a topic that joined by the pattern later, e.g. a new team's
+                    // submission topic) is read at once by that task: nobody would take, and so resume, it.
+                    List<TopicPartition> untaken = partitions.stream().filter(tp -> !tasks.containsKey(tp.partition())).toList();
+                    c.pause(untaken);
+                    for (int n : numbers(untaken)) {
+                        if (!pending.contains(n)) pending.add(n);
+                    }
                 }
             };
             if (settings.moreGroupTopics() == null) c.subscribe(settings.groupTopics(), listener);
             else c.subscribe(settings.groupTopicPattern(), listener);
             while (running.get()) {
-                ConsumerRecords<String, byte[]> records = c.poll(settings.pollTimeout());
-                if (!owning.get()) continue;
-                List<ConsumerRecord<String, byte[]>> sideRecords = new ArrayList<>();
-                side.poll(Duration.ZERO).forEach(sideRecords::add);
-                if (!records.isEmpty() || !sideRecords.isEmpty()) {
-                    if (!process(c, records, sideRecords)) continue;
+                Integer next = pending.poll();
+                if (next != null) {
+                    take(c, next);
+                    List<TopicPartition> mine = c.assignment().stream().filter(tp -> tp.partition() == next).toList();
+                    c.resume(mine);
                 }
-                // Positions, not last offsets + 1: they also step over transaction markers, so a
-                // caught-up decider reports exactly the topic's end offset (read_committed).
-                for (TopicPartition tp : c.assignment()) processed.put(key(tp), c.position(tp));
-                for (TopicPartition tp : side.assignment()) processed.put(key(tp), side.position(tp));
+                ConsumerRecords<String, byte[]> records = c.poll(settings.pollTimeout());
+                Map<Integer, List<ConsumerRecord<String, byte[]>>> byPartition = new TreeMap<>();
+                records.forEach(r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r));
+                Map<String, Long> sideDone = new HashMap<>();
+                for (Task task : List.copyOf(tasks.values())) {
+                    if (!task.ready) continue;
+                    List<ConsumerRecord<String, byte[]>> sideRecords = new ArrayList<>();
+                    task.side.poll(Duration.ZERO).forEach(sideRecords::add);
+                    List<ConsumerRecord<String, byte[]>> mine = byPartition.getOrDefault(task.scope.partition(), List.of());
+                    if (!mine.isEmpty() || !sideRecords.isEmpty()) process(c, task, mine, sideRecords);
+                    // Positions, not last offsets + 1: they also step over transaction markers, so a
+                    // caught-up decider reports exactly the topic's end offset (read_committed). Every task
+                    // reads the side topics: a side record is processed once the slowest task has applied it.
+                    if (task.side != null) {
+                        for (TopicPartition tp : task.side.assignment()) sideDone.merge(key(tp), task.side.position(tp), Math::min);
+                    }
+                }
+                processed.putAll(sideDone);
                 long behind = 0;
-                for (TopicPartition tp : c.assignment()) behind += c.currentLag(tp).orElse(0);
+                for (TopicPartition tp : c.assignment()) {
+                    processed.put(key(tp), c.position(tp));
+                    behind += c.currentLag(tp).orElse(0);
+                }
                 lag = behind;
             }
         } finally {
@@ -236,87 +352,123 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
-    /** Becomes the decider: fence the previous one, rebuild, settle. */
-    private void take(KafkaConsumer<String, byte[]> c) {
-        Properties props = new Properties();
-        props.putAll(settings.clientProps());
-        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalId());
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
-        producer.initTransactions();
-        rebuild();
-        for (TopicPartition tp : c.assignment()) {
-            OffsetAndMetadata committed = c.committed(Set.of(tp)).get(tp);
-            processed.put(key(tp), committed == null ? 0L : committed.offset());
+    private void readPartitionCounts(KafkaConsumer<String, byte[]> c) {
+        List<String> all = new ArrayList<>(settings.groupTopics());
+        all.addAll(settings.sideTopics());
+        for (String topic : all) {
+            List<PartitionInfo> infos = c.partitionsFor(topic, settings.rebuildTimeout());
+            if (infos != null && !infos.isEmpty()) partitionCounts.put(topic, infos.size());
         }
-        owning.set(true);
-        lastOwner.set(true);
-        LOG.infof("decider for %s (transactional.id %s)", c.assignment(), settings.transactionalId());
+        inputPartitions = partitionCounts.getOrDefault(settings.groupTopics().get(0), 1);
+        for (String topic : settings.groupTopics()) {
+            int n = partitionCounts.getOrDefault(topic, inputPartitions);
+            if (n != inputPartitions) {
+                LOG.warnf("%s has %d partitions and %s %d: a cluster's records are on different partition numbers, so each "
+                        + "is forwarded to its cluster's partition of its own topic", topic, n, settings.groupTopics().get(0),
+                        inputPartitions);
+            }
+        }
     }
 
-    private void rebuild() {
-        processor.revoked();
-        processor.rebuild(settings.clientProps(), settings.rebuildTimeout());
-        if (side != null) side.close();
+    private static Set<Integer> numbers(Collection<TopicPartition> partitions) {
+        Set<Integer> out = new TreeSet<>();
+        partitions.forEach(tp -> out.add(tp.partition()));
+        return out;
+    }
+
+    /** Starts deciding for partition {@code n}: fence its previous owner, rebuild, settle. */
+    private void take(KafkaConsumer<String, byte[]> c, int n) {
+        Task task = new Task(new PartitionScope(n, inputPartitions));
+        tasks.put(n, task);
+        Properties props = new Properties();
+        props.putAll(settings.clientProps());
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalIdPrefix() + n);
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        task.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        task.producer.initTransactions();
+        rebuild(task);
+        seekToCommitted(c, n);
+        task.ready = true;
+        LOG.infof("decider for partition %d of %s (transactional.id %s%d)", n, settings.groupTopics(),
+                settings.transactionalIdPrefix(), n);
+    }
+
+    private void seekToCommitted(KafkaConsumer<String, byte[]> c, int n) {
+        for (TopicPartition tp : c.assignment()) {
+            if (tp.partition() != n) continue;
+            OffsetAndMetadata committed = c.committed(Set.of(tp)).get(tp);
+            if (committed == null) c.seekToBeginning(List.of(tp));
+            else c.seek(tp, committed.offset());
+            processed.put(key(tp), committed == null ? 0L : committed.offset());
+        }
+    }
+
+    private void rebuild(Task task) {
+        task.processor.revoked();
+        task.processor.rebuild(settings.clientProps(), settings.rebuildTimeout());
+        if (task.side != null) task.side.close();
         Properties props = new Properties();
         props.putAll(settings.clientProps());
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        side = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        task.side = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> parts = new ArrayList<>();
         for (String topic : settings.sideTopics()) {
-            List<PartitionInfo> infos = side.partitionsFor(topic, settings.rebuildTimeout());
-            if (infos != null) infos.forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
+            List<PartitionInfo> infos = task.side.partitionsFor(topic, settings.rebuildTimeout());
+            if (infos == null) continue;
+            boolean split = settings.partitionedSideTopics().contains(topic) && infos.size() == task.scope.partitions();
+            infos.stream().filter(i -> !split || i.partition() == task.scope.partition())
+                    .forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
         }
-        side.assign(parts);
-        side.seekToBeginning(parts);
-        Map<TopicPartition, Long> end = side.endOffsets(parts, settings.rebuildTimeout());
+        task.side.assign(parts);
+        task.side.seekToBeginning(parts);
+        Map<TopicPartition, Long> end = task.side.endOffsets(parts, settings.rebuildTimeout());
         long deadline = System.nanoTime() + settings.rebuildTimeout().toNanos();
-        while (parts.stream().anyMatch(tp -> side.position(tp) < end.get(tp))) {
+        while (parts.stream().anyMatch(tp -> task.side.position(tp) < end.get(tp))) {
             if (System.nanoTime() > deadline) throw new KafkaException("side topics not read to their end in time");
-            for (ConsumerRecord<String, byte[]> r : side.poll(Duration.ofMillis(100))) {
-                if (poison.containsKey(coordinates(r))) continue;
-                processor.restoreSide(r);
+            for (ConsumerRecord<String, byte[]> r : task.side.poll(Duration.ofMillis(100))) {
+                if (task.poison.containsKey(coordinates(r))) continue;
+                task.processor.restoreSide(r);
             }
         }
-        parts.forEach(tp -> processed.put(key(tp), side.position(tp)));
-        producer.beginTransaction();
-        Outbox out = outbox();
-        processor.settle(out);
-        producer.commitTransaction();
+        task.producer.beginTransaction();
+        Outbox out = task.outbox();
+        task.processor.settle(out);
+        task.producer.commitTransaction();
         out.afterCommitActions().forEach(Runnable::run);
     }
 
-    /** True when the batch was committed; false when it was aborted and the state rebuilt. */
-    private boolean process(KafkaConsumer<String, byte[]> c, ConsumerRecords<String, byte[]> records,
-                         List<ConsumerRecord<String, byte[]>> sideRecords) {
+    /** True when the batch was committed; false when it was aborted and the task's state rebuilt. */
+    private boolean process(KafkaConsumer<String, byte[]> c, Task task, List<ConsumerRecord<String, byte[]>> records,
+                            List<ConsumerRecord<String, byte[]>> sideRecords) {
         ConsumerRecord<String, byte[]> current = null;
-        producer.beginTransaction();
-        Outbox out = outbox();
+        task.producer.beginTransaction();
+        Outbox out = task.outbox();
         try {
             for (ConsumerRecord<String, byte[]> r : sideRecords) {
                 current = r;
-                applyOrRefuse(r, out);
+                applyOrRefuse(task, r, out);
             }
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
             for (ConsumerRecord<String, byte[]> r : records) {
                 current = r;
-                applyOrRefuse(r, out);
+                routeOrApply(task, r, out);
                 offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
             }
             current = null;
-            processor.afterBatch(out);
-            producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
-            producer.commitTransaction();
+            task.processor.afterBatch(out);
+            task.producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
+            task.producer.commitTransaction();
             out.afterCommitActions().forEach(Runnable::run);
             return true;
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             throw e;
         } catch (RuntimeException e) {
-            LOG.warnf(e, "transaction aborted%s", current == null ? "" : " at " + coordinates(current));
-            producer.abortTransaction();
+            LOG.warnf(e, "transaction of partition %d aborted%s", task.scope.partition(),
+                    current == null ? "" : " at " + coordinates(current));
+            task.producer.abortTransaction();
             Map<ConsumerRecord<String, byte[]>, Exception> lost = out.failedDeadLetters();
             if (!lost.isEmpty()) {
                 // Not the current record's fault: its processing went well, the dead-letter topic refused a write.
@@ -325,16 +477,40 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 lost.forEach((r, cause) -> {
                     LOG.errorf("cannot write the dead letter of %s to %s (%s); its offset is not committed and it will be "
                             + "processed again", coordinates(r), settings.deadLetterTopic(), cause.toString());
-                    processor.deadLetterWriteFailed(r, cause);
+                    task.processor.deadLetterWriteFailed(r, cause);
                 });
                 pause(DEAD_LETTER_RETRY_PAUSE);
             } else if (current != null) {
                 // Retried once after the rebuild below; dead-lettered the second time.
-                poison.merge(coordinates(current), "processing failed: " + e, (a, b) -> a);
+                task.poison.merge(coordinates(current), "processing failed: " + e, (a, b) -> a);
             }
-            rewind(c);
+            task.poison.replaceAll((k, v) -> v.startsWith("!") ? v : "!" + v);
+            rebuild(task);
+            seekToCommitted(c, task.scope.partition());
             return false;
         }
+    }
+
+    /** A record on its cluster's partition is applied; one on another is forwarded there (once: copies are applied). */
+    private void routeOrApply(Task task, ConsumerRecord<String, byte[]> r, Outbox out) {
+        if (r.headers().lastHeader(FORWARDED_HEADER) != null || task.poison.containsKey(coordinates(r))) {
+            applyOrRefuse(task, r, out);
+            return;
+        }
+        // A topic subscribed by pattern (a team's submission topic) is counted when first seen.
+        int count = partitionCounts.computeIfAbsent(r.topic(), t -> task.producer.partitionsFor(t).size());
+        int home = task.processor.home(r, count);
+        if (home == r.partition()) {
+            applyOrRefuse(task, r, out);
+            return;
+        }
+        for (int p = 0; p < count; p++) {
+            if (p == r.partition() || (home != EVERY_PARTITION && p != home)) continue;
+            RecordHeaders headers = new RecordHeaders(r.headers().toArray());
+            headers.add(FORWARDED_HEADER, coordinates(r).getBytes(StandardCharsets.UTF_8));
+            task.producer.send(new ProducerRecord<>(r.topic(), p, r.key(), r.value(), headers));
+        }
+        if (home == EVERY_PARTITION) applyOrRefuse(task, r, out);
     }
 
     private void pause(Duration d) {
@@ -345,47 +521,33 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
-    private void applyOrRefuse(ConsumerRecord<String, byte[]> r, Outbox out) {
-        String reason = poison.get(coordinates(r));
+    private void applyOrRefuse(Task task, ConsumerRecord<String, byte[]> r, Outbox out) {
+        String reason = task.poison.get(coordinates(r));
         if (reason != null && reason.startsWith("!")) {
             out.deadLetter(r, reason.substring(1));
-            out.afterCommit(() -> processor.refusedAfterFailure(r, reason.substring(1)));
+            out.afterCommit(() -> task.processor.refusedAfterFailure(r, reason.substring(1)));
             return;
         }
-        processor.apply(r, out);
+        task.processor.apply(r, out);
     }
 
-    /** After an abort: in-memory state may be half applied, so rebuild and go back to the committed offsets. */
-    private void rewind(KafkaConsumer<String, byte[]> c) {
-        poison.replaceAll((k, v) -> v.startsWith("!") ? v : "!" + v);
-        rebuild();
-        for (TopicPartition tp : c.assignment()) {
-            OffsetAndMetadata committed = c.committed(Set.of(tp)).get(tp);
-            if (committed == null) c.seekToBeginning(List.of(tp));
-            else c.seek(tp, committed.offset());
-        }
-    }
-
-    private Outbox outbox() {
-        return new Outbox(producer, settings.source(), settings.deadLetterTopic(), clock);
-    }
-
-    private void lose() {
-        boolean was = owning.getAndSet(false);
-        if (was) processor.revoked();
-        if (side != null) {
-            side.close(Duration.ofSeconds(1));
-            side = null;
-        }
-        if (producer != null) {
+    /** This instance no longer owns partition {@code n}: its processor drops the state, its clients close. */
+    private void drop(int n) {
+        pending.remove(n);
+        Task task = tasks.remove(n);
+        if (task == null) return;
+        task.ready = false;
+        task.processor.revoked();
+        if (task.side != null) task.side.close(Duration.ofSeconds(1));
+        if (task.producer != null) {
             try {
-                producer.close(Duration.ofSeconds(2));
+                task.producer.close(Duration.ofSeconds(2));
             } catch (RuntimeException e) {
                 LOG.debug("closing producer", e);
             }
-            producer = null;
         }
-        processed.clear();
+        processed.keySet().removeIf(k -> k.endsWith("-" + n) && settings.groupTopics().stream().anyMatch(t -> k.equals(t + "-" + n)));
+        LOG.infof("no longer decides for partition %d", n);
     }
 
     private static String key(TopicPartition tp) {

@@ -1,0 +1,35 @@
+package dev.taskgov.core.events;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A cluster's partition is a fixed, documented function that any producer can compute. */
+class ClusterPartitionsTest {
+
+    @Test
+    void the_partition_is_fnv1a_of_the_arn_modulo_the_count_and_never_changes() {
+        // FNV-1a 32 of "a" is 0xe40c292c (the published test vector).
+        assertThat(ClusterPartitions.of("a", Integer.MAX_VALUE)).isEqualTo((int) (0xe40c292cL % Integer.MAX_VALUE));
+        String arn = "arn:aws:sagemaker:us-west-2:123456789012:cluster/demo";
+        assertThat(ClusterPartitions.of(arn, 8)).isEqualTo(ClusterPartitions.of(arn, 8)).isBetween(0, 7);
+        assertThat(ClusterPartitions.of(arn, 1)).isZero();
+    }
+
+    @Test
+    void sixteen_clusters_spread_over_eight_partitions() {
+        Set<Integer> used = new HashSet<>();
+        IntStream.range(0, 16).forEach(i -> used.add(ClusterPartitions.of("arn:aws:sagemaker:us-east-1:1:cluster/c" + i, 8)));
+        assertThat(used.size()).isGreaterThanOrEqualTo(5);
+    }
+
+    @Test
+    void a_count_below_one_is_refused_naming_it() {
+        assertThatThrownBy(() -> ClusterPartitions.of("x", 0)).hasMessageContaining("partitions: must be at least 1");
+    }
+}

@@ -1,0 +1,152 @@
+package dev.taskgov.it;
+
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.events.ClusterPartitions;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.core.events.WorkloadAdmitted;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The partition benchmark of issue #15 point 5 (docs/benchmarks.md), NOT part of the test suite (the name does
+ * not match surefire's test patterns; it runs only when named): admission decisions per second and
+ * submit-to-admitted latency with 1, 2 and 4 admission decider processes over 16 clusters, CPU seconds of the
+ * deciders per 1,000 decisions, and the failover time from {@code kill -9} of an owner to the next admission in
+ * one of its clusters by another instance. It asserts only that every workload was admitted; the figures are
+ * printed and written to {@code target/partition-bench.txt}.
+ *
+ * <pre>./mvnw -B -o -pl it -am verify -Dtest=PartitionBench -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dtaskgov.bench.deciders=1,2,4 -Dtaskgov.bench.per-cluster=250</pre>
+ */
+class PartitionBench {
+
+    private static final int CLUSTERS = 16;
+    private static final int NODES = 32; // 256 accelerators per cluster
+
+    @Test
+    void decisions_per_second_latency_cpu_and_failover() throws Exception {
+        int perCluster = Integer.getInteger("taskgov.bench.per-cluster", 250);
+        List<Integer> deciders = Arrays.stream(System.getProperty("taskgov.bench.deciders", "1,2,4").split(","))
+                .map(String::trim).filter(x -> !x.isEmpty()).map(Integer::parseInt).toList();
+        StringBuilder out = new StringBuilder();
+        out.append(String.format("cores=%d clusters=%d workloads/cluster=%d partitions=%d%n",
+                Runtime.getRuntime().availableProcessors(), CLUSTERS, perCluster, TopicCatalog.WORKLOAD_PARTITIONS));
+        for (int k : deciders) out.append(throughput(k, perCluster)).append('\n');
+        for (int i = 0; i < Integer.getInteger("taskgov.bench.failovers", 3); i++) out.append(failover()).append('\n');
+        System.out.print(out);
+        Files.writeString(Path.of("target", "partition-bench.txt"), out);
+    }
+
+    private static String throughput(int k, int perCluster) throws Exception {
+        try (DeciderFleet fleet = new DeciderFleet("bench-" + k)) {
+            fleet.declareClusters(CLUSTERS, NODES, Map.of("team-a", (long) NODES * 8));
+            Set<String> names = new TreeSet<>();
+            for (int i = 1; i <= k; i++) {
+                fleet.start("admission", "admission-" + i);
+                names.add("admission-" + i);
+            }
+            fleet.start("preemption", "preemption-1");
+            fleet.awaitOwners("admission", names, TopicCatalog.WORKLOAD_PARTITIONS);
+            fleet.awaitQuiet(Duration.ofMinutes(2)); // every decider has rebuilt and settled
+            long cpuBefore = cpuMillis(fleet, names);
+            Instant t0 = Instant.parse("2026-12-01T10:00:00Z");
+            for (int i = 0; i < perCluster; i++) {
+                for (int c = 0; c < CLUSTERS; c++) {
+                    ClusterArn arn = DeciderFleet.arn(c);
+                    String id = "w-" + c + "-" + i;
+                    fleet.publishToPartition(fleet.admissionTopics.submitted(),
+                            ClusterPartitions.of(arn.value(), TopicCatalog.WORKLOAD_PARTITIONS), id,
+                            DeciderFleet.workload(arn, id, "team-a", 1, t0.plusMillis(i)));
+                }
+            }
+            fleet.flush();
+            fleet.awaitQuiet(Duration.ofMinutes(10));
+            long cpu = cpuMillis(fleet, names) - cpuBefore;
+            Map<String, Long> submittedAt = new HashMap<>();
+            for (ConsumerRecord<String, byte[]> r : fleet.readAll(fleet.admissionTopics.submitted())) submittedAt.put(r.key(), r.timestamp());
+            List<Long> latencies = new ArrayList<>();
+            long first = Long.MAX_VALUE;
+            long last = 0;
+            for (ConsumerRecord<String, byte[]> r : fleet.readAll(fleet.admissionTopics.admitted())) {
+                WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);
+                long s = submittedAt.get(a.workloadId());
+                latencies.add(r.timestamp() - s);
+                first = Math.min(first, s);
+                last = Math.max(last, r.timestamp());
+            }
+            int n = latencies.size();
+            assertThat(n).as("every workload admitted").isEqualTo(CLUSTERS * perCluster);
+            latencies.sort(null);
+            double seconds = (last - first) / 1000.0;
+            return String.format("deciders=%d decisions=%d wall=%.1fs decisions/s=%.0f submit->admitted p50=%dms p99=%dms "
+                            + "decider-cpu=%.1fs cpu-s/1000=%.2f", k, n, seconds, n / seconds, latencies.get(n / 2),
+                    latencies.get((int) Math.min(n - 1, Math.ceil(n * 0.99) - 1)), cpu / 1000.0, cpu / (n / 1000.0) / 1000.0);
+        }
+    }
+
+    /** Two deciders (warm standby for each other's partitions); kill -9 one; probes in its clusters; time to their first admission. */
+    private static String failover() throws Exception {
+        try (DeciderFleet fleet = new DeciderFleet("failover-bench")) {
+            fleet.declareClusters(CLUSTERS, 4, Map.of("team-a", 32L));
+            fleet.start("admission", "admission-1");
+            fleet.start("admission", "admission-2");
+            fleet.start("preemption", "preemption-1");
+            fleet.awaitOwners("admission", Set.of("admission-1", "admission-2"), TopicCatalog.WORKLOAD_PARTITIONS);
+            fleet.awaitQuiet(Duration.ofMinutes(2));
+            Set<Integer> moved = fleet.owners("admission").get("admission-2");
+            List<ClusterArn> movedClusters = fleet.clusters.stream()
+                    .filter(c -> moved.contains(ClusterPartitions.of(c.value(), TopicCatalog.WORKLOAD_PARTITIONS))).toList();
+            Instant t0 = Instant.parse("2026-12-01T10:00:00Z");
+            Instant killed = Instant.now();
+            fleet.kill9("admission-2");
+            // A steady trickle into the dead owner's clusters: the first admission of any of them ends the failover.
+            int i = 0;
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            Long firstAdmission = null;
+            while (firstAdmission == null && System.nanoTime() < deadline) {
+                for (ClusterArn c : movedClusters) {
+                    String id = "probe-" + i++;
+                    fleet.publishToPartition(fleet.admissionTopics.submitted(),
+                            ClusterPartitions.of(c.value(), TopicCatalog.WORKLOAD_PARTITIONS), id,
+                            DeciderFleet.workload(c, id, "team-a", 1, t0.plusMillis(i)));
+                }
+                fleet.flush();
+                firstAdmission = fleet.readAll(fleet.admissionTopics.admitted()).stream().map(ConsumerRecord::timestamp)
+                        .min(Long::compare).orElse(null);
+            }
+            long detected = fleet.owners("admission").containsKey("admission-2") ? -1 : 0;
+            return String.format("failover (2 deciders, session 1 s, heartbeat 250 ms, dynamic membership): kill -9 -> first "
+                            + "admission in a moved cluster %d ms (partitions moved %s, %d clusters)%s; killed at %s (UTC, the "
+                            + "survivor's log %s says when it restored and took each partition)",
+                    firstAdmission == null ? -1 : firstAdmission - killed.toEpochMilli(), moved, movedClusters.size(),
+                    detected < 0 ? " [killed member still listed]" : "", killed, fleet.logs().resolve("admission-1.log"));
+        }
+    }
+
+    /** CPU time (user + system) of the decider processes so far, from /proc (Linux; clock ticks of 10 ms). */
+    private static long cpuMillis(DeciderFleet fleet, Set<String> names) throws IOException {
+        long ticks = 0;
+        for (String name : names) {
+            String stat = Files.readString(Path.of("/proc", Long.toString(fleet.pid(name)), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14 and 15)
+        }
+        return ticks * 10;
+    }
+}
