@@ -154,8 +154,11 @@ class ManifestsTest {
         String metricsDoc = Files.readString(root().resolve("docs/metrics.md"));
         List<Map<String, Object>> groups = rule.<List<Map<String, Object>>>get("spec", "groups");
         @SuppressWarnings("unchecked")
+        // The alerts; the recording rules that publish Kueue's metric names (group kueue-compatible) are checked
+        // against deploy/prometheus by DeployManifestsTest.
         List<Map<String, Object>> rules = groups.stream()
-                .flatMap(g -> ((List<Map<String, Object>>) g.get("rules")).stream()).toList();
+                .flatMap(g -> ((List<Map<String, Object>>) g.get("rules")).stream())
+                .filter(r -> !r.containsKey("record")).toList();
         assertThat(rules).hasSizeGreaterThanOrEqualTo(3).allSatisfy(r -> {
             assertThat(r).containsKeys("alert", "expr", "labels", "annotations");
             // Every metric an alert reads is one docs/metrics.md describes.

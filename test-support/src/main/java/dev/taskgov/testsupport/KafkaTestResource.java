@@ -35,8 +35,11 @@ public class KafkaTestResource implements QuarkusTestResourceLifecycleManager {
         } else {
             config.put("taskgov.kafka.security-protocol", "PLAINTEXT");
         }
-        // Every service verifies requests with keys encrypted under this JVM's master key (TestCredentials).
-        config.put(TestCredentials.MASTER_KEY_PROPERTY, TestCredentials.MASTER_KEY);
+        // Every HTTP service verifies requests with keys encrypted under this JVM's master key (TestCredentials). A
+        // system property, not a config override: a service without an HTTP API to protect (preemption-service, the
+        // job watcher) has no taskgov.auth group and refuses an override it cannot map, while system properties are
+        // not checked against the mappings.
+        System.setProperty(TestCredentials.MASTER_KEY_PROPERTY, TestCredentials.MASTER_KEY);
         return config;
     }
 
