@@ -19,7 +19,7 @@ import dev.taskgov.core.events.TopicCatalog.Names;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
-import dev.taskgov.service.support.auth.AuditProducer;
+import dev.taskgov.service.support.auth.AuditRecords;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -135,7 +135,7 @@ class BrokerAuthorizationTest {
                     AuditEvent event = AuditEvent.fromJson(record.value());
                     if (!"kafka-broker".equals(event.service())) continue;
                     assertThat(CloudEventHeaders.read(record.headers())).get()
-                            .satisfies(ce -> assertThat(ce.type()).isEqualTo(AuditProducer.TYPE));
+                            .satisfies(ce -> assertThat(ce.type()).isEqualTo(AuditRecords.TYPE));
                     refusals.add(event);
                 }
                 assertThat(refusals).extracting(AuditEvent::principal, AuditEvent::operation, AuditEvent::target).contains(

@@ -16,8 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.taskgov.core.auth.AuditEvent;
 import dev.taskgov.core.events.KafkaAccess;
-import dev.taskgov.service.support.CloudEventHeaders;
-import dev.taskgov.service.support.auth.AuditProducer;
+import dev.taskgov.service.support.auth.AuditRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -37,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * <p>Only denials Kafka itself marks as worth reporting ({@link Action#logIfDenied()}) are recorded: a metadata
  * request's silent filtering of the topics a client may not see is not an attempt at access. Deciding must never
  * wait on the audit: refusals go to a bounded queue (when it is full they are counted, logged and dropped) that a
- * daemon thread, started at the first refusal (so after the broker is up), sends with a producer logged in as the
- * administrator, a super user, whose own requests are therefore never refused and cannot feed back into the audit.
+ * daemon thread, started at the first refusal (so after the broker is up), sends as the services do
+ * ({@link AuditRecords}) with a producer logged in as the administrator, a super user, whose own requests are
+ * therefore never refused and cannot feed back into the audit.
  *
  * <p>Configuration (written by {@link SecureBroker}): {@value #BOOTSTRAP}, {@value #CREDENTIALS_FILE} (holding the
  * administrator's password) and {@value #TOPIC}.
@@ -119,7 +119,6 @@ public class AuditingAuthorizer extends StandardAuthorizer {
     /** Sends the queued refusals until the authorizer closes. */
     private void publish() {
         String topic = String.valueOf(configs.get(TOPIC));
-        String source = "urn:taskgov:" + SERVICE;
         KafkaProducer<String, String> producer;
         try {
             producer = producer();
@@ -135,12 +134,11 @@ public class AuditingAuthorizer extends StandardAuthorizer {
                 } catch (InterruptedException stop) {
                     break;
                 }
-                String json = event.toJson();
-                ProducerRecord<String, String> record = new ProducerRecord<>(topic, event.eventId(), json);
-                CloudEventHeaders.write(record.headers(), AuditProducer.TYPE, source, event.eventId(), event.at(),
-                        event.target());
+                ProducerRecord<String, String> record = AuditRecords.record(topic, SERVICE, event);
                 producer.send(record, (meta, failure) -> {
-                    if (failure != null) LOG.error("audit record not sent to {} ({}): {}", topic, failure.getMessage(), json);
+                    if (failure != null) {
+                        LOG.error("audit record not sent to {} ({}): {}", topic, failure.getMessage(), record.value());
+                    }
                 });
             }
         } catch (RuntimeException e) {
