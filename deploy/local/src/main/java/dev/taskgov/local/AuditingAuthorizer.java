@@ -56,14 +56,22 @@ public class AuditingAuthorizer extends StandardAuthorizer {
 
     private final BlockingQueue<AuditEvent> pending = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     private final AtomicLong dropped = new AtomicLong();
-    private volatile Map<String, ?> configs = Map.of();
-    private Thread publisher;
+    private volatile String bootstrap;
+    private volatile String credentialsFile;
+    private volatile String topic;
+    private volatile Thread publisher;
     private volatile boolean closed;
 
     @Override
     public void configure(Map<String, ?> configs) {
         super.configure(configs);
-        this.configs = Map.copyOf(configs);
+        bootstrap = text(configs.get(BOOTSTRAP));
+        credentialsFile = text(configs.get(CREDENTIALS_FILE));
+        topic = text(configs.get(TOPIC));
+        if (bootstrap == null || credentialsFile == null || topic == null) {
+            LOG.warn("{}, {} or {} is not set: the broker's refusals are not sent to the audit topic", BOOTSTRAP,
+                    CREDENTIALS_FILE, TOPIC);
+        }
     }
 
     @Override
@@ -91,8 +99,12 @@ public class AuditingAuthorizer extends StandardAuthorizer {
                 AuditEvent.refused("Denied", why), null, null);
     }
 
+    private static String text(Object value) {
+        return value == null ? null : value.toString();
+    }
+
     private void record(AuditEvent event) {
-        if (closed) return;
+        if (closed || bootstrap == null || credentialsFile == null || topic == null) return;
         if (!pending.offer(event)) {
             long count = dropped.incrementAndGet();
             if (count == 1 || count % 1000 == 0) {
@@ -101,16 +113,11 @@ public class AuditingAuthorizer extends StandardAuthorizer {
             }
             return;
         }
-        startPublisher();
+        if (publisher == null) startPublisher();
     }
 
     private synchronized void startPublisher() {
         if (publisher != null || closed) return;
-        if (configs.get(BOOTSTRAP) == null) {
-            LOG.warn("{} is not set: broker refusals are not sent to the audit topic", BOOTSTRAP);
-            publisher = new Thread(() -> { });
-            return;
-        }
         publisher = new Thread(this::publish, "taskgov-audit-publisher");
         publisher.setDaemon(true);
         publisher.start();
@@ -118,7 +125,6 @@ public class AuditingAuthorizer extends StandardAuthorizer {
 
     /** Sends the queued refusals until the authorizer closes. */
     private void publish() {
-        String topic = String.valueOf(configs.get(TOPIC));
         KafkaProducer<String, String> producer;
         try {
             producer = producer();
@@ -152,12 +158,11 @@ public class AuditingAuthorizer extends StandardAuthorizer {
 
     private KafkaProducer<String, String> producer() throws IOException {
         Properties credentials = new Properties();
-        try (Reader in = Files.newBufferedReader(Path.of(String.valueOf(configs.get(CREDENTIALS_FILE))),
-                StandardCharsets.UTF_8)) {
+        try (Reader in = Files.newBufferedReader(Path.of(credentialsFile), StandardCharsets.UTF_8)) {
             credentials.load(in);
         }
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, String.valueOf(configs.get(BOOTSTRAP)));
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.putAll(KafkaAccess.clientProperties(KafkaAccess.ADMIN, credentials.getProperty(KafkaAccess.ADMIN)));
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "taskgov-audit-publisher");
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -168,10 +173,7 @@ public class AuditingAuthorizer extends StandardAuthorizer {
     @Override
     public void close() throws IOException {
         closed = true;
-        Thread running;
-        synchronized (this) {
-            running = publisher;
-        }
+        Thread running = publisher;
         if (running != null) {
             running.interrupt();
             try {
