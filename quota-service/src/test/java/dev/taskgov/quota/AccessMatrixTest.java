@@ -1,14 +1,22 @@
 package dev.taskgov.quota;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.auth.RequestSigner;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.PostgresTestResource;
+import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TestCredentials;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
@@ -33,6 +41,7 @@ import static dev.taskgov.quota.QuotaTestKit.JSON;
 import static dev.taskgov.quota.QuotaTestKit.newClusterArn;
 import static dev.taskgov.quota.QuotaTestKit.team;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -317,6 +326,28 @@ class AccessMatrixTest {
         assertThat(events).hasSize(1);
         assertThat(events.get(0).path("service").asText()).isEqualTo("admission-service");
         assertThat(events.get(0).path("target").asText()).isEqualTo("workload z-1");
+    }
+
+    /** The broker's refusals (deploy/local's AuditingAuthorizer) reach the same trail as the HTTP ones. */
+    @Test
+    void a_team_producing_to_another_teams_submission_topic_is_refused_by_the_broker_and_shown_in_the_audit() throws Exception {
+        SharedKafka.addTeams("kafka-intruder", "kafka-victim");
+        String intruder = KafkaAccess.teamPrincipal("kafka-intruder");
+        String victimTopic = KafkaAccess.submissionTopic(TopicCatalog.Names.WORKLOAD_SUBMITTED, "kafka-victim");
+        Map<String, Object> props = new java.util.HashMap<>(SharedKafka.clientProperties(intruder));
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "20000");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>(victimTopic, "w-1", "{}")).get())
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
+        URI audit = URI.create("http://localhost:" + service.getPort() + "/audit?principal=" + intruder);
+        await().atMost(Duration.ofSeconds(60)).until(() -> JSON.readTree(TestCredentials.send(keys.get("viewer"), "GET", audit, null).body())
+                .path("events").size() > 0);
+        JsonNode event = JSON.readTree(TestCredentials.send(keys.get("viewer"), "GET", audit, null).body()).path("events").get(0);
+        assertThat(event.path("service").asText()).isEqualTo("kafka-broker");
+        assertThat(event.path("operation").asText()).isEqualTo("Kafka DESCRIBE");
+        assertThat(event.path("target").asText()).isEqualTo("TOPIC " + victimTopic);
+        assertThat(event.path("outcome").asText()).startsWith("Refused: Denied: ");
     }
 
     @Test

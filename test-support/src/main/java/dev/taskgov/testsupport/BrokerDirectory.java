@@ -27,12 +27,16 @@ final class BrokerDirectory {
     private BrokerDirectory() {
     }
 
-    /** The launchers' classpath: deploy/local's classes and libraries, and core's classes (the ACL catalog). */
+    /**
+     * The launchers' and the broker's classpath: deploy/local's classes and libraries, core's classes (the ACL
+     * catalog, the audit record) and service-support's (the audit record's CloudEvents headers).
+     */
     static String classpath() {
         Path root = ProjectLayout.root();
         Path runtime = root.resolve("deploy/local/target");
         return runtime.resolve("classes") + File.pathSeparator + runtime.resolve("lib") + File.separator + "*"
-                + File.pathSeparator + root.resolve("core/target/classes");
+                + File.pathSeparator + root.resolve("core/target/classes")
+                + File.pathSeparator + root.resolve("service-support/target/classes");
     }
 
     static List<String> java(String mainClass, String... args) {

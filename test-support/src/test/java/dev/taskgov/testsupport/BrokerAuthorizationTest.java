@@ -2,24 +2,36 @@ package dev.taskgov.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.taskgov.core.auth.AuditEvent;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog.Names;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import dev.taskgov.service.support.CloudEventHeaders;
+import dev.taskgov.service.support.auth.AuditRecords;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,10 +47,12 @@ class BrokerAuthorizationTest {
     /** A team whose name is a prefix of another's: its grant must not reach the other's topic. */
     private static final String TEAM_T1 = "t1";
     private static final String TEAM_T10 = "t10";
+    /** A team that only this class's audit test uses, so that the refusals it finds on the audit topic are its own. */
+    private static final String TEAM_AUDITED = "team-audited";
 
     @BeforeAll
     static void teams() {
-        SharedKafka.addTeams(TEAM_A, TEAM_B, TEAM_T1, TEAM_T10);
+        SharedKafka.addTeams(TEAM_A, TEAM_B, TEAM_T1, TEAM_T10, TEAM_AUDITED);
     }
 
     @Test
@@ -97,6 +111,49 @@ class BrokerAuthorizationTest {
         assertThat(send(KafkaAccess.JOB_WATCHER, Names.WORKLOAD_SUBMITTED).topic()).isEqualTo(Names.WORKLOAD_SUBMITTED);
         assertThat(send(KafkaAccess.JOB_WATCHER, submissionTopic(TEAM_B)).topic()).isEqualTo(submissionTopic(TEAM_B));
         assertRefused(KafkaAccess.JOB_WATCHER, Names.QUOTA);
+    }
+
+    /**
+     * A producer first asks for the topic's metadata: a team that may not even describe another team's topic is
+     * refused there (DESCRIBE, in a Metadata request); a principal that may describe but not write a topic is
+     * refused at the write itself (WRITE, in a Produce request). Both refusals reach the audit topic.
+     */
+    @Test
+    void theBrokersRefusalsAreOnTheAuditTopic() {
+        String team = KafkaAccess.teamPrincipal(TEAM_AUDITED);
+        assertRefused(team, submissionTopic(TEAM_B));
+        assertRefused(team, Names.WORKLOAD_ADMITTED);
+        assertRefused(KafkaAccess.QUOTA_SERVICE, Names.TOPOLOGY);
+
+        Map<String, Object> props = new HashMap<>(SharedKafka.clientProperties(KafkaAccess.ADMIN));
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<AuditEvent> refusals = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                if (consumer.assignment().isEmpty()) {
+                    List<TopicPartition> partitions = consumer.partitionsFor(Names.AUDIT).stream()
+                            .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    consumer.assign(partitions);
+                    consumer.seekToBeginning(partitions);
+                }
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                    AuditEvent event = AuditEvent.fromJson(record.value());
+                    if (!"kafka-broker".equals(event.service())) continue;
+                    assertThat(CloudEventHeaders.read(record.headers())).get()
+                            .satisfies(ce -> assertThat(ce.type()).isEqualTo(AuditRecords.TYPE));
+                    refusals.add(event);
+                }
+                assertThat(refusals).extracting(AuditEvent::principal, AuditEvent::operation, AuditEvent::target).contains(
+                        tuple(team, "Kafka DESCRIBE", "TOPIC " + submissionTopic(TEAM_B)),
+                        tuple(team, "Kafka DESCRIBE", "TOPIC " + Names.WORKLOAD_ADMITTED),
+                        tuple(KafkaAccess.QUOTA_SERVICE, "Kafka WRITE", "TOPIC " + Names.TOPOLOGY));
+            });
+        }
+        assertThat(refusals).filteredOn(event -> event.principal().equals(team)).allSatisfy(event -> assertThat(event.outcome())
+                .startsWith("Refused: Denied: ").contains("User:" + team, "a Metadata request"));
+        assertThat(refusals).filteredOn(event -> event.operation().equals("Kafka WRITE")).isNotEmpty().allSatisfy(event ->
+                assertThat(event.outcome()).startsWith("Refused: Denied: ").contains("User:" + event.principal(), "a Produce request"));
+        assertThat(refusals).extracting(AuditEvent::principal).doesNotContain(KafkaAccess.ADMIN);
     }
 
     @Test

@@ -15,12 +15,14 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.core.events.TopicCatalog;
 import org.apache.kafka.common.Uuid;
 
 /**
  * The one way taskgov configures a broker (the local runtime's, test-support's embedded and restartable ones):
  * a single KRaft node whose client listener takes only SASL/SCRAM and whose authorizer is KRaft's
- * {@code StandardAuthorizer}, with no ACL meaning no access. The controller listener (broker to controller, in
+ * {@code StandardAuthorizer} ({@link AuditingAuthorizer}, which also audits its refusals), with no ACL meaning no
+ * access. The controller listener (broker to controller, in
  * the same process) uses SASL/PLAIN with a principal of its own, as KRaft keeps SCRAM credentials in the
  * metadata the controller serves and so cannot use them to authenticate its own listener. The client listener also
  * takes PLAIN, checked against the same credentials ({@link CredentialsFilePlainCallback}), for {@code kcat}.
@@ -137,7 +139,11 @@ public final class SecureBroker {
                 "listener.name.controller.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule"
                         + " required username=\"" + CONTROLLER + "\" password=\"" + controller + "\" user_" + CONTROLLER
                         + "=\"" + controller + "\";",
-                "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                // StandardAuthorizer's decisions, its refusals also sent to the audit topic as the administrator.
+                "authorizer.class.name=" + AuditingAuthorizer.class.getName(),
+                AuditingAuthorizer.BOOTSTRAP + "=127.0.0.1:" + port,
+                AuditingAuthorizer.CREDENTIALS_FILE + "=" + dir.resolve(CREDENTIALS).toAbsolutePath(),
+                AuditingAuthorizer.TOPIC + "=" + TopicCatalog.Names.AUDIT,
                 "super.users=User:" + KafkaAccess.ADMIN + ";User:" + CONTROLLER,
                 "allow.everyone.if.no.acl.found=false",
                 "log.dirs=" + dir.resolve("data"),

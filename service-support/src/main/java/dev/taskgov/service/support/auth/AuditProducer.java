@@ -1,7 +1,6 @@
 package dev.taskgov.service.support.auth;
 
 import dev.taskgov.core.auth.AuditEvent;
-import dev.taskgov.service.support.CloudEventHeaders;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -20,11 +19,11 @@ public final class AuditProducer implements Consumer<AuditEvent>, AutoCloseable 
     private static final Logger LOG = Logger.getLogger(AuditProducer.class);
 
     /** {@code ce_type} of an audit record (the same as quota-service's outbox writes). */
-    public static final String TYPE = "dev.taskgov.audit.recorded";
+    public static final String TYPE = AuditRecords.TYPE;
 
     private final KafkaProducer<String, String> producer;
     private final String topic;
-    private final String source;
+    private final String service;
 
     public AuditProducer(Properties clientProps, String topic, String service) {
         Properties p = new Properties();
@@ -33,17 +32,15 @@ public final class AuditProducer implements Consumer<AuditEvent>, AutoCloseable 
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
         this.topic = topic;
-        this.source = "urn:taskgov:" + service;
+        this.service = service;
     }
 
     @Override
     public void accept(AuditEvent event) {
-        String json = event.toJson();
-        ProducerRecord<String, String> record = new ProducerRecord<>(topic, event.eventId(), json);
-        CloudEventHeaders.write(record.headers(), TYPE, source, event.eventId(), event.at(), event.target());
+        ProducerRecord<String, String> record = AuditRecords.record(topic, service, event);
         producer.send(record, (meta, failure) -> {
             if (failure != null) {
-                LOG.errorf("audit record not sent to %s (%s): %s", topic, failure.getMessage(), json);
+                LOG.errorf("audit record not sent to %s (%s): %s", topic, failure.getMessage(), record.value());
             }
         });
     }

@@ -1,0 +1,188 @@
+package dev.taskgov.local;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.taskgov.core.auth.AuditEvent;
+import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.service.support.auth.AuditRecords;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.metadata.authorizer.StandardAuthorizer;
+import org.apache.kafka.server.authorizer.Action;
+import org.apache.kafka.server.authorizer.AuthorizableRequestContext;
+import org.apache.kafka.server.authorizer.AuthorizationResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * KRaft's {@link StandardAuthorizer}, deciding exactly as it does, that also puts the broker's refusals on the audit
+ * topic, so that {@code taskgov audit} shows a principal's refused Kafka accesses beside its refused HTTP requests.
+ *
+ * <p>Only denials Kafka itself marks as worth reporting ({@link Action#logIfDenied()}) are recorded: a metadata
+ * request's silent filtering of the topics a client may not see is not an attempt at access. Deciding must never
+ * wait on the audit: refusals go to a bounded queue (when it is full they are counted, logged and dropped) that a
+ * daemon thread, started at the first refusal (so after the broker is up), sends as the services do
+ * ({@link AuditRecords}) with a producer logged in as the administrator, a super user, whose own requests are
+ * therefore never refused and cannot feed back into the audit.
+ *
+ * <p>Configuration (written by {@link SecureBroker}): {@value #BOOTSTRAP}, {@value #CREDENTIALS_FILE} (holding the
+ * administrator's password) and {@value #TOPIC}.
+ */
+public class AuditingAuthorizer extends StandardAuthorizer {
+
+    static final String BOOTSTRAP = "taskgov.audit.bootstrap.servers";
+    static final String CREDENTIALS_FILE = "taskgov.audit.credentials.file";
+    static final String TOPIC = "taskgov.audit.topic";
+    /** The {@code service} of the audit records, and the end of their CloudEvents source. */
+    static final String SERVICE = "kafka-broker";
+    static final int QUEUE_CAPACITY = 10_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(AuditingAuthorizer.class);
+
+    private final BlockingQueue<AuditEvent> pending = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
+    private final AtomicLong dropped = new AtomicLong();
+    private volatile String bootstrap;
+    private volatile String credentialsFile;
+    private volatile String topic;
+    private volatile Thread publisher;
+    private volatile boolean closed;
+
+    @Override
+    public void configure(Map<String, ?> configs) {
+        super.configure(configs);
+        bootstrap = text(configs.get(BOOTSTRAP));
+        credentialsFile = text(configs.get(CREDENTIALS_FILE));
+        topic = text(configs.get(TOPIC));
+        if (bootstrap == null || credentialsFile == null || topic == null) {
+            LOG.warn("{}, {} or {} is not set: the broker's refusals are not sent to the audit topic", BOOTSTRAP,
+                    CREDENTIALS_FILE, TOPIC);
+        }
+    }
+
+    @Override
+    public List<AuthorizationResult> authorize(AuthorizableRequestContext context, List<Action> actions) {
+        List<AuthorizationResult> results = super.authorize(context, actions);
+        for (int i = 0; i < actions.size(); i++) {
+            Action action = actions.get(i);
+            if (results.get(i) == AuthorizationResult.DENIED && action.logIfDenied()
+                    && !KafkaAccess.ADMIN.equals(context.principal().getName())) {
+                record(refusal(context, action, Instant.now()));
+            }
+        }
+        return results;
+    }
+
+    /** The audit record of one refused action: who, which operation on which resource, and from where. */
+    static AuditEvent refusal(AuthorizableRequestContext context, Action action, Instant at) {
+        String resource = action.resourcePattern().resourceType() + " " + action.resourcePattern().name();
+        String request = ApiKeys.hasId(context.requestType()) ? ApiKeys.forId(context.requestType()).name
+                : "request type " + context.requestType();
+        String why = "the broker's ACLs do not allow " + context.principal() + " " + action.operation() + " on "
+                + resource + " (a " + request + " request from client '" + context.clientId() + "' at "
+                + context.clientAddress().getHostAddress() + ")";
+        return AuditEvent.of(at, SERVICE, context.principal().getName(), "Kafka " + action.operation(), resource,
+                AuditEvent.refused("Denied", why), null, null);
+    }
+
+    private static String text(Object value) {
+        return value == null ? null : value.toString();
+    }
+
+    private void record(AuditEvent event) {
+        if (closed || bootstrap == null || credentialsFile == null || topic == null) return;
+        if (!pending.offer(event)) {
+            long count = dropped.incrementAndGet();
+            if (count == 1 || count % 1000 == 0) {
+                LOG.warn("audit queue full ({} records): {} broker refusals dropped so far, this one: {}",
+                        QUEUE_CAPACITY, count, event.toJson());
+            }
+            return;
+        }
+        if (publisher == null) startPublisher();
+    }
+
+    private synchronized void startPublisher() {
+        if (publisher != null || closed) return;
+        publisher = new Thread(this::publish, "taskgov-audit-publisher");
+        publisher.setDaemon(true);
+        publisher.start();
+    }
+
+    /** Sends the queued refusals until the authorizer closes. */
+    private void publish() {
+        KafkaProducer<String, String> producer;
+        try {
+            producer = producer();
+        } catch (RuntimeException | IOException e) {
+            LOG.error("no audit publisher: broker refusals are not sent to {}", topic, e);
+            return;
+        }
+        try {
+            while (!closed) {
+                AuditEvent event;
+                try {
+                    event = pending.take();
+                } catch (InterruptedException stop) {
+                    break;
+                }
+                ProducerRecord<String, String> record = AuditRecords.record(topic, SERVICE, event);
+                producer.send(record, (meta, failure) -> {
+                    if (failure != null) {
+                        LOG.error("audit record not sent to {} ({}): {}", topic, failure.getMessage(), record.value());
+                    }
+                });
+            }
+        } catch (RuntimeException e) {
+            LOG.error("the audit publisher stopped: broker refusals are no longer sent to {}", topic, e);
+        } finally {
+            // Cleared so that closing waits (briefly) for the records already handed to the producer.
+            Thread.interrupted();
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private KafkaProducer<String, String> producer() throws IOException {
+        Properties credentials = new Properties();
+        try (Reader in = Files.newBufferedReader(Path.of(credentialsFile), StandardCharsets.UTF_8)) {
+            credentials.load(in);
+        }
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(KafkaAccess.clientProperties(KafkaAccess.ADMIN, credentials.getProperty(KafkaAccess.ADMIN)));
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "taskgov-audit-publisher");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    @Override
+    public void close() throws IOException {
+        closed = true;
+        Thread running = publisher;
+        if (running != null) {
+            running.interrupt();
+            try {
+                running.join(Duration.ofSeconds(10).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (!pending.isEmpty()) LOG.warn("{} broker refusals not sent to the audit topic at shutdown", pending.size());
+        super.close();
+    }
+}
