@@ -29,6 +29,7 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.testsupport.KafkaTestResource;
+import io.quarkus.test.common.ResourceArg;
 import dev.taskgov.testsupport.TaskgovTopics;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -52,7 +53,8 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
  */
 @QuarkusTest
 @TestProfile(WatcherTestProfile.class)
-@WithTestResource(KafkaTestResource.class)
+@WithTestResource(value = KafkaTestResource.class,
+        initArgs = @ResourceArg(name = KafkaTestResource.VERIFIES_REQUESTS, value = "false"))
 @WithKubernetesTestServer(crud = true, https = false)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HyperPodPyTorchJobWatcherTest {

@@ -32,6 +32,7 @@ import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.testsupport.KafkaTestResource;
+import io.quarkus.test.common.ResourceArg;
 import dev.taskgov.testsupport.TaskgovTopics;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -60,7 +61,8 @@ import jakarta.inject.Inject;
  */
 @QuarkusTest
 @TestProfile(WatcherTestProfile.class)
-@WithTestResource(KafkaTestResource.class)
+@WithTestResource(value = KafkaTestResource.class,
+        initArgs = @ResourceArg(name = KafkaTestResource.VERIFIES_REQUESTS, value = "false"))
 @WithKubernetesTestServer(crud = true, https = false)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class JobWatcherTest {

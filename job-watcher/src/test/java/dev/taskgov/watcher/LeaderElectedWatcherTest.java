@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 import dev.taskgov.testsupport.KafkaTestResource;
+import io.quarkus.test.common.ResourceArg;
 import dev.taskgov.testsupport.TaskgovTopics;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -30,7 +31,8 @@ import jakarta.inject.Inject;
  */
 @QuarkusTest
 @TestProfile(LeaderElectionProfile.class)
-@WithTestResource(KafkaTestResource.class)
+@WithTestResource(value = KafkaTestResource.class,
+        initArgs = @ResourceArg(name = KafkaTestResource.VERIFIES_REQUESTS, value = "false"))
 @WithKubernetesTestServer(crud = true, https = false)
 class LeaderElectedWatcherTest {
     static final String NS = "hyperpod-ns-team-name";

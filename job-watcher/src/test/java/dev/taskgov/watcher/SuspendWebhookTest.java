@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.taskgov.testsupport.KafkaTestResource;
+import io.quarkus.test.common.ResourceArg;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.quarkus.test.common.WithTestResource;
@@ -22,7 +23,8 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 /** AdmissionReviews posted to the webhook as the API server would: which creations get suspended, by which patch. */
 @QuarkusTest
 @TestProfile(WatcherTestProfile.class)
-@WithTestResource(KafkaTestResource.class)
+@WithTestResource(value = KafkaTestResource.class,
+        initArgs = @ResourceArg(name = KafkaTestResource.VERIFIES_REQUESTS, value = "false"))
 @WithKubernetesTestServer(crud = true, https = false)
 class SuspendWebhookTest {
 

@@ -19,6 +19,20 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  */
 public class KafkaTestResource implements QuarkusTestResourceLifecycleManager {
 
+    /**
+     * Init argument: {@code "false"} for a service without an HTTP API to protect (preemption-service, the job
+     * watcher), whose configuration has no {@code taskgov.auth} group and refuses the master key as a property it
+     * cannot map (SmallRye checks overrides and system properties alike against the mappings).
+     */
+    public static final String VERIFIES_REQUESTS = "verifies-requests";
+
+    private boolean verifiesRequests = true;
+
+    @Override
+    public void init(Map<String, String> initArgs) {
+        verifiesRequests = !"false".equals(initArgs.get(VERIFIES_REQUESTS));
+    }
+
     @Override
     public Map<String, String> start() {
         String bootstrap = SharedKafka.bootstrapServers();
@@ -35,11 +49,8 @@ public class KafkaTestResource implements QuarkusTestResourceLifecycleManager {
         } else {
             config.put("taskgov.kafka.security-protocol", "PLAINTEXT");
         }
-        // Every HTTP service verifies requests with keys encrypted under this JVM's master key (TestCredentials). A
-        // system property, not a config override: a service without an HTTP API to protect (preemption-service, the
-        // job watcher) has no taskgov.auth group and refuses an override it cannot map, while system properties are
-        // not checked against the mappings.
-        System.setProperty(TestCredentials.MASTER_KEY_PROPERTY, TestCredentials.MASTER_KEY);
+        // Every HTTP service verifies requests with keys encrypted under this JVM's master key (TestCredentials).
+        if (verifiesRequests) config.put(TestCredentials.MASTER_KEY_PROPERTY, TestCredentials.MASTER_KEY);
         return config;
     }
 
