@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,16 +98,29 @@ class ComposeStackIT {
 
     @Test
     void aQuotaThroughSageMakerAndASubmissionThroughKafkaGiveAnAdmissionReadOverHttp() throws Exception {
+        // Access control is on in the stack too: quota-service writes the first admin key to the profile file in the
+        // secrets volume; the CLI signs with it (as README "With Docker" says to copy it out).
+        Path profile = Files.createTempFile("taskgov-compose-profile", ".ini");
+        await("quota-service's admin key in the secrets volume").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2))
+                .until(() -> {
+                    ChildProcesses.Result key = compose(60, "exec", "-T", "quota-service", "cat", "/var/lib/taskgov-secrets/credentials");
+                    if (key.exit() != 0 || !key.out().contains("aws_access_key_id")) return false;
+                    Files.writeString(profile, key.out());
+                    return true;
+                });
         Map<String, String> cliEnv = Map.of(
                 "TASKGOV_QUOTA_URL", url("TASKGOV_QUOTA_PORT"),
                 "TASKGOV_ADMISSION_URL", url("TASKGOV_ADMISSION_PORT"),
-                "TASKGOV_KAFKA_BOOTSTRAP", "127.0.0.1:" + env.get("TASKGOV_KAFKA_PORT"));
+                "TASKGOV_KAFKA_BOOTSTRAP", "127.0.0.1:" + env.get("TASKGOV_KAFKA_PORT"),
+                "TASKGOV_PROFILE", profile.toString());
         Path demo = ROOT.resolve("deploy/local/demo");
         // quota-service refuses quotas beyond the capacity it has learned from the topology topic: the
         // demo inventory (mounted into topology-service) must reach it first.
         await("team-1's quota created (CreateComputeQuota)").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2))
                 .until(() -> cli(cliEnv, "quota", "create", "--cli-input-json", "file://" + demo.resolve("quotas/team-1.json"))
                         .exit() == 0);
+        assertThat(cli(Map.of("TASKGOV_QUOTA_URL", url("TASKGOV_QUOTA_PORT"), "TASKGOV_PROFILE", "/nonexistent"),
+                "quota", "list").exit()).as("without the key quota-service refuses").isNotZero();
         ChildProcesses.Result listed = cli(cliEnv, "quota", "list", "--name-contains", "team-1", "-o", "json");
         assertThat(listed.exit()).as(listed.err()).isZero();
         assertThat(listed.out()).contains("\"team-1-quota\"");
@@ -120,7 +134,9 @@ class ComposeStackIT {
         await("the workload admitted, read from admission-service").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2))
                 .ignoreExceptions()
                 .untilAsserted(() -> {
-                    JsonNode workload = get(url("TASKGOV_ADMISSION_PORT") + "/workloads/" + id.group(1));
+                    ChildProcesses.Result described = cli(cliEnv, "describe", "workload", id.group(1), "-o", "json");
+                    assertThat(described.exit()).as(described.err()).isZero();
+                    JsonNode workload = json.readTree(described.out());
                     assertThat(workload.path("team").asText()).isEqualTo("team-1");
                     assertThat(workload.path("state").asText()).isEqualToIgnoringCase("Admitted");
                 });
