@@ -33,8 +33,8 @@ public class GetClustersCommand extends CliCommand {
                 : new Table("CLUSTER", "NODES", "CAPACITY", "QUOTA", "USED", "WORKLOADS");
         for (JsonNode c : clusters) {
             List<Object> row = new ArrayList<>(List.of(c.hasNonNull("clusterArn") ? Views.text(c, "clusterArn") : "(unnamed)",
-                    c.path("readyNodes").asInt() + "/" + c.path("nodes").asInt(), Views.amounts(c.get("capacity")),
-                    Views.amounts(c.get("quota")), Views.amounts(c.get("used")), Views.counts(c.get("workloads"))));
+                    c.path("readyNodes").asInt() + "/" + c.path("nodes").asInt(), amounts(c.get("capacity")),
+                    amounts(c.get("quota")), amounts(c.get("used")), Views.counts(c.get("workloads"))));
             if (output.wide()) {
                 row.add(c.path("fairShare").asBoolean() ? "Enabled" : "Disabled");
                 row.add(Views.counts(c.get("priorityClasses")));
@@ -44,5 +44,11 @@ public class GetClustersCommand extends CliCommand {
         if (t.isEmpty()) err().println("No clusters governed yet (topology-service declares them).");
         else t.print(out());
         return 0;
+    }
+
+    /** Amounts per instance type, or "-" when there are none (a cluster without quotas, or nothing used). */
+    private static String amounts(JsonNode byType) {
+        String shown = Views.amounts(byType);
+        return shown == null ? "-" : shown;
     }
 }

@@ -19,13 +19,18 @@ public class GetTopologyCommand extends CliCommand {
     private static final String LEVEL_PREFIX = "topology.k8s.aws/network-node-";
 
     @Mixin
+    ClusterOption cluster = new ClusterOption();
+    @Mixin
     Endpoints endpoints;
     @Mixin
     OutputOption output;
 
     @Override
     protected int run() {
-        JsonNode tree = endpoints.topologyHttp().get("/topology");
+        // With several clusters topology-service needs to be told which one (the same --cluster / TASKGOV_CLUSTER rule).
+        String arn = cluster.arn();
+        JsonNode tree = endpoints.topologyHttp().get("/topology"
+                + (arn == null ? "" : "?cluster=" + java.net.URLEncoder.encode(arn, java.nio.charset.StandardCharsets.UTF_8)));
         if (tree == null) throw CliException.failed("topology-service answered GET /topology with something that is not JSON");
         if (output.structured()) {
             out().println(output.render(tree));

@@ -23,13 +23,26 @@ class CliHabitsTest {
     void start() {
         admission = new StubServer().answer("GET /teams", 200, resource("teams.json"))
                 .answer("GET /teams?cluster=" + DEMO.replace(":", "%3A").replace("/", "%2F"), 200, resource("teams.json"));
-        topology = new StubServer().answer("GET /topology", 200, resource("topology.json"));
+        topology = new StubServer().answer("GET /topology", 200, resource("topology.json"))
+                .answer("GET /topology?cluster=" + DEMO.replace(":", "%3A").replace("/", "%2F"), 200, resource("topology.json"));
     }
 
     @AfterEach
     void stop() {
         admission.close();
         topology.close();
+    }
+
+    @Test
+    void getClustersShowsAClusterWithoutQuotasAsAFreshPlatformAnswersIt() {
+        String fresh = """
+                {"count": 1, "clusters": [{"clusterArn": "%s", "nodes": 4, "readyNodes": 4, "teams": [], "fairShare": true,
+                  "priorityClasses": {}, "capacity": {"ml.p5.48xlarge": {"accelerators": 32, "vcpu": 768, "memoryGiB": 8192}},
+                  "quota": {}, "used": {}, "workloads": {}}]}""".formatted(DEMO);
+        admission.answer("GET /clusters", 200, fresh);
+        Cli.Result r = Cli.run("get", "clusters", "--admission-url", admission.url());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains(DEMO, "4/4", "ml.p5.48xlarge").containsPattern("(?m)\\s-\\s+-\\s+-\\s*$");
     }
 
     @Test
@@ -87,6 +100,12 @@ class CliHabitsTest {
                     nn-a-b1        layer-2   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory
                       nn-a-b1-r1   layer-3   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory
                 """);
+
+        // with several clusters, --cluster names the one to show
+        Cli.Result inCluster = Cli.run("get", "topology", "--cluster", DEMO, "--topology-url", topology.url());
+        assertThat(inCluster.exit()).as(inCluster.err()).isZero();
+        assertThat(inCluster.out()).isEqualTo(r.out());
+        assertThat(topology.requests.get(1).uri()).isEqualTo("/topology?cluster=" + DEMO.replace(":", "%3A").replace("/", "%2F"));
 
         Cli.Result wide = Cli.run("get", "topology", "-o", "wide", "--topology-url", topology.url());
         assertThat(wide.out()).endsWith("""
