@@ -7,13 +7,13 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.quota.Share;
+import dev.taskgov.service.support.CoalescedRefresh;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,9 +21,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -38,7 +35,7 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
 
     /** The processor whose state changed since the gauges were last recomputed; null when they are current. */
     private final AtomicReference<AdmissionProcessor> changed = new AtomicReference<>();
-    private final ScheduledExecutorService refresher;
+    private final CoalescedRefresh refresher;
 
     /** The processors of every partition this instance decides for (one, outside the partitioned loop). */
     private volatile Supplier<List<AdmissionProcessor>> processors;
@@ -51,26 +48,20 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     @Override
     public void stateChanged(AdmissionProcessor processor) {
         changed.set(processor);
+        refresher.markStale();
     }
 
     private void refreshIfChanged() {
         AdmissionProcessor processor = changed.getAndSet(null);
         if (processor == null) return;
         Supplier<List<AdmissionProcessor>> all = processors;
-        try {
-            refresh(all == null ? List.of(processor) : all.get());
-        } catch (RuntimeException e) {
-            // Left for the next change; a failed recomputation must not end the schedule.
-            LOG.warn("recomputing the admission gauges failed", e);
-        }
+        refresh(all == null ? List.of(processor) : all.get());
     }
 
     @Override
     public void close() {
-        refresher.shutdownNow();
+        refresher.close();
     }
-
-    private static final Logger LOG = Logger.getLogger(AdmissionMetrics.class);
 
     /** The label naming the cluster on every per-team meter. */
     static final String CLUSTER = "cluster";
@@ -91,13 +82,7 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     public AdmissionMetrics(MeterRegistry registry, Supplier<Boolean> decider, Supplier<Long> lag,
                             Collection<String> inputTopics, Duration refreshInterval) {
         this.registry = registry;
-        this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "admission-meters");
-            t.setDaemon(true);
-            return t;
-        });
-        long periodMillis = Math.max(1, refreshInterval.toMillis());
-        refresher.scheduleWithFixedDelay(this::refreshIfChanged, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        this.refresher = new CoalescedRefresh("admission-meters", refreshInterval, this::refreshIfChanged);
         this.deadLetters = new DeadLetterMetrics(registry, inputTopics);
         this.pending = MultiGauge.builder("taskgov.admission.pending.workloads")
                 .description("Pending workloads per team and reason").register(registry);

@@ -8,20 +8,16 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import dev.taskgov.service.support.CoalescedRefresh;
 import dev.taskgov.topology.config.TopologyServiceConfig;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
-import org.jboss.logging.Logger;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -34,7 +30,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 @ApplicationScoped
 public class CapacityView {
 
-    private static final Logger LOG = Logger.getLogger(CapacityView.class);
 
     @Inject
     MeterRegistry registry;
@@ -46,10 +41,9 @@ public class CapacityView {
     private volatile Map<ClusterArn, List<Node>> inventory = Map.of();
     private final AtomicInteger readyNodes = new AtomicInteger();
     private final AtomicInteger notReadyNodes = new AtomicInteger();
-    private final AtomicBoolean metersStale = new AtomicBoolean(true);
     private MultiGauge capacityGauge;
     private MultiGauge freeGauge;
-    private ScheduledExecutorService metersRefresher;
+    private CoalescedRefresh metersRefresh;
 
     @PostConstruct
     void registerMeters() {
@@ -63,33 +57,17 @@ public class CapacityView {
                 .description("Nodes in the inventory by readiness").register(registry);
         Gauge.builder("taskgov.topology.nodes", notReadyNodes, AtomicInteger::get).tag("ready", "false")
                 .description("Nodes in the inventory by readiness").register(registry);
-        metersRefresher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "topology-meters");
-            t.setDaemon(true);
-            return t;
-        });
-        long periodMillis = Math.max(1, config.topology().metersRefresh().toMillis());
-        metersRefresher.scheduleWithFixedDelay(this::refreshMetersIfStale, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        metersRefresh = new CoalescedRefresh("topology-meters", config.topology().metersRefresh(), this::updateMeters);
     }
 
     @PreDestroy
     void stopRefresher() {
-        if (metersRefresher != null) metersRefresher.shutdownNow();
+        if (metersRefresh != null) metersRefresh.close();
     }
 
     /** What admitted workloads hold changed (a workload event was applied): the gauges are stale. */
     public void holdsChanged() {
-        metersStale.set(true);
-    }
-
-    private void refreshMetersIfStale() {
-        try {
-            if (metersStale.getAndSet(false)) updateMeters();
-        } catch (RuntimeException e) {
-            // The next change marks them stale again; a failed refresh must not end the schedule.
-            metersStale.set(true);
-            LOG.warn("recomputing the topology gauges failed", e);
-        }
+        metersRefresh.markStale();
     }
 
     /** The admitted workloads' holds, fed by the workload event consumers. */
@@ -102,7 +80,7 @@ public class CapacityView {
         Map<ClusterArn, List<Node>> copy = new java.util.TreeMap<>();
         byCluster.forEach((c, nodes) -> copy.put(c, List.copyOf(nodes)));
         inventory = java.util.Collections.unmodifiableMap(copy);
-        metersStale.set(true);
+        if (metersRefresh != null) metersRefresh.markStale();
     }
 
     /** The governed clusters (the unnamed one when the configuration names none). */
