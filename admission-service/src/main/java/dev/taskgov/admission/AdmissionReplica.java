@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.service.support.DeciderTopics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -32,14 +33,14 @@ public final class AdmissionReplica implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(AdmissionReplica.class);
 
     private final Properties clientProps;
-    private final AdmissionTopics topics;
+    private final DeciderTopics topics;
     private final Duration pollTimeout;
     private final AdmissionProcessor view;
     private volatile boolean running = true;
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
 
-    public AdmissionReplica(Properties clientProps, AdmissionTopics topics, Duration pollTimeout, Clock clock) {
+    public AdmissionReplica(Properties clientProps, DeciderTopics topics, Duration pollTimeout, Clock clock) {
         this.clientProps = clientProps;
         this.topics = topics;
         this.pollTimeout = pollTimeout;
