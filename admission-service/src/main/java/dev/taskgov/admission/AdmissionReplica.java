@@ -1,7 +1,7 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.DeciderTopics;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
@@ -9,8 +9,6 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
@@ -75,12 +73,7 @@ public final class AdmissionReplica implements AutoCloseable {
     }
 
     private void follow() {
-        Properties props = new Properties();
-        props.putAll(clientProps);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> c = CompactedTopicReader.groupless(clientProps)) {
             consumer = c;
             List<TopicPartition> parts = new ArrayList<>();
             for (String topic : List.of(topics.changelog(), topics.quota(), topics.topology())) {
