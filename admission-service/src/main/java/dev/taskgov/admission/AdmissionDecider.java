@@ -3,6 +3,7 @@ package dev.taskgov.admission;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
 
@@ -33,12 +34,12 @@ public final class AdmissionDecider implements AutoCloseable {
      * @param source                CloudEvents ce_source
      * @param membership            session timeout, heartbeat and static identity in the group (failover speed)
      */
-    public record Settings(Properties clientProps, AdmissionTopics topics, String groupId, String transactionalIdPrefix,
+    public record Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
                            String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
                            TransactionalLoop.Membership membership) {
 
         /** Kafka's default membership (a dead instance's clusters move after 45 s). */
-        public Settings(Properties clientProps, AdmissionTopics topics, String groupId, String transactionalIdPrefix,
+        public Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
                         String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics) {
             this(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout, createTopics,
                     TransactionalLoop.Membership.KAFKA_DEFAULTS);
@@ -51,7 +52,7 @@ public final class AdmissionDecider implements AutoCloseable {
 
     public AdmissionDecider(Settings settings, Clock clock, AdmissionObserver observer) {
         this.settings = settings;
-        AdmissionTopics t = settings.topics();
+        DeciderTopics t = settings.topics();
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
                 List.of(t.submitted(), t.finished(), t.preempted()), List.of(t.quota(), t.topology()), Set.of(),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
@@ -93,18 +94,8 @@ public final class AdmissionDecider implements AutoCloseable {
      * Creates the topics admission uses when they are missing, as the catalog describes them (one partition
      * for the decider's inputs: one decider per cluster; compacted for the latest-value topics).
      */
-    public static void ensureTopics(Properties clientProps, AdmissionTopics t) {
-        Topics.ensure(clientProps, List.of(
-                Topics.Spec.of(TopicCatalog.WORKLOAD_SUBMITTED, t.submitted()),
-                Topics.Spec.of(TopicCatalog.WORKLOAD_FINISHED, t.finished()),
-                Topics.Spec.of(TopicCatalog.WORKLOAD_PREEMPTED, t.preempted()),
-                Topics.Spec.of(TopicCatalog.QUOTA, t.quota()),
-                Topics.Spec.of(TopicCatalog.TOPOLOGY, t.topology()),
-                Topics.Spec.of(TopicCatalog.WORKLOAD_ADMITTED, t.admitted()),
-                Topics.Spec.of(TopicCatalog.WORKLOAD_STATUS, t.status()),
-                Topics.Spec.of(TopicCatalog.PREEMPTION_REQUESTED, t.preemptionRequested()),
-                Topics.Spec.of(TopicCatalog.DEADLETTER, t.deadLetter()),
-                Topics.Spec.of(TopicCatalog.ADMISSION_CHANGELOG, t.changelog())));
+    public static void ensureTopics(Properties clientProps, DeciderTopics t) {
+        Topics.ensure(clientProps, t.specs(TopicCatalog.ADMISSION_CHANGELOG));
     }
 
     /**

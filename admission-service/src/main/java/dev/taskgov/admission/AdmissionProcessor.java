@@ -40,6 +40,7 @@ import dev.taskgov.core.view.ClusterInputs;
 import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Outbox;
 import dev.taskgov.service.support.PartitionScope;
 import dev.taskgov.service.support.TransactionalLoop;
@@ -68,7 +69,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     private static final Logger LOG = Logger.getLogger(AdmissionProcessor.class);
 
-    private final AdmissionTopics topics;
+    private final DeciderTopics topics;
     private final java.time.Clock clock;
     private final AdmissionObserver observer;
     /** The partition (set of clusters) this processor decides for; {@link PartitionScope#WHOLE} for a replica. */
@@ -104,12 +105,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     }
 
     /** A processor of every cluster (a read replica, or a deployment whose inputs have one partition). */
-    public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer) {
+    public AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer) {
         this(topics, clock, observer, PartitionScope.WHOLE);
     }
 
     /** The processor of the clusters of {@code scope} (one owned partition of the inputs). */
-    public AdmissionProcessor(AdmissionTopics topics, java.time.Clock clock, AdmissionObserver observer, PartitionScope scope) {
+    public AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer, PartitionScope scope) {
         this.topics = topics;
         this.clock = clock;
         this.observer = observer;

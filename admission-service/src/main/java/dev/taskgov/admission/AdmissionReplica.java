@@ -1,6 +1,7 @@
 package dev.taskgov.admission;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.service.support.DeciderTopics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
@@ -8,8 +9,6 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
@@ -32,14 +31,14 @@ public final class AdmissionReplica implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(AdmissionReplica.class);
 
     private final Properties clientProps;
-    private final AdmissionTopics topics;
+    private final DeciderTopics topics;
     private final Duration pollTimeout;
     private final AdmissionProcessor view;
     private volatile boolean running = true;
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
 
-    public AdmissionReplica(Properties clientProps, AdmissionTopics topics, Duration pollTimeout, Clock clock) {
+    public AdmissionReplica(Properties clientProps, DeciderTopics topics, Duration pollTimeout, Clock clock) {
         this.clientProps = clientProps;
         this.topics = topics;
         this.pollTimeout = pollTimeout;
@@ -74,12 +73,7 @@ public final class AdmissionReplica implements AutoCloseable {
     }
 
     private void follow() {
-        Properties props = new Properties();
-        props.putAll(clientProps);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> c = CompactedTopicReader.groupless(clientProps)) {
             consumer = c;
             List<TopicPartition> parts = new ArrayList<>();
             for (String topic : List.of(topics.changelog(), topics.quota(), topics.topology())) {

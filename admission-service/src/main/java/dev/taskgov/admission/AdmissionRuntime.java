@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.admission.config.AdmissionServiceConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
@@ -49,11 +50,11 @@ public class AdmissionRuntime {
     private AdmissionMetrics metrics;
     private AdmissionReplica replica;
     private KafkaProducer<String, byte[]> submissions;
-    private AdmissionTopics topics;
+    private DeciderTopics topics;
 
     void onStart(@Observes StartupEvent event) {
         AdmissionServiceConfig.Admission a = config.admission();
-        topics = AdmissionTopics.of(config.topics(), a.changelogTopic());
+        topics = DeciderTopics.of(config.topics(), a.changelogTopic());
         Properties client = clientProps();
         Properties producerProps = new Properties();
         producerProps.putAll(client);

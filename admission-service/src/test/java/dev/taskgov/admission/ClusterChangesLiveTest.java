@@ -8,6 +8,7 @@ import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.topology.TopologyLevels;
+import dev.taskgov.service.support.DeciderTopics;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -30,7 +31,7 @@ class ClusterChangesLiveTest {
     @Test
     void nodeFailureReplacesThenEvictsAndQuotaTombstoneEvicts() {
         try (LiveCluster c = new LiveCluster("cluster-changes")) {
-            AdmissionTopics t = c.topics;
+            DeciderTopics t = c.topics;
             Fixtures.cluster(c, 3, Map.of("team-a", 16L, "team-b", 8L));
             List<String> changes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
             AdmissionDecider decider = c.startDecider(Clock.systemUTC(), new AdmissionObserver() {

@@ -4,6 +4,7 @@ import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.events.DeadLetter;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.DeadLetterMetrics;
+import dev.taskgov.service.support.DeciderTopics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -34,8 +35,8 @@ class DeadLetterWriteFailureTest {
     void a_refused_dead_letter_leaves_the_offset_uncommitted_and_is_counted_and_nothing_is_lost() throws Exception {
         try (LiveCluster c = new LiveCluster("dlq-refused"); Admin admin = Admin.create(c.client)) {
             Fixtures.cluster(c, 2, Map.of("team-a", 16L));
-            AdmissionTopics t = c.topics;
-            AdmissionTopics unwritable = new AdmissionTopics(t.submitted(), t.finished(), t.preempted(), t.quota(),
+            DeciderTopics t = c.topics;
+            DeciderTopics unwritable = new DeciderTopics(t.submitted(), t.finished(), t.preempted(), t.quota(),
                     t.topology(), t.admitted(), t.status(), t.preemptionRequested(), c.id + ".dead letters!", t.changelog());
             AdmissionDecider.Settings s = c.deciderSettings();
             Counting observer = new Counting();

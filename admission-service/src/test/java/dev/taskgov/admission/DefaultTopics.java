@@ -2,11 +2,13 @@ package dev.taskgov.admission;
 
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.QuotaRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -19,7 +21,7 @@ import java.util.Properties;
 /** Publishes quota and topology records on the default topic names, as quota- and topology-service would. */
 final class DefaultTopics implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
-    private final AdmissionTopics topics = AdmissionTopics.defaults();
+    private final DeciderTopics topics = DeciderTopics.defaults(TopicCatalog.ADMISSION_CHANGELOG);
 
     DefaultTopics(Properties client) {
         producer = new KafkaProducer<>(client, new StringSerializer(), new ByteArraySerializer());

@@ -1,7 +1,9 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -41,7 +43,7 @@ import static org.awaitility.Awaitility.await;
 final class LiveCluster implements AutoCloseable {
 
     final String id;
-    final AdmissionTopics topics;
+    final DeciderTopics topics;
     final Properties client = new Properties();
     private final KafkaProducer<String, byte[]> producer;
     private final Admin admin;
@@ -50,7 +52,7 @@ final class LiveCluster implements AutoCloseable {
 
     LiveCluster(String name) {
         id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
-        topics = AdmissionTopics.defaults().prefixed(id);
+        topics = DeciderTopics.defaults(TopicCatalog.ADMISSION_CHANGELOG).prefixed(id);
         client.putAll(SharedKafka.adminClientProperties());
         AdmissionDecider.ensureTopics(client, topics);
         Properties pp = new Properties();

@@ -24,6 +24,7 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.PodSetPlacement;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.QuotaRecords;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -132,7 +133,7 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
 
     /** The cluster as the topics show it now. */
     private View view() {
-        AdmissionTopics t = cluster.topics;
+        DeciderTopics t = cluster.topics;
         SchedulerConfig config = SchedulerConfig.DEFAULT;
         Map<String, JsonNode> rawQuotas = new TreeMap<>();
         Map<String, NodeRecord> nodeRecords = new TreeMap<>();

@@ -7,6 +7,7 @@ import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.service.support.DeciderTopics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +33,7 @@ class RetryAfterFailureLiveTest {
     @Test
     void aFailureWithRetriesLeftRequeuesAndTheCountSurvivesATakeover() {
         try (LiveCluster c = new LiveCluster("retry-after-failure")) {
-            AdmissionTopics t = c.topics;
+            DeciderTopics t = c.topics;
             // one node of 8 accelerators; team-a's quota is all of it
             Fixtures.cluster(c, 1, Map.of("team-a", 8L));
             AdmissionDecider decider = c.startDecider(Clock.systemUTC());

@@ -12,6 +12,7 @@ import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.service.support.ClusterChangeRecords;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.QuotaRecords;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -67,7 +68,7 @@ class ScenarioParityTest {
 
     private List<Check> replayLive(Scenario scenario) {
         try (LiveCluster cluster = new LiveCluster(scenario.name())) {
-            AdmissionTopics t = cluster.topics;
+            DeciderTopics t = cluster.topics;
             cluster.publish(t.quota(), QuotaRecords.SCHEDULER_CONFIG_KEY, QuotaRecords.schedulerConfig(scenario.schedulerConfig()), false);
             for (TeamQuota q : scenario.quotas()) cluster.publish(t.quota(), q.team(), QuotaRecords.effectiveQuota(q), false);
             for (Node n : scenario.nodes()) cluster.publish(t.topology(), n.name(), NodeRecord.of(n), true);

@@ -10,6 +10,7 @@ import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.service.support.CompactedTopicReader;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -272,10 +273,8 @@ public class BenchKueueCommand extends CliCommand {
         private KafkaConsumer<String, String> decisions(Collection<String> topics) {
             Properties p = new Properties();
             p.putAll(endpoints.kafkaClient());
-            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
             p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
-            KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+            KafkaConsumer<String, String> c = CompactedTopicReader.groupless(p, new StringDeserializer());
             List<TopicPartition> parts = new ArrayList<>();
             for (String topic : topics) c.partitionsFor(topic).forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
             c.assign(parts);

@@ -324,7 +324,7 @@ public class DemoCommand extends CliCommand {
             this.failAt = failAt;
             this.restoreAt = failAt.plus(failFor);
             this.key = ClusterScopedKey.of(ClusterArn.of(cluster), node);
-            this.before = TopologyTopic.latest(endpoints.kafkaClient(), key, clock).orElseThrow(() ->
+            this.before = TopologyTopic.latest(endpoints.kafkaClient(), key).orElseThrow(() ->
                     CliException.invalid("--fail-node: no node " + node + " on " + TopologyTopic.TOPIC + "; see topology-service's GET /topology"));
         }
 

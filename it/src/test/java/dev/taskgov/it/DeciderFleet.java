@@ -1,6 +1,5 @@
 package dev.taskgov.it;
 
-import dev.taskgov.admission.AdmissionTopics;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.events.ClusterDeclared;
@@ -12,7 +11,7 @@ import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.TopologyLevels;
-import dev.taskgov.preemption.PreemptionTopics;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.QuotaRecords;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.testsupport.SharedKafka;
@@ -59,8 +58,8 @@ final class DeciderFleet implements AutoCloseable {
     static final Resources NODE = Resources.of(8, 96_000, 1_152 * 1024);
 
     final String id;
-    final AdmissionTopics admissionTopics;
-    final PreemptionTopics preemptionTopics;
+    final DeciderTopics admissionTopics;
+    final DeciderTopics preemptionTopics;
     final Properties client;
     final List<ClusterArn> clusters = new ArrayList<>();
     /** The topics, the producer and the readers (no in-process decider is started on it). */
@@ -230,7 +229,7 @@ final class DeciderFleet implements AutoCloseable {
 
     private boolean quiet() throws Exception {
         Map<TopicPartition, Long> ends = endOffsets(List.of(admissionTopics.submitted(), admissionTopics.finished(),
-                admissionTopics.preempted(), preemptionTopics.requested()));
+                admissionTopics.preempted(), preemptionTopics.preemptionRequested()));
         Map<TopicPartition, OffsetAndMetadata> done = new HashMap<>();
         done.putAll(admin.listConsumerGroupOffsets(group("admission")).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS));
         done.putAll(admin.listConsumerGroupOffsets(group("preemption")).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS));

@@ -2,11 +2,11 @@ package dev.taskgov.it;
 
 import dev.taskgov.admission.AdmissionDecider;
 import dev.taskgov.admission.AdmissionObserver;
-import dev.taskgov.admission.AdmissionTopics;
+import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.preemption.PreemptionDecider;
 import dev.taskgov.preemption.PreemptionObserver;
 import dev.taskgov.preemption.PreemptionProcessor;
-import dev.taskgov.preemption.PreemptionTopics;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.TransactionalLoop;
 import org.apache.kafka.clients.CommonClientConfigs;
 
@@ -47,14 +47,14 @@ public final class DeciderProcess {
         AutoCloseable decider;
         if (role.equals("admission")) {
             AdmissionDecider a = new AdmissionDecider(new AdmissionDecider.Settings(client,
-                    AdmissionTopics.defaults().prefixed(prefix), groupOf(role, prefix), "admission-" + prefix + "-",
+                    DeciderTopics.defaults(TopicCatalog.ADMISSION_CHANGELOG).prefixed(prefix), groupOf(role, prefix), "admission-" + prefix + "-",
                     "urn:taskgov:admission-service", Duration.ofMillis(20), Duration.ofMinutes(2), false, FAST),
                     Clock.systemUTC(), AdmissionObserver.NONE);
             a.start();
             decider = a;
         } else {
             PreemptionDecider p = new PreemptionDecider(new PreemptionDecider.Settings(client,
-                    new PreemptionProcessor.Settings(PreemptionTopics.defaults().prefixed(prefix), Map.of(), Duration.ofMinutes(5)),
+                    new PreemptionProcessor.Settings(DeciderTopics.defaults(TopicCatalog.PREEMPTION_CHANGELOG).prefixed(prefix), Map.of(), Duration.ofMinutes(5)),
                     groupOf(role, prefix), "preemption-" + prefix + "-", "urn:taskgov:preemption-service",
                     Duration.ofMillis(20), Duration.ofMinutes(2), false, FAST), Clock.systemUTC(), PreemptionObserver.NONE);
             p.start();

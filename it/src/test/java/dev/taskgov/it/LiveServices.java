@@ -2,11 +2,10 @@ package dev.taskgov.it;
 
 import dev.taskgov.admission.AdmissionDecider;
 import dev.taskgov.admission.AdmissionObserver;
-import dev.taskgov.admission.AdmissionTopics;
+import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.preemption.PreemptionDecider;
 import dev.taskgov.preemption.PreemptionObserver;
 import dev.taskgov.preemption.PreemptionProcessor;
-import dev.taskgov.preemption.PreemptionTopics;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.core.cluster.ClusterScopedKey;
@@ -16,6 +15,7 @@ import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.sim.Scenario;
 import dev.taskgov.service.support.ClusterChangeRecords;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -51,8 +51,8 @@ import static org.awaitility.Awaitility.await;
 final class LiveServices implements AutoCloseable {
 
     final String id;
-    final AdmissionTopics admissionTopics;
-    final PreemptionTopics preemptionTopics;
+    final DeciderTopics admissionTopics;
+    final DeciderTopics preemptionTopics;
     final Properties client = new Properties();
     private final KafkaProducer<String, byte[]> producer;
     private final Admin admin;
@@ -63,8 +63,8 @@ final class LiveServices implements AutoCloseable {
 
     LiveServices(String name) {
         id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
-        preemptionTopics = PreemptionTopics.defaults().prefixed(id);
-        admissionTopics = AdmissionTopics.defaults().prefixed(id);
+        preemptionTopics = DeciderTopics.defaults(TopicCatalog.PREEMPTION_CHANGELOG).prefixed(id);
+        admissionTopics = DeciderTopics.defaults(TopicCatalog.ADMISSION_CHANGELOG).prefixed(id);
         client.putAll(SharedKafka.adminClientProperties());
         AdmissionDecider.ensureTopics(client, admissionTopics);
         PreemptionDecider.ensureTopics(client, preemptionTopics);
@@ -192,7 +192,7 @@ final class LiveServices implements AutoCloseable {
         if (!admission.isDecider() || !preemption.isDecider()) return false;
         Map<TopicPartition, Long> ends = endOffsets(List.of(admissionTopics.submitted(), admissionTopics.finished(),
                 admissionTopics.preempted(), admissionTopics.quota(), admissionTopics.topology(),
-                preemptionTopics.requested()));
+                preemptionTopics.preemptionRequested()));
         Map<String, Long> done = new HashMap<>(admission.processedOffsets());
         done.putAll(preemption.processedOffsets());
         for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {

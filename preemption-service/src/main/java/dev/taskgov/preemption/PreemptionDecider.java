@@ -1,6 +1,7 @@
 package dev.taskgov.preemption;
 
 import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
 
@@ -64,9 +65,9 @@ public final class PreemptionDecider implements AutoCloseable {
     public PreemptionDecider(Settings settings, Clock clock, PreemptionObserver observer) {
         this.settings = settings;
         this.clock = clock;
-        PreemptionTopics t = settings.processor().topics();
+        DeciderTopics t = settings.processor().topics();
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
-                List.of(t.requested()), List.of(t.changelog()), Set.of(t.changelog()), settings.transactionalIdPrefix(),
+                List.of(t.preemptionRequested()), List.of(t.changelog()), Set.of(t.changelog()), settings.transactionalIdPrefix(),
                 settings.source(), t.deadLetter(), settings.pollTimeout(), settings.rebuildTimeout(), settings.membership(), null),
                 scope -> new PreemptionProcessor(settings.processor(), clock, observer, scope), clock);
     }
@@ -123,18 +124,8 @@ public final class PreemptionDecider implements AutoCloseable {
     }
 
     /** Creates the topics preemption uses when missing: one partition per cluster, compacted where latest-value. */
-    public static void ensureTopics(Properties clientProps, PreemptionTopics t) {
-        Topics.ensure(clientProps, List.of(
-                Topics.Spec.of(TopicCatalog.PREEMPTION_REQUESTED, t.requested()),
-                Topics.Spec.of(TopicCatalog.WORKLOAD_SUBMITTED, t.submitted()),
-                Topics.Spec.of(TopicCatalog.WORKLOAD_ADMITTED, t.admitted()),
-                Topics.Spec.of(TopicCatalog.WORKLOAD_FINISHED, t.finished()),
-                Topics.Spec.of(TopicCatalog.WORKLOAD_PREEMPTED, t.preempted()),
-                Topics.Spec.of(TopicCatalog.QUOTA, t.quota()),
-                Topics.Spec.of(TopicCatalog.TOPOLOGY, t.topology()),
-                Topics.Spec.of(TopicCatalog.WORKLOAD_STATUS, t.status()),
-                Topics.Spec.of(TopicCatalog.DEADLETTER, t.deadLetter()),
-                Topics.Spec.of(TopicCatalog.PREEMPTION_CHANGELOG, t.changelog())));
+    public static void ensureTopics(Properties clientProps, DeciderTopics t) {
+        Topics.ensure(clientProps, t.specs(TopicCatalog.PREEMPTION_CHANGELOG));
     }
 
     /** The processors of the partitions this instance owns, by partition number. */

@@ -30,6 +30,7 @@ import dev.taskgov.preemption.ChangelogRecords.Reservation;
 import dev.taskgov.preemption.ClusterState.PlanningView;
 import dev.taskgov.preemption.ClusterState.PreemptorState;
 import dev.taskgov.service.support.DeadLetterMetrics;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Outbox;
 import dev.taskgov.service.support.PartitionScope;
 import dev.taskgov.service.support.QuotaRecords;
@@ -60,11 +61,11 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
      * @param gracePeriods       per priority class name (as configured, without {@code -priority}); absent = none
      * @param reservationTimeout how long room made for a preemptor is held if its admission never shows up
      */
-    public record Settings(PreemptionTopics topics, Map<String, Duration> gracePeriods, Duration reservationTimeout) {
+    public record Settings(DeciderTopics topics, Map<String, Duration> gracePeriods, Duration reservationTimeout) {
     }
 
     private final Settings settings;
-    private final PreemptionTopics topics;
+    private final DeciderTopics topics;
     private final Clock clock;
     private final PreemptionObserver observer;
     private final ClusterState state;
@@ -160,7 +161,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     @Override
     public synchronized void apply(ConsumerRecord<String, byte[]> record, Outbox out) {
         if (record.topic().equals(topics.changelog())) return; // our own writes, already in the view
-        if (!record.topic().equals(topics.requested())) {
+        if (!record.topic().equals(topics.preemptionRequested())) {
             deadLetter(out, record, "unexpected topic " + record.topic());
             return;
         }
@@ -459,7 +460,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     @Override
     public void refusedAfterFailure(ConsumerRecord<String, byte[]> record, String reason) {
         observer.deadLettered(record.topic(), DeadLetterMetrics.Reason.FAILED);
-        if (record.topic().equals(topics.requested())) observer.noVictims("DeadLettered");
+        if (record.topic().equals(topics.preemptionRequested())) observer.noVictims("DeadLettered");
     }
 
     private void closeReader() {

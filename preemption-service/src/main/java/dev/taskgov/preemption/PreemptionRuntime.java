@@ -1,5 +1,6 @@
 package dev.taskgov.preemption;
 
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.preemption.config.PreemptionServiceConfig;
 import dev.taskgov.service.support.DeciderMembershipConfig;
@@ -35,7 +36,7 @@ public class PreemptionRuntime {
     void onStart(@Observes StartupEvent event) {
         PreemptionServiceConfig.Preemption p = config.preemption();
         if (!p.enabled()) return;
-        PreemptionTopics topics = PreemptionTopics.of(config.topics(), p.changelogTopic());
+        DeciderTopics topics = DeciderTopics.of(config.topics(), p.changelogTopic());
         Properties client = new Properties();
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         client.putAll(KafkaClientSecurity.properties());
@@ -46,7 +47,7 @@ public class PreemptionRuntime {
                 p.createTopics(), DeciderMembershipConfig.membership(p));
         PreemptionDecider[] self = new PreemptionDecider[1];
         PreemptionMetrics metrics = new PreemptionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
-                () -> self[0] == null ? 0L : self[0].lag(), java.util.List.of(topics.requested()));
+                () -> self[0] == null ? 0L : self[0].lag(), java.util.List.of(topics.preemptionRequested()));
         decider = new PreemptionDecider(settings, Clock.systemUTC(), metrics);
         self[0] = decider;
         decider.start();

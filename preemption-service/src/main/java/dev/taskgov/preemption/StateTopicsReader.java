@@ -1,13 +1,10 @@
 package dev.taskgov.preemption;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import dev.taskgov.service.support.CompactedTopicReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,9 +15,9 @@ import java.util.regex.Pattern;
 import java.util.function.Consumer;
 
 /**
- * Reads the state topics from the beginning, without a consumer group (read_committed), and on
- * demand up to their end offsets as of the call: before each plan, the view then holds everything
- * committed so far, at least what admission saw when it asked.
+ * Reads the state topics from the beginning, without a consumer group (read_committed: the consumer of
+ * {@link CompactedTopicReader#groupless}), and on demand up to their end offsets as of the call: before each plan,
+ * the view then holds everything committed so far, at least what admission saw when it asked.
  */
 final class StateTopicsReader implements AutoCloseable {
 
@@ -39,13 +36,7 @@ final class StateTopicsReader implements AutoCloseable {
     StateTopicsReader(Properties clientProps, List<String> topics, Pattern moreTopics, Duration timeout) {
         this.timeout = timeout;
         this.moreTopics = moreTopics;
-        Properties props = new Properties();
-        props.putAll(clientProps);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
-        consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        consumer = CompactedTopicReader.groupless(clientProps);
         for (String topic : topics) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
             if (infos != null) infos.forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
@@ -73,19 +64,8 @@ final class StateTopicsReader implements AutoCloseable {
     void catchUp(Consumer<ConsumerRecord<String, byte[]>> sink) {
         addNewTopics();
         if (partitions.isEmpty()) return;
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (behind(end)) {
-            if (System.nanoTime() > deadline) throw new KafkaException("state topics not read to their end within " + timeout);
-            consumer.poll(Duration.ofMillis(50)).forEach(sink);
-        }
-    }
-
-    private boolean behind(Map<TopicPartition, Long> end) {
-        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
-            if (consumer.position(e.getKey(), timeout) < e.getValue()) return true;
-        }
-        return false;
+        CompactedTopicReader.readTo(consumer, consumer.endOffsets(partitions, timeout), timeout, Duration.ofMillis(50),
+                "the state topics", sink);
     }
 
     @Override

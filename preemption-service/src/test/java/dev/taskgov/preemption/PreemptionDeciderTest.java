@@ -120,9 +120,9 @@ class PreemptionDeciderTest {
     @Test
     void bad_requests_go_to_the_dead_letter_topic_with_the_reason() {
         PreemptionDecider decider = cluster.startDecider();
-        cluster.publishRaw(cluster.topics.requested(), "x", "{not json".getBytes(StandardCharsets.UTF_8));
-        cluster.publishRaw(cluster.topics.requested(), "y", null);
-        cluster.publishRaw(cluster.topics.requested(), "z", "{\"workloadId\":\"z\",\"team\":\"team-a\"}".getBytes(StandardCharsets.UTF_8));
+        cluster.publishRaw(cluster.topics.preemptionRequested(), "x", "{not json".getBytes(StandardCharsets.UTF_8));
+        cluster.publishRaw(cluster.topics.preemptionRequested(), "y", null);
+        cluster.publishRaw(cluster.topics.preemptionRequested(), "z", "{\"workloadId\":\"z\",\"team\":\"team-a\"}".getBytes(StandardCharsets.UTF_8));
         WorkloadSubmitted unknownType = new WorkloadSubmitted("w", "hyperpod-ns-team-a", null, "high-priority", null, null,
                 List.of(new dev.taskgov.core.events.PodSetSpec("worker", 1, "ml.unknown", null, null, null)));
         fixture.requestPreemption(unknownType, 90);
@@ -136,7 +136,7 @@ class PreemptionDeciderTest {
         assertThat(letters.get(1).reason()).contains("no value");
         assertThat(letters.get(2).reason()).startsWith("workload: is required");
         assertThat(letters.get(3).reason()).contains("UnknownInstanceType").contains("ml.unknown");
-        assertThat(letters).allSatisfy(l -> assertThat(l.topic()).isEqualTo(cluster.topics.requested()));
+        assertThat(letters).allSatisfy(l -> assertThat(l.topic()).isEqualTo(cluster.topics.preemptionRequested()));
         // The loop went on: the good request after them was served.
         assertThat(preempted()).extracting(WorkloadPreempted::workloadId).containsExactly("low-4");
     }

@@ -100,7 +100,7 @@ class StormTest {
                         if (!which.test(i)) continue;
                         WorkloadSubmitted high = Fixture.workload(team + "-high-" + i, team, "high-priority", 1);
                         cluster.publish(cluster.topics.submitted(), high.workloadId(), high);
-                        cluster.publish(cluster.topics.requested(), high.workloadId(), Fixture.request(high, 90));
+                        cluster.publish(cluster.topics.preemptionRequested(), high.workloadId(), Fixture.request(high, 90));
                     }
                 }));
             }

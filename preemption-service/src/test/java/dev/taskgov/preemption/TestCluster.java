@@ -1,8 +1,10 @@
 package dev.taskgov.preemption;
 
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -31,14 +33,14 @@ import static org.awaitility.Awaitility.await;
 final class TestCluster implements AutoCloseable {
 
     final String id;
-    final PreemptionTopics topics;
+    final DeciderTopics topics;
     final Properties client = new Properties();
     private final KafkaProducer<String, byte[]> producer;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
     TestCluster(String name) {
         id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
-        topics = PreemptionTopics.defaults().prefixed(id);
+        topics = DeciderTopics.defaults(TopicCatalog.PREEMPTION_CHANGELOG).prefixed(id);
         client.putAll(SharedKafka.adminClientProperties());
         PreemptionDecider.ensureTopics(client, topics);
         Properties pp = new Properties();
@@ -112,7 +114,7 @@ final class TestCluster implements AutoCloseable {
         List<Map<String, Long>> last = new ArrayList<>(List.of(Map.of()));
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(40)).until(() -> {
             if (!decider.isDecider()) return false;
-            Map<String, Long> ends = endOffsets(topics.requested());
+            Map<String, Long> ends = endOffsets(topics.preemptionRequested());
             Map<String, Long> done = decider.processedOffsets();
             boolean caughtUp = ends.entrySet().stream().allMatch(e -> done.getOrDefault(e.getKey(), -1L) >= e.getValue());
             boolean stable = ends.equals(last.set(0, ends));
@@ -122,7 +124,7 @@ final class TestCluster implements AutoCloseable {
 
     /** Requests the decider has gone past, over every partition of the requests topic. */
     long handled(PreemptionDecider decider) {
-        return decider.processedOffsets().entrySet().stream().filter(e -> e.getKey().startsWith(topics.requested() + "-"))
+        return decider.processedOffsets().entrySet().stream().filter(e -> e.getKey().startsWith(topics.preemptionRequested() + "-"))
                 .mapToLong(Map.Entry::getValue).sum();
     }
 

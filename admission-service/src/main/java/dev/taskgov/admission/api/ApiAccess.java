@@ -1,51 +1,21 @@
 package dev.taskgov.admission.api;
 
 import dev.taskgov.admission.config.AdmissionServiceConfig;
-import dev.taskgov.service.support.auth.AccessGuard;
-import dev.taskgov.service.support.auth.AuthFailure;
-import dev.taskgov.service.support.auth.HttpAccess;
-import io.quarkus.runtime.ShutdownEvent;
+import dev.taskgov.service.support.auth.HttpApiAccess;
 import io.quarkus.runtime.Startup;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-/**
- * Who may call admission-service's HTTP API: every request is SigV4-verified against the access keys of the
- * credentials topic, and each endpoint checks the principal's roles (docs/security.md).
- */
+/** Who may call admission-service's HTTP API: each endpoint checks the principal's roles (docs/security.md). */
 @ApplicationScoped
 @Startup
-public class ApiAccess {
+public class ApiAccess extends HttpApiAccess {
 
     @Inject
     AdmissionServiceConfig config;
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
-
-    private HttpAccess access;
-
-    @PostConstruct
-    void start() {
-        access = new HttpAccess("admission-service", bootstrapServers, config.topics().credentials(),
-                config.topics().audit(), config.auth());
-    }
-
-    void stop(@Observes ShutdownEvent event) {
-        access.close();
-    }
-
-    public AccessGuard guard() {
-        return access.guard();
-    }
-
-    @ServerExceptionMapper
-    public Response refused(AuthFailure e) {
-        return AccessGuard.response(e);
+    @Override
+    protected Settings settings() {
+        return new Settings("admission-service", config.topics(), config.auth());
     }
 }

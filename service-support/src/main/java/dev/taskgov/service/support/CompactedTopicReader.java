@@ -7,6 +7,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 import java.time.Duration;
@@ -72,13 +73,7 @@ public final class CompactedTopicReader {
     public static Map<TopicPartition, Long> readAll(Properties clientProps, List<String> topics, Duration timeout,
                                                     PartitionFilter which,
                                                     Consumer<ConsumerRecord<String, byte[]>> sink) {
-        Properties props = new Properties();
-        props.putAll(clientProps);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = groupless(clientProps)) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : topics) {
                 List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
@@ -89,20 +84,53 @@ public final class CompactedTopicReader {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(partitions, timeout));
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (!reached(consumer, end)) {
-                if (System.nanoTime() > deadline) {
-                    throw new TimeoutException("could not read " + topics + " to its end within " + timeout);
-                }
-                consumer.poll(Duration.ofMillis(200)).forEach(sink);
-            }
+            readTo(consumer, end, timeout, Duration.ofMillis(200), topics.toString(), sink);
             return end;
         }
     }
 
-    private static boolean reached(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
+    /**
+     * A consumer outside any consumer group (it is assigned its partitions and commits nothing; the group and
+     * static-membership settings of the service's client are dropped) that sees committed records only
+     * (read_committed): how every state reader reads, whether once to the end or following the topics.
+     */
+    public static KafkaConsumer<String, byte[]> groupless(Properties clientProps) {
+        return groupless(clientProps, new ByteArrayDeserializer());
+    }
+
+    /** {@link #groupless(Properties)} with values read by {@code values}. */
+    public static <V> KafkaConsumer<String, V> groupless(Properties clientProps, Deserializer<V> values) {
+        Properties props = new Properties();
+        props.putAll(clientProps);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        props.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        return new KafkaConsumer<>(props, new StringDeserializer(), values);
+    }
+
+    /**
+     * Polls the consumer until its position reaches {@code end} in every partition there, passing each record to the
+     * sink.
+     *
+     * @param pollInterval how long one poll waits for records
+     * @param what         what is read, for the error
+     * @throws TimeoutException when {@code timeout} passes first
+     */
+    public static <V> void readTo(KafkaConsumer<String, V> consumer, Map<TopicPartition, Long> end, Duration timeout,
+                                  Duration pollInterval, String what, Consumer<ConsumerRecord<String, V>> sink) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!reached(consumer, end, timeout)) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("could not read " + what + " to its end within " + timeout);
+            }
+            consumer.poll(pollInterval).forEach(sink);
+        }
+    }
+
+    private static boolean reached(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end, Duration timeout) {
         for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
-            if (consumer.position(e.getKey()) < e.getValue()) return false;
+            if (consumer.position(e.getKey(), timeout) < e.getValue()) return false;
         }
         return true;
     }

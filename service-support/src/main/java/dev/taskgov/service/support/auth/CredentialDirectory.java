@@ -2,7 +2,7 @@ package dev.taskgov.service.support.auth;
 
 import dev.taskgov.core.auth.AccessKey;
 import dev.taskgov.core.auth.SecretBox;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import dev.taskgov.service.support.CompactedTopicReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -36,12 +36,7 @@ public final class CredentialDirectory implements CredentialLookup, AutoCloseabl
     private volatile boolean running = true;
 
     public CredentialDirectory(Properties clientProps, String topic, SecretBox box) {
-        Properties p = new Properties();
-        p.putAll(clientProps);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        this.consumer = CompactedTopicReader.groupless(clientProps, new StringDeserializer());
         this.topic = topic;
         this.box = box;
         this.thread = new Thread(this::run, "credentials-" + topic);
