@@ -93,6 +93,6 @@ final class Fixture {
     }
 
     void requestPreemption(WorkloadSubmitted s, int priority) {
-        cluster.publish(cluster.topics.requested(), s.workloadId(), request(s, priority));
+        cluster.publish(cluster.topics.requested(), s.workloadId(), request(s, priority), PreemptionRequested.TYPE);
     }
 }

@@ -77,18 +77,20 @@ class BrokerAuthorizationTest {
     }
 
     @Test
-    void onlyAdmissionServiceWritesAdmissionsAndOnlyTheDecidersWritePreemptions() throws Exception {
+    void onlyAdmissionServiceWritesAdmissionsAndOnlyPreemptionServiceWritesPreemptions() throws Exception {
         assertThat(send(KafkaAccess.ADMISSION_SERVICE, Names.WORKLOAD_ADMITTED).topic()).isEqualTo(Names.WORKLOAD_ADMITTED);
         assertThat(send(KafkaAccess.PREEMPTION_SERVICE, Names.WORKLOAD_PREEMPTED).topic()).isEqualTo(Names.WORKLOAD_PREEMPTED);
-        // admission-service publishes its own evictions without a preemptor (NodeFailure, QuotaRemoved) there, as
-        // design.md says; without the grant its transaction would abort on every such eviction and never commit
-        assertThat(send(KafkaAccess.ADMISSION_SERVICE, Names.WORKLOAD_PREEMPTED).topic()).isEqualTo(Names.WORKLOAD_PREEMPTED);
+        // admission-service hands its own evictions without a preemptor (NodeFailure, QuotaRemoved) to
+        // preemption-service on the requests topic, which only it writes; it may not publish them itself
+        assertThat(send(KafkaAccess.ADMISSION_SERVICE, Names.PREEMPTION_REQUESTED).topic()).isEqualTo(Names.PREEMPTION_REQUESTED);
         for (String other : KafkaAccess.SERVICES) {
-            if (!other.equals(KafkaAccess.ADMISSION_SERVICE)) assertRefused(other, Names.WORKLOAD_ADMITTED);
-            if (!other.equals(KafkaAccess.PREEMPTION_SERVICE) && !other.equals(KafkaAccess.ADMISSION_SERVICE)) {
-                assertRefused(other, Names.WORKLOAD_PREEMPTED);
+            if (!other.equals(KafkaAccess.ADMISSION_SERVICE)) {
+                assertRefused(other, Names.WORKLOAD_ADMITTED);
+                assertRefused(other, Names.PREEMPTION_REQUESTED);
             }
+            if (!other.equals(KafkaAccess.PREEMPTION_SERVICE)) assertRefused(other, Names.WORKLOAD_PREEMPTED);
         }
+        assertRefused(KafkaAccess.teamPrincipal(TEAM_A), Names.PREEMPTION_REQUESTED);
     }
 
     @Test
