@@ -505,8 +505,14 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         out.deadLetter(record, reason);
         out.afterCommit(() -> {
             observer.deadLettered(record.topic(), category);
-            observer.noVictims("DeadLettered");
+            if (isRequest(record)) observer.noVictims("DeadLettered");
         });
+    }
+
+    /** Whether a record of the requests topic is (meant as) a preemption request, not an eviction admission decided. */
+    private boolean isRequest(ConsumerRecord<String, byte[]> record) {
+        return record.topic().equals(topics.requested())
+                && !EvictionDecided.TYPE.equals(CloudEventHeaders.text(record.headers(), CloudEvents.TYPE));
     }
 
     @Override
@@ -517,7 +523,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     @Override
     public void refusedAfterFailure(ConsumerRecord<String, byte[]> record, String reason) {
         observer.deadLettered(record.topic(), DeadLetterMetrics.Reason.FAILED);
-        if (record.topic().equals(topics.requested())) observer.noVictims("DeadLettered");
+        if (isRequest(record)) observer.noVictims("DeadLettered");
     }
 
     private void closeReader() {
