@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.EvictionDecided;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PreemptionRequested;
 import dev.taskgov.core.events.ResourceAmounts;
@@ -16,7 +17,6 @@ import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.PendingReason;
-import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
@@ -417,9 +417,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private void onPreempted(ConsumerRecord<String, byte[]> record, Outbox out) {
         WorkloadPreempted p = decode(record, WorkloadPreempted.class, out);
         if (p == null || !identified(record, p.workloadId(), out)) return;
-        if (p.reason() == PreemptionReason.NodeFailure || p.reason() == PreemptionReason.QuotaRemoved) {
-            // This service decided these evictions itself and applied them when it published them;
-            // the workload may be admitted again since, so reading one back must change nothing.
+        if (p.reason() != null && !p.reason().hasPreemptor()) {
+            // This service decided these evictions itself and applied them when it handed them to
+            // preemption-service to publish; the workload may be admitted again since, so reading one
+            // back must change nothing.
             LOG.debugf("eviction of %s (%s) read back; already applied", p.workloadId(), p.reason());
             return;
         }
@@ -624,8 +625,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     /**
      * The scheduler evicted a running workload without a preemptor (its node failed with no
-     * replacement, or its team's quota was disabled or deleted): published on the preempted topic
-     * like a preemption, and the workload is pending again.
+     * replacement, or its team's quota was disabled or deleted): the workload is pending again at
+     * once, and the eviction goes to preemption-service (the preempted topic's only writer) on the
+     * requests topic, in this transaction, which publishes it on the preempted topic like a
+     * preemption. On this decider's partition of that topic, its cluster's, like the requests.
      */
     private void onEvicted(Governed g, Decision.Evict e, Outbox out) {
         WorkloadRecord rec = workloads.get(e.workloadId());
@@ -635,7 +638,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
         String message = g.scheduler.workload(e.workloadId()).map(WorkloadView::message).orElse(e.victim().message());
         WorkloadRecord next = rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), message, clock.instant());
-        out.emit(topics.preempted(), e.workloadId(), e.toEvent().withClusterArn(g.cluster.orNull()), WorkloadPreempted.TYPE, next.eventId());
+        out.emit(topics.preemptionRequested(), e.workloadId(), EvictionDecided.of(e.toEvent().withClusterArn(g.cluster.orNull())),
+                EvictionDecided.TYPE, next.eventId());
         persist(next, out);
         observer.clusterChanged(g.cluster, rec.team(), e.victim().reason().name());
     }

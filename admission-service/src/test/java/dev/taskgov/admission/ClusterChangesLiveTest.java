@@ -1,6 +1,8 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.EvictionDecided;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadAdmitted;
@@ -9,6 +11,8 @@ import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.service.support.DeciderTopics;
+import dev.taskgov.service.support.CloudEventHeaders;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -21,8 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The live decider on a real broker as the cluster changes: a node record with {@code ready: false}
  * moves the pods (a NodeReplaced admission), a node tombstone without room evicts (NodeFailure), a
- * quota tombstone evicts (QuotaRemoved); the evictions are on {@code taskgov.workload.preempted}
- * without a preemptor, and the workload's history names the node or the quota.
+ * quota tombstone evicts (QuotaRemoved); the workload is pending at once, each eviction is handed to
+ * preemption-service (here its stand-in) on {@code taskgov.preemption.requested}, on the cluster's
+ * partition, and appears on {@code taskgov.workload.preempted} without a preemptor; the workload's
+ * history names the node or the quota.
  */
 class ClusterChangesLiveTest {
 
@@ -87,6 +93,14 @@ class ClusterChangesLiveTest {
             assertThat(evicted.reason()).isEqualTo(PreemptionReason.NodeFailure);
             assertThat(evicted.preemptorWorkloadId()).isNull();
             assertThat(evicted.message()).startsWith("node " + second + " left the cluster");
+            // admission decided it and handed it over: on the requests topic with its own type, on the cluster's partition
+            List<ConsumerRecord<String, byte[]>> handed = c.readAll(t.preemptionRequested()).stream()
+                    .filter(r -> EvictionDecided.TYPE.equals(CloudEventHeaders.text(r.headers(), CloudEvents.TYPE))).toList();
+            assertThat(handed).singleElement().satisfies(r -> {
+                assertThat(r.key()).isEqualTo("a-1");
+                assertThat(r.partition()).isEqualTo(c.homePartition(t.preemptionRequested()));
+                assertThat(EventCodec.read(r.value(), EvictionDecided.class).toEvent()).isEqualTo(evicted);
+            });
 
             // team-b's quota is deleted: its running workload is evicted, naming the quota
             c.publish(t.quota(), "team-b", null, true);

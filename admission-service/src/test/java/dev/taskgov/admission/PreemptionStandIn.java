@@ -1,7 +1,9 @@
 package dev.taskgov.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.EvictionDecided;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PreemptionRequested;
 import dev.taskgov.core.events.WorkloadAdmitted;
@@ -25,6 +27,7 @@ import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.PodSetPlacement;
 import dev.taskgov.service.support.DeciderTopics;
+import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.QuotaRecords;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -55,7 +58,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * {@code taskgov.preemption.requested} it rebuilds a view of the cluster from the topics (quota,
  * topology, submissions, admissions and the latest statuses), plans with the core's
  * {@link PreemptionPlanner}, and publishes one {@code taskgov.workload.preempted} per victim, all
- * in one transaction.
+ * in one transaction. An eviction admission decided itself ({@link EvictionDecided}, on the same
+ * topic) it publishes as it is, as preemption-service does.
  */
 final class PreemptionStandIn implements AutoCloseable, Runnable {
 
@@ -98,7 +102,12 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
         try {
             while (running) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(50))) {
-                    handle(EventCodec.read(r.value(), PreemptionRequested.class));
+                    // the requests topic carries two types (preemption-service dispatches on ce_type the same way)
+                    if (EvictionDecided.TYPE.equals(CloudEventHeaders.text(r.headers(), CloudEvents.TYPE))) {
+                        relay(EventCodec.read(r.value(), EvictionDecided.class));
+                    } else {
+                        handle(EventCodec.read(r.value(), PreemptionRequested.class));
+                    }
                 }
                 for (TopicPartition tp : consumer.assignment()) {
                     processed.put(tp.topic() + "-" + tp.partition(), consumer.position(tp));
@@ -128,6 +137,15 @@ final class PreemptionStandIn implements AutoCloseable, Runnable {
             producer.send(new ProducerRecord<>(cluster.topics.preempted(), partition, v.workloadId(), EventCodec.bytes(event)));
             published.add(event);
         }
+        producer.commitTransaction();
+    }
+
+    /** An eviction admission decided itself (NodeFailure, QuotaRemoved): published on the preempted topic as it is. */
+    private void relay(EvictionDecided eviction) {
+        producer.beginTransaction();
+        producer.send(new ProducerRecord<>(cluster.topics.preempted(), cluster.homePartition(cluster.topics.preempted()),
+                eviction.workloadId(), EventCodec.bytes(eviction.toEvent())));
+        published.add(eviction.toEvent());
         producer.commitTransaction();
     }
 

@@ -210,11 +210,14 @@ final class ClusterState {
 
     // ------------------------------------------------------------------ decisions recorded at once
 
-    /** This service published (in the current transaction) the eviction of a running workload. */
+    /**
+     * This service published (in the current transaction) the eviction of a running workload: its own, or one
+     * admission-service decided (a victim in its grace period may be one: its grace ends, to be tombstoned).
+     */
     void recordEviction(String workloadId) {
         Tracked t = tracked(workloadId);
         t.evictionsExpected = Math.max(t.evictionsRead, t.evictionsExpected) + 1;
-        graces.remove(workloadId);
+        if (graces.containsKey(workloadId)) endGrace(workloadId);
     }
 
     void reserve(Reservation r) {

@@ -44,6 +44,14 @@ public final class PreemptionMetrics implements PreemptionObserver {
     }
 
     @Override
+    public void relayed(dev.taskgov.core.cluster.ClusterArn cluster, String team, PreemptionReason reason) {
+        Counter.builder("taskgov.preemption.relayed.evictions")
+                .description("Evictions admission-service decided without a preemptor, published on its behalf, per cluster, team and reason")
+                .tags("cluster", cluster.value(), "team", team, "reason", reason.name())
+                .register(registry).increment();
+    }
+
+    @Override
     public void noVictims(String why) {
         Counter.builder("taskgov.preemption.no.victims")
                 .description("Requests that evicted nothing, per cause (NoPlan, AlreadyFits, AlreadyAdmitted, ...)")

@@ -16,6 +16,10 @@ public interface PreemptionObserver {
     default void evicted(dev.taskgov.core.cluster.ClusterArn cluster, String team, PreemptionReason reason) {
     }
 
+    /** An eviction admission-service decided without a preemptor (NodeFailure, QuotaRemoved) was published. */
+    default void relayed(dev.taskgov.core.cluster.ClusterArn cluster, String team, PreemptionReason reason) {
+    }
+
     /** A request ended without evicting anything; {@code why} is a short label (NoPlan, AlreadyAdmitted, ...). */
     default void noVictims(String why) {
     }

@@ -5,7 +5,9 @@ import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.EvictionDecided;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PreemptionRequested;
 import dev.taskgov.core.events.WorkloadAdmitted;
@@ -16,6 +18,7 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.Violation;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.ClusterView;
@@ -29,6 +32,7 @@ import dev.taskgov.preemption.ChangelogRecords.PendingGrace;
 import dev.taskgov.preemption.ChangelogRecords.Reservation;
 import dev.taskgov.preemption.ClusterState.PlanningView;
 import dev.taskgov.preemption.ClusterState.PreemptorState;
+import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Outbox;
@@ -95,18 +99,29 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     }
 
     /**
-     * A request is planned by the owner of its cluster's partition, so two deciders never plan evictions in one
-     * cluster; one that does not parse is refused where it is.
+     * A request is planned, and a relayed eviction published, by the owner of its cluster's partition, so two
+     * deciders never evict in one cluster and one cluster's evictions keep their order; a record that does not
+     * parse, or of an unknown type, is refused where it is.
      */
     @Override
     public int home(ConsumerRecord<String, byte[]> record, int partitions) {
         if (partitions == 1 || record.value() == null) return record.partition();
         try {
-            PreemptionRequested request = EventCodec.read(record.value(), PreemptionRequested.class);
-            if (request == null) return record.partition();
-            // The cluster as onRequest reads it: the request's, else its submission's.
-            String named = request.clusterArn() != null ? request.clusterArn()
-                    : request.workload() == null ? null : request.workload().clusterArn();
+            String named;
+            String type = CloudEventHeaders.text(record.headers(), CloudEvents.TYPE);
+            if (EvictionDecided.TYPE.equals(type)) {
+                EvictionDecided eviction = EventCodec.read(record.value(), EvictionDecided.class);
+                if (eviction == null) return record.partition();
+                named = eviction.clusterArn();
+            } else if (PreemptionRequested.TYPE.equals(type)) {
+                PreemptionRequested request = EventCodec.read(record.value(), PreemptionRequested.class);
+                if (request == null) return record.partition();
+                // The cluster as onRequest reads it: the request's, else its submission's.
+                named = request.clusterArn() != null ? request.clusterArn()
+                        : request.workload() == null ? null : request.workload().clusterArn();
+            } else {
+                return record.partition();
+            }
             return ClusterPartitions.of(ClusterArn.ofNullable(named).value(), partitions);
         } catch (RuntimeException e) {
             return record.partition();
@@ -165,11 +180,21 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
             deadLetter(out, record, "unexpected topic " + record.topic());
             return;
         }
-        long start = System.nanoTime();
-        try {
-            onRequest(record, out);
-        } finally {
-            observer.handled(Duration.ofNanos(System.nanoTime() - start));
+        // Two record types share the requests topic (admission-service is its only writer): told apart by ce_type.
+        String type = CloudEventHeaders.text(record.headers(), CloudEvents.TYPE);
+        if (EvictionDecided.TYPE.equals(type)) {
+            onEvictionDecided(record, out);
+        } else if (PreemptionRequested.TYPE.equals(type)) {
+            long start = System.nanoTime();
+            try {
+                onRequest(record, out);
+            } finally {
+                observer.handled(Duration.ofNanos(System.nanoTime() - start));
+            }
+        } else {
+            deadLetter(out, record, "ce_type: a record on " + record.topic() + " must be " + PreemptionRequested.TYPE
+                    + " (a preemption request) or " + EvictionDecided.TYPE + " (an eviction admission-service decided), was "
+                    + (type == null ? "absent" : "'" + type + "'"));
         }
     }
 
@@ -263,6 +288,39 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         }
         if (!anyGrace) reserveRoom(cluster, preemptor, out);
         LOG.infof("%s: evicting %s", id, plan.victims().stream().map(v -> v.workloadId() + " (" + v.reason() + ")").toList());
+    }
+
+    // ------------------------------------------------------------------ evictions admission-service decided
+
+    /**
+     * Publishes an eviction admission-service decided and applied itself (NodeFailure, QuotaRemoved) on the preempted
+     * topic, in this transaction with the record's offset, so exactly once; and counts it in the view at once, as an
+     * eviction of its own (it is read back later like any other). It is admission's decision: nothing is checked
+     * against the view (the workload may even be admitted again by now, which the view's counts allow for), only
+     * that the record is one.
+     */
+    private void onEvictionDecided(ConsumerRecord<String, byte[]> record, Outbox out) {
+        EvictionDecided eviction = decode(record, EvictionDecided.class, out);
+        if (eviction == null) return;
+        List<Violation> violations = eviction.violations();
+        if (!violations.isEmpty()) {
+            deadLetter(out, record, String.join("; ", violations.stream().map(Violation::toString).toList()));
+            return;
+        }
+        if (record.key() != null && !record.key().equals(eviction.workloadId())) {
+            deadLetter(out, record, "key: the record key must be absent or the workloadId '" + eviction.workloadId() + "'");
+            return;
+        }
+        String id = CloudEventHeaders.text(record.headers(), CloudEvents.ID);
+        if (id == null || id.isBlank()) {
+            deadLetter(out, record, "ce_id: is required (the published eviction takes it as its own)");
+            return;
+        }
+        // Admission's id of the eviction (workload id and record version): the one it gave the event when it published it.
+        out.emit(topics.preempted(), eviction.workloadId(), eviction.toEvent(), WorkloadPreempted.TYPE, id);
+        state.recordEviction(eviction.workloadId());
+        ClusterArn cluster = eviction.cluster();
+        out.afterCommit(() -> observer.relayed(cluster, eviction.team(), eviction.reason()));
     }
 
     private static String label(PreemptorState s) {
@@ -448,8 +506,14 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         out.deadLetter(record, reason);
         out.afterCommit(() -> {
             observer.deadLettered(record.topic(), category);
-            observer.noVictims("DeadLettered");
+            if (isRequest(record)) observer.noVictims("DeadLettered");
         });
+    }
+
+    /** Whether a record of the requests topic is (meant as) a preemption request, not an eviction admission decided. */
+    private boolean isRequest(ConsumerRecord<String, byte[]> record) {
+        return record.topic().equals(topics.preemptionRequested())
+                && !EvictionDecided.TYPE.equals(CloudEventHeaders.text(record.headers(), CloudEvents.TYPE));
     }
 
     @Override
@@ -460,7 +524,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     @Override
     public void refusedAfterFailure(ConsumerRecord<String, byte[]> record, String reason) {
         observer.deadLettered(record.topic(), DeadLetterMetrics.Reason.FAILED);
-        if (record.topic().equals(topics.preemptionRequested())) observer.noVictims("DeadLettered");
+        if (isRequest(record)) observer.noVictims("DeadLettered");
     }
 
     private void closeReader() {

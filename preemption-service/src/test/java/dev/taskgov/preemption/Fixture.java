@@ -93,6 +93,6 @@ final class Fixture {
     }
 
     void requestPreemption(WorkloadSubmitted s, int priority) {
-        cluster.publish(cluster.topics.preemptionRequested(), s.workloadId(), request(s, priority));
+        cluster.publish(cluster.topics.preemptionRequested(), s.workloadId(), request(s, priority), PreemptionRequested.TYPE);
     }
 }

@@ -1,5 +1,7 @@
 package dev.taskgov.preemption;
 
+import dev.taskgov.core.events.EvictionDecided;
+import dev.taskgov.core.events.PreemptionRequested;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.PreemptionReason;
@@ -63,11 +65,11 @@ class PreemptionDeciderTest {
         List<ConsumerRecord<String, byte[]>> raw = cluster.readAll(cluster.topics.preempted());
         assertThat(raw).allSatisfy(r -> {
             assertThat(r.key()).isEqualTo(EventCodec.read(r.value(), WorkloadPreempted.class).workloadId());
-            assertThat(header(r, "ce_type")).isEqualTo(WorkloadPreempted.TYPE);
-            assertThat(header(r, "ce_specversion")).isEqualTo("1.0");
-            assertThat(header(r, "ce_source")).isEqualTo("urn:taskgov:test");
-            assertThat(header(r, "ce_id")).isNotBlank();
-            assertThat(header(r, "ce_time")).isNotBlank();
+            assertThat(TestCluster.header(r, "ce_type")).isEqualTo(WorkloadPreempted.TYPE);
+            assertThat(TestCluster.header(r, "ce_specversion")).isEqualTo("1.0");
+            assertThat(TestCluster.header(r, "ce_source")).isEqualTo("urn:taskgov:test");
+            assertThat(TestCluster.header(r, "ce_id")).isNotBlank();
+            assertThat(TestCluster.header(r, "ce_time")).isNotBlank();
         });
     }
 
@@ -120,29 +122,33 @@ class PreemptionDeciderTest {
     @Test
     void bad_requests_go_to_the_dead_letter_topic_with_the_reason() {
         PreemptionDecider decider = cluster.startDecider();
-        cluster.publishRaw(cluster.topics.preemptionRequested(), "x", "{not json".getBytes(StandardCharsets.UTF_8));
-        cluster.publishRaw(cluster.topics.preemptionRequested(), "y", null);
-        cluster.publishRaw(cluster.topics.preemptionRequested(), "z", "{\"workloadId\":\"z\",\"team\":\"team-a\"}".getBytes(StandardCharsets.UTF_8));
+        cluster.publishRaw(cluster.topics.preemptionRequested(), "x", "{not json".getBytes(StandardCharsets.UTF_8), PreemptionRequested.TYPE);
+        cluster.publishRaw(cluster.topics.preemptionRequested(), "y", null, PreemptionRequested.TYPE);
+        cluster.publishRaw(cluster.topics.preemptionRequested(), "z", "{\"workloadId\":\"z\",\"team\":\"team-a\"}".getBytes(StandardCharsets.UTF_8),
+                PreemptionRequested.TYPE);
         WorkloadSubmitted unknownType = new WorkloadSubmitted("w", "hyperpod-ns-team-a", null, "high-priority", null, null,
                 List.of(new dev.taskgov.core.events.PodSetSpec("worker", 1, "ml.unknown", null, null, null)));
         fixture.requestPreemption(unknownType, 90);
         WorkloadSubmitted good = fixture.submit("high-1", "team-a", "high-priority", 1);
+        // the requests topic dispatches on ce_type: a request without one, or of a type nobody writes there, is refused
+        byte[] request = EventCodec.bytes(Fixture.request(good, 90));
+        cluster.publishRaw(cluster.topics.preemptionRequested(), "no-type", request);
+        cluster.publishRaw(cluster.topics.preemptionRequested(), "other-type", request, WorkloadPreempted.TYPE);
         fixture.requestPreemption(good, 90);
         cluster.awaitHandled(decider);
 
         List<DeadLetter> letters = cluster.readAll(cluster.topics.deadLetter(), DeadLetter.class);
-        assertThat(letters).extracting(DeadLetter::key).containsExactly("x", "y", "z", "w");
+        assertThat(letters).extracting(DeadLetter::key).containsExactly("x", "y", "z", "w", "no-type", "other-type");
         assertThat(letters.get(0).reason()).startsWith("unreadable PreemptionRequested");
         assertThat(letters.get(1).reason()).contains("no value");
         assertThat(letters.get(2).reason()).startsWith("workload: is required");
         assertThat(letters.get(3).reason()).contains("UnknownInstanceType").contains("ml.unknown");
+        assertThat(letters.get(4).reason()).isEqualTo("ce_type: a record on " + cluster.topics.preemptionRequested() + " must be "
+                + PreemptionRequested.TYPE + " (a preemption request) or " + EvictionDecided.TYPE
+                + " (an eviction admission-service decided), was absent");
+        assertThat(letters.get(5).reason()).endsWith("was '" + WorkloadPreempted.TYPE + "'");
         assertThat(letters).allSatisfy(l -> assertThat(l.topic()).isEqualTo(cluster.topics.preemptionRequested()));
         // The loop went on: the good request after them was served.
         assertThat(preempted()).extracting(WorkloadPreempted::workloadId).containsExactly("low-4");
-    }
-
-    private static String header(ConsumerRecord<String, byte[]> r, String name) {
-        var h = r.headers().lastHeader(name);
-        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 }

@@ -1,6 +1,7 @@
 package dev.taskgov.preemption;
 
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.PreemptionRequested;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
@@ -100,7 +101,8 @@ class StormTest {
                         if (!which.test(i)) continue;
                         WorkloadSubmitted high = Fixture.workload(team + "-high-" + i, team, "high-priority", 1);
                         cluster.publish(cluster.topics.submitted(), high.workloadId(), high);
-                        cluster.publish(cluster.topics.preemptionRequested(), high.workloadId(), Fixture.request(high, 90));
+                        cluster.publish(cluster.topics.preemptionRequested(), high.workloadId(), Fixture.request(high, 90),
+                                PreemptionRequested.TYPE);
                     }
                 }));
             }

@@ -1,5 +1,6 @@
 package dev.taskgov.preemption;
 
+import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.CloudEventHeaders;
@@ -14,6 +15,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,14 +71,39 @@ final class TestCluster implements AutoCloseable {
 
     /** Sends a JSON value with CloudEvents headers and waits for the ack. */
     void publish(String topic, String key, Object value) {
-        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, home(topic), key, value == null ? null : EventCodec.bytes(value));
-        CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
-                Instant.now(), key);
+        publish(topic, key, value, "dev.taskgov.test");
+    }
+
+    /** Sends a JSON value with CloudEvents headers of this {@code ce_type} (which the requests topic dispatches on). */
+    void publish(String topic, String key, Object value, String type) {
+        publishRaw(topic, key, value == null ? null : EventCodec.bytes(value), type);
+    }
+
+    /** Sends these bytes without any header. */
+    void publishRaw(String topic, String key, byte[] value) {
+        send(new ProducerRecord<>(topic, home(topic), key, value));
+    }
+
+    /** Sends these bytes with CloudEvents headers of this {@code ce_type}. */
+    void publishRaw(String topic, String key, byte[] value, String type) {
+        publishRaw(topic, key, value, type, UUID.randomUUID().toString());
+    }
+
+    /** Sends these bytes with CloudEvents headers of this {@code ce_type} and {@code ce_id} (null: only spec version and type). */
+    void publishRaw(String topic, String key, byte[] value, String type, String ceId) {
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, home(topic), key, value);
+        if (ceId != null) {
+            CloudEventHeaders.write(r.headers(), type, "urn:taskgov:test", ceId, Instant.now(), key);
+        } else {
+            r.headers().add(CloudEvents.SPEC_VERSION, CloudEvents.VERSION_1_0.getBytes(StandardCharsets.UTF_8));
+            r.headers().add(CloudEvents.TYPE, type.getBytes(StandardCharsets.UTF_8));
+        }
         send(r);
     }
 
-    void publishRaw(String topic, String key, byte[] value) {
-        send(new ProducerRecord<>(topic, home(topic), key, value));
+    /** The last value of a record's header as text, or null. */
+    static String header(ConsumerRecord<String, byte[]> r, String name) {
+        return CloudEventHeaders.text(r.headers(), name);
     }
 
     /**

@@ -4,13 +4,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Finds the project's root folder and build outputs from a test running in any module. */
-final class ProjectLayout {
+public final class ProjectLayout {
 
     private ProjectLayout() {
     }
 
     /** The nearest folder, from the working directory up, that holds {@code deploy/local/pom.xml}. */
-    static Path root() {
+    public static Path root() {
         Path dir = Path.of("").toAbsolutePath();
         for (Path candidate = dir; candidate != null; candidate = candidate.getParent()) {
             if (Files.isRegularFile(candidate.resolve("deploy/local/pom.xml"))) {

@@ -28,6 +28,13 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
@@ -77,17 +84,42 @@ class BrokerAuthorizationTest {
     }
 
     @Test
-    void onlyAdmissionServiceWritesAdmissionsAndOnlyTheDecidersWritePreemptions() throws Exception {
+    void onlyAdmissionServiceWritesAdmissionsAndOnlyPreemptionServiceWritesPreemptions() throws Exception {
         assertThat(send(KafkaAccess.ADMISSION_SERVICE, Names.WORKLOAD_ADMITTED).topic()).isEqualTo(Names.WORKLOAD_ADMITTED);
         assertThat(send(KafkaAccess.PREEMPTION_SERVICE, Names.WORKLOAD_PREEMPTED).topic()).isEqualTo(Names.WORKLOAD_PREEMPTED);
-        // admission-service publishes its own evictions without a preemptor (NodeFailure, QuotaRemoved) there, as
-        // design.md says; without the grant its transaction would abort on every such eviction and never commit
-        assertThat(send(KafkaAccess.ADMISSION_SERVICE, Names.WORKLOAD_PREEMPTED).topic()).isEqualTo(Names.WORKLOAD_PREEMPTED);
+        // admission-service hands its own evictions without a preemptor (NodeFailure, QuotaRemoved) to
+        // preemption-service on the requests topic, which only it writes; it may not publish them itself
+        assertThat(send(KafkaAccess.ADMISSION_SERVICE, Names.PREEMPTION_REQUESTED).topic()).isEqualTo(Names.PREEMPTION_REQUESTED);
         for (String other : KafkaAccess.SERVICES) {
-            if (!other.equals(KafkaAccess.ADMISSION_SERVICE)) assertRefused(other, Names.WORKLOAD_ADMITTED);
-            if (!other.equals(KafkaAccess.PREEMPTION_SERVICE) && !other.equals(KafkaAccess.ADMISSION_SERVICE)) {
-                assertRefused(other, Names.WORKLOAD_PREEMPTED);
+            if (!other.equals(KafkaAccess.ADMISSION_SERVICE)) {
+                assertRefused(other, Names.WORKLOAD_ADMITTED);
+                assertRefused(other, Names.PREEMPTION_REQUESTED);
             }
+            if (!other.equals(KafkaAccess.PREEMPTION_SERVICE)) assertRefused(other, Names.WORKLOAD_PREEMPTED);
+        }
+        assertRefused(KafkaAccess.teamPrincipal(TEAM_A), Names.PREEMPTION_REQUESTED);
+    }
+
+    /**
+     * A broker provisioned before a right was taken away from a service (admission-service wrote the preempted topic
+     * until its evictions went through preemption-service) loses that ACL at the next provisioning (each start).
+     */
+    @Test
+    void provisioningDeletesAServiceGrantNoLongerDeclared() throws Exception {
+        List<AclBinding> old = List.of(AclOperation.WRITE, AclOperation.DESCRIBE).stream().map(op -> new AclBinding(
+                new ResourcePattern(ResourceType.TOPIC, Names.WORKLOAD_PREEMPTED, PatternType.LITERAL),
+                new AccessControlEntry("User:" + KafkaAccess.ADMISSION_SERVICE, "*", op, AclPermissionType.ALLOW))).toList();
+        try (Admin admin = Admin.create(SharedKafka.adminClientProperties())) {
+            admin.createAcls(old).all().get(30, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(send(KafkaAccess.ADMISSION_SERVICE, Names.WORKLOAD_PREEMPTED).topic()).isEqualTo(Names.WORKLOAD_PREEMPTED));
+
+            SharedKafka.addTeams(TEAM_A); // provisions again, as each start of the local runtime does
+
+            assertThat(admin.describeAcls(old.get(0).toFilter()).values().get(30, TimeUnit.SECONDS)).isEmpty();
+            // DESCRIBE stays: admission-service reads the topic
+            assertThat(admin.describeAcls(old.get(1).toFilter()).values().get(30, TimeUnit.SECONDS)).hasSize(1);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertRefused(KafkaAccess.ADMISSION_SERVICE, Names.WORKLOAD_PREEMPTED));
         }
     }
 

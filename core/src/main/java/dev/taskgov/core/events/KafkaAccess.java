@@ -127,11 +127,11 @@ public final class KafkaAccess {
         // ones its HTTP API accepted for an authenticated team), decides in a transaction; verifies its HTTP callers
         // against the access keys (read by assignment, no group) and audits submissions and refusals. It writes
         // finishes only to forward one that a producer put on another cluster's partition to its cluster's
-        // (TransactionalLoop), and preemptions only for its own evictions without a preemptor (NodeFailure,
-        // QuotaRemoved), which design.md puts on the preempted topic; no team writes either.
+        // (TransactionalLoop); no team writes them. It does not write preemptions: its own evictions without a
+        // preemptor (NodeFailure, QuotaRemoved) go to preemption-service on the requests topic (EvictionDecided).
         write(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS,
                 TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.DEADLETTER, TopicCatalog.ADMISSION_CHANGELOG,
-                TopicCatalog.AUDIT, TopicCatalog.WORKLOAD_FINISHED, TopicCatalog.WORKLOAD_PREEMPTED);
+                TopicCatalog.AUDIT, TopicCatalog.WORKLOAD_FINISHED);
         read(grants, ADMISSION_SERVICE, names, TopicCatalog.CREDENTIALS);
         read(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_FINISHED, TopicCatalog.WORKLOAD_PREEMPTED,
                 TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS, TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY,
@@ -144,8 +144,9 @@ public final class KafkaAccess {
         group(grants, ADMISSION_SERVICE, "taskgov-admission");
         transactional(grants, ADMISSION_SERVICE, "taskgov-admission-");
 
-        // preemption-service: the writer of preemptions (admission-service writes only its own evictions); reads the requests and the state it decides on (every
-        // team's submissions included).
+        // preemption-service: the only writer of preemptions, its own and the evictions admission-service decided
+        // without a preemptor and handed to it on the requests topic; reads the requests and the state it decides on
+        // (every team's submissions included).
         write(grants, PREEMPTION_SERVICE, names, TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.WORKLOAD_STATUS,
                 TopicCatalog.DEADLETTER, TopicCatalog.PREEMPTION_CHANGELOG);
         read(grants, PREEMPTION_SERVICE, names, TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.WORKLOAD_STATUS,

@@ -16,18 +16,21 @@ import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AccessControlEntryFilter;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourcePatternFilter;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * Gives a {@link SecureBroker} its principals and ACLs, as its administrator: every service's SCRAM credential
  * and {@link KafkaAccess#serviceGrants grants}, the shared topics, and for each team named its credential, its
  * {@link KafkaAccess#teamGrants grants} and its submission topic. Everything is an upsert, so running it at every
- * start (or again for a new team) is safe.
+ * start (or again for a new team) is safe; a service's ACL that the grants no longer declare is deleted.
  *
  * <p>Usage: {@code KafkaProvisioning <broker-dir> <bootstrap> <partitions> [team ...]}. Besides the credentials
  * file, it writes a client configuration per team and for the administrator under {@code <broker-dir>/clients/}:
@@ -78,8 +81,9 @@ public final class KafkaProvisioning {
             }
             admin.alterUserScramCredentials(users).all().get(60, TimeUnit.SECONDS);
             admin.createAcls(acls).all().get(60, TimeUnit.SECONDS);
+            int revoked = revokeUndeclaredServiceGrants(admin, acls);
             System.out.println("kafka principals: " + KafkaAccess.SERVICES.size() + " services, " + teams.size()
-                    + " teams; " + acls.size() + " ACLs");
+                    + " teams; " + acls.size() + " ACLs" + (revoked == 0 ? "" : "; " + revoked + " service ACL(s) no longer granted, deleted"));
         }
         Path clients = Files.createDirectories(dir.resolve("clients"));
         List<String> withClientFiles = new ArrayList<>(List.of(KafkaAccess.ADMIN));
@@ -114,6 +118,25 @@ public final class KafkaProvisioning {
                     SecureBroker.credentials(dir).getProperty(KafkaAccess.ADMIN)));
         }
         return Admin.create(props);
+    }
+
+    /**
+     * Deletes every ACL of a service principal that {@link KafkaAccess#serviceGrants} no longer declares, so that a right
+     * taken away from a service (admission-service's WRITE on the preempted topic, say) is gone from a broker provisioned
+     * before. Teams' grants are left alone: a team provisioned earlier keeps its topic whether or not it is named now.
+     */
+    private static int revokeUndeclaredServiceGrants(Admin admin, List<AclBinding> declared) throws Exception {
+        java.util.Set<AclBinding> granted = new java.util.HashSet<>(declared);
+        List<AclBindingFilter> stale = new ArrayList<>();
+        for (String service : KafkaAccess.SERVICES) {
+            AclBindingFilter ofService = new AclBindingFilter(ResourcePatternFilter.ANY,
+                    new AccessControlEntryFilter("User:" + service, null, AclOperation.ANY, AclPermissionType.ANY));
+            for (AclBinding b : admin.describeAcls(ofService).values().get(60, TimeUnit.SECONDS)) {
+                if (!granted.contains(b)) stale.add(b.toFilter());
+            }
+        }
+        if (!stale.isEmpty()) admin.deleteAcls(stale).all().get(60, TimeUnit.SECONDS);
+        return stale.size();
     }
 
     private static UserScramCredentialUpsertion upsert(String principal, Properties credentials) {

@@ -1,0 +1,192 @@
+package dev.taskgov.cli;
+
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.resources.Resources;
+import dev.taskgov.core.topology.TopologyLevels;
+import dev.taskgov.service.support.QuotaRecords;
+import dev.taskgov.service.support.auth.ProfileFile;
+import dev.taskgov.testsupport.ProjectLayout;
+import dev.taskgov.testsupport.SharedKafka;
+import dev.taskgov.testsupport.TestCredentials;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The CLI run with a team's key (a profile of the profile file, like {@code ~/.aws/credentials}) against the real
+ * admission-service (its built app, a child process, on this JVM's real broker with access control on): team-a's
+ * profile submits, dry-runs and reads for team-a, and is refused with a clear 403 for team-b's workloads and queue;
+ * with team-a's Kafka login, {@code submit --kafka} writes team-a's own submission topic and the broker refuses
+ * the topic a team-b submission would go to.
+ */
+class TeamProfileAccessTest {
+
+    static final String TYPE = "ml.p4d.24xlarge";
+    static final String TEAM_A = "team-a";
+    static final String TEAM_B = "team-b";
+
+    static Process admission;
+    static String admissionUrl;
+    static Path profiles;
+    static Path logs;
+
+    @BeforeAll
+    static void startAdmissionService() throws Exception {
+        SharedKafka.addTeams(TEAM_A, TEAM_B);
+        publishCluster();
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        admissionUrl = "http://127.0.0.1:" + port;
+        Path app = ProjectLayout.root().resolve("admission-service/target/quarkus-app/quarkus-run.jar");
+        assertThat(app).as("the built admission-service (the reactor builds that module before this one)").isRegularFile();
+        logs = Path.of("target", "team-profile-access").toAbsolutePath();
+        Files.createDirectories(logs);
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", app.toString())
+                .redirectErrorStream(true).redirectOutput(logs.resolve("admission-service.log").toFile());
+        pb.environment().put("TASKGOV_KAFKA_BOOTSTRAP", SharedKafka.bootstrapServers());
+        String password = SharedKafka.password(KafkaAccess.ADMISSION_SERVICE);
+        if (password != null) pb.environment().put("TASKGOV_KAFKA_PASSWORD", password);
+        pb.environment().put("TASKGOV_AUTH_MASTER_KEY", TestCredentials.MASTER_KEY);
+        pb.environment().put("TASKGOV_HTTP_HOST", "127.0.0.1");
+        pb.environment().put("TASKGOV_ADMISSION_PORT", String.valueOf(port));
+        admission = pb.start();
+
+        // the keys as quota-service publishes them, and the profile file as the local runtime writes one
+        profiles = Files.createTempDirectory("taskgov-team-profiles").resolve("credentials");
+        for (String team : List.of(TEAM_A, TEAM_B)) {
+            TestCredentials.Key key = TestCredentials.onTopic(team, "team:" + team);
+            ProfileFile.write(profiles, new ProfileFile.Credentials(team, key.accessKeyId(), key.secret()));
+        }
+        await("admission-service up, deciding and knowing both keys").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> as(TEAM_A, "queue", TEAM_A).exit() == 0 && as(TEAM_B, "queue", TEAM_B).exit() == 0);
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        if (admission == null) return;
+        admission.destroy();
+        if (!admission.waitFor(30, TimeUnit.SECONDS)) admission.destroyForcibly();
+    }
+
+    /** Two nodes of 8 accelerators, and 8 accelerators of quota for each team, as topology- and quota-service publish them. */
+    private static void publishCluster() {
+        Resources node = Resources.of(8, 96_000, 1_152 * 1024);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(SharedKafka.adminClientProperties(), new StringSerializer(),
+                new ByteArraySerializer())) {
+            String quota = TopicCatalog.QUOTA.defaultName();
+            producer.send(new ProducerRecord<>(quota, QuotaRecords.SCHEDULER_CONFIG_KEY,
+                    EventCodec.bytes(QuotaRecords.schedulerConfig(new SchedulerConfig(Map.of("training", 50), false)))));
+            for (String team : List.of(TEAM_A, TEAM_B)) {
+                producer.send(new ProducerRecord<>(quota, team, EventCodec.bytes(QuotaRecords.effectiveQuota(
+                        TeamQuota.of(team, Map.of(TYPE, Resources.of(8, 96_000, 1_152 * 1024)))))));
+            }
+            for (int i = 0; i < 2; i++) {
+                String name = "cli-node-" + i;
+                producer.send(new ProducerRecord<>(TopicCatalog.TOPOLOGY.defaultName(), name, EventCodec.bytes(new NodeRecord(name,
+                        "i-cli-" + i, TYPE, Map.of(TopologyLevels.LAYER_1, "nn-1", TopologyLevels.LAYER_2, "nn-1-1",
+                        TopologyLevels.LAYER_3, "nn-1-1-" + i), ResourceAmounts.of(node), true))));
+            }
+            producer.flush();
+        }
+    }
+
+    /** The CLI signing with the profile {@code team} of the profile file, against the admission-service started here. */
+    private static Cli.Result as(String team, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--admission-url", admissionUrl, "--profile-file", profiles.toString(), "--credentials-profile", team));
+        return Cli.run(all.toArray(String[]::new));
+    }
+
+    private static String[] job(String command, String name, String team, String... more) {
+        List<String> all = new ArrayList<>(List.of(command, "--job-name", name, "--team", team, "--instance-type", TYPE,
+                "--pods", "1", "--accelerators", "1"));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
+    void a_team_key_works_for_its_own_team_and_gets_a_clear_403_for_another_teams_workloads() {
+        Cli.Result own = as(TEAM_A, job("submit", "team-a-own", TEAM_A));
+        assertThat(own.exit()).as(own.err()).isZero();
+        assertThat(own.out()).contains("workload/team-a-own submitted (team team-a");
+        Cli.Result dryRun = as(TEAM_A, job("dry-run", "team-a-maybe", TEAM_A));
+        assertThat(dryRun.exit()).as(dryRun.err()).isZero();
+        assertThat(dryRun.out()).contains("Workload:   team-a-maybe (team team-a)", "Verdict:");
+        await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_A, "describe", "workload", "team-a-own").exit() == 0);
+        assertThat(as(TEAM_A, "describe", "workload", "team-a-own").out()).contains("team-a-own", "Admitted");
+        Cli.Result theirs = as(TEAM_B, job("submit", "team-b-own", TEAM_B));
+        assertThat(theirs.exit()).as(theirs.err()).isZero();
+        await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_B, "describe", "workload", "team-b-own").exit() == 0);
+
+        String who = "admission-service answered 403 to ";
+        String principal = "AccessDeniedException: User: team-a [team:team-a] is not authorized to perform: ";
+        Cli.Result submit = as(TEAM_A, job("submit", "team-b-forged", TEAM_B));
+        assertThat(submit.exit()).isEqualTo(CliException.FAILED);
+        assertThat(submit.err()).contains(who + "POST /workloads: " + principal + "SubmitWorkload",
+                "only team 'team-b' (or an admin) submits for team 'team-b'; this key submits only for team(s) [team-a]");
+        Cli.Result dry = as(TEAM_A, job("dry-run", "team-b-what-if", TEAM_B));
+        assertThat(dry.exit()).isEqualTo(CliException.FAILED);
+        assertThat(dry.err()).contains(who + "POST /workloads:dry-run: " + principal + "DryRunWorkload",
+                "only team 'team-b' (or an admin) submits for team 'team-b'");
+        Cli.Result describe = as(TEAM_A, "describe", "workload", "team-b-own");
+        assertThat(describe.exit()).isEqualTo(CliException.FAILED);
+        assertThat(describe.err()).contains(who + "GET /workloads/team-b-own: " + principal + "DescribeWorkload",
+                "it belongs to team 'team-b', and this key reads only team(s) [team-a]");
+        Cli.Result queue = as(TEAM_A, "queue", TEAM_B);
+        assertThat(queue.exit()).isEqualTo(CliException.FAILED);
+        assertThat(queue.err()).contains(who, principal + "ListPendingWorkloads", "it belongs to team 'team-b'");
+        Cli.Result list = as(TEAM_A, "get", "workloads", "--team", TEAM_B);
+        assertThat(list.exit()).isEqualTo(CliException.FAILED);
+        assertThat(list.err()).contains(who, principal + "ListWorkloads", "it belongs to team 'team-b'");
+        // none of it reached team-b: the forged submission is not a workload
+        Cli.Result forged = as(TEAM_B, "describe", "workload", "team-b-forged");
+        assertThat(forged.exit()).isNotZero();
+        assertThat(forged.err()).doesNotContain("403");
+    }
+
+    @Test
+    void a_team_kafka_login_writes_its_own_submission_topic_and_the_broker_refuses_another_teams() throws IOException {
+        String teamA = SharedKafka.clientConfigFile(KafkaAccess.teamPrincipal(TEAM_A)).toString();
+        Cli.Result own = as(TEAM_A, job("submit", "team-a-by-kafka", TEAM_A, "--kafka", "--kafka-config", teamA,
+                "--kafka-bootstrap", SharedKafka.bootstrapServers(), "--kafka-retry", "0"));
+        assertThat(own.exit()).as(own.err()).isZero();
+        assertThat(own.out()).contains("written to taskgov.workload.submitted.team-a");
+        await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_A, "describe", "workload", "team-a-by-kafka").exit() == 0);
+
+        Cli.Result forged = as(TEAM_A, job("submit", "team-b-by-kafka", TEAM_B, "--kafka", "--kafka-config", teamA,
+                "--kafka-bootstrap", SharedKafka.bootstrapServers(), "--kafka-retry", "0"));
+        assertThat(forged.exit()).isEqualTo(CliException.FAILED);
+        assertThat(forged.err()).contains("cannot write to Kafka topic taskgov.workload.submitted at " + SharedKafka.bootstrapServers(),
+                "the broker refuses this login there", "a team writes only its own topic taskgov.workload.submitted.<team>");
+        Cli.Result finish = as(TEAM_A, "finish", "team-b-own", "--kafka-config", teamA, "--kafka-bootstrap",
+                SharedKafka.bootstrapServers(), "--kafka-retry", "0");
+        assertThat(finish.exit()).isEqualTo(CliException.FAILED);
+        assertThat(finish.err()).contains("cannot write to Kafka topic taskgov.workload.finished", "the broker refuses this login there");
+    }
+}
