@@ -132,11 +132,33 @@ class PartitionBench {
             }
             long detected = fleet.owners("admission").containsKey("admission-2") ? -1 : 0;
             return String.format("failover (2 deciders, session 1 s, heartbeat 250 ms, dynamic membership): kill -9 -> first "
-                            + "admission in a moved cluster %d ms (partitions moved %s, %d clusters)%s; killed at %s (UTC, the "
-                            + "survivor's log %s says when it restored and took each partition)",
+                            + "admission in a moved cluster %d ms (partitions moved %s, %d clusters)%s; killed at %s (UTC)%n%s",
                     firstAdmission == null ? -1 : firstAdmission - killed.toEpochMilli(), moved, movedClusters.size(),
-                    detected < 0 ? " [killed member still listed]" : "", killed, fleet.logs().resolve("admission-1.log"));
+                    detected < 0 ? " [killed member still listed]" : "", killed,
+                    timeline(fleet.logs().resolve("admission-1.log"), killed));
         }
+    }
+
+    /**
+     * The survivor's log lines from the kill on, each with its time after the kill in ms: when the group told it
+     * (assignment), and how long each part of the takeover took (the decider's own log lines time them).
+     */
+    private static String timeline(Path log, Instant killed) throws IOException {
+        java.time.LocalTime kill = java.time.LocalTime.ofInstant(killed, java.time.ZoneOffset.UTC);
+        StringBuilder out = new StringBuilder();
+        for (String line : Files.readAllLines(log)) {
+            if (line.length() < 12 || line.charAt(2) != ':' || line.charAt(8) != '.') continue;
+            java.time.LocalTime at;
+            try {
+                at = java.time.LocalTime.parse(line.substring(0, 12));
+            } catch (java.time.format.DateTimeParseException e) {
+                continue;
+            }
+            long after = Duration.between(kill, at).toMillis();
+            if (after < 0 || after > 60_000) continue;
+            out.append(String.format("  +%5d ms %s%n", after, line.substring(13)));
+        }
+        return out.toString();
     }
 
     /** CPU time (user + system) of the decider processes so far, from /proc (Linux; clock ticks of 10 ms). */

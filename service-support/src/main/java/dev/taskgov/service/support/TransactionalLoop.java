@@ -176,6 +176,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         KafkaProducer<String, byte[]> producer;
         KafkaConsumer<String, byte[]> side;
         volatile boolean ready;
+        /** When the group gave this partition to the instance (System.nanoTime), until its first batch is committed. */
+        long assignedAt;
 
         Task(PartitionScope scope) {
             this.scope = scope;
@@ -197,6 +199,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * that the first one decides after one rebuild and the group's next rebalance is not held up.
      */
     private final java.util.Deque<Integer> pending = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    /** When each pending partition was assigned (System.nanoTime), to time the takeover from there. */
+    private final Map<Integer, Long> assignedAt = new ConcurrentHashMap<>();
     private final Map<String, Long> processed = new ConcurrentHashMap<>();
     /** Partition count per topic, as read at the start of a session (what {@link Processor#home} is computed on). */
     private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
@@ -308,9 +312,12 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     // submission topic) is read at once by that task: nobody would take, and so resume, it.
                     List<TopicPartition> untaken = partitions.stream().filter(tp -> !tasks.containsKey(tp.partition())).toList();
                     c.pause(untaken);
+                    long now = System.nanoTime();
                     for (int n : numbers(untaken)) {
                         if (!pending.contains(n)) pending.add(n);
+                        assignedAt.putIfAbsent(n, now);
                     }
+                    if (!untaken.isEmpty()) LOG.infof("assigned partitions %s of %s", numbers(untaken), settings.groupTopics());
                 }
             };
             if (settings.moreGroupTopics() == null) c.subscribe(settings.groupTopics(), listener);
@@ -378,7 +385,10 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
 
     /** Starts deciding for partition {@code n}: fence its previous owner, rebuild, settle. */
     private void take(KafkaConsumer<String, byte[]> c, int n) {
+        long start = System.nanoTime();
         Task task = new Task(new PartitionScope(n, inputPartitions));
+        Long assigned = assignedAt.remove(n);
+        task.assignedAt = assigned == null ? start : assigned;
         tasks.put(n, task);
         Properties props = new Properties();
         props.putAll(settings.clientProps());
@@ -386,12 +396,22 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         task.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        long created = System.nanoTime();
         task.producer.initTransactions();
+        long fenced = System.nanoTime();
         rebuild(task);
+        long rebuilt = System.nanoTime();
         seekToCommitted(c, n);
         task.ready = true;
-        LOG.infof("decider for partition %d of %s (transactional.id %s%d)", n, settings.groupTopics(),
-                settings.transactionalIdPrefix(), n);
+        long done = System.nanoTime();
+        LOG.infof("decider for partition %d of %s (transactional.id %s%d): took it %d ms after its assignment in %d ms "
+                        + "(producer %d, initTransactions %d, rebuild and settle %d, seek %d)", n, settings.groupTopics(),
+                settings.transactionalIdPrefix(), n, ms(start - task.assignedAt), ms(done - start), ms(created - start),
+                ms(fenced - created), ms(rebuilt - fenced), ms(done - rebuilt));
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
     }
 
     private void seekToCommitted(KafkaConsumer<String, byte[]> c, int n) {
@@ -405,8 +425,10 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     }
 
     private void rebuild(Task task) {
+        long start = System.nanoTime();
         task.processor.revoked();
         task.processor.rebuild(settings.clientProps(), settings.rebuildTimeout());
+        long processorDone = System.nanoTime();
         if (task.side != null) task.side.close();
         Properties props = new Properties();
         props.putAll(settings.clientProps());
@@ -426,18 +448,23 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         task.side.seekToBeginning(parts);
         Map<TopicPartition, Long> end = task.side.endOffsets(parts, settings.rebuildTimeout());
         long deadline = System.nanoTime() + settings.rebuildTimeout().toNanos();
+        int sideRecords = 0;
         while (parts.stream().anyMatch(tp -> task.side.position(tp) < end.get(tp))) {
             if (System.nanoTime() > deadline) throw new KafkaException("side topics not read to their end in time");
             for (ConsumerRecord<String, byte[]> r : task.side.poll(Duration.ofMillis(100))) {
+                sideRecords++;
                 if (task.poison.containsKey(coordinates(r))) continue;
                 task.processor.restoreSide(r);
             }
         }
+        long sideDone = System.nanoTime();
         task.producer.beginTransaction();
         Outbox out = task.outbox();
         task.processor.settle(out);
         task.producer.commitTransaction();
         out.afterCommitActions().forEach(Runnable::run);
+        LOG.infof("partition %d rebuilt: processor %d ms, side topics %d ms (%d records), settle %d ms", task.scope.partition(),
+                ms(processorDone - start), ms(sideDone - processorDone), sideRecords, ms(System.nanoTime() - sideDone));
     }
 
     /** True when the batch was committed; false when it was aborted and the task's state rebuilt. */
@@ -462,6 +489,11 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             task.producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
             task.producer.commitTransaction();
             out.afterCommitActions().forEach(Runnable::run);
+            if (task.assignedAt != 0 && !records.isEmpty()) {
+                LOG.infof("partition %d: first batch (%d records) committed %d ms after its assignment", task.scope.partition(),
+                        records.size(), ms(System.nanoTime() - task.assignedAt));
+                task.assignedAt = 0;
+            }
             return true;
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             throw e;
@@ -534,6 +566,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     /** This instance no longer owns partition {@code n}: its processor drops the state, its clients close. */
     private void drop(int n) {
         pending.remove(n);
+        assignedAt.remove(n);
         Task task = tasks.remove(n);
         if (task == null) return;
         task.ready = false;
