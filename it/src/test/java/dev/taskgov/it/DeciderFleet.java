@@ -276,6 +276,15 @@ final class DeciderFleet implements AutoCloseable {
         return logs;
     }
 
+    /** Whether a decider process's log has a line containing {@code text} so far. */
+    boolean logContains(String instance, String text) {
+        try {
+            return Files.readString(logs.resolve(instance + ".log")).contains(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     public void close() {
         List<Process> all = new ArrayList<>(processes.values());
