@@ -552,8 +552,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
         if (connect) {
             try {
-                // The first metadata request goes to the bootstrap address, the second to the broker by its id, the
-                // connection the transaction coordinator's requests use (one broker); any failure here only costs time later.
+                // Two metadata requests: the first goes to the bootstrap address, the next to a broker by its node id,
+                // as the coordinator's requests will (on one broker, that very connection). A failure only costs time later.
                 producer.partitionsFor(settings.groupTopics().get(0));
                 producer.partitionsFor(settings.deadLetterTopic());
             } catch (RuntimeException e) {
