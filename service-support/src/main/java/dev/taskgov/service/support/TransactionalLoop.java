@@ -690,20 +690,19 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     }
 
     private static void closeQuietly(KafkaConsumer<?, ?> consumer) {
-        if (consumer == null) return;
-        try {
-            consumer.close(Duration.ofSeconds(1));
-        } catch (RuntimeException e) {
-            LOG.debug("closing a side reader", e);
-        }
+        if (consumer != null) quietly(() -> consumer.close(Duration.ofSeconds(1)));
     }
 
     private static void closeQuietly(KafkaProducer<?, ?> producer) {
-        if (producer == null) return;
+        if (producer != null) quietly(() -> producer.close(Duration.ofSeconds(2)));
+    }
+
+    /** A client being dropped: a failure to close it changes nothing for the loop. */
+    private static void quietly(Runnable close) {
         try {
-            producer.close(Duration.ofSeconds(2));
+            close.run();
         } catch (RuntimeException e) {
-            LOG.debug("closing a producer", e);
+            LOG.debug("closing a Kafka client", e);
         }
     }
 
