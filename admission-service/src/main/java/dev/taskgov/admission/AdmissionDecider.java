@@ -54,7 +54,8 @@ public final class AdmissionDecider implements AutoCloseable {
         this.settings = settings;
         DeciderTopics t = settings.topics();
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
-                List.of(t.submitted(), t.finished(), t.preempted()), List.of(t.quota(), t.topology()), Set.of(),
+                List.of(t.submitted(), t.finished(), t.preempted()), List.of(t.changelog(), t.quota(), t.topology()),
+                Set.of(t.changelog()),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
                 settings.rebuildTimeout(), settings.membership(), KafkaAccess.submissionTopics(t.submitted())),
                 scope -> new AdmissionProcessor(t, clock, observer, scope), clock);
@@ -119,6 +120,16 @@ public final class AdmissionDecider implements AutoCloseable {
     /** The partition numbers of the inputs this instance owns. */
     public Set<Integer> ownedPartitions() {
         return loop.ownedPartitions();
+    }
+
+    /** The partition numbers this instance keeps a warm standby of, ready to take over (it does not own them). */
+    public Set<Integer> standbyPartitions() {
+        return loop.standbyPartitions();
+    }
+
+    /** How many partitions this instance took over from its warm standby rather than rebuilding them. */
+    public long warmTakeovers() {
+        return loop.warmTakeovers();
     }
 
     /** How many partitions the inputs have (the unit of ownership). */

@@ -39,7 +39,6 @@ import dev.taskgov.core.model.RejectReason;
 import dev.taskgov.core.view.ClusterInputs;
 import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.service.support.DeadLetterMetrics;
-import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Outbox;
 import dev.taskgov.service.support.PartitionScope;
@@ -56,6 +55,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -76,6 +76,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private final PartitionScope scope;
 
     private final Map<String, WorkloadRecord> workloads = new HashMap<>();
+    /** Changelog records read while the state is built, the latest per workload id, unparsed until it settles. */
+    private final Map<String, byte[]> changelog = new HashMap<>();
     /** The cluster records read so far, per cluster; the same builder preemption-service uses. */
     private final ClusterInputsByCluster inputs = new ClusterInputsByCluster();
     /** One scheduler per cluster: the clusters' quotas, policies, nodes and queues never meet. */
@@ -169,38 +171,64 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     // ------------------------------------------------------------------ loop callbacks
 
+    /**
+     * The whole state comes from the side topics: the changelog partition (the workload records) and the quota and
+     * topology topics; the loop reads them, so a warm standby that followed them holds what a rebuild would.
+     */
     @Override
-    public void rebuild(Properties clientProps, Duration timeout) {
-        Map<String, byte[]> latest = CompactedTopicReader.latestByKey(clientProps, topics.changelog(), timeout,
-                CompactedTopicReader.PartitionFilter.of(scope));
-        synchronized (this) {
-            clear();
-            latest.forEach((id, bytes) -> {
-                try {
-                    WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
-                    // A changelog split otherwise than the inputs holds other partitions' clusters too.
-                    if (!owns(r.cluster())) return;
-                    workloads.put(id, r);
-                    admissionSeq = Math.max(admissionSeq, r.admissionSeq());
-                } catch (RuntimeException e) {
-                    LOG.errorf(e, "changelog record %s does not parse; skipped", id);
-                }
-            });
-            LOG.infof("restored %d workload records from %s", workloads.size(), topics.changelog());
-        }
+    public synchronized void rebuild(Properties clientProps, Duration timeout) {
+        clear();
     }
 
     @Override
+    public boolean stateFromSideTopics() {
+        return true;
+    }
+
+    /** The changelog is this decider's own output: once it decides, what it writes is in its state already. */
+    @Override
+    public Set<String> ownSideTopics() {
+        return Set.of(topics.changelog());
+    }
+
+    /**
+     * While the state is built: a quota or node record updates the view; a changelog record is kept as it is, the
+     * latest per workload (a tombstone removes it), and read when the state settles, so a standby following a busy
+     * partition parses only what is current at its takeover.
+     */
+    @Override
     public synchronized void restoreSide(ConsumerRecord<String, byte[]> record) {
-        if (record.topic().equals(topics.quota())) {
+        if (record.topic().equals(topics.changelog())) {
+            if (record.key() == null) return;
+            if (record.value() == null) changelog.remove(record.key());
+            else changelog.put(record.key(), record.value());
+        } else if (record.topic().equals(topics.quota())) {
             readQuotaRecord(record, null);
         } else if (record.topic().equals(topics.topology())) {
             readNodeRecord(record, null);
         }
     }
 
+    /** The workload records of this processor's clusters from the changelog read so far (as a rebuild reads them). */
+    private void restoreWorkloads() {
+        changelog.forEach((id, bytes) -> {
+            try {
+                WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
+                // A changelog split otherwise than the inputs holds other partitions' clusters too.
+                if (!owns(r.cluster())) return;
+                workloads.put(id, r);
+                admissionSeq = Math.max(admissionSeq, r.admissionSeq());
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "changelog record %s does not parse; skipped", id);
+            }
+        });
+        changelog.clear();
+        LOG.infof("restored %d workload records from %s", workloads.size(), topics.changelog());
+    }
+
     @Override
     public synchronized void settle(Outbox out) {
+        restoreWorkloads();
         // The unnamed cluster always exists: a deployment whose records name no cluster decides as before clusters.
         cluster(ClusterArn.UNNAMED);
         workloads.values().forEach(r -> cluster(r.cluster()));
@@ -302,7 +330,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         else if (topic.equals(topics.preempted())) onPreempted(record, out);
         else if (topic.equals(topics.quota())) readQuotaRecord(record, out);
         else if (topic.equals(topics.topology())) readNodeRecord(record, out);
-        else deadLetter(out, record, "unexpected topic " + topic);
+        else if (!topic.equals(topics.changelog())) deadLetter(out, record, "unexpected topic " + topic);
     }
 
     @Override
@@ -321,6 +349,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         settled = false;
         clusters.clear();
         workloads.clear();
+        changelog.clear();
         inputs.clear();
         admissionSeq = 0;
     }

@@ -143,7 +143,9 @@ final class DeciderFleet implements AutoCloseable {
     Process start(String role, String instance) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dorg.jboss.logging.provider=jdk", "-cp", System.getProperty("java.class.path"), DeciderProcess.class.getName(), role,
+                "-Dorg.jboss.logging.provider=jdk", "-Duser.timezone=UTC",
+                // millisecond timestamps on one line: the failover bench times the takeover from the survivor's log
+                "-Djava.util.logging.SimpleFormatter.format=%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n", "-cp", System.getProperty("java.class.path"), DeciderProcess.class.getName(), role,
                 SharedKafka.bootstrapServers(), id, instance, SharedKafka.clientConfigFile(KafkaAccess.ADMIN).toString())
                 .redirectErrorStream(true).redirectOutput(logs.resolve(instance + ".log").toFile());
         try {
@@ -271,6 +273,15 @@ final class DeciderFleet implements AutoCloseable {
 
     Path logs() {
         return logs;
+    }
+
+    /** Whether a decider process's log has a line containing {@code text} so far. */
+    boolean logContains(String instance, String text) {
+        try {
+            return Files.readString(logs.resolve(instance + ".log")).contains(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override

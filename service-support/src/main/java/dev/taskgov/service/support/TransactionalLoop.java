@@ -36,7 +36,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -55,11 +59,19 @@ import java.util.function.Function;
  * <p>When a task starts (its partition is assigned) the loop (1) creates its transactional producer with the
  * stable {@code transactional.id} {@code <prefix><partition>} and calls {@code initTransactions()}, which fences
  * the partition's previous owner (a zombie's next send or commit fails) and aborts its open transaction at
- * once, (2) asks the processor to rebuild its state (typically from the changelog partition, read_committed),
- * (3) replays the side topics to their end, (4) lets the processor settle in a first transaction, then (5)
+ * once, (2) asks the processor to rebuild its state (whatever does not come from the side topics), (3) replays
+ * the side topics to their end (read_committed), (4) lets the processor settle in a first transaction, then (5)
  * resumes the partition at its committed offsets. Each poll's records of one partition are processed in ONE
  * transaction of its task holding every emitted record and the consumed offsets ({@code sendOffsetsToTransaction}
  * with the group metadata, so a member of an older generation cannot commit either).
+ *
+ * <p>Warm standbys: when a processor's whole state comes from the side topics ({@link Processor#stateFromSideTopics},
+ * e.g. its changelog partition plus quotas and nodes), the loop keeps one standby per partition number it does not
+ * own: a processor that has done (2) and follows (3) between polls, deciding nothing and holding no producer. Taking
+ * such a partition over is then (1), reading the side topics from where the standby is to their end (after the
+ * fence, so the previous owner's last commit is in and its open transaction is not), (4) and (5): the processor
+ * has seen the same records in the same order as a rebuild would, only earlier. Once a task decides, its reader
+ * skips the processor's own output ({@link Processor#ownSideTopics}, its changelog).
  *
  * <p>A record on the wrong partition (a producer that did not partition by cluster) is forwarded, in the same
  * transaction, to the partition its processor names ({@link Processor#home}), with the header
@@ -144,6 +156,23 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         void revoked();
 
         /**
+         * Whether the whole state comes from the side topics, {@link #rebuild} reading nothing itself: then the loop
+         * keeps a warm standby of every partition this instance does not own (a processor that follows the side
+         * topics and decides nothing), and taking the partition over reads only what was committed since.
+         */
+        default boolean stateFromSideTopics() {
+            return false;
+        }
+
+        /**
+         * The side topics this processor writes itself (its changelog): read to build the state (by a rebuild or a
+         * standby), no longer read once it decides, since what it writes is in its state already.
+         */
+        default Set<String> ownSideTopics() {
+            return Set.of();
+        }
+
+        /**
          * The partition (of a topic with {@code partitions} partitions) whose owner must apply this group-topic
          * record: its cluster's partition, {@link #EVERY_PARTITION} when it names no cluster and every owner may
          * hold its workload, or where it is ({@code record.partition()}, the default) to apply it here.
@@ -176,6 +205,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         KafkaProducer<String, byte[]> producer;
         KafkaConsumer<String, byte[]> side;
         volatile boolean ready;
+        /** When the group gave this partition to the instance (System.nanoTime), until its first batch is committed. */
+        long assignedAt;
+        /** Standby only: the records it has followed, and whether it has once reached the end of its side topics. */
+        long followed;
+        boolean caughtUp;
+        /** Standby only: its future producer, connected ahead of a takeover (null once handed to the fencing). */
+        CompletableFuture<KafkaProducer<String, byte[]>> connecting;
 
         Task(PartitionScope scope) {
             this.scope = scope;
@@ -197,6 +233,31 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * that the first one decides after one rebuild and the group's next rebalance is not held up.
      */
     private final java.util.Deque<Integer> pending = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    /** When each pending partition was assigned (System.nanoTime), to time the takeover from there. */
+    private final Map<Integer, Long> assignedAt = new ConcurrentHashMap<>();
+    /**
+     * The producers of the pending partitions, fencing their previous owners ({@code initTransactions()}) in the
+     * background from the moment of the assignment: the partitions of a dead instance are fenced at once, not one
+     * per loop turn.
+     */
+    private final Map<Integer, CompletableFuture<Fenced>> fencing = new ConcurrentHashMap<>();
+    private final ExecutorService fencers = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "transactional-loop-fence");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** A producer whose {@code initTransactions()} has returned, and how long that took. */
+    private record Fenced(KafkaProducer<String, byte[]> producer, long millis) {
+    }
+    /**
+     * Warm standbys (only for processors whose {@link Processor#stateFromSideTopics state comes from the side
+     * topics}): one per partition number this instance does not own, following the side topics (no producer, no
+     * decisions), so a takeover reads only the tail. Loop thread only.
+     */
+    private final Map<Integer, Task> standbys = new java.util.concurrent.ConcurrentSkipListMap<>();
+    private boolean standbysUnsupported;
+    private final java.util.concurrent.atomic.AtomicLong warmTakeovers = new java.util.concurrent.atomic.AtomicLong();
     private final Map<String, Long> processed = new ConcurrentHashMap<>();
     /** Partition count per topic, as read at the start of a session (what {@link Processor#home} is computed on). */
     private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
@@ -236,6 +297,16 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         return out;
     }
 
+    /** The partition numbers this instance keeps a warm standby of (it does not own them). */
+    public Set<Integer> standbyPartitions() {
+        return new TreeSet<>(standbys.keySet());
+    }
+
+    /** How many partitions this instance took over from its warm standby (not rebuilt from the beginning) so far. */
+    public long warmTakeovers() {
+        return warmTakeovers.get();
+    }
+
     /** How many partitions the group topics have (as of the current session). */
     public int inputPartitions() {
         return inputPartitions;
@@ -264,6 +335,12 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 LOG.warn("Kafka session failed; rejoining", e);
             } finally {
                 new ArrayList<>(tasks.keySet()).forEach(this::drop);
+                new ArrayList<>(fencing.keySet()).forEach(this::cancelFencing);
+                standbys.values().forEach(s -> {
+                    closeQuietly(s.side);
+                    if (s.connecting != null) s.connecting.whenComplete((p, e) -> closeQuietly(p));
+                });
+                standbys.clear();
                 pending.clear();
                 processed.clear();
             }
@@ -279,6 +356,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
         props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, ClusterPartitionAssignor.class.getName());
+        // A partition resumed after its takeover is fetched by the next fetch request, once the one in flight returns:
+        // on idle partitions that one waits this long (Kafka's default is 500 ms).
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         Membership m = settings.membership();
         props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) m.sessionTimeout().toMillis());
         props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) m.heartbeatInterval().toMillis());
@@ -308,9 +388,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     // submission topic) is read at once by that task: nobody would take, and so resume, it.
                     List<TopicPartition> untaken = partitions.stream().filter(tp -> !tasks.containsKey(tp.partition())).toList();
                     c.pause(untaken);
+                    long now = System.nanoTime();
                     for (int n : numbers(untaken)) {
                         if (!pending.contains(n)) pending.add(n);
+                        assignedAt.putIfAbsent(n, now);
+                        fencing.computeIfAbsent(n, k -> startFencing(k));
                     }
+                    if (!untaken.isEmpty()) LOG.infof("assigned partitions %s of %s", numbers(untaken), settings.groupTopics());
                 }
             };
             if (settings.moreGroupTopics() == null) c.subscribe(settings.groupTopics(), listener);
@@ -321,6 +405,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     take(c, next);
                     List<TopicPartition> mine = c.assignment().stream().filter(tp -> tp.partition() == next).toList();
                     c.resume(mine);
+                } else {
+                    keepStandbysWarm();
                 }
                 ConsumerRecords<String, byte[]> records = c.poll(settings.pollTimeout());
                 Map<Integer, List<ConsumerRecord<String, byte[]>>> byPartition = new TreeMap<>();
@@ -376,22 +462,149 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         return out;
     }
 
-    /** Starts deciding for partition {@code n}: fence its previous owner, rebuild, settle. */
+    /**
+     * Starts deciding for partition {@code n}: fence its previous owner, then either catch its warm standby up to
+     * the end of the side topics (what the previous owner committed until it was fenced) or rebuild from the
+     * beginning, settle, and resume at the committed offsets.
+     */
     private void take(KafkaConsumer<String, byte[]> c, int n) {
-        Task task = new Task(new PartitionScope(n, inputPartitions));
+        long start = System.nanoTime();
+        Task standby = standbys.remove(n);
+        Task task = standby != null ? standby : new Task(new PartitionScope(n, inputPartitions));
+        Long assigned = assignedAt.remove(n);
+        task.assignedAt = assigned == null ? start : assigned;
         tasks.put(n, task);
+        // The previous owner is fenced and its open transaction aborted: the side topics' end is final from here.
+        CompletableFuture<Fenced> inProgress = fencing.remove(n);
+        Fenced f;
+        try {
+            f = (inProgress != null ? inProgress : startFencing(n)).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
+        task.producer = f.producer();
+        long fenced = System.nanoTime();
+        String how;
+        if (standby != null) {
+            int tail;
+            try {
+                tail = readSideToEnd(task);
+            } catch (KafkaException e) {
+                LOG.warnf("standby of partition %d could not catch up (%s); rebuilding it", n, e.toString());
+                tail = -1;
+            }
+            if (tail < 0) {
+                rebuild(task);
+                how = "standby failed, rebuilt";
+            } else {
+                long caughtUp = System.nanoTime();
+                settle(task);
+                warmTakeovers.incrementAndGet();
+                how = String.format("from the warm standby: %d records caught up in %d ms, settle %d ms", tail,
+                        ms(caughtUp - fenced), ms(System.nanoTime() - caughtUp));
+            }
+        } else {
+            rebuild(task);
+            how = "rebuilt";
+        }
+        long rebuilt = System.nanoTime();
+        seekToCommitted(c, n);
+        task.ready = true;
+        long done = System.nanoTime();
+        LOG.infof("decider for partition %d of %s (transactional.id %s%d): took it %d ms after its assignment in %d ms "
+                        + "(fence: initTransactions done %d ms after the assignment, waited for %d; state %d (%s); seek %d)", n,
+                settings.groupTopics(), settings.transactionalIdPrefix(), n, ms(start - task.assignedAt), ms(done - start),
+                f.millis(), ms(fenced - start), ms(rebuilt - fenced), how, ms(done - rebuilt));
+    }
+
+    /**
+     * Starts fencing partition {@code n}'s previous owner in the background: {@code initTransactions()} on a producer
+     * with the partition's transactional id, the one its warm standby has connected already if there is one.
+     */
+    private CompletableFuture<Fenced> startFencing(int n) {
+        long start = System.nanoTime();
+        Task standby = standbys.get(n);
+        CompletableFuture<KafkaProducer<String, byte[]>> producer = standby != null && standby.connecting != null
+                ? standby.connecting : CompletableFuture.supplyAsync(() -> transactionalProducer(n, false), fencers);
+        if (standby != null) standby.connecting = null;
+        return producer.thenApplyAsync(p -> {
+            try {
+                p.initTransactions();
+            } catch (RuntimeException e) {
+                closeQuietly(p);
+                throw e;
+            }
+            return new Fenced(p, ms(System.nanoTime() - start));
+        }, fencers);
+    }
+
+    /**
+     * A producer with partition {@code n}'s transactional id, not initialised (so it fences nobody); {@code connect}:
+     * with its connections to the broker open and authenticated already (metadata of two topics), so that a takeover
+     * pays only the {@code initTransactions()} round trips.
+     */
+    private KafkaProducer<String, byte[]> transactionalProducer(int n, boolean connect) {
         Properties props = new Properties();
         props.putAll(settings.clientProps());
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalIdPrefix() + n);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
-        task.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
-        task.producer.initTransactions();
-        rebuild(task);
-        seekToCommitted(c, n);
-        task.ready = true;
-        LOG.infof("decider for partition %d of %s (transactional.id %s%d)", n, settings.groupTopics(),
-                settings.transactionalIdPrefix(), n);
+        KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        if (connect) {
+            try {
+                // Two metadata requests: the first goes to the bootstrap address, the next to a broker by its node id,
+                // as the coordinator's requests will (on one broker, that very connection). A failure only costs time later.
+                producer.partitionsFor(settings.groupTopics().get(0));
+                producer.partitionsFor(settings.deadLetterTopic());
+            } catch (RuntimeException e) {
+                LOG.debugf(e, "warming the producer of partition %d", n);
+            }
+        }
+        return producer;
+    }
+
+    /** Drops a fencing in progress (the partition was revoked before it was taken): its producer is closed once fenced. */
+    private void cancelFencing(int n) {
+        CompletableFuture<Fenced> f = fencing.remove(n);
+        if (f != null) f.whenComplete((done, e) -> {
+            if (done != null) closeQuietly(done.producer());
+        });
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
+    }
+
+    /**
+     * One step of the warm standbys, between polls: a partition number that has neither an owner here nor a
+     * standby gets one (at most one new per turn; it starts from the beginning of the side topics without
+     * waiting), and every standby applies what its reader has fetched since the last turn.
+     */
+    private void keepStandbysWarm() {
+        if (standbysUnsupported) return;
+        for (int n = 0; n < inputPartitions; n++) {
+            if (tasks.containsKey(n) || pending.contains(n) || standbys.containsKey(n)) continue;
+            Task standby = new Task(new PartitionScope(n, inputPartitions));
+            if (!standby.processor.stateFromSideTopics()) {
+                standbysUnsupported = true;
+                return;
+            }
+            openSide(standby);
+            int number = n;
+            standby.connecting = CompletableFuture.supplyAsync(() -> transactionalProducer(number, true), fencers);
+            standbys.put(n, standby);
+            break;
+        }
+        for (Task standby : standbys.values()) {
+            for (ConsumerRecord<String, byte[]> r : standby.side.poll(Duration.ZERO)) {
+                standby.processor.restoreSide(r);
+                standby.followed++;
+            }
+            if (!standby.caughtUp && standby.side.assignment().stream().allMatch(tp -> standby.side.currentLag(tp).orElse(1) == 0)) {
+                standby.caughtUp = true;
+                LOG.infof("warm standby of partition %d caught up (%d records)", standby.scope.partition(), standby.followed);
+            }
+        }
     }
 
     private void seekToCommitted(KafkaConsumer<String, byte[]> c, int n) {
@@ -404,7 +617,23 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
+    /** Builds the task's state from the beginning of its side topics (and whatever its processor's rebuild reads), then settles. */
     private void rebuild(Task task) {
+        long start = System.nanoTime();
+        openSide(task);
+        long opened = System.nanoTime();
+        int sideRecords = readSideToEnd(task);
+        long sideDone = System.nanoTime();
+        settle(task);
+        LOG.infof("partition %d rebuilt: processor %d ms, side topics %d ms (%d records), settle %d ms", task.scope.partition(),
+                ms(opened - start), ms(sideDone - opened), sideRecords, ms(System.nanoTime() - sideDone));
+    }
+
+    /**
+     * The task's processor drops its state and rebuilds what does not come from the side topics; a new side reader
+     * is positioned at the beginning of the side topics (a partitioned one at the task's partition only).
+     */
+    private void openSide(Task task) {
         task.processor.revoked();
         task.processor.rebuild(settings.clientProps(), settings.rebuildTimeout());
         if (task.side != null) task.side.close();
@@ -424,20 +653,57 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
         task.side.assign(parts);
         task.side.seekToBeginning(parts);
+    }
+
+    /**
+     * Reads the side topics from where the task's reader is up to their end offsets of now (read_committed: the
+     * last stable offset), restoring the processor; answers how many records it read.
+     */
+    private int readSideToEnd(Task task) {
+        Set<TopicPartition> parts = task.side.assignment();
         Map<TopicPartition, Long> end = task.side.endOffsets(parts, settings.rebuildTimeout());
         long deadline = System.nanoTime() + settings.rebuildTimeout().toNanos();
+        int read = 0;
         while (parts.stream().anyMatch(tp -> task.side.position(tp) < end.get(tp))) {
             if (System.nanoTime() > deadline) throw new KafkaException("side topics not read to their end in time");
             for (ConsumerRecord<String, byte[]> r : task.side.poll(Duration.ofMillis(100))) {
+                read++;
                 if (task.poison.containsKey(coordinates(r))) continue;
                 task.processor.restoreSide(r);
             }
         }
+        return read;
+    }
+
+    /**
+     * The state is complete: the processor makes the decisions it calls for, in a first transaction; from now on
+     * the side reader skips the processor's own output.
+     */
+    private void settle(Task task) {
         task.producer.beginTransaction();
         Outbox out = task.outbox();
         task.processor.settle(out);
         task.producer.commitTransaction();
         out.afterCommitActions().forEach(Runnable::run);
+        Set<String> own = task.processor.ownSideTopics();
+        if (!own.isEmpty()) task.side.assign(task.side.assignment().stream().filter(tp -> !own.contains(tp.topic())).toList());
+    }
+
+    private static void closeQuietly(KafkaConsumer<?, ?> consumer) {
+        if (consumer != null) quietly(() -> consumer.close(Duration.ofSeconds(1)));
+    }
+
+    private static void closeQuietly(KafkaProducer<?, ?> producer) {
+        if (producer != null) quietly(() -> producer.close(Duration.ofSeconds(2)));
+    }
+
+    /** A client being dropped: a failure to close it changes nothing for the loop. */
+    private static void quietly(Runnable close) {
+        try {
+            close.run();
+        } catch (RuntimeException e) {
+            LOG.debug("closing a Kafka client", e);
+        }
     }
 
     /** True when the batch was committed; false when it was aborted and the task's state rebuilt. */
@@ -462,6 +728,11 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             task.producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
             task.producer.commitTransaction();
             out.afterCommitActions().forEach(Runnable::run);
+            if (task.assignedAt != 0 && !records.isEmpty()) {
+                LOG.infof("partition %d: first batch (%d records) committed %d ms after its assignment", task.scope.partition(),
+                        records.size(), ms(System.nanoTime() - task.assignedAt));
+                task.assignedAt = 0;
+            }
             return true;
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             throw e;
@@ -534,18 +805,14 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     /** This instance no longer owns partition {@code n}: its processor drops the state, its clients close. */
     private void drop(int n) {
         pending.remove(n);
+        assignedAt.remove(n);
+        cancelFencing(n);
         Task task = tasks.remove(n);
         if (task == null) return;
         task.ready = false;
         task.processor.revoked();
-        if (task.side != null) task.side.close(Duration.ofSeconds(1));
-        if (task.producer != null) {
-            try {
-                task.producer.close(Duration.ofSeconds(2));
-            } catch (RuntimeException e) {
-                LOG.debug("closing producer", e);
-            }
-        }
+        closeQuietly(task.side);
+        closeQuietly(task.producer);
         processed.keySet().removeIf(k -> k.endsWith("-" + n) && settings.groupTopics().stream().anyMatch(t -> k.equals(t + "-" + n)));
         LOG.infof("no longer decides for partition %d", n);
     }
@@ -562,6 +829,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     @Override
     public void close() {
         running.set(false);
+        fencers.shutdown();
         KafkaConsumer<String, byte[]> c = consumer;
         if (c != null) c.wakeup();
     }
