@@ -40,9 +40,9 @@ final class SageMakerClients {
 
     /**
      * The SDK's URLConnection client with the JDK's own connections. Built with its defaults, that client makes a TLS
-     * context up front, reading and parsing the JDK's trust store, even for the local runtime's plain-HTTP endpoint: a
-     * third of a quota command's CPU (docs/benchmarks.md, "CLI start time"). An https endpoint still gets TLS, the
-     * JDK's default (the same trust store and key store settings), when it is first connected to.
+     * context up front, reading and parsing the JDK's trust store, even for the local runtime's plain-HTTP endpoint:
+     * about 70 ms of CPU on every quota command (docs/benchmarks.md, "CLI start time"). An https endpoint still gets
+     * TLS, the JDK's default (the same trust store and key store settings), when it is first connected to.
      */
     private static HttpURLConnection connect(URI uri) {
         try {
@@ -50,7 +50,7 @@ final class SageMakerClients {
             c.setConnectTimeout(CONNECT_TIMEOUT_MILLIS);
             c.setReadTimeout(READ_TIMEOUT_MILLIS);
             return c;
-        } catch (IOException e) { // opening an HTTP(S) connection object does no I/O yet; the SDK reports what the call fails with
+        } catch (IOException e) { // openConnection connects nothing yet; connecting fails later, where the SDK reports it
             throw new UncheckedIOException(e);
         }
     }

@@ -21,7 +21,7 @@ import java.util.Map;
  * <p>
  * It speaks through {@link HttpURLConnection}, not {@code java.net.http.HttpClient}: a command makes one or a few
  * plain-HTTP calls and exits, and building an {@code HttpClient} alone (its selector thread, the default TLS context
- * and the trust store it reads) cost more CPU than the whole call (docs/benchmarks.md, "CLI start time").
+ * and the trust store it reads) cost several times the CPU of the whole call (docs/benchmarks.md, "CLI start time").
  */
 final class SignedHttp {
 
