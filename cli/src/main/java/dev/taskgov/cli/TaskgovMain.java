@@ -26,12 +26,12 @@ public final class TaskgovMain {
     }
 
     /**
-     * The command tree to run {@code args} with. picocli builds the model of every command it is given, by
-     * reflection, before parsing a word: all of {@link TaskgovCommand}'s cost as much CPU as signing and sending a
-     * request (docs/benchmarks.md, "CLI start time"). So
-     * when the first word names a subcommand, the tree holds {@code taskgov} and that subcommand's branch only, which
-     * parses, runs and explains itself exactly as in the whole tree; anything else ({@code --help}, no or an unknown
-     * subcommand, and {@code completion}, which reads the whole tree) gets the whole tree.
+     * The command tree to run {@code args} with. picocli builds the model of every command it is given, by reflection,
+     * before parsing a word: all of {@link TaskgovCommand}'s cost as much CPU as signing and sending a request
+     * (docs/benchmarks.md, "CLI start time"). So when the first word names a subcommand, the tree holds
+     * {@code taskgov} and that subcommand's branch only, which parses, runs and explains itself exactly as in the
+     * whole tree; anything else ({@code --help}, no or an unknown subcommand, and {@code completion}, which reads the
+     * whole tree) gets the whole tree.
      */
     static CommandLine commandLine(String... args) {
         Command top = TaskgovCommand.class.getAnnotation(Command.class);
