@@ -27,6 +27,9 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
     HypPyTorchJobFlags flags;
     @Mixin
     Endpoints endpoints;
+    /** hyp create takes its cluster from hyp set-cluster-context; so does this (or --cluster / TASKGOV_CLUSTER). */
+    @Mixin
+    ClusterOption cluster;
 
     @Option(names = "--kafka", defaultValue = SubmitCommand.KAFKA_DEFAULT,
             description = "Write to the submissions topic instead of calling admission-service (env TASKGOV_SUBMIT_KAFKA).")
@@ -49,10 +52,15 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
         if (!List.of("table", "json", "yaml").contains(format)) {
             throw CliException.invalid("-o: must be table, json or yaml, was '" + format + "'");
         }
+        if (flags.namespace == null || flags.namespace.isBlank()) {
+            flags.namespace = ClusterContext.current().map(ClusterContext::namespace).orElse(null);
+        }
         flags.check();
-        String instanceType = flags.instanceType != null ? flags.instanceType : instanceTypeOfTeamQuota();
+        String clusterArn = cluster.arn();
+        String instanceType = flags.instanceType != null ? flags.instanceType : instanceTypeOfTeamQuota(clusterArn);
         ObjectNode manifest = HyperPodPyTorchJobs.manifest(flags, flags.outline(clock.instant(), instanceType));
-        WorkloadSubmitted submission = flags.workload(manifest, clock.instant());
+        WorkloadSubmitted described = flags.workload(manifest, clock.instant());
+        WorkloadSubmitted submission = clusterArn == null ? described : described.withClusterArn(clusterArn);
         SubmitCommand.checkLocally(submission);
         if (printManifest) {
             out().print(HyperPodPyTorchJobs.yaml(manifest));
@@ -119,15 +127,16 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
 
     /**
      * Without {@code --instance-type} (seed 000's command has none) the pods run on the instance
-     * type the team's compute quota allocates, when it names exactly one.
+     * type the team's compute quota allocates (in the workload's cluster, when one is chosen), when it names exactly one.
      */
-    private String instanceTypeOfTeamQuota() {
+    private String instanceTypeOfTeamQuota(String clusterArn) {
         String team = new WorkloadSubmitted(flags.jobName, flags.namespace, null, null, null, null, List.of()).team();
         TreeSet<String> types = new TreeSet<>();
         try {
             SageMakerClients.call(endpoints, c -> {
                 c.listComputeQuotasPaginator(b -> { }).computeQuotaSummaries().stream()
                         .filter(q -> q.computeQuotaTarget() != null && team.equals(q.computeQuotaTarget().teamName()))
+                        .filter(q -> clusterArn == null || q.clusterArn() == null || clusterArn.equals(q.clusterArn()))
                         .filter(q -> q.computeQuotaConfig() != null)
                         .forEach(q -> q.computeQuotaConfig().computeQuotaResources().forEach(r -> types.add(r.instanceTypeAsString())));
                 return null;

@@ -21,6 +21,8 @@ final class Cli {
             java.nio.file.Path file = java.nio.file.Files.createTempDirectory("taskgov-cli-test").resolve("credentials");
             ProfileFile.write(file, KEY);
             System.setProperty("taskgov.profile.file", file.toString());
+            // No cluster context unless a test sets one (never the developer's own ~/.taskgov/context).
+            if (System.getProperty("taskgov.context") == null) System.setProperty("taskgov.context", file.resolveSibling("context").toString());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

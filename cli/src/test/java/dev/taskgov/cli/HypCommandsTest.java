@@ -3,6 +3,7 @@ package dev.taskgov.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.testsupport.SeedCommands;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TaskgovTopics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -35,39 +36,8 @@ import static org.awaitility.Awaitility.await;
  */
 class HypCommandsTest {
 
-    /** Seed 000 (Spanish page on topology-aware scheduling), as printed there. */
-    static final String SEED_000 = """
-            hyp create hyp-pytorch-job \\
-              --version 1.1 \\
-              --job-name sample-pytorch-job \\
-              --image 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest \\
-              --pull-policy "Always" \\
-              --tasks-per-node 1 \\
-              --max-retry 1 \\
-              --priority high-priority \\
-              --namespace hyperpod-ns-team-name \\
-              --queue-name hyperpod-ns-team-name-localqueue \\
-              --preferred-topology-label topology.k8s.aws/network-node-layer-1
-            """;
-
-    /** Seed 002 (Italian page on compute quota allocation), as printed there. */
-    static final String SEED_002 = """
-            hyp create hyp-pytorch-job --version 1.1 --job-name sample-job \\
-            --image 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest \\
-            --pull-policy "Always" \\
-            --tasks-per-node 1 \\
-            --max-retry 1 \\
-            --priority high-priority \\
-            --namespace hyperpod-ns-team-name \\
-            --queue-name hyperpod-ns-team-name-localqueue \\
-            --instance-type sample-instance-type \\
-            --accelerators 1 \\
-            --vcpu 3 \\
-            --memory 1 \\
-            --accelerators-limit 1 \\
-            --vcpu-limit 4 \\
-            --memory-limit 2
-            """;
+    static final String SEED_000 = SeedCommands.SEED_000;
+    static final String SEED_002 = SeedCommands.SEED_002;
 
     static StubServer quota;
 
@@ -152,29 +122,64 @@ class HypCommandsTest {
         assertThat(submit.err()).contains("Unknown option", "--version");
     }
 
-    /** The seed's command as argv: {@code hyp} replaced by the taskgov subcommand path, line continuations joined, quotes removed. */
-    static String[] asTaskgov(String shell) {
-        String line = shell.replace("\\\n", " ").strip();
-        List<String> args = new ArrayList<>();
-        StringBuilder cur = new StringBuilder();
-        boolean quoted = false;
-        boolean inToken = false;
-        for (char c : line.toCharArray()) {
-            if (c == '"') {
-                quoted = !quoted;
-                inToken = true;
-            } else if (Character.isWhitespace(c) && !quoted) {
-                if (inToken) args.add(cur.toString());
-                cur.setLength(0);
-                inToken = false;
-            } else {
-                cur.append(c);
-                inToken = true;
+    /**
+     * hyp's own habit on a deployment of several clusters: {@code hyp set-cluster-context} first, then the seed's
+     * command verbatim lands in that cluster (and takes the instance type of the team's quota there, not another
+     * cluster's).
+     */
+    @Test
+    void after_set_cluster_context_the_seed_command_runs_verbatim_in_that_cluster_of_several() throws Exception {
+        String demo = "arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovdemo1";
+        String small = "arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovsmall";
+        try (StubServer admission = new StubServer().answer("GET /clusters", 200,
+                "{\"clusters\": [{\"clusterArn\": \"" + demo + "\"}, {\"clusterArn\": \"" + small + "\"}]}");
+             StubServer quotas = new StubServer().answerAws("ListComputeQuotas", 200, """
+                {"ComputeQuotaSummaries": [
+                  {"ComputeQuotaArn": "arn:aws:sagemaker:us-west-2:123456789012:compute-quota/aaaaaaaaaaaa", "ComputeQuotaId": "aaaaaaaaaaaa",
+                   "Name": "team-name-quota", "Status": "Created", "CreationTime": 1764590000, "ClusterArn": "%s",
+                   "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "ml.g5.8xlarge", "Count": 2}]},
+                   "ComputeQuotaTarget": {"TeamName": "team-name", "FairShareWeight": 0}, "ActivationState": "Enabled"},
+                  {"ComputeQuotaArn": "arn:aws:sagemaker:us-west-2:123456789012:compute-quota/bbbbbbbbbbbb", "ComputeQuotaId": "bbbbbbbbbbbb",
+                   "Name": "team-name-quota", "Status": "Created", "CreationTime": 1764590000, "ClusterArn": "%s",
+                   "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "ml.p5.48xlarge", "Count": 2}]},
+                   "ComputeQuotaTarget": {"TeamName": "team-name", "FairShareWeight": 0}, "ActivationState": "Enabled"}]}
+                """.formatted(small, demo))) {
+            java.nio.file.Path context = java.nio.file.Files.createTempDirectory("taskgov-context").resolve("context");
+            System.setProperty("taskgov.context", context.toString());
+            System.setProperty("taskgov.admission.url", admission.url());
+            System.setProperty("taskgov.quota.url", quotas.url());
+            try {
+                Cli.Result none = Cli.run("get-cluster-context");
+                assertThat(none.exit()).isEqualTo(CliException.INVALID_INPUT);
+                assertThat(none.err()).contains("no cluster context is set", "set-cluster-context --cluster-name NAME");
+
+                Cli.Result unknown = Cli.run("set-cluster-context", "--cluster-name", "nope");
+                assertThat(unknown.exit()).isEqualTo(CliException.INVALID_INPUT);
+                assertThat(unknown.err()).contains("--cluster-name: no governed cluster is named 'nope'", demo, small);
+
+                Cli.Result set = Cli.run("set-cluster-context", "--cluster-name", "taskgovdemo1", "--region", "us-west-2");
+                assertThat(set.exit()).as(set.err()).isZero();
+                assertThat(set.out()).contains("Cluster context set to " + demo);
+                assertThat(EventCodec.mapper().readTree(Cli.run("get-cluster-context").out()).path("clusterArn").asText()).isEqualTo(demo);
+
+                String seed = SEED_000.replace("sample-pytorch-job", "context-pytorch-job");
+                Cli.Result r = Cli.run(asTaskgov(seed));
+                assertThat(r.exit()).as(r.err()).isZero();
+                assertThat(r.out()).contains("1 pod(s) on ml.p5.48xlarge, the instance type of the team's compute quota");
+                JsonNode submission = EventCodec.mapper().readTree(submitted("context-pytorch-job").value());
+                assertThat(submission.path("clusterArn").asText()).isEqualTo(demo);
+                assertThat(submission.path("podSets").path(0).path("instanceType").asText()).isEqualTo("ml.p5.48xlarge");
+            } finally {
+                System.setProperty("taskgov.quota.url", quota.url());
+                System.clearProperty("taskgov.admission.url");
+                System.setProperty("taskgov.context", context.resolveSibling("none").toString());
             }
         }
-        if (inToken) args.add(cur.toString());
-        assertThat(args.get(0)).isEqualTo("hyp");
-        return args.subList(1, args.size()).toArray(String[]::new);
+    }
+
+    /** The seed's command as argv, {@code hyp} dropped (the CLI's own command path follows it). */
+    static String[] asTaskgov(String shell) {
+        return SeedCommands.taskgovArguments(shell).toArray(String[]::new);
     }
 
     private static ConsumerRecord<String, String> submitted(String key) {

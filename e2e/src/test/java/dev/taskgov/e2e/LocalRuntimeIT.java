@@ -1,8 +1,14 @@
 package dev.taskgov.e2e;
 
 import org.junit.jupiter.api.AfterAll;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.taskgov.testsupport.SeedCommands;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
@@ -24,9 +30,10 @@ import static org.awaitility.Awaitility.await;
  * not the defaults, as a second platform beside a first one would run: its own broker (and controller), its own
  * PostgreSQL and the four services come up healthy where the variables say. In the foreground it supervises: a
  * service killed with SIGKILL is restarted and said so in the log; after {@code taskgov-local down} from another
- * shell the foreground process ends.
+ * shell the foreground process ends. Before that, the seeds' {@code hyp} commands run verbatim against it.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalRuntimeIT {
 
     static final Path ROOT = PlatformIT.projectRoot();
@@ -75,7 +82,73 @@ class LocalRuntimeIT {
         if (processes != null) processes.close();
     }
 
+    static final String DEMO_CLUSTER = "arn:aws:sagemaker:us-west-2:000000000000:cluster/taskgovdemo1";
+
+    /**
+     * A HyperPod user's first steps on the README's platform, which governs two clusters: the team's quota and the
+     * policy with the seeds' priority class (through the SageMaker API), {@code set-cluster-context} as hyp wants
+     * it, then each seed's {@code hyp create hyp-pytorch-job} verbatim with {@code taskgov} in place of {@code hyp}.
+     * Seed 000's job is admitted on the quota's instance type; seed 002 names the placeholder
+     * {@code sample-instance-type}, which no cluster has: refused with the field and the rule (exit 2), before
+     * anything is queued.
+     */
     @Test
+    @Order(1)
+    void the_seeds_hyp_commands_run_verbatim_after_set_cluster_context() throws Exception {
+        Path input = HOME.resolve("seed-input");
+        Files.createDirectories(input);
+        Files.writeString(input.resolve("policy.json"), """
+                {"Name": "seed-policy", "ClusterArn": "%s",
+                 "SchedulerConfig": {"PriorityClasses": [{"Name": "high-priority", "Weight": 90}], "FairShare": "Enabled"}}
+                """.formatted(DEMO_CLUSTER));
+        Files.writeString(input.resolve("quota.json"), """
+                {"Name": "team-name-quota", "ClusterArn": "%s", "ActivationState": "Enabled",
+                 "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "ml.p5.48xlarge", "Count": 2}]},
+                 "ComputeQuotaTarget": {"TeamName": "team-name"}}
+                """.formatted(DEMO_CLUSTER));
+        // quota-service accepts a quota once it has learned the cluster's nodes from the topology topic.
+        await("the seeds' policy and team quota created").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2))
+                .until(() -> cli("scheduler-config", "list").out().contains("seed-policy")
+                        || cli("scheduler-config", "create", "--cli-input-json", "file://" + input.resolve("policy.json")).exit() == 0);
+        await("the team quota created").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2))
+                .until(() -> cli("quota", "create", "--cli-input-json", "file://" + input.resolve("quota.json")).exit() == 0);
+
+        ChildProcesses.Result context = cli("set-cluster-context", "--cluster-name", "taskgovdemo1");
+        assertThat(context.exit()).as(context.err()).isZero();
+        assertThat(context.out()).contains("Cluster context set to " + DEMO_CLUSTER);
+
+        ChildProcesses.Result seed000 = cli(SeedCommands.taskgovArguments(SeedCommands.SEED_000).toArray(String[]::new));
+        assertThat(seed000.exit()).as(seed000.err()).isZero();
+        assertThat(seed000.out()).contains("hyp-pytorch-job/sample-pytorch-job submitted as workload sample-pytorch-job",
+                "1 pod(s) on ml.p5.48xlarge, the instance type of the team's compute quota");
+        ObjectMapper json = new ObjectMapper();
+        await("seed 000's job admitted").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            ChildProcesses.Result described = cli("describe", "workload", "sample-pytorch-job", "-o", "json");
+            assertThat(described.exit()).as(described.err()).isZero();
+            JsonNode w = json.readTree(described.out());
+            assertThat(w.path("state").asText()).isEqualTo("Admitted");
+            assertThat(w.path("clusterArn").asText()).isEqualTo(DEMO_CLUSTER);
+        });
+
+        ChildProcesses.Result seed002 = cli(SeedCommands.taskgovArguments(SeedCommands.SEED_002).toArray(String[]::new));
+        assertThat(seed002.exit()).as(seed002.out()).isEqualTo(2);
+        assertThat(seed002.err()).contains("podSets[0].instanceType: unknown instance type 'sample-instance-type'");
+    }
+
+    /** The CLI as README runs it against this platform: its key from $TASKGOV_HOME/credentials, its context beside it. */
+    private static ChildProcesses.Result cli(String... args) {
+        List<String> command = new ArrayList<>(PlatformIT.cliCommand());
+        command.addAll(List.of(args));
+        Map<String, String> cliEnv = new LinkedHashMap<>();
+        cliEnv.put("TASKGOV_HOME", HOME.toString());
+        cliEnv.put("TASKGOV_QUOTA_URL", "http://127.0.0.1:" + SERVICE_PORTS.get("TASKGOV_QUOTA_PORT"));
+        cliEnv.put("TASKGOV_ADMISSION_URL", "http://127.0.0.1:" + SERVICE_PORTS.get("TASKGOV_ADMISSION_PORT"));
+        cliEnv.put("TASKGOV_KAFKA_BOOTSTRAP", "127.0.0.1:" + env.get("TASKGOV_KAFKA_PORT"));
+        return ChildProcesses.run(cliEnv, command, 120);
+    }
+
+    @Test
+    @Order(2)
     void the_platform_moves_with_its_port_variables_is_supervised_in_the_foreground_and_leaves_with_down() throws Exception {
         ChildProcesses.Result status = ChildProcesses.run(env, List.of("bash", SCRIPT.toString(), "status"), 60);
         assertThat(status.out())

@@ -109,6 +109,56 @@ class StaticTopologyServiceTest {
         assertThat(topology().getInt("free.vcpu")).isEqualTo(clusterFreeVcpu);
     }
 
+    /**
+     * The decider writes its admissions in Kafka transactions; one that was aborted (the decider died or was fenced
+     * before committing) was never decided, and the decider decides that workload again. Capacity must follow
+     * committed admissions only, or nodes would look held by pods that never ran.
+     */
+    @Test
+    void anAdmissionFromAnAbortedTransactionHoldsNothing() {
+        await().atMost(WAIT).until(() -> topology().getInt("readyNodes") == 32);
+        int rackFree = topology().getInt(path(RACK + ".free.accelerators"));
+        String aborted = "topology-aborted-" + UUID.randomUUID();
+        String committed = "topology-committed-" + UUID.randomUUID();
+        for (String id : List.of(aborted, committed)) send(TaskgovTopics.WORKLOAD_SUBMITTED, id, submission(id));
+
+        Properties p = producerProperties();
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "topology-test-" + UUID.randomUUID());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(TaskgovTopics.WORKLOAD_ADMITTED, aborted, admission(aborted)));
+            producer.flush();
+            producer.abortTransaction();
+        }
+        send(TaskgovTopics.WORKLOAD_ADMITTED, committed, admission(committed));
+
+        // The committed admission comes after the aborted one in the partition: once it is applied, the aborted one
+        // has been passed over.
+        await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) != rackFree);
+        assertThat(topology().getInt(path(RACK + ".free.accelerators"))).isEqualTo(rackFree - 6);
+
+        send(TaskgovTopics.WORKLOAD_FINISHED, committed, """
+                {"workloadId": "%s", "finishedAt": "2026-11-30T10:05:00Z", "outcome": "Succeeded"}""".formatted(committed));
+        await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree);
+    }
+
+    private static String submission(String id) {
+        return """
+                {"workloadId": "%s", "namespace": "hyperpod-ns-team-a", "queueName": "hyperpod-ns-team-a-localqueue",
+                 "submittedAt": "2026-11-30T10:00:00Z",
+                 "podSets": [{"name": "worker", "count": 3, "instanceType": "ml.p5.48xlarge",
+                              "requests": {"accelerators": 2, "vcpu": 4, "memoryGiB": 32}}]}""".formatted(id);
+    }
+
+    private static String admission(String id) {
+        return """
+                {"workloadId": "%s", "team": "team-a", "admittedAt": "2026-11-30T10:00:01Z", "borrowed": {},
+                 "podSets": [{"name": "worker", "instanceType": "ml.p5.48xlarge",
+                              "domain": {"level": "topology.k8s.aws/network-node-layer-3", "value": "nn-b2-r1"},
+                              "nodes": [{"name": "%s", "count": 3}]}]}""".formatted(id, NODE);
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             a submission that is not JSON                | taskgov.workload.submitted | {"workloadId":     | unreadable | unreadable WorkloadSubmitted: $:
@@ -192,12 +242,16 @@ class StaticTopologyServiceTest {
         return out;
     }
 
-    private void send(String topic, String key, String value) {
+    private static Properties producerProperties() {
         Properties p = new Properties();
         p.putAll(SharedKafka.adminClientProperties());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+        return p;
+    }
+
+    private void send(String topic, String key, String value) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProperties())) {
             producer.send(new ProducerRecord<>(topic, key, value)).get();
         } catch (Exception e) {
             throw new IllegalStateException("cannot send to " + topic, e);
