@@ -21,7 +21,7 @@ final class HypPyTorchJobCommands {
         all.add("--admission-url=" + endpoints.admissionUrl);
         all.add("--kafka-bootstrap=" + endpoints.kafkaBootstrap);
         if (endpoints.kafkaConfig != null && !endpoints.kafkaConfig.isBlank()) all.add("--kafka-config=" + endpoints.kafkaConfig);
-        CommandLine cmd = new CommandLine(new TaskgovCommand());
+        CommandLine cmd = TaskgovMain.commandLine(all.toArray(String[]::new));
         cmd.setOut(caller.out());
         cmd.setErr(caller.err());
         return cmd.execute(all.toArray(String[]::new));

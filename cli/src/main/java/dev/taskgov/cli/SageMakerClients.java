@@ -11,12 +11,18 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
 import java.net.URI;
-import java.time.Duration;
 import java.util.function.Function;
 
 /** The AWS SDK's SageMaker client pointed at quota-service, and its failures as {@link CliException}s. */
 final class SageMakerClients {
+
+    private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
+    private static final int READ_TIMEOUT_MILLIS = 20_000;
+
     private SageMakerClients() {
     }
 
@@ -27,9 +33,26 @@ final class SageMakerClients {
                 .region(Region.of(System.getenv().getOrDefault("AWS_REGION", "us-west-2")))
                 .credentialsProvider(StaticCredentialsProvider.create(
                         AwsBasicCredentials.create(credentials.accessKeyId(), credentials.secret())))
-                .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(20)))
+                .httpClient(UrlConnectionHttpClient.create(SageMakerClients::connect))
                 .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
                 .build();
+    }
+
+    /**
+     * The SDK's URLConnection client with the JDK's own connections. Built with its defaults, that client makes a TLS
+     * context up front, reading and parsing the JDK's trust store, even for the local runtime's plain-HTTP endpoint:
+     * about 70 ms of CPU on every quota command (docs/benchmarks.md, "CLI start time"). An https endpoint still gets
+     * TLS, the JDK's default (the same trust store and key store settings), when it is first connected to.
+     */
+    private static HttpURLConnection connect(URI uri) {
+        try {
+            HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
+            c.setConnectTimeout(CONNECT_TIMEOUT_MILLIS);
+            c.setReadTimeout(READ_TIMEOUT_MILLIS);
+            return c;
+        } catch (IOException e) { // openConnection connects nothing yet; connecting fails later, where the SDK reports it
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Runs one call; a refusal keeps the service's error type and message. */

@@ -7,28 +7,30 @@ import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.auth.RequestSigner;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * JSON over HTTP to one of taskgov's services, each request SigV4-signed with the profile's key; answers are JSON
  * trees, refusals {@link CliException}s that keep the service's message (and the AWS error type of an auth refusal).
+ * <p>
+ * It speaks through {@link HttpURLConnection}, not {@code java.net.http.HttpClient}: a command makes one or a few
+ * plain-HTTP calls and exits, and building an {@code HttpClient} alone (its selector thread, the default TLS context
+ * and the trust store it reads) cost several times the CPU of the whole call (docs/benchmarks.md, "CLI start time").
  */
 final class SignedHttp {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final int TIMEOUT_MILLIS = 10_000;
 
     private final URI base;
     private final String service;
     private final String flag;
     private final RequestSigner signer;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
     SignedHttp(URI base, String service, ProfileFile.Credentials credentials, String flag) {
         this.base = base;
@@ -67,25 +69,42 @@ final class SignedHttp {
         if (json != null) {
             headers.put("Content-Type", "application/json");
         }
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(TIMEOUT)
-                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
-        signer.sign(method, uri, headers, body).forEach(b::header);
-        HttpResponse<String> response;
+        Map<String, String> signed = signer.sign(method, uri, headers, body);
+        int status;
+        String answer;
         try {
-            response = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
+            c.setConnectTimeout(TIMEOUT_MILLIS);
+            c.setReadTimeout(TIMEOUT_MILLIS);
+            c.setRequestMethod(method);
+            c.setInstanceFollowRedirects(false); // as before: a redirect is the service's answer, not followed unsigned
+            signed.forEach(c::setRequestProperty);
+            if (json != null) {
+                c.setDoOutput(true);
+                c.setFixedLengthStreamingMode(body.length);
+                try (OutputStream out = c.getOutputStream()) {
+                    out.write(body);
+                }
+            }
+            status = c.getResponseCode();
+            answer = read(status / 100 == 2 ? c.getInputStream() : c.getErrorStream());
         } catch (IOException e) {
             throw new CliException(CliException.FAILED, "cannot reach " + service + " at " + base + " (" + describe(e)
                     + "); is it running (deploy/local/taskgov-local up), or set " + flag, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw CliException.failed("interrupted");
         }
-        int status = response.statusCode();
-        if (status / 100 == 2) return response.body();
-        String message = problem(parse(response.body()), response.body());
+        if (status / 100 == 2) return answer;
+        String message = problem(parse(answer), answer);
         if (status == 400) throw CliException.invalid(message);
         if (status == 404) throw CliException.failed(message);
         throw CliException.failed(service + " answered " + status + " to " + method + " " + uri.getPath() + ": " + message);
+    }
+
+    /** A response body as text; a refusal without a body has none ({@code getErrorStream} is then null). */
+    private static String read(InputStream in) throws IOException {
+        if (in == null) return "";
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     /** The service's message (with the AWS error type of a refusal) and each field error ("field: rule"). */

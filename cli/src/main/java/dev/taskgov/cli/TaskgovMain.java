@@ -1,6 +1,10 @@
 package dev.taskgov.cli;
 
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.util.Arrays;
 
 /**
  * The light way in: picocli straight from {@code main}, without booting Quarkus (the commands need no CDI;
@@ -18,6 +22,32 @@ public final class TaskgovMain {
         // logs (else it prints an error). Unconfigured, it shows no library log lines on this path (the Quarkus
         // launch shows their warnings); the commands say what failed themselves.
         System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
-        System.exit(new CommandLine(new TaskgovCommand()).execute(args));
+        System.exit(commandLine(args).execute(args));
+    }
+
+    /**
+     * The command tree to run {@code args} with. picocli builds the model of every command it is given, by reflection,
+     * before parsing a word: all of {@link TaskgovCommand}'s cost as much CPU as signing and sending a request
+     * (docs/benchmarks.md, "CLI start time"). So when the first word names a subcommand, the tree holds
+     * {@code taskgov} and that subcommand's branch only, which parses, runs and explains itself exactly as in the
+     * whole tree; anything else ({@code --help}, no or an unknown subcommand, and {@code completion}, which reads the
+     * whole tree) gets the whole tree.
+     */
+    static CommandLine commandLine(String... args) {
+        Command top = TaskgovCommand.class.getAnnotation(Command.class);
+        Class<?> branch = args.length == 0 ? null : Arrays.stream(top.subcommands())
+                .filter(c -> c != CompletionCommand.class && names(c).contains(args[0])).findFirst().orElse(null);
+        if (branch == null) return new CommandLine(new TaskgovCommand());
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(new TaskgovCommand())
+                .name(top.name()).version(top.version()).mixinStandardHelpOptions(top.mixinStandardHelpOptions());
+        spec.usageMessage().description(top.description());
+        return new CommandLine(spec).addSubcommand(branch);
+    }
+
+    private static java.util.List<String> names(Class<?> command) {
+        Command c = command.getAnnotation(Command.class);
+        java.util.List<String> names = new java.util.ArrayList<>(Arrays.asList(c.aliases()));
+        names.add(c.name());
+        return names;
     }
 }

@@ -7,7 +7,7 @@ import picocli.CommandLine;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 
-/** Runs {@code taskgov} in this JVM, as the process would, capturing stdout and stderr. */
+/** Runs {@code taskgov} in this JVM, as the process would (the same command tree), capturing stdout and stderr. */
 final class Cli {
 
     record Result(int exit, String out, String err) {
@@ -34,7 +34,7 @@ final class Cli {
     static Result run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new TaskgovCommand());
+        CommandLine cmd = TaskgovMain.commandLine(args);
         cmd.setOut(new PrintWriter(out, true));
         cmd.setErr(new PrintWriter(err, true));
         int exit = cmd.execute(args);

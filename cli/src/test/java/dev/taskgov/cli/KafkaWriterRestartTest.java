@@ -55,10 +55,11 @@ class KafkaWriterRestartTest {
         broker.kill();
         StringWriter err = new StringWriter();
         CompletableFuture<Integer> during = CompletableFuture.supplyAsync(() -> {
-            CommandLine cmd = new CommandLine(new TaskgovCommand());
+            String[] args = {"finish", "during-restart", "--kafka-bootstrap", broker.bootstrapServers(), "--kafka-config", adminConfig, "--kafka-retry", "3m"};
+            CommandLine cmd = TaskgovMain.commandLine(args);
             cmd.setOut(new PrintWriter(new StringWriter(), true));
             cmd.setErr(new PrintWriter(err, true));
-            return cmd.execute("finish", "during-restart", "--kafka-bootstrap", broker.bootstrapServers(), "--kafka-config", adminConfig, "--kafka-retry", "3m");
+            return cmd.execute(args);
         });
         await("the writer says it retries").atMost(Duration.ofMinutes(1)).until(() -> err.toString().contains("retrying in"));
         assertThat(during).isNotDone();
