@@ -91,6 +91,7 @@ class PartitionFailoverTest {
             Outcome reclaimed = Outcome.read(fleet);
             reclaimed.assertEveryCluster(16, 8, 16, 0); // team-b reclaimed its lent 8 in every cluster
             report("admission", movedAdmission, reclaimed, killedAt);
+            reportPreemption(movedPreemption, reclaimed, killedAt);
 
             // Finishes free room: the survivors admit team-a's waiting work again.
             for (int c = 0; c < CLUSTERS; c++) {
@@ -117,6 +118,20 @@ class PartitionFailoverTest {
                 role, moved, first);
     }
 
+    /**
+     * Prints when the first preemption for a cluster of the killed preemption decider was written after the kill (a
+     * figure, not a limit). It includes the admission side: the request comes from that cluster's admission decider,
+     * which may have moved too.
+     */
+    private static void reportPreemption(Set<Integer> moved, Outcome o, Instant killedAt) {
+        long first = o.preemptedAtByCluster.entrySet().stream()
+                .filter(e -> moved.contains(ClusterPartitions.of(e.getKey().value(), TopicCatalog.WORKLOAD_PARTITIONS)))
+                .flatMap(e -> e.getValue().stream()).filter(t -> t.isAfter(killedAt))
+                .mapToLong(t -> Duration.between(killedAt, t).toMillis()).min().orElse(-1);
+        System.out.printf("failover: first preemption for a cluster of the killed preemption decider (partitions %s) %d ms after kill -9%n",
+                moved, first);
+    }
+
     /** Every topic, read back, per workload. */
     private static final class Outcome {
         final Map<String, ClusterArn> clusterOf = new HashMap<>();
@@ -126,6 +141,8 @@ class PartitionFailoverTest {
         final Map<String, WorkloadAdmitted> placement = new HashMap<>();
         final Map<String, List<Instant>> admittedAt = new HashMap<>();
         final List<WorkloadPreempted> preempted = new ArrayList<>();
+        /** When each preemption was written (the broker's record time), by the victim's cluster. */
+        final Map<ClusterArn, List<Instant>> preemptedAtByCluster = new HashMap<>();
         final Map<String, Integer> admittedPartition = new HashMap<>();
 
         static Outcome read(DeciderFleet fleet) {
@@ -148,6 +165,7 @@ class PartitionFailoverTest {
                 WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
                 o.evictions.merge(p.workloadId(), 1, Integer::sum);
                 o.preempted.add(p);
+                o.preemptedAtByCluster.computeIfAbsent(p.cluster(), k -> new ArrayList<>()).add(Instant.ofEpochMilli(r.timestamp()));
             }
             return o;
         }
