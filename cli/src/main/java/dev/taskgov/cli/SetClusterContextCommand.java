@@ -59,9 +59,7 @@ public class SetClusterContextCommand extends CliCommand {
 
     private boolean names(String arn) {
         if (arn.equals(clusterName)) return true;
-        if (!ClusterArn.isValid(arn)) return false;
-        String[] parts = arn.split(":", 6); // arn:aws:sagemaker:<region>:<account>:cluster/<name>
-        String name = parts[5].substring(parts[5].indexOf('/') + 1);
-        return name.equals(clusterName) && (region == null || region.equals(parts[3]));
+        if (!ClusterArn.isValid(arn) || !ClusterArn.of(arn).shortId().equals(clusterName)) return false;
+        return region == null || region.equals(arn.split(":")[3]); // arn:aws:sagemaker:<region>:<account>:cluster/<id>
     }
 }
