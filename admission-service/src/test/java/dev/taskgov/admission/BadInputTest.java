@@ -61,7 +61,7 @@ class BadInputTest {
             }
             c.publishRaw(c.topics.submitted(), "tombstone", null);
             c.flush();
-            c.awaitQuiet(d, null);
+            c.awaitQuiet(d);
 
             List<DeadLetter> letters = c.readAll(c.topics.deadLetter()).stream()
                     .map(r -> EventCodec.read(r.value(), DeadLetter.class)).toList();
@@ -105,7 +105,7 @@ class BadInputTest {
             c.publish(c.topics.submitted(), "unknown-class", new WorkloadSubmitted("unknown-class", ok.namespace(),
                     ok.queueName(), "gold-priority", ok.jobKind(), at, ok.podSets()), false);
             c.publish(c.topics.submitted(), "fine", ok, true);
-            c.awaitQuiet(d, null);
+            c.awaitQuiet(d);
 
             Map<String, String> reasons = new HashMap<>();
             for (WorkloadRecord r : d.processor().workloads(null, null, null)) reasons.put(r.workloadId(), r.state() + "/" + r.reason());
@@ -133,12 +133,12 @@ class BadInputTest {
             c.publish(c.topics.submitted(), "same", Fixtures.workload("same", "team-a", 2, at), true);
             c.publish(c.topics.submitted(), "same", Fixtures.workload("same", "team-a", 4, at.plusSeconds(5)), false);
             c.publish(c.topics.submitted(), "same", Fixtures.workload("same", "team-a", 2, at), true);
-            c.awaitQuiet(d, null);
+            c.awaitQuiet(d);
             c.publish(c.topics.finished(), "same", new dev.taskgov.core.events.WorkloadFinished("same", at.plusSeconds(9),
                     dev.taskgov.core.events.WorkloadFinished.Outcome.Succeeded), true);
-            c.awaitQuiet(d, null);
+            c.awaitQuiet(d);
             c.publish(c.topics.submitted(), "same", Fixtures.workload("same", "team-a", 2, at), true);
-            c.awaitQuiet(d, null);
+            c.awaitQuiet(d);
 
             List<ConsumerRecord<String, byte[]>> admitted = c.readAll(c.topics.admitted());
             assertThat(admitted).hasSize(1);

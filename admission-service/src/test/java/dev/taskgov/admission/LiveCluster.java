@@ -63,15 +63,6 @@ final class LiveCluster implements AutoCloseable {
         admin = Admin.create(client);
     }
 
-    Properties consumerProps() {
-        Properties cp = new Properties();
-        cp.putAll(client);
-        cp.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        return cp;
-    }
-
     AdmissionDecider.Settings deciderSettings() {
         return new AdmissionDecider.Settings(client, topics, "admission-" + id, "admission-" + id, "urn:taskgov:test",
                 Duration.ofMillis(50), Duration.ofMinutes(2), false);
@@ -165,38 +156,37 @@ final class LiveCluster implements AutoCloseable {
     }
 
     /**
-     * Waits until the decider has processed every input record and the stand-in (if any) every
-     * preemption request, twice in a row with the same end offsets.
+     * Waits until the decider has processed every input record, twice in a row with the same end offsets. No
+     * preemption-service runs beside it here (the tests with both deciders are in the {@code it} module): a
+     * preemption request it publishes stays unanswered.
      */
-    void awaitQuiet(AdmissionDecider decider, PreemptionStandIn standIn) {
-        awaitQuiet(List.of(decider), standIn);
+    void awaitQuiet(AdmissionDecider decider) {
+        awaitQuiet(List.of(decider));
     }
 
     /**
      * As above, the candidates sharing the partitions between them (each input partition processed by its owner);
      * answers the one deciding for the default cluster.
      */
-    AdmissionDecider awaitQuiet(List<AdmissionDecider> candidates, PreemptionStandIn standIn) {
+    AdmissionDecider awaitQuiet(List<AdmissionDecider> candidates) {
         lastEnds = Map.of();
         AdmissionDecider[] found = new AdmissionDecider[1];
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(40)).until(() -> {
             found[0] = candidates.stream().filter(AdmissionDecider::decidesDefaultCluster).findFirst().orElse(null);
-            return found[0] != null && quiet(candidates, standIn);
+            return found[0] != null && quiet(candidates);
         });
         return found[0];
     }
 
-    private boolean quiet(List<AdmissionDecider> deciders, PreemptionStandIn standIn) {
-        List<String> inputs = List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(),
-                topics.topology(), topics.preemptionRequested());
+    private boolean quiet(List<AdmissionDecider> deciders) {
+        // the decider's inputs; taskgov.preemption.requested is preemption-service's
+        List<String> inputs = List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(), topics.topology());
         Map<String, Long> ends = endOffsets(inputs);
         Map<String, Long> done = new HashMap<>();
         for (AdmissionDecider d : deciders) {
             if (d.isDecider()) d.processedOffsets().forEach((k, v) -> done.merge(k, v, Math::max));
         }
-        if (standIn != null) done.putAll(standIn.processedOffsets());
         for (Map.Entry<String, Long> e : ends.entrySet()) {
-            if (e.getKey().startsWith(topics.preemptionRequested() + "-") && standIn == null) continue;
             if (done.getOrDefault(e.getKey(), -1L) < e.getValue()) return false;
         }
         if (!ends.equals(lastEnds)) {

@@ -65,7 +65,7 @@ class RestartMidBurstTest {
             c.flush();
             AdmissionDecider replacement = c.startDecider(Clock.systemUTC());
             c.awaitGroupStable(2); // else the caught-up decider may be found quiet just before the rebalance revokes it
-            AdmissionDecider last = c.awaitQuiet(List.of(waiting, replacement), null);
+            AdmissionDecider last = c.awaitQuiet(List.of(waiting, replacement));
 
             Map<String, Long> admissions = c.readAll(c.topics.admitted()).stream()
                     .collect(Collectors.groupingBy(ConsumerRecord::key, Collectors.counting()));

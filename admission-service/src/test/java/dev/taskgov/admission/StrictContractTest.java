@@ -71,7 +71,7 @@ class StrictContractTest {
             }
             c.publish(c.topics.submitted(), "never-fits", Fixtures.workload("never-fits", "team-a", 800_000, AT), true);
             c.publish(c.topics.submitted(), "fits", Fixtures.workload("fits", "team-a", 2, AT.plusSeconds(1)), true);
-            c.awaitQuiet(d, null);
+            c.awaitQuiet(d);
 
             List<DeadLetter> letters = c.readAll(c.topics.deadLetter()).stream()
                     .map(r -> EventCodec.read(r.value(), DeadLetter.class)).toList();
@@ -106,7 +106,7 @@ class StrictContractTest {
             WorkloadSubmitted w = Fixtures.workload("keyless", "team-a", 1, AT);
             c.publish(c.topics.submitted(), null, w, false);
             c.publish(c.topics.submitted(), "keyed", Fixtures.workload("keyed", "team-a", 1, AT), false);
-            c.awaitQuiet(d, null);
+            c.awaitQuiet(d);
             assertThat(d.processor().workload("keyless").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
             assertThat(d.processor().workload("keyed").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
             assertThat(c.readAll(c.topics.deadLetter())).isEmpty();

@@ -49,18 +49,18 @@ class WarmStandbyTest {
                         t0.plusMillis(i)));
             }
             c.flush();
-            c.awaitQuiet(List.of(active, standby), null);
+            c.awaitQuiet(List.of(active, standby));
             for (int i = 0; i < 30; i++) {
                 c.publishAsync(c.topics.finished(), "w-" + i, new WorkloadFinished("w-" + i, t0.plusSeconds(60),
                         WorkloadFinished.Outcome.Succeeded));
             }
             c.flush();
-            c.awaitQuiet(List.of(active, standby), null);
+            c.awaitQuiet(List.of(active, standby));
             await().atMost(Duration.ofMinutes(1)).until(() -> standby.standbyPartitions().contains(home));
             long warmBefore = standby.warmTakeovers();
 
             active.close();
-            AdmissionDecider taken = c.awaitQuiet(List.of(standby), null);
+            AdmissionDecider taken = c.awaitQuiet(List.of(standby));
 
             assertThat(taken).isSameAs(standby);
             assertThat(standby.warmTakeovers()).as("taken over from the warm standby, not rebuilt").isGreaterThan(warmBefore);

@@ -133,7 +133,7 @@ class LiveScenarioTest {
     }
 
     /** The simulator's checks, in its order, against the live admission decider's records of the scenario's cluster. */
-    private static List<Check> check(AdmissionProcessor admission, ScenarioCluster in, Scenario.Expect e, Set<String> preemptedSince) {
+    static List<Check> check(AdmissionProcessor admission, ScenarioCluster in, Scenario.Expect e, Set<String> preemptedSince) {
         List<Check> out = new ArrayList<>();
         for (String id : e.admitted()) out.add(new Check(e.index(), "admitted", id, stateIs(admission, in.liveId(id), WorkloadState.Admitted)));
         for (String id : e.pending()) out.add(new Check(e.index(), "pending", id, stateIs(admission, in.liveId(id), WorkloadState.Pending)));

@@ -8,7 +8,9 @@ import dev.taskgov.preemption.PreemptionObserver;
 import dev.taskgov.preemption.PreemptionProcessor;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
+import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.ClusterDeclared;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadFinished;
@@ -77,9 +79,14 @@ final class LiveServices implements AutoCloseable {
     }
 
     AdmissionDecider startAdmission() {
+        return startAdmission(AdmissionObserver.NONE);
+    }
+
+    /** Starts an admission decider (another member of the same group when one runs already) reporting to {@code observer}. */
+    AdmissionDecider startAdmission(AdmissionObserver observer) {
         AdmissionDecider a = new AdmissionDecider(new AdmissionDecider.Settings(client, admissionTopics, "admission-" + id,
                 "admission-" + id, "urn:taskgov:admission-service", Duration.ofMillis(50), Duration.ofMinutes(2), false),
-                Clock.systemUTC(), AdmissionObserver.NONE);
+                Clock.systemUTC(), observer);
         a.start();
         owned.add(a);
         admission = a;
@@ -171,6 +178,11 @@ final class LiveServices implements AutoCloseable {
 
     void flush() {
         producer.flush();
+    }
+
+    /** The partition of {@code cluster}'s records on {@code topic} ({@link ClusterPartitions}). */
+    int partitionOf(String topic, ClusterArn cluster) {
+        return ClusterPartitions.of(cluster.value(), producer.partitionsFor(topic).size());
     }
 
     List<ConsumerRecord<String, byte[]>> readAll(String topic) {

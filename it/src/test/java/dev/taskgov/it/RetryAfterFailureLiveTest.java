@@ -1,5 +1,7 @@
-package dev.taskgov.admission;
+package dev.taskgov.it;
 
+import dev.taskgov.admission.AdmissionDecider;
+import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
@@ -8,10 +10,11 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.service.support.DeciderTopics;
+import dev.taskgov.service.support.QuotaRecords;
+import dev.taskgov.testsupport.FlatCluster;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +22,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code taskgov.dev/max-retry} on the live decider and a real broker: a {@code Failed} finish of an
+ * {@code taskgov.dev/max-retry} on the real admission decider (the preemption decider beside it) and a real broker: a {@code Failed} finish of an
  * admitted workload with retries left makes it pending again (status {@code Pending} with reason
  * {@code RetryAfterFailure}, "retry 1 of 2"), queued as of its failure behind the workload that waited
  * while it ran; it is admitted again when room frees. The retry count is on the changelog, so a
@@ -32,27 +35,28 @@ class RetryAfterFailureLiveTest {
 
     @Test
     void aFailureWithRetriesLeftRequeuesAndTheCountSurvivesATakeover() {
-        try (LiveCluster c = new LiveCluster("retry-after-failure")) {
-            DeciderTopics t = c.topics;
+        try (LiveServices c = new LiveServices("retry-after-failure")) {
+            DeciderTopics t = c.admissionTopics;
             // one node of 8 accelerators; team-a's quota is all of it
-            Fixtures.cluster(c, 1, Map.of("team-a", 8L));
-            AdmissionDecider decider = c.startDecider(Clock.systemUTC());
-            PreemptionStandIn standIn = new PreemptionStandIn(c);
-            c.own(standIn);
-            c.awaitQuiet(decider, standIn);
+            c.publish(t.quota(), QuotaRecords.SCHEDULER_CONFIG_KEY, QuotaRecords.schedulerConfig(FlatCluster.SCHEDULER_CONFIG));
+            c.publish(t.quota(), "team-a", QuotaRecords.effectiveQuota(FlatCluster.quota("team-a", 8)));
+            c.publish(t.topology(), "node-0", FlatCluster.node(0, true));
+            AdmissionDecider decider = c.startAdmission();
+            c.startPreemption(Map.of());
+            c.awaitQuiet();
 
-            WorkloadSubmitted train = Fixtures.workload("a-train", "team-a", 8, T0)
+            WorkloadSubmitted train = FlatCluster.workload("a-train", "team-a", 8, T0)
                     .withAnnotations(Map.of(WorkloadSubmitted.MAX_RETRY_ANNOTATION, "2"));
-            c.publish(t.submitted(), "a-train", train, true);
-            c.awaitQuiet(decider, standIn);
-            c.publish(t.submitted(), "a-eval", Fixtures.workload("a-eval", "team-a", 8, T0.plusSeconds(1)), true);
-            c.awaitQuiet(decider, standIn);
+            c.publish(t.submitted(), "a-train", train);
+            c.awaitQuiet();
+            c.publish(t.submitted(), "a-eval", FlatCluster.workload("a-eval", "team-a", 8, T0.plusSeconds(1)));
+            c.awaitQuiet();
             assertThat(state(decider, "a-train")).isEqualTo(WorkloadState.Admitted);
             assertThat(state(decider, "a-eval")).isEqualTo(WorkloadState.Pending);
 
             // the first failure: pending again, behind a-eval, which runs now
-            c.publish(t.finished(), "a-train", new WorkloadFinished("a-train", T0.plusSeconds(60), WorkloadFinished.Outcome.Failed), true);
-            c.awaitQuiet(decider, standIn);
+            c.publish(t.finished(), "a-train", new WorkloadFinished("a-train", T0.plusSeconds(60), WorkloadFinished.Outcome.Failed));
+            c.awaitQuiet();
             WorkloadRecord retrying = decider.processor().workload("a-train").orElseThrow();
             assertThat(retrying.state()).isEqualTo(WorkloadState.Pending);
             assertThat(retrying.reason()).isEqualTo(PendingReason.RetryAfterFailure.name());
@@ -69,18 +73,18 @@ class RetryAfterFailureLiveTest {
             assertThat(status.message()).startsWith("failed; retry 1 of 2");
 
             // a-eval ends: a-train is admitted again, a second admission on the admitted topic
-            c.publish(t.finished(), "a-eval", new WorkloadFinished("a-eval", T0.plusSeconds(120), WorkloadFinished.Outcome.Succeeded), true);
-            c.awaitQuiet(decider, standIn);
+            c.publish(t.finished(), "a-eval", new WorkloadFinished("a-eval", T0.plusSeconds(120), WorkloadFinished.Outcome.Succeeded));
+            c.awaitQuiet();
             assertThat(state(decider, "a-train")).isEqualTo(WorkloadState.Admitted);
             assertThat(admissions(c, "a-train")).isEqualTo(2);
 
             // a new decider rebuilds from the changelog and counts on from 1
             decider.close();
-            AdmissionDecider takeover = c.startDecider(Clock.systemUTC());
-            c.awaitQuiet(takeover, standIn);
+            AdmissionDecider takeover = c.startAdmission();
+            c.awaitQuiet();
             assertThat(takeover.processor().workload("a-train").orElseThrow().retries()).isEqualTo(1);
-            c.publish(t.finished(), "a-train", new WorkloadFinished("a-train", T0.plusSeconds(180), WorkloadFinished.Outcome.Failed), true);
-            c.awaitQuiet(takeover, standIn);
+            c.publish(t.finished(), "a-train", new WorkloadFinished("a-train", T0.plusSeconds(180), WorkloadFinished.Outcome.Failed));
+            c.awaitQuiet();
             WorkloadRecord second = takeover.processor().workload("a-train").orElseThrow();
             assertThat(second.retries()).isEqualTo(2);
             assertThat(second.history()).filteredOn(h -> PendingReason.RetryAfterFailure.name().equals(h.reason()))
@@ -91,8 +95,8 @@ class RetryAfterFailureLiveTest {
             assertThat(admissions(c, "a-train")).isEqualTo(3);
 
             // retries used up: the next failure is final
-            c.publish(t.finished(), "a-train", new WorkloadFinished("a-train", T0.plusSeconds(240), WorkloadFinished.Outcome.Failed), true);
-            c.awaitQuiet(takeover, standIn);
+            c.publish(t.finished(), "a-train", new WorkloadFinished("a-train", T0.plusSeconds(240), WorkloadFinished.Outcome.Failed));
+            c.awaitQuiet();
             WorkloadRecord last = takeover.processor().workload("a-train").orElseThrow();
             assertThat(last.state()).isEqualTo(WorkloadState.Finished);
             assertThat(last.reason()).isEqualTo("Failed");
@@ -109,14 +113,14 @@ class RetryAfterFailureLiveTest {
         return d.processor().workload(id).orElseThrow().state();
     }
 
-    private static WorkloadStatus latestStatus(LiveCluster c, String id) {
-        List<ConsumerRecord<String, byte[]>> all = c.readAll(c.topics.status());
+    private static WorkloadStatus latestStatus(LiveServices c, String id) {
+        List<ConsumerRecord<String, byte[]>> all = c.readAll(c.admissionTopics.status());
         return all.stream().filter(r -> id.equals(r.key())).map(r -> EventCodec.read(r.value(), WorkloadStatus.class))
                 .reduce((x, y) -> y).orElseThrow();
     }
 
-    private static long admissions(LiveCluster c, String id) {
-        return c.readAll(c.topics.admitted()).stream().map(r -> EventCodec.read(r.value(), WorkloadAdmitted.class))
+    private static long admissions(LiveServices c, String id) {
+        return c.readAll(c.admissionTopics.admitted()).stream().map(r -> EventCodec.read(r.value(), WorkloadAdmitted.class))
                 .filter(a -> a.workloadId().equals(id)).count();
     }
 }

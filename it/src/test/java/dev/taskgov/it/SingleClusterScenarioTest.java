@@ -1,0 +1,72 @@
+package dev.taskgov.it;
+
+import dev.taskgov.admission.AdmissionProcessor;
+import dev.taskgov.core.sim.Scenario;
+import dev.taskgov.core.sim.ScenarioFiles;
+import dev.taskgov.core.sim.ScenarioResult;
+import dev.taskgov.core.sim.Simulator;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every scenario file in a deployment of its own that governs one cluster and names none (the records and
+ * submissions carry no {@code clusterArn}, as a single-cluster deployment allows), served by the real admission
+ * and preemption deciders on a real broker: the same expectations, check by check, as {@link Simulator#run}.
+ * {@link LiveScenarioTest} runs the same files as named clusters of one shared deployment.
+ */
+class SingleClusterScenarioTest {
+
+    static Stream<Path> scenarios() {
+        return ScenarioFiles.all(Path.of("")).stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scenarios")
+    void a_deployment_of_one_unnamed_cluster_agrees_with_the_simulator(Path file) {
+        Scenario scenario = Scenario.read(file);
+        ScenarioResult simulated = Simulator.run(scenario, file.toString());
+        List<LiveScenarioTest.Check> expected = simulated.expectations().stream()
+                .map(c -> new LiveScenarioTest.Check(c.step(), c.check(), c.workloadId(), c.ok())).toList();
+
+        List<LiveScenarioTest.Check> seen;
+        try (LiveServices live = new LiveServices(scenario.name())) {
+            live.startWith(scenario);
+            seen = replay(live, scenario);
+        }
+        assertThat(seen).as("live checks vs simulator checks of %s", file.getFileName()).isEqualTo(expected);
+        assertThat(seen).as("every expectation of %s holds live", file.getFileName()).allMatch(LiveScenarioTest.Check::ok);
+    }
+
+    private static List<LiveScenarioTest.Check> replay(LiveServices live, Scenario scenario) {
+        ScenarioCluster in = ScenarioCluster.UNNAMED;
+        List<LiveScenarioTest.Check> checks = new ArrayList<>();
+        Instant time = Simulator.START;
+        int seenPreemptions = 0;
+        for (Scenario.Step step : scenario.steps()) {
+            time = time.plus(Duration.ofSeconds(1));
+            if (step instanceof Scenario.Expect e) {
+                List<String> preempted = live.readAll(live.admissionTopics.preempted()).stream().map(r -> r.key()).toList();
+                Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
+                seenPreemptions = preempted.size();
+                AdmissionProcessor decider = live.admission.processorFor(in.cluster())
+                        .orElseThrow(() -> new AssertionError("no decider for the unnamed cluster"));
+                checks.addAll(LiveScenarioTest.check(decider, in, e, since));
+            } else {
+                live.publishStep(step, time);
+                live.awaitQuiet();
+            }
+        }
+        return checks;
+    }
+}
