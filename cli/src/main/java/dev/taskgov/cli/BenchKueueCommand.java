@@ -57,7 +57,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
@@ -71,7 +70,8 @@ import java.util.stream.Stream;
  * platform processes' CPU seconds and peak memory.
  */
 @Command(name = "kueue", mixinStandardHelpOptions = true,
-        description = {"Replay Kueue's scheduler performance test (profiles baseline, tas, large-scale) against the running platform.",
+        description = {"Replay Kueue's scheduler performance test (profiles baseline, tas, large-scale) against the running platform,",
+                "or taskgov's own load profiles (throughput: 3,000 submissions/s; depth: a queue of up to 100,000; soak: 500/s for --minutes).",
                 "The platform needs the profile's nodes and cluster: write them with --write-cluster FILE and start the platform on them",
                 "(TASKGOV_CLUSTERS_CONFIG=FILE.clusters.properties deploy/local/taskgov-local up), with no other teams' quotas."})
 public class BenchKueueCommand extends CliCommand {
@@ -83,8 +83,16 @@ public class BenchKueueCommand extends CliCommand {
     static final String ROUND_TRIP = "taskgov.bench.roundtrip";
     private static final String SOURCE = CloudEvents.source("cli-bench");
 
-    @Option(names = "--profile", defaultValue = "baseline", description = "baseline, tas or large-scale (default ${DEFAULT-VALUE}).")
+    @Option(names = "--profile", defaultValue = "baseline",
+            description = "baseline, tas, large-scale, throughput, depth or soak (default ${DEFAULT-VALUE}).")
     String profileName;
+
+    @Option(names = "--minutes", defaultValue = "30", description = "How long the soak profile submits (default ${DEFAULT-VALUE}).")
+    int minutes;
+
+    @Option(names = "--sample-every", defaultValue = "60s",
+            description = "Interval of the platform processes' memory samples during the load (default ${DEFAULT-VALUE}).")
+    String sampleEvery;
 
     @Option(names = "--scale", defaultValue = "1.0", description = "Fraction of the profile's teams, in (0, 1] (default ${DEFAULT-VALUE}).")
     double scale;
@@ -112,13 +120,16 @@ public class BenchKueueCommand extends CliCommand {
 
     private final long t0 = System.nanoTime();
 
+    /** The processes' resident memory during the load, one row per sample: {"atSeconds", "rssMiB": {process: MiB}}. */
+    private final ArrayNode memory = EventCodec.mapper().createArrayNode();
+
     private long nowMs() {
         return (System.nanoTime() - t0) / 1_000_000;
     }
 
     @Override
     protected int run() {
-        KueueBenchProfile profile = KueueBenchProfile.named(profileName, scale);
+        KueueBenchProfile profile = KueueBenchProfile.named(profileName, scale, minutes);
         if (!output.equals("table") && !output.equals("json")) throw CliException.invalid("--output must be table or json, was '" + output + "'");
         if (writeCluster != null) {
             // The platform must govern the bench's cluster alone (quota-service refuses quotas for an
@@ -161,6 +172,7 @@ public class BenchKueueCommand extends CliCommand {
             p.put("cpuSeconds", round(after.cpuSeconds() - (before == null || before.pid() != after.pid() ? 0 : before.cpuSeconds())));
             p.put("peakRssMiB", after.peakRssKiB() / 1024);
         });
+        report.set("memory", memory);
         print(report, profile);
         return 0;
     }
@@ -211,7 +223,7 @@ public class BenchKueueCommand extends CliCommand {
     private void awaitQuotas(KueueBenchProfile profile) {
         AdmissionClient admission = endpoints.admission();
         String team = profile.team(profile.teams() - 1);
-        WorkloadSubmitted probe = submission("bench-probe", team, "small", 1, profile.instanceType(), 1, null, null);
+        WorkloadSubmitted probe = submission("bench-probe", team, profile.classes().get(0).name(), 1, profile.instanceType(), 1, null, null);
         long deadline = nowMs() + 120_000;
         String last = "";
         while (nowMs() < deadline) {
@@ -299,7 +311,7 @@ public class BenchKueueCommand extends CliCommand {
                     sentAt.put(id, nowMs());
                     Instant at = clock.instant();
                     freeSubmittedAt.put(id, at);
-                    send(SUBMITTED, id, submission(id, team, "small", 1, profile.instanceType(), 1, null, null).withSubmittedAt(at),
+                    send(SUBMITTED, id, submission(id, team, profile.classes().get(0).name(), 1, profile.instanceType(), 1, null, null).withSubmittedAt(at),
                             WorkloadSubmitted.TYPE);
                     producer.flush();
                     long until = nowMs() + 10;
@@ -393,15 +405,13 @@ public class BenchKueueCommand extends CliCommand {
                 rec.planned(id, a.workloadClass().name(), a.workloadClass().units(), a.workloadClass().runtimeMs());
             }
             AtomicBoolean done = new AtomicBoolean();
-            AtomicInteger zeroSeconds = new AtomicInteger();
-            List<int[]> perSecond = new ArrayList<>();
             Thread consumer;
+            Timeline timeline;
             try (KafkaConsumer<String, String> c = decisions(List.of(ADMITTED, PREEMPTED))) {
                 consumer = new Thread(() -> consume(c, rec, done), "bench-decisions");
                 long start = nowMs();
                 consumer.start();
-                int admittedBefore = 0;
-                long nextSecond = start + 1000;
+                timeline = new Timeline(rec, start, DemoCommand.parseDuration(sampleEvery).toSeconds());
                 for (KueueBenchProfile.Arrival a : arrivals) {
                     long due = start + a.atMs();
                     while (nowMs() < due) DemoCommand.pause(Math.max(1, Math.min(5, due - nowMs())));
@@ -414,23 +424,13 @@ public class BenchKueueCommand extends CliCommand {
                     rec.submitted(id, nowMs());
                     send(SUBMITTED, id, s.withSubmittedAt(clock.instant()), WorkloadSubmitted.TYPE);
                     if (sendFailure.get() != null) throw CliException.failed("cannot write to Kafka: " + sendFailure.get().getMessage());
-                    if (nowMs() >= nextSecond) {
-                        int admitted = rec.admittedCount();
-                        perSecond.add(new int[] {admitted - admittedBefore, rec.runningUnits()});
-                        admittedBefore = admitted;
-                        nextSecond += 1000;
-                    }
+                    timeline.tick();
                 }
                 producer.flush();
                 long deadline = nowMs() + limit.toMillis();
                 while (rec.finishedCount() < arrivals.size() && nowMs() < deadline) {
                     DemoCommand.pause(200);
-                    if (nowMs() >= nextSecond) {
-                        int admitted = rec.admittedCount();
-                        perSecond.add(new int[] {admitted - admittedBefore, rec.runningUnits()});
-                        admittedBefore = admitted;
-                        nextSecond += 1000;
-                    }
+                    timeline.tick();
                 }
                 done.set(true);
                 try {
@@ -439,7 +439,9 @@ public class BenchKueueCommand extends CliCommand {
                     Thread.currentThread().interrupt();
                 }
             }
-            for (int[] s : perSecond) if (s[0] == 0 && s[1] < profile.teams() * profile.nominal()) zeroSeconds.incrementAndGet();
+            int nominalUnits = profile.teams() * profile.nominal();
+            int zeroSeconds = 0;
+            for (int[] s : timeline.perSecond) if (s[0] == 0 && s[1] < nominalUnits && s[2] > 0) zeroSeconds++;
             List<String> order = profile.classes().stream().map(KueueBenchProfile.WorkloadClass::name).toList();
             KueueBenchRecorder.Summary sum = rec.summary(order, profile.teams() * profile.nominal());
             ObjectNode out = EventCodec.mapper().createObjectNode();
@@ -449,7 +451,9 @@ public class BenchKueueCommand extends CliCommand {
             out.put("usageOfNominalPercent", round(sum.usageOfNominalPercent()));
             out.put("finished", sum.finished());
             out.put("preemptions", sum.preemptions());
-            out.put("secondsWithNoAdmissionWhileQuotaIdle", zeroSeconds.get());
+            out.put("secondsWithNoAdmissionWhileQuotaIdle", zeroSeconds);
+            out.put("admissionsPerSecond", round(sum.admissionsPerSecond()));
+            out.put("peakPending", timeline.perSecond.stream().mapToInt(x -> x[2]).max().orElse(0));
             ObjectNode classes = out.putObject("timeToAdmissionMs");
             sum.byClass().forEach((name, f) -> {
                 ObjectNode c = classes.putObject(name);
@@ -460,9 +464,51 @@ public class BenchKueueCommand extends CliCommand {
                 c.put("p99", f.p99Ms());
                 c.put("max", f.maxMs());
             });
-            ArrayNode timeline = out.putArray("admissionsPerSecond");
-            for (int[] s : perSecond) timeline.add(s[0]);
+            ArrayNode admittedEach = out.putArray("admittedEachSecond");
+            ArrayNode pendingEach = out.putArray("pendingEachSecond");
+            for (int[] s : timeline.perSecond) {
+                admittedEach.add(s[0]);
+                pendingEach.add(s[2]);
+            }
             return out;
+        }
+
+        /**
+         * Once a second during the load: first admissions in that second, units running and workloads pending at its
+         * end; every {@code sampleSeconds} the processes' resident memory.
+         */
+        private final class Timeline {
+            final List<int[]> perSecond = new ArrayList<>();
+            private final KueueBenchRecorder rec;
+            private final long start;
+            private final long sampleSeconds;
+            private long nextSecond;
+            private int admittedBefore;
+
+            Timeline(KueueBenchRecorder rec, long start, long sampleSeconds) {
+                this.rec = rec;
+                this.start = start;
+                this.sampleSeconds = Math.max(1, sampleSeconds);
+                this.nextSecond = start + 1000;
+                sampleMemory(0);
+            }
+
+            void tick() {
+                if (nowMs() < nextSecond) return;
+                int admitted = rec.admittedCount();
+                perSecond.add(new int[] {admitted - admittedBefore, rec.runningUnits(), rec.pendingCount()});
+                admittedBefore = admitted;
+                long second = (nextSecond - start) / 1000;
+                nextSecond += 1000;
+                if (second % sampleSeconds == 0) sampleMemory(second);
+            }
+
+            private void sampleMemory(long second) {
+                ObjectNode row = memory.addObject();
+                row.put("atSeconds", second);
+                ObjectNode rss = row.putObject("rssMiB");
+                ProcessSample.all(processes).forEach((name, p) -> rss.put(name, p.rssKiB() / 1024));
+            }
         }
 
         private void consume(KafkaConsumer<String, String> c, KueueBenchRecorder rec, AtomicBoolean done) {
@@ -514,7 +560,10 @@ public class BenchKueueCommand extends CliCommand {
         out().printf("wall %.1f s, capacity bound %.1f s (wall/bound %.2f), usage of nominal %.1f%%, preemptions %d, finished %d%n",
                 load.path("wallSeconds").asDouble(), load.path("capacityBoundSeconds").asDouble(), load.path("wallOverBound").asDouble(),
                 load.path("usageOfNominalPercent").asDouble(), load.path("preemptions").asInt(), load.path("finished").asInt());
-        out().printf("seconds with no admission while quota was idle: %d%n", load.path("secondsWithNoAdmissionWhileQuotaIdle").asInt());
+        out().printf("seconds with no admission while quota was idle and workloads waited: %d%n",
+                load.path("secondsWithNoAdmissionWhileQuotaIdle").asInt());
+        out().printf("admitted %.0f per second end to end; at most %d pending at a second's end%n",
+                load.path("admissionsPerSecond").asDouble(), load.path("peakPending").asInt());
         out().printf("%-8s %7s %9s %9s %9s %9s %9s%n", "class", "count", "mean ms", "p50", "p90", "p99", "max");
         load.path("timeToAdmissionMs").fields().forEachRemaining(e -> out().printf("%-8s %7d %9d %9d %9d %9d %9d%n", e.getKey(),
                 e.getValue().path("count").asInt(), e.getValue().path("mean").asLong(), e.getValue().path("p50").asLong(),
@@ -530,14 +579,19 @@ public class BenchKueueCommand extends CliCommand {
         }
         report.path("processes").fields().forEachRemaining(e -> out().printf("process %-20s cpu %8.1f s, peak RSS %6d MiB%n", e.getKey(),
                 e.getValue().path("cpuSeconds").asDouble(), e.getValue().path("peakRssMiB").asLong()));
+        for (var row : report.path("memory")) {
+            StringBuilder line = new StringBuilder(String.format("RSS at %5d s:", row.path("atSeconds").asLong()));
+            row.path("rssMiB").fields().forEachRemaining(e -> line.append(' ').append(e.getKey()).append(' ').append(e.getValue().asLong()).append(" MiB"));
+            out().println(line);
+        }
     }
 
     private static double round(double v) {
         return Math.round(v * 100) / 100.0;
     }
 
-    /** One platform process's CPU time and peak resident memory, from /proc (Linux). */
-    record ProcessSample(long pid, double cpuSeconds, long peakRssKiB) {
+    /** One platform process's CPU time, resident memory and its peak, from /proc (Linux). */
+    record ProcessSample(long pid, double cpuSeconds, long rssKiB, long peakRssKiB) {
 
         /** Every process named by a {@code NAME.pid} file of the folder that runs now. */
         static Map<String, ProcessSample> all(Path dir) {
@@ -564,11 +618,13 @@ public class BenchKueueCommand extends CliCommand {
                 String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
                 String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                 long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime + stime (fields 14, 15)
+                long rss = 0;
                 long peak = 0;
                 for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                    if (line.startsWith("VmRSS:")) rss = Long.parseLong(line.replaceAll("[^0-9]", ""));
                     if (line.startsWith("VmHWM:")) peak = Long.parseLong(line.replaceAll("[^0-9]", ""));
                 }
-                return java.util.Optional.of(new ProcessSample(pid, ticks / 100.0, peak));
+                return java.util.Optional.of(new ProcessSample(pid, ticks / 100.0, rss, peak));
             } catch (IOException | RuntimeException e) {
                 return java.util.Optional.empty();
             }

@@ -29,8 +29,20 @@ import java.util.List;
  * <p>{@code large-scale}: Kueue's 1,000-queue profile scaled down with {@code --scale}; the same
  * shapes as baseline on 1,000 teams of nominal 20 (20,000 accelerators) and 50 workloads per team.
  *
+ * <p>Three profiles of taskgov's own, for issue 19's targets, on baseline's teams and nodes (30 teams of nominal 20,
+ * 600 accelerators) with one class {@code tiny} of 1 unit running 50 ms:
+ * <ul>
+ *   <li>{@code throughput}: each team submits one every 10 ms for 10 s, 3,000 submissions per second in all:
+ *       sustained end-to-end admissions per second (the capacity allows 12,000);</li>
+ *   <li>{@code depth}: 100,000 workloads (about 1,000 per 0.01 of {@code --scale}, in equal shares per team) submitted as fast as the pipeline
+ *       can, so the queue grows to tens of thousands: admissions per second as the pending depth grows;</li>
+ *   <li>{@code soak}: 5 teams each submitting one every 10 ms, 500 per second, for {@code --minutes} (30 by
+ *       default), for the platform's memory over time.</li>
+ * </ul>
+ *
  * <p>{@code --scale F} multiplies the number of teams (at least one) and keeps everything else,
- * so that a run fits a small machine; the capacity bound scales with it.
+ * so that a run fits a small machine; the capacity bound scales with it. {@code depth} scales its
+ * workloads instead and keeps the teams.
  */
 record KueueBenchProfile(String name, int teams, int nominal, int borrowLimitPercent, List<WorkloadClass> classes,
                          String instanceType, int acceleratorsPerNode, int nodes, int racks, boolean fairShare) {
@@ -65,8 +77,17 @@ record KueueBenchProfile(String name, int teams, int nominal, int borrowLimitPer
         }
     }
 
+    /** The profiles, as {@code --profile} takes them. */
+    static final List<String> NAMES = List.of("baseline", "tas", "large-scale", "throughput", "depth", "soak");
+
     static KueueBenchProfile named(String name, double scale) {
+        return named(name, scale, 30);
+    }
+
+    /** {@code soakMinutes}: how long {@code soak} submits; the other profiles ignore it. */
+    static KueueBenchProfile named(String name, double scale, int soakMinutes) {
         if (!(scale > 0) || scale > 1) throw CliException.invalid("--scale must be in (0, 1], was " + scale);
+        if (soakMinutes < 1) throw CliException.invalid("--minutes must be at least 1, was " + soakMinutes);
         return switch (name) {
             case "baseline" -> new KueueBenchProfile("baseline", teams(30, scale), 20, 500, List.of(
                     new WorkloadClass("small", 350, 100, 200, 25, 1, 1, Topology.NONE),
@@ -87,8 +108,17 @@ record KueueBenchProfile(String name, int teams, int nominal, int borrowLimitPer
                     new WorkloadClass("medium", 10, 500, 500, 50, 5, 5, Topology.NONE),
                     new WorkloadClass("large", 5, 1200, 1000, 100, 20, 20, Topology.NONE)),
                     "ml.p5.48xlarge", 8, nodesFor(teams(1000, scale) * 20, 8), 0, false);
-            default -> throw CliException.invalid("--profile must be baseline, tas or large-scale, was '" + name + "'");
+            case "throughput" -> tiny("throughput", teams(30, scale), 1_000, 10);
+            case "depth" -> tiny("depth", 30, (int) Math.max(1, Math.round(100_000 * scale / 30)), 0);
+            case "soak" -> tiny("soak", teams(5, scale), soakMinutes * 60 * 100, 10);
+            default -> throw CliException.invalid("--profile must be one of " + String.join(", ", NAMES) + ", was '" + name + "'");
         };
+    }
+
+    /** Baseline's quotas with one class of 1-unit, 50 ms workloads, {@code count} per team, one every {@code intervalMs}. */
+    private static KueueBenchProfile tiny(String name, int teams, int count, long intervalMs) {
+        return new KueueBenchProfile(name, teams, 20, 500, List.of(new WorkloadClass("tiny", count, intervalMs, 50, 25, 1, 1, Topology.NONE)),
+                "ml.p5.48xlarge", 8, nodesFor(teams * 20, 8), 0, false);
     }
 
     private static int teams(int full, double scale) {

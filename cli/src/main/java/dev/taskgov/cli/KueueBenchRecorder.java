@@ -39,6 +39,10 @@ final class KueueBenchRecorder {
     private long lastFinishedMs = -1;
     private int finished;
     private int preemptions;
+    private int submitted;
+    private int admitted;
+    private int runningUnits;
+    private long lastFirstAdmissionMs = -1;
 
     synchronized void planned(String id, String workloadClass, int units, long runtimeMs) {
         lives.put(id, new Life(workloadClass, units, runtimeMs));
@@ -50,14 +54,20 @@ final class KueueBenchRecorder {
 
     synchronized void submitted(String id, long atMs) {
         lives.get(id).submittedMs = atMs;
+        submitted++;
     }
 
     /** An admitted event; returns false for a workload of another run or one already running. */
     synchronized boolean admitted(String id, long atMs) {
         Life l = lives.get(id);
         if (l == null || l.runningSinceMs >= 0 || l.finishedMs >= 0) return false;
-        if (l.firstAdmittedMs < 0) l.firstAdmittedMs = atMs;
+        if (l.firstAdmittedMs < 0) {
+            l.firstAdmittedMs = atMs;
+            admitted++;
+            lastFirstAdmissionMs = Math.max(lastFirstAdmissionMs, atMs);
+        }
         l.runningSinceMs = atMs;
+        runningUnits += l.units;
         l.admissions++;
         return true;
     }
@@ -68,6 +78,7 @@ final class KueueBenchRecorder {
         if (l == null || l.runningSinceMs < 0) return false;
         unitMsRunning += (double) l.units * (atMs - l.runningSinceMs);
         l.runningSinceMs = -1;
+        runningUnits -= l.units;
         l.preemptions++;
         preemptions++;
         return true;
@@ -79,6 +90,7 @@ final class KueueBenchRecorder {
         if (l == null || l.runningSinceMs < 0) return;
         unitMsRunning += (double) l.units * (atMs - l.runningSinceMs);
         l.runningSinceMs = -1;
+        runningUnits -= l.units;
         l.finishedMs = atMs;
         finished++;
         lastFinishedMs = Math.max(lastFinishedMs, atMs);
@@ -92,21 +104,27 @@ final class KueueBenchRecorder {
         return preemptions;
     }
 
+    /** Workloads admitted at least once. */
     synchronized int admittedCount() {
-        int n = 0;
-        for (Life l : lives.values()) if (l.firstAdmittedMs >= 0) n++;
-        return n;
+        return admitted;
+    }
+
+    /** Submitted and never admitted yet: the depth of the queues as the pipeline sees it. */
+    synchronized int pendingCount() {
+        return submitted - admitted;
     }
 
     synchronized int runningUnits() {
-        int n = 0;
-        for (Life l : lives.values()) if (l.runningSinceMs >= 0) n += l.units;
-        return n;
+        return runningUnits;
     }
 
     /** The figures Kueue's checker reports, and more. */
+    /**
+     * @param admissionsPerSecond first admissions per second from the first submission to the last first admission:
+     *                            the rate the platform admitted at, end to end
+     */
     record Summary(double wallSeconds, Map<String, ClassFigures> byClass, double usageOfNominalPercent, int workloads,
-                   int finished, int preemptions) {
+                   int finished, int preemptions, double admissionsPerSecond) {
     }
 
     /** Time to admission of one class (first admission after submission), in milliseconds. */
@@ -127,7 +145,9 @@ final class KueueBenchRecorder {
         waits.forEach((c, w) -> byClass.put(c, figures(w)));
         double wallMs = lastFinishedMs < 0 || firstSubmitted == Long.MAX_VALUE ? 0 : lastFinishedMs - firstSubmitted;
         double usage = wallMs <= 0 ? 0 : 100.0 * unitMsRunning / (nominalUnits * wallMs);
-        return new Summary(wallMs / 1000.0, byClass, usage, lives.size(), finished, preemptions);
+        double admittingMs = lastFirstAdmissionMs < 0 || firstSubmitted == Long.MAX_VALUE ? 0 : lastFirstAdmissionMs - firstSubmitted;
+        double rate = admittingMs <= 0 ? 0 : admitted * 1000.0 / admittingMs;
+        return new Summary(wallMs / 1000.0, byClass, usage, lives.size(), finished, preemptions, rate);
     }
 
     static ClassFigures figures(List<Long> values) {

@@ -42,7 +42,44 @@ class KueueBenchProfileTest {
         assertThat(p.capacity()).isEqualTo(64); // 60 accelerators of quota, rounded up to whole 8-accelerator nodes
         assertThat(p.capacityBoundSeconds()).isEqualTo(66.0);
         assertThatThrownBy(() -> KueueBenchProfile.named("baseline", 0)).hasMessageContaining("--scale must be in (0, 1]");
-        assertThatThrownBy(() -> KueueBenchProfile.named("nope", 1)).hasMessageContaining("--profile must be baseline, tas or large-scale");
+        assertThatThrownBy(() -> KueueBenchProfile.named("nope", 1)).hasMessageContaining("--profile must be one of baseline, tas, large-scale, throughput, depth, soak");
+    }
+
+    @Test
+    void taskgovs_own_profiles_load_baselines_quotas_with_one_accelerator_50_ms_workloads() {
+        KueueBenchProfile throughput = KueueBenchProfile.named("throughput", 1.0);
+        assertThat(throughput.capacity()).isEqualTo(600);
+        assertThat(throughput.totalWorkloads()).isEqualTo(30_000);
+        // 30 teams, one each every 10 ms: 3,000 per second for 10 s; 150 accelerators busy at that rate
+        assertThat(throughput.arrivals().stream().filter(a -> a.atMs() < 1000)).hasSize(3_000);
+        assertThat(throughput.capacityBoundSeconds()).isEqualTo(10.04);
+
+        KueueBenchProfile depth = KueueBenchProfile.named("depth", 0.1);
+        assertThat(depth.teams()).isEqualTo(30);
+        assertThat(depth.totalWorkloads()).isEqualTo(9_990); // 333 per team
+        assertThat(depth.arrivals()).allMatch(a -> a.atMs() == 0);
+
+        KueueBenchProfile soak = KueueBenchProfile.named("soak", 1.0, 2);
+        assertThat(soak.teams()).isEqualTo(5);
+        assertThat(soak.totalWorkloads()).isEqualTo(60_000); // 500 per second for 2 minutes
+        assertThatThrownBy(() -> KueueBenchProfile.named("soak", 1.0, 0)).hasMessageContaining("--minutes must be at least 1");
+    }
+
+    @Test
+    void recorder_counts_pending_and_the_end_to_end_admission_rate() {
+        KueueBenchRecorder r = new KueueBenchRecorder();
+        for (String id : List.of("a", "b", "c")) {
+            r.planned(id, "tiny", 1, 50);
+            r.submitted(id, 0);
+        }
+        r.admitted("a", 100);
+        r.admitted("b", 500);
+        assertThat(r.pendingCount()).isEqualTo(1);
+        assertThat(r.runningUnits()).isEqualTo(2);
+        r.finished("a", 150);
+        assertThat(r.runningUnits()).isEqualTo(1);
+        // 2 first admissions over the 500 ms from the first submission to the last of them
+        assertThat(r.summary(List.of("tiny"), 1).admissionsPerSecond()).isEqualTo(4.0);
     }
 
     @Test
