@@ -14,6 +14,13 @@ import java.util.Arrays;
  */
 public final class TaskgovMain {
 
+    static {
+        // picocli (4.7+) otherwise asks the class loader for Groovy's Closure on every start, to support closures in
+        // annotations, which taskgov does not use; the class is absent, so the lookup opens and indexes all 165 jars
+        // of the class path (6 without it; about a tenth of --help's CPU, docs/benchmarks.md "CLI start time").
+        System.setProperty("picocli.disable.closures", "true");
+    }
+
     private TaskgovMain() {
     }
 
