@@ -3,6 +3,7 @@ package dev.taskgov.admission;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.core.model.FinishedRetention;
 import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
@@ -50,7 +51,16 @@ public final class AdmissionDecider implements AutoCloseable {
     private final TransactionalLoop loop;
     private Thread thread;
 
+    /** A decider that keeps ended workloads for the default retention ({@link AdmissionProcessor#DEFAULT_RETENTION}). */
     public AdmissionDecider(Settings settings, Clock clock, AdmissionObserver observer) {
+        this(settings, clock, observer, AdmissionProcessor.DEFAULT_RETENTION);
+    }
+
+    /**
+     * @param clock     the decider's time: decisions' times and when an ended workload's retention elapses
+     * @param retention how long a workload that ended is kept before it is forgotten
+     */
+    public AdmissionDecider(Settings settings, Clock clock, AdmissionObserver observer, FinishedRetention retention) {
         this.settings = settings;
         DeciderTopics t = settings.topics();
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
@@ -58,7 +68,7 @@ public final class AdmissionDecider implements AutoCloseable {
                 Set.of(t.changelog()),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
                 settings.rebuildTimeout(), settings.membership(), KafkaAccess.submissionTopics(t.submitted())),
-                scope -> new AdmissionProcessor(t, clock, observer, scope), clock);
+                scope -> new AdmissionProcessor(t, clock, observer, scope, retention), clock);
     }
 
     /**

@@ -128,6 +128,13 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     }
 
     @Override
+    public void forgotten(ClusterArn cluster, String team, dev.taskgov.core.model.WorkloadState state) {
+        Counter.builder("taskgov.admission.forgotten")
+                .description("Ended workloads forgotten after their retention, per cluster, team and final state")
+                .tags(CLUSTER, label(cluster), "team", team, "state", state.name()).register(registry).increment();
+    }
+
+    @Override
     public void preemptionRequested(ClusterArn cluster, String team) {
         Counter.builder("taskgov.admission.preemption.requests").description("Preemption requests per cluster and preemptor team")
                 .tags(CLUSTER, label(cluster), "team", team).register(registry).increment();

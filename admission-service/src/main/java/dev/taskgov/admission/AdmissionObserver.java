@@ -29,6 +29,10 @@ public interface AdmissionObserver {
     default void clusterChanged(ClusterArn cluster, String team, String outcome) {
     }
 
+    /** A workload that ended ({@code state} Finished or Rejected) was forgotten: its retention elapsed. */
+    default void forgotten(ClusterArn cluster, String team, dev.taskgov.core.model.WorkloadState state) {
+    }
+
     /** After every batch of decisions (inside the decider's lock): gauges may read the state. */
     default void stateChanged(AdmissionProcessor processor) {
     }

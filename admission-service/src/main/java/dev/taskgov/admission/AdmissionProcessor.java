@@ -16,6 +16,7 @@ import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
+import dev.taskgov.core.model.FinishedRetention;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
@@ -54,6 +55,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -76,6 +78,13 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private final PartitionScope scope;
 
     private final Map<String, WorkloadRecord> workloads = new HashMap<>();
+    /** How long a workload that ended is kept (described, listed) before it is forgotten. */
+    private final FinishedRetention retention;
+    /**
+     * When each ended workload is to be forgotten, earliest first, so that a sweep looks at the due ones only. An
+     * entry is stale when its workload was forgotten or submitted again since; the sweep skips it.
+     */
+    private final PriorityQueue<Expiry> expiries = new PriorityQueue<>();
     /** Changelog records read while the state is built, the latest per workload id, unparsed until it settles. */
     private final Map<String, byte[]> changelog = new HashMap<>();
     /** The cluster records read so far, per cluster; the same builder preemption-service uses. */
@@ -106,18 +115,36 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
     }
 
-    /** A processor of every cluster (a read replica, or a deployment whose inputs have one partition). */
-    public AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer) {
-        this(topics, clock, observer, PartitionScope.WHOLE);
+    /** When an ended workload is to be forgotten; ordered by that time, then by id. */
+    private record Expiry(Instant at, String workloadId) implements Comparable<Expiry> {
+        @Override
+        public int compareTo(Expiry o) {
+            int byTime = at.compareTo(o.at);
+            return byTime != 0 ? byTime : workloadId.compareTo(o.workloadId);
+        }
     }
 
-    /** The processor of the clusters of {@code scope} (one owned partition of the inputs). */
-    public AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer, PartitionScope scope) {
+    /** A processor of every cluster (a read replica, or a deployment whose inputs have one partition). */
+    public AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer) {
+        this(topics, clock, observer, PartitionScope.WHOLE, DEFAULT_RETENTION);
+    }
+
+    /**
+     * The processor of the clusters of {@code scope} (one owned partition of the inputs).
+     *
+     * @param retention how long a workload that ended is kept before it is forgotten
+     */
+    public AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer, PartitionScope scope,
+                              FinishedRetention retention) {
         this.topics = topics;
         this.clock = clock;
         this.observer = observer;
         this.scope = scope;
+        this.retention = retention;
     }
+
+    /** The retention of the configuration's default ({@code taskgov.admission.finished-retention}). */
+    public static final FinishedRetention DEFAULT_RETENTION = new FinishedRetention(Duration.parse(FinishedRetention.DEFAULT_PERIOD));
 
     /** Whether this processor decides for {@code cluster}. */
     public boolean owns(ClusterArn cluster) {
@@ -217,6 +244,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 // A changelog split otherwise than the inputs holds other partitions' clusters too.
                 if (!owns(r.cluster())) return;
                 workloads.put(id, r);
+                expireLater(r);
                 admissionSeq = Math.max(admissionSeq, r.admissionSeq());
             } catch (RuntimeException e) {
                 LOG.errorf(e, "changelog record %s does not parse; skipped", id);
@@ -236,6 +264,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         settled = true;
         for (Governed g : clusters.values()) g.scheduler = restoreScheduler(g);
         ready = true;
+        // What ended long enough ago while no one decided (the previous owner stopped) is forgotten now.
+        forgetExpired(out);
         for (Governed g : clusters.values()) cycle(g, out);
         observer.stateChanged(this);
     }
@@ -335,6 +365,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     @Override
     public synchronized void afterBatch(Outbox out) {
+        forgetExpired(out);
         for (Governed g : clusters.values()) if (g.dirty) cycle(g, out);
         observer.stateChanged(this);
     }
@@ -349,6 +380,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         settled = false;
         clusters.clear();
         workloads.clear();
+        expiries.clear();
         changelog.clear();
         inputs.clear();
         admissionSeq = 0;
@@ -692,10 +724,51 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     /** The record goes to the changelog and its status to the status topic, in the current transaction. */
     private void persist(WorkloadRecord rec, Outbox out) {
         workloads.put(rec.workloadId(), rec);
+        expireLater(rec);
         out.emit(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
         WorkloadStatus status = new WorkloadStatus(rec.workloadId(), rec.team(), rec.state(), rec.reason(), rec.message(),
                 rec.history().get(rec.history().size() - 1).time(), rec.spec().clusterArn());
         out.emit(topics.status(), rec.workloadId(), status, WorkloadStatus.TYPE, rec.eventId());
+    }
+
+    // ------------------------------------------------------------------ retention
+
+    /**
+     * Forgets every workload whose retention after its end elapsed by the decider's clock ({@link #forget}). Runs on
+     * the loop thread, in the transaction of the batch it ends (or of the settling), like any other decision.
+     */
+    private void forgetExpired(Outbox out) {
+        Instant now = clock.instant();
+        while (!expiries.isEmpty() && !expiries.peek().at().isAfter(now)) {
+            Expiry due = expiries.poll();
+            WorkloadRecord rec = workloads.get(due.workloadId());
+            // Stale: forgotten already, or submitted again (a new workload) since.
+            if (rec == null || !retention.forgetAt(rec.state(), rec.since()).map(due.at()::equals).orElse(false)) continue;
+            forget(rec, out);
+        }
+    }
+
+    /**
+     * The transition RetentionElapsed: a workload that ended (Finished or Rejected) longer than the retention ago is
+     * forgotten. Tombstones for its changelog record and its status record go out in the current transaction (with
+     * the batch's input offsets), so the changelog, the status topic and memory agree after a crash and rebuild; its
+     * cluster's scheduler forgets the id too (one restored from the changelog never held it). Its id is unknown
+     * afterwards: a submission with it is a new workload.
+     */
+    private void forget(WorkloadRecord rec, Outbox out) {
+        // A submission refused for naming an ungoverned cluster has no scheduler to forget it.
+        Governed g = clusters.get(rec.cluster());
+        String how = g == null || g.scheduler == null ? "its cluster has no scheduler" : g.scheduler.forget(rec.workloadId()).message();
+        workloads.remove(rec.workloadId());
+        out.tombstone(topics.changelog(), rec.workloadId());
+        out.tombstone(topics.status(), rec.workloadId());
+        LOG.debugf("workload %s (%s since %s) forgotten: %s", rec.workloadId(), rec.state(), rec.since(), how);
+        out.afterCommit(() -> observer.forgotten(rec.cluster(), rec.team(), rec.state()));
+    }
+
+    /** An ended workload is queued for the sweep at the end of its retention; one that has not ended, not. */
+    private void expireLater(WorkloadRecord rec) {
+        retention.forgetAt(rec.state(), rec.since()).ifPresent(at -> expiries.add(new Expiry(at, rec.workloadId())));
     }
 
     // ------------------------------------------------------------------ helpers

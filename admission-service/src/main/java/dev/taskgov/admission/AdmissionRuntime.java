@@ -73,7 +73,7 @@ public class AdmissionRuntime {
                 java.util.List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(), topics.topology()),
                 a.metersRefresh());
         this.metrics = metrics;
-        decider = new AdmissionDecider(settings, Clock.systemUTC(), metrics);
+        decider = new AdmissionDecider(settings, Clock.systemUTC(), metrics, finishedRetention(a));
         metrics.followProcessors(decider::processors);
         self[0] = decider;
         decider.start();
@@ -84,6 +84,16 @@ public class AdmissionRuntime {
         if (metrics != null) metrics.close();
         if (replica != null) replica.close();
         if (submissions != null) submissions.close();
+    }
+
+    /** The configured retention; a negative one stops the startup naming the property and the rule. */
+    private static dev.taskgov.core.model.FinishedRetention finishedRetention(AdmissionServiceConfig.Admission a) {
+        try {
+            return new dev.taskgov.core.model.FinishedRetention(a.finishedRetention());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("taskgov.admission.finished-retention: must be zero or positive, was "
+                    + a.finishedRetention(), e);
+        }
     }
 
     private Properties clientProps() {

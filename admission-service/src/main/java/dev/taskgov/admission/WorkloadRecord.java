@@ -136,6 +136,11 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
         return queuedAt != null ? queuedAt : submittedAt;
     }
 
+    /** When it entered its current state (and reason): the start of the last history entry. */
+    public Instant since() {
+        return history.isEmpty() ? submittedAt : history.get(history.size() - 1).firstTime();
+    }
+
     /** Whether a new (state, reason, message) differs from the current one. */
     public boolean differs(WorkloadState s, String r, String m) {
         return s != state || !java.util.Objects.equals(r, reason) || !java.util.Objects.equals(m, message);

@@ -85,7 +85,12 @@ final class LiveCluster implements AutoCloseable {
     }
 
     AdmissionDecider startDecider(Clock clock, AdmissionObserver observer) {
-        AdmissionDecider d = new AdmissionDecider(deciderSettings(), clock, observer);
+        return startDecider(clock, observer, AdmissionProcessor.DEFAULT_RETENTION);
+    }
+
+    /** A decider that forgets ended workloads after {@code retention} by {@code clock}. */
+    AdmissionDecider startDecider(Clock clock, AdmissionObserver observer, dev.taskgov.core.model.FinishedRetention retention) {
+        AdmissionDecider d = new AdmissionDecider(deciderSettings(), clock, observer, retention);
         d.start();
         owned.add(d);
         return d;

@@ -65,6 +65,16 @@ public interface AdmissionServiceConfig {
         @io.smallrye.config.WithDefault("1s")
         java.time.Duration metersRefresh();
 
+        /**
+         * How long a workload that ended (Finished, or Rejected) is kept after its end: listed, described, on the
+         * changelog and the status topic. Then the decider forgets it (tombstones on both topics) and its id is unknown
+         * again. An hour: long enough for a person or a pipeline to look at how a job ended, short enough that a busy
+         * cluster's memory and rebuild time stay bounded (docs/architecture.md, "Retention of ended workloads").
+         * Zero forgets at once; negative is refused.
+         */
+        @WithDefault(dev.taskgov.core.model.FinishedRetention.DEFAULT_PERIOD)
+        java.time.Duration finishedRetention();
+
         /** How long reading the changelog and the quota/topology topics to their end may take on takeover. */
         @WithDefault("PT2M")
         java.time.Duration rebuildTimeout();

@@ -1,7 +1,7 @@
 package dev.taskgov.core.scheduling;
 
 /**
- * What {@link Scheduler#finish}, {@link Scheduler#fail}, {@link Scheduler#evict} or {@link Scheduler#restoreAdmitted} did.
+ * What {@link Scheduler#finish}, {@link Scheduler#fail}, {@link Scheduler#evict}, {@link Scheduler#forget} or {@link Scheduler#restoreAdmitted} did.
  *
  * @param workloadId the workload named
  * @param outcome    what happened
@@ -20,6 +20,8 @@ public record ChangeResult(String workloadId, Outcome outcome, String message) {
         Retrying,
         /** It was put back as admitted ({@link Scheduler#restoreAdmitted}). */
         Restored,
+        /** It had ended (Finished or Rejected) and is forgotten: its id is unknown again ({@link Scheduler#forget}). */
+        Forgotten,
         /** Nothing changed (unknown id, already finished, or not running). */
         Unchanged
     }

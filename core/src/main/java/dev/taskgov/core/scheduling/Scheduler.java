@@ -350,6 +350,26 @@ public final class Scheduler {
     }
 
     /**
+     * A workload that ended (Finished or Rejected) is forgotten: its entry goes, so its id is unknown again and a
+     * later submission with that id is a new workload (the retention of finished workloads elapsed; Kueue deletes
+     * such a Workload object). A pending or running workload is not forgotten (it still holds a place in a queue or
+     * quota): that, and an unknown id, change nothing.
+     */
+    public ChangeResult forget(String workloadId) {
+        WorkloadEntry e = workloads.get(workloadId);
+        if (e == null) {
+            return new ChangeResult(workloadId, ChangeResult.Outcome.Unchanged, "unknown workload " + workloadId + "; nothing changed");
+        }
+        if (!e.state().hasEnded()) {
+            return new ChangeResult(workloadId, ChangeResult.Outcome.Unchanged,
+                    "workload " + workloadId + " is " + e.state() + ", not ended; it is kept");
+        }
+        workloads.remove(workloadId);
+        return new ChangeResult(workloadId, ChangeResult.Outcome.Forgotten,
+                "forgotten: it was " + e.state() + " and its retention elapsed");
+    }
+
+    /**
      * Puts back how many retries a restored workload had used ({@link #restoreAdmitted}, or a pending one
      * {@link #submit}ted again, queued as of its failure): a decider taking over counts on from there. A
      * pending one that retries says so again (RetryAfterFailure). An unknown id changes nothing.

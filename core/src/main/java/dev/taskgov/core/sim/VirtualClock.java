@@ -8,7 +8,7 @@ import java.time.ZoneOffset;
 
 /** A clock that moves only when told to: the simulator's virtual time. */
 public final class VirtualClock extends Clock {
-    private Instant now;
+    private volatile Instant now;
 
     public VirtualClock(Instant start) {
         this.now = start;
