@@ -86,8 +86,10 @@ public class WorkloadEventsConsumer {
      * a dead letter it cannot write); otherwise why not.
      */
     public String notReady() {
-        if (!loop.caughtUp()) return "reading the workload topics to their end";
-        return loop.stuck();
+        // Held back by a dead letter it cannot write, it cannot reach the end either: that is the reason to give.
+        String stuck = loop.stuck();
+        if (stuck != null) return stuck;
+        return loop.caughtUp() ? null : "reading the workload topics to their end";
     }
 
     /** Whether the consumer's thread runs. */
