@@ -24,10 +24,12 @@ class TopologyServiceSmokeTest {
 
     @Test
     void health_is_up() {
-        given().when().get("/q/health")
-                .then().statusCode(200)
-                .body("status", equalTo("UP"))
-                .body("checks.name", org.hamcrest.Matchers.hasItem("topology-service"));
+        // Ready once the workload topics were read to their end (the shared broker may hold many records by then).
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(2)).untilAsserted(() ->
+                given().when().get("/q/health")
+                        .then().statusCode(200)
+                        .body("status", equalTo("UP"))
+                        .body("checks.name", org.hamcrest.Matchers.hasItems("topology-service", "workload-events")));
     }
 
     @Test

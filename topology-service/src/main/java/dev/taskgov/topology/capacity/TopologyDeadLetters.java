@@ -1,12 +1,11 @@
 package dev.taskgov.topology.capacity;
 
-import dev.taskgov.service.support.DeadLetterFailureStrategy;
 import dev.taskgov.service.support.DeadLetterMetrics;
+import dev.taskgov.service.support.DeadLetterWriter;
 import dev.taskgov.topology.config.TopologyServiceConfig;
 import dev.taskgov.topology.inventory.TopologyPublisher;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
-import io.smallrye.common.annotation.Identifier;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -16,26 +15,31 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * The failure strategy of the four workload channels: a record that does not parse goes to the
- * dead-letter topic as a {@code DeadLetter} and is counted in {@code taskgov_deadletter_records_total}
- * (registered at 0 on start for every input topic).
+ * Where the workload consumer's refused records go: a {@code DeadLetter} on the dead-letter topic, counted in
+ * {@code taskgov_deadletter_records_total} (registered at 0 on start for every input topic; the team submission
+ * topics count under their own names once one of their records is refused).
  */
 @Startup
 @Singleton
-@Identifier(DeadLetterFailureStrategy.NAME)
-public class TopologyDeadLetters extends DeadLetterFailureStrategy {
+public class TopologyDeadLetters {
+
+    private final DeadLetterWriter writer;
 
     @Inject
     TopologyDeadLetters(MeterRegistry registry, TopologyServiceConfig config,
                         @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers, Clock clock) {
-        super(new DeadLetterMetrics(registry, List.of(config.topics().workloadSubmitted(),
+        writer = new DeadLetterWriter(new DeadLetterMetrics(registry, List.of(config.topics().workloadSubmitted(),
                         config.topics().workloadAdmitted(), config.topics().workloadFinished(),
                         config.topics().workloadPreempted())),
                 bootstrapServers, config.topics().deadletter(), TopologyPublisher.EVENT_SOURCE, clock);
     }
 
+    DeadLetterWriter writer() {
+        return writer;
+    }
+
     @PreDestroy
     void stop() {
-        close();
+        writer.close();
     }
 }

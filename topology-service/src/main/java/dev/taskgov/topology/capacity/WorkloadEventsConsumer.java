@@ -8,16 +8,29 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.service.support.EventValues;
-import io.smallrye.common.annotation.NonBlocking;
+import dev.taskgov.service.support.KafkaClientSecurity;
+import dev.taskgov.service.support.TopicsConfig;
+import dev.taskgov.service.support.UnreadableRecordException;
+import dev.taskgov.topology.config.TopologyServiceConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * Keeps free capacity current from the workload topics: per-pod requests from submissions, pods per
@@ -25,20 +38,79 @@ import java.util.Map;
  * into the contract's records; a record that does not parse or breaks a rule is refused with the
  * field and the rule, and goes to the dead-letter topic ({@link TopologyDeadLetters}).
  *
- * <p>The handlers run on the consumer's own context ({@code @NonBlocking}): each takes microseconds and
- * never waits, so handing every record to a worker thread (the default for a method returning
- * {@code void}) only cost CPU, the most of this service's during a burst.
+ * <p>The topics are read by a plain Kafka consumer loop ({@link WorkloadEventsLoop}: group-less, read_committed,
+ * from the beginning at every start), which applies each poll's records in one step; this bean turns a record into
+ * its change of the holds and says whether the loop has caught up ({@link #ready}).
  */
+@Startup
 @ApplicationScoped
 public class WorkloadEventsConsumer {
 
     @Inject
     CapacityView view;
 
-    @Incoming("workload-submitted")
-    @NonBlocking
-    public void submitted(String value) {
-        if (value == null) return;
+    @Inject
+    TopologyServiceConfig config;
+
+    @Inject
+    TopologyDeadLetters deadLetters;
+
+    @Inject
+    MeterRegistry registry;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+
+    private WorkloadEventsLoop loop;
+
+    @PostConstruct
+    void start() {
+        TopicsConfig t = config.topics();
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(KafkaClientSecurity.properties());
+        // The shared submission topic and every team's own (<topic>.<team>, written by that team's principal only).
+        Pattern teamSubmissions = Pattern.compile(Pattern.quote(t.workloadSubmitted()) + "\\..+");
+        loop = new WorkloadEventsLoop(props,
+                List.of(t.workloadSubmitted(), t.workloadAdmitted(), t.workloadFinished(), t.workloadPreempted()),
+                teamSubmissions, r -> change(r, teamSubmissions), view, deadLetters.writer(), registry).start();
+    }
+
+    @PreDestroy
+    void stop() {
+        if (loop != null) loop.close();
+    }
+
+    /**
+     * Null when the holds show every workload event committed before the start (and the consumer is not held up by
+     * a dead letter it cannot write); otherwise why not.
+     */
+    public String notReady() {
+        // Held back by a dead letter it cannot write, it cannot reach the end either: that is the reason to give.
+        String stuck = loop.stuck();
+        if (stuck != null) return stuck;
+        return loop.caughtUp() ? null : "reading the workload topics to their end";
+    }
+
+    /** Whether the consumer's thread runs. */
+    public boolean alive() {
+        return loop.alive();
+    }
+
+    /** The change of the holds a record of one of the workload topics makes; throws to refuse it. */
+    Consumer<WorkloadHolds> change(ConsumerRecord<String, byte[]> record, Pattern teamSubmissions) {
+        if (record.value() == null) return null;
+        String value = new String(record.value(), StandardCharsets.UTF_8);
+        TopicsConfig t = config.topics();
+        String topic = record.topic();
+        if (topic.equals(t.workloadSubmitted()) || teamSubmissions.matcher(topic).matches()) return submitted(value);
+        if (topic.equals(t.workloadAdmitted())) return admitted(value);
+        if (topic.equals(t.workloadFinished())) return finished(value);
+        if (topic.equals(t.workloadPreempted())) return preempted(value);
+        throw new UnreadableRecordException("not a workload topic: " + topic);
+    }
+
+    private static Consumer<WorkloadHolds> submitted(String value) {
         WorkloadSubmitted s = EventValues.read(value, WorkloadSubmitted.class);
         String id = id(s.workloadId());
         if (s.podSets() == null) throw new IllegalArgumentException("$.podSets: is required");
@@ -53,14 +125,10 @@ public class WorkloadEventsConsumer {
                 throw new IllegalArgumentException(path + ".requests: " + e.getMessage(), e);
             }
         }
-        view.holds().submitted(id, requests);
-        view.holdsChanged();
+        return holds -> holds.submitted(id, requests);
     }
 
-    @Incoming("workload-admitted")
-    @NonBlocking
-    public void admitted(String value) {
-        if (value == null) return;
+    private static Consumer<WorkloadHolds> admitted(String value) {
         WorkloadAdmitted a = EventValues.read(value, WorkloadAdmitted.class);
         String id = id(a.workloadId());
         if (a.podSets() == null) throw new IllegalArgumentException("$.podSets: is required");
@@ -80,25 +148,18 @@ public class WorkloadEventsConsumer {
             }
             placements.add(new WorkloadHolds.PodSetPlacement(ps.name(), pods));
         }
-        view.holds().admitted(id, a.admittedAt(), placements, a.cluster());
-        view.holdsChanged();
+        return holds -> holds.admitted(id, a.admittedAt(), placements, a.cluster());
     }
 
-    @Incoming("workload-finished")
-    @NonBlocking
-    public void finished(String value) {
-        if (value == null) return;
-        view.holds().finished(id(EventValues.read(value, WorkloadFinished.class).workloadId()));
-        view.holdsChanged();
+    private static Consumer<WorkloadHolds> finished(String value) {
+        String id = id(EventValues.read(value, WorkloadFinished.class).workloadId());
+        return holds -> holds.finished(id);
     }
 
-    @Incoming("workload-preempted")
-    @NonBlocking
-    public void preempted(String value) {
-        if (value == null) return;
+    private static Consumer<WorkloadHolds> preempted(String value) {
         WorkloadPreempted p = EventValues.read(value, WorkloadPreempted.class);
-        view.holds().preempted(id(p.workloadId()), p.preemptedAt());
-        view.holdsChanged();
+        String id = id(p.workloadId());
+        return holds -> holds.preempted(id, p.preemptedAt());
     }
 
     private static String id(String workloadId) {

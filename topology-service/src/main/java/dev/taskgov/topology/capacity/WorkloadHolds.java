@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * What admitted workloads hold on each node: per-pod requests (from the submission) times the pods
@@ -33,6 +34,14 @@ public final class WorkloadHolds {
     private final Map<String, Admission> admissions = new HashMap<>();
     private final Map<String, Instant> lastPreemptedAt = new HashMap<>();
     private final Set<String> finished = new HashSet<>();
+
+    /**
+     * Runs {@code changes} (calls of the methods below) under the lock the reads take: one lock for a whole batch of
+     * workload events, and a read sees all of the batch or none of it.
+     */
+    public synchronized void update(Consumer<WorkloadHolds> changes) {
+        changes.accept(this);
+    }
 
     /** The per-pod requests of each pod set, by pod set name. */
     public synchronized void submitted(String workloadId, Map<String, Resources> perPodRequests) {

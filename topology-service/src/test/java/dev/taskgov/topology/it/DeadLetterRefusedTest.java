@@ -59,6 +59,14 @@ class DeadLetterRefusedTest {
 
         await().atMost(Duration.ofMinutes(2)).until(() -> metricValue(failures) >= 1);
         assertThat(metricValue(deadLettered)).as("nothing reached a dead-letter topic").isZero();
+        // Held back at that record, the consumer says so: not ready, with the reason.
+        await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> given().get("/q/health/ready").then().statusCode(503)
+                .body("checks.find { it.name == 'workload-events' }.status", org.hamcrest.Matchers.equalTo("DOWN"))
+                .body("checks.find { it.name == 'workload-events' }.data.reason",
+                        org.hamcrest.Matchers.containsString("cannot write dead letters")));
+        // It keeps trying (the record is not passed by).
+        double counted = metricValue(failures);
+        await().atMost(Duration.ofMinutes(2)).until(() -> metricValue(failures) > counted);
     }
 
     private static double metricValue(String series) {

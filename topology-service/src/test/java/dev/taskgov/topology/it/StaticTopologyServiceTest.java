@@ -204,8 +204,8 @@ class StaticTopologyServiceTest {
             }
         }
         await().atMost(WAIT).untilAsserted(() -> assertThat(metrics())
-                .containsPattern("(?m)^kafka_consumer_fetch_manager_records_lag_max\\{.*client_id=\"kafka-consumer-workload-admitted\".*} [0-9.E-]+$")
-                .containsPattern("(?m)^kafka_consumer_fetch_manager_records_lag\\{.*client_id=\"kafka-consumer-workload-admitted\".*topic=\"taskgov\\.workload\\.admitted\".*} [0-9.E]+$"));
+                .containsPattern("(?m)^kafka_consumer_fetch_manager_records_lag_max\\{.*client_id=\"topology-service-workload-events\".*} [0-9.E-]+$")
+                .containsPattern("(?m)^kafka_consumer_fetch_manager_records_lag\\{.*client_id=\"topology-service-workload-events\".*topic=\"taskgov\\.workload\\.admitted\".*} [0-9.E]+$"));
     }
 
     private static double metricValue(String series) {

@@ -1,0 +1,256 @@
+package dev.taskgov.topology.capacity;
+
+import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.service.support.DeadLetterWriter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Follows the workload topics on one thread of its own with a plain Kafka consumer and applies each poll's records
+ * to the holds as one batch. Like the deciders' loops and unlike a SmallRye channel, a record costs a parse and a
+ * map update, not a trip through reactive operators and context propagation (which took most of this service's CPU
+ * during a burst).
+ *
+ * <p>The consumer is group-less and read_committed ({@link CompactedTopicReader#groupless}): only committed
+ * admissions, preemptions and finishes happened, so only those may hold capacity. Every start reads the topics from
+ * the beginning (the holds are rebuilt, nothing is committed); topics matching {@code moreTopics} (each team's
+ * submission topic) are looked for every few seconds and read from their beginning when they appear.
+ *
+ * <p>A record the reader refuses (or whose change throws) goes to the dead-letter topic. When the broker refuses the
+ * dead letter, the partition is rewound to that record and tried again after a pause: it is never passed by
+ * silently. The records after it in that partition were already applied and are applied again, which changes
+ * nothing ({@link WorkloadHolds} takes an event twice as once).
+ */
+final class WorkloadEventsLoop implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(WorkloadEventsLoop.class);
+    private static final Duration POLL = Duration.ofMillis(500);
+    private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(30);
+    /** How often topics matching the pattern are looked for: a new team's submissions count within seconds. */
+    private static final Duration DISCOVERY_INTERVAL = Duration.ofSeconds(5);
+    private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
+
+    private final Properties clientProps;
+    private final List<String> topics;
+    private final Pattern moreTopics;
+    private final Function<ConsumerRecord<String, byte[]>, Consumer<WorkloadHolds>> reader;
+    private final CapacityView view;
+    private final DeadLetterWriter deadLetters;
+    private final MeterRegistry registry;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    /** Next offset to read per partition, kept across sessions so that a new session goes on where the last stopped. */
+    private final Map<TopicPartition, Long> positions = new HashMap<>();
+    private volatile boolean caughtUp;
+    private volatile String stuck;
+
+    /**
+     * @param topics     the topics to follow, which need not exist yet
+     * @param moreTopics topics matching it are followed too, also those created later
+     * @param reader     a record's change of the holds; throws (an {@link IllegalArgumentException} naming the field
+     *                   and the rule) to refuse it; null for a record that changes nothing
+     */
+    WorkloadEventsLoop(Properties clientProps, List<String> topics, Pattern moreTopics,
+                       Function<ConsumerRecord<String, byte[]>, Consumer<WorkloadHolds>> reader, CapacityView view,
+                       DeadLetterWriter deadLetters, MeterRegistry registry) {
+        this.clientProps = clientProps;
+        this.topics = List.copyOf(topics);
+        this.moreTopics = moreTopics;
+        this.reader = reader;
+        this.view = view;
+        this.deadLetters = deadLetters;
+        this.registry = registry;
+        this.thread = new Thread(this::run, "workload-events");
+        this.thread.setDaemon(true);
+    }
+
+    WorkloadEventsLoop start() {
+        thread.start();
+        return this;
+    }
+
+    /** Whether it has read every topic to its end as of its start: the holds then show every committed admission. */
+    boolean caughtUp() {
+        return caughtUp;
+    }
+
+    /** Why it cannot go on (a dead letter the broker refuses), or null. */
+    String stuck() {
+        return stuck;
+    }
+
+    /** Whether its thread runs (it ends only when closed). */
+    boolean alive() {
+        return thread.isAlive();
+    }
+
+    private void run() {
+        for (int attempt = 1; running; attempt++) {
+            try {
+                follow();
+            } catch (WakeupException | InterruptException e) {
+                if (running) LOG.warn("workload events consumer interrupted; starting over", e);
+            } catch (RuntimeException e) {
+                // A broker that refuses the login or the topics, or a failure of this code: start a new consumer
+                // where this one stopped, after a pause that grows with the failures in a row.
+                LOG.warnf(e, "workload events consumer failed (attempt %d); starting over", attempt);
+                pause(Duration.ofSeconds(Math.min(30, attempt)));
+                continue;
+            } finally {
+                consumer = null;
+            }
+            attempt = 0;
+        }
+    }
+
+    private void follow() {
+        Properties props = new Properties();
+        props.putAll(clientProps);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "topology-service-workload-events");
+        try (KafkaConsumer<String, byte[]> c = CompactedTopicReader.groupless(props);
+             KafkaClientMetrics metrics = new KafkaClientMetrics(c)) {
+            metrics.bindTo(registry);
+            consumer = c;
+            Set<TopicPartition> assigned = new HashSet<>();
+            discover(c, assigned);
+            Map<TopicPartition, Long> end = caughtUp ? Map.of() : c.endOffsets(assigned, TOPIC_TIMEOUT);
+            long nextDiscovery = System.nanoTime() + DISCOVERY_INTERVAL.toNanos();
+            while (running) {
+                if (System.nanoTime() > nextDiscovery) {
+                    discover(c, assigned);
+                    nextDiscovery = System.nanoTime() + DISCOVERY_INTERVAL.toNanos();
+                }
+                ConsumerRecords<String, byte[]> records = c.poll(POLL);
+                if (!records.isEmpty() && !apply(c, records)) pause(RETRY_PAUSE);
+                if (!caughtUp && end.entrySet().stream().allMatch(e -> c.position(e.getKey()) >= e.getValue())) {
+                    caughtUp = true;
+                    LOG.infof("read the workload topics to their end (%d partitions)", assigned.size());
+                }
+            }
+        }
+    }
+
+    /** Assigns the partitions of the topics (and of those matching the pattern) that are not assigned yet. */
+    private void discover(KafkaConsumer<String, byte[]> c, Set<TopicPartition> assigned) {
+        List<PartitionInfo> found = new ArrayList<>();
+        for (String topic : topics) {
+            List<PartitionInfo> infos = c.partitionsFor(topic, TOPIC_TIMEOUT);
+            if (infos != null) found.addAll(infos);
+        }
+        c.listTopics(TOPIC_TIMEOUT).forEach((topic, infos) -> {
+            if (moreTopics.matcher(topic).matches() && !topics.contains(topic)) found.addAll(infos);
+        });
+        List<TopicPartition> added = found.stream().map(i -> new TopicPartition(i.topic(), i.partition()))
+                .filter(assigned::add).toList();
+        if (added.isEmpty()) return;
+        c.assign(assigned);
+        for (TopicPartition tp : added) {
+            Long next = positions.get(tp);
+            if (next == null) c.seekToBeginning(List.of(tp));
+            else c.seek(tp, next);
+        }
+    }
+
+    /**
+     * Applies one poll's records to the holds in one step, then writes the dead letters of the refused ones.
+     *
+     * @return false when a dead letter could not be written (its partition was rewound to it)
+     */
+    private boolean apply(KafkaConsumer<String, byte[]> c, ConsumerRecords<String, byte[]> records) {
+        List<ConsumerRecord<String, byte[]>> read = new ArrayList<>(records.count());
+        List<Consumer<WorkloadHolds>> changes = new ArrayList<>(records.count());
+        List<Refused> refused = new ArrayList<>();
+        // Parsed outside the holds' lock, so that GET /topology waits only for the map updates.
+        for (ConsumerRecord<String, byte[]> r : records) {
+            try {
+                Consumer<WorkloadHolds> change = reader.apply(r);
+                if (change == null) continue;
+                read.add(r);
+                changes.add(change);
+            } catch (RuntimeException e) {
+                refused.add(new Refused(r, e));
+            }
+        }
+        if (!changes.isEmpty()) {
+            view.holds().update(holds -> {
+                for (int i = 0; i < changes.size(); i++) {
+                    try {
+                        changes.get(i).accept(holds);
+                    } catch (RuntimeException e) {
+                        refused.add(new Refused(read.get(i), e));
+                    }
+                }
+            });
+            view.holdsChanged();
+        }
+        boolean allWritten = true;
+        Set<TopicPartition> rewound = new HashSet<>();
+        refused.sort(Comparator.comparing((Refused f) -> f.record().topic()).thenComparingInt(f -> f.record().partition())
+                .thenComparingLong(f -> f.record().offset()));
+        for (Refused f : refused) {
+            ConsumerRecord<String, byte[]> r = f.record();
+            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+            if (rewound.contains(tp)) continue;
+            try {
+                deadLetters.send(r.topic(), r.partition(), r.offset(), r.key(), r.value(), f.failure()).join();
+            } catch (CompletionException e) {
+                // Counted and logged by the writer; the record comes again after the pause.
+                c.seek(tp, r.offset());
+                rewound.add(tp);
+                allWritten = false;
+            }
+        }
+        stuck = allWritten ? null : "cannot write dead letters to the dead-letter topic; retrying " + rewound;
+        for (TopicPartition tp : records.partitions()) positions.put(tp, c.position(tp));
+        return allWritten;
+    }
+
+    private record Refused(ConsumerRecord<String, byte[]> record, RuntimeException failure) {
+    }
+
+    private void pause(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) c.wakeup();
+        thread.interrupt();
+        try {
+            thread.join(Duration.ofSeconds(10).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
