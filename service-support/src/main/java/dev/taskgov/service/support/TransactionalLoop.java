@@ -165,6 +165,35 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
 
         /**
+         * Whether the loop keeps a warm standby of this processor for every partition this instance does not own: yes
+         * when its whole state comes from the side topics; a processor whose {@link #rebuild} reads sources of its
+         * own says yes when {@link #startFollowing} and {@link #follow} keep those current as well.
+         */
+        default boolean keepsWarmStandby() {
+            return stateFromSideTopics();
+        }
+
+        /**
+         * A warm standby starts, in place of {@link #rebuild}: drop all state and open the sources a rebuild reads at
+         * their beginning, without waiting for them ({@link #follow} reads them), so the loop thread goes on deciding
+         * for the partitions it owns. The default is the rebuild, right for a processor that reads nothing itself.
+         */
+        default void startFollowing(Properties clientProps, Duration timeout) {
+            rebuild(clientProps, timeout);
+        }
+
+        /**
+         * A standby's step: apply what the sources of its own (those {@link #rebuild} reads) have committed since,
+         * deciding nothing. Between polls ({@code toEnd} false) it takes what has been fetched and does not wait; at
+         * the takeover, after the previous owner is fenced ({@code toEnd} true), it reads up to their end offsets of
+         * now, as a rebuild would have. Answers whether it is at the end of its sources as far as it knows (a
+         * standby is reported caught up once this and the side topics are).
+         */
+        default boolean follow(boolean toEnd) {
+            return true;
+        }
+
+        /**
          * The side topics this processor writes itself (its changelog): read to build the state (by a rebuild or a
          * standby), no longer read once it decides, since what it writes is in its state already.
          */
@@ -488,6 +517,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         if (standby != null) {
             int tail;
             try {
+                task.processor.follow(true);
                 tail = readSideToEnd(task);
             } catch (KafkaException e) {
                 LOG.warnf("standby of partition %d could not catch up (%s); rebuilding it", n, e.toString());
@@ -585,22 +615,24 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         for (int n = 0; n < inputPartitions; n++) {
             if (tasks.containsKey(n) || pending.contains(n) || standbys.containsKey(n)) continue;
             Task standby = new Task(new PartitionScope(n, inputPartitions));
-            if (!standby.processor.stateFromSideTopics()) {
+            if (!standby.processor.keepsWarmStandby()) {
                 standbysUnsupported = true;
                 return;
             }
-            openSide(standby);
+            openSide(standby, true);
             int number = n;
             standby.connecting = CompletableFuture.supplyAsync(() -> transactionalProducer(number, true), fencers);
             standbys.put(n, standby);
             break;
         }
         for (Task standby : standbys.values()) {
+            boolean ownSourcesAtEnd = standby.processor.follow(false);
             for (ConsumerRecord<String, byte[]> r : standby.side.poll(Duration.ZERO)) {
                 standby.processor.restoreSide(r);
                 standby.followed++;
             }
-            if (!standby.caughtUp && standby.side.assignment().stream().allMatch(tp -> standby.side.currentLag(tp).orElse(1) == 0)) {
+            if (!standby.caughtUp && ownSourcesAtEnd
+                    && standby.side.assignment().stream().allMatch(tp -> standby.side.currentLag(tp).orElse(1) == 0)) {
                 standby.caughtUp = true;
                 LOG.infof("warm standby of partition %d caught up (%d records)", standby.scope.partition(), standby.followed);
             }
@@ -620,7 +652,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     /** Builds the task's state from the beginning of its side topics (and whatever its processor's rebuild reads), then settles. */
     private void rebuild(Task task) {
         long start = System.nanoTime();
-        openSide(task);
+        openSide(task, false);
         long opened = System.nanoTime();
         int sideRecords = readSideToEnd(task);
         long sideDone = System.nanoTime();
@@ -630,12 +662,14 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     }
 
     /**
-     * The task's processor drops its state and rebuilds what does not come from the side topics; a new side reader
-     * is positioned at the beginning of the side topics (a partitioned one at the task's partition only).
+     * The task's processor drops its state and rebuilds what does not come from the side topics (a standby: opens
+     * it to follow, without reading); a new side reader is positioned at the beginning of the side topics (a
+     * partitioned one at the task's partition only).
      */
-    private void openSide(Task task) {
+    private void openSide(Task task, boolean standby) {
         task.processor.revoked();
-        task.processor.rebuild(settings.clientProps(), settings.rebuildTimeout());
+        if (standby) task.processor.startFollowing(settings.clientProps(), settings.rebuildTimeout());
+        else task.processor.rebuild(settings.clientProps(), settings.rebuildTimeout());
         if (task.side != null) task.side.close();
         Properties props = new Properties();
         props.putAll(settings.clientProps());
