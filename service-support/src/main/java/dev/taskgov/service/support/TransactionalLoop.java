@@ -31,6 +31,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -66,19 +67,29 @@ import java.util.function.Function;
  * with the group metadata, so a member of an older generation cannot commit either).
  *
  * <p>Warm standbys: when a processor's whole state comes from the side topics ({@link Processor#stateFromSideTopics},
- * e.g. its changelog partition plus quotas and nodes), the loop keeps one standby per partition number it does not
- * own: a processor that has done (2) and follows (3) between polls, deciding nothing and holding no producer. Taking
- * such a partition over is then (1), reading the side topics from where the standby is to their end (after the
- * fence, so the previous owner's last commit is in and its open transaction is not), (4) and (5): the processor
- * has seen the same records in the same order as a rebuild would, only earlier. Once a task decides, its reader
- * skips the processor's own output ({@link Processor#ownSideTopics}, its changelog).
+ * e.g. its changelog partition plus quotas and nodes), or its rebuild reads sources of its own that it can follow
+ * ({@link Processor#keepsWarmStandby}, e.g. preemption's state topics), the loop keeps one standby per partition number
+ * it does not own: a processor that has opened its sources without reading them ({@link Processor#startFollowing}
+ * instead of (2)) and, between polls, applies what they and the side topics (3) have fetched
+ * ({@link Processor#follow}), deciding nothing and holding no producer, only a connected one for later. Taking such a
+ * partition over is then (1), reading its own sources and the side topics from where the standby is to their end
+ * (after the fence, so the previous owner's last commit is in and its open transaction is not), (4) and (5): the
+ * processor has seen the same records as a rebuild would, only earlier, and in the same order within each topic
+ * partition (the order across its own sources and the side topics may differ from a rebuild's, which a processor
+ * keeping standbys must not depend on). Once a task decides, its reader skips the processor's own output
+ * ({@link Processor#ownSideTopics}, its changelog).
  *
  * <p>A record on the wrong partition (a producer that did not partition by cluster) is forwarded, in the same
  * transaction, to the partition its processor names ({@link Processor#home}), with the header
  * {@value #FORWARDED_HEADER}; its owner applies it there. A record whose processing throws is retried once
  * after an abort and a rebuild of its task; the second time it is dead-lettered (the loop never stops on a bad
- * record). A dead letter that cannot be written aborts its transaction too: the offsets stay uncommitted and
- * the batch is retried (after a pause) until the dead-letter topic takes it. A fenced producer or a lost
+ * record). So is a record whose output Kafka refuses at the commit ({@link Outbox#refusesTheRecord}: too large for
+ * its topic, a topic not writable), with the refusal as the reason: the outbox remembers which input record emitted
+ * what, and that record is blamed, not the one being handled when the transaction broke. An output emitted by no
+ * input record ({@link Processor#afterBatch}, {@link Processor#settle}) blames nobody: the batch is retried after a
+ * pause and the partition stalls until the cause is fixed. A dead letter that cannot be written aborts its
+ * transaction too: the offsets stay uncommitted and the batch is retried (after a pause) until the dead-letter topic
+ * takes it. A fenced producer or a lost
  * generation ends the session; the loop rejoins the group.
  */
 public final class TransactionalLoop implements Runnable, AutoCloseable {
@@ -280,9 +291,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private record Fenced(KafkaProducer<String, byte[]> producer, long millis) {
     }
     /**
-     * Warm standbys (only for processors whose {@link Processor#stateFromSideTopics state comes from the side
-     * topics}): one per partition number this instance does not own, following the side topics (no producer, no
-     * decisions), so a takeover reads only the tail. Loop thread only.
+     * Warm standbys (only for processors that {@link Processor#keepsWarmStandby keep them}): one per partition number
+     * this instance does not own, following the side topics and the processor's own sources (no decisions, a
+     * producer connected but not initialised), so a takeover reads only the tail. Loop thread only.
      */
     private final Map<Integer, Task> standbys = new java.util.concurrent.ConcurrentSkipListMap<>();
     private boolean standbysUnsupported;
@@ -530,7 +541,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 long caughtUp = System.nanoTime();
                 settle(task);
                 warmTakeovers.incrementAndGet();
-                how = String.format("from the warm standby: %d records caught up in %d ms, settle %d ms", tail,
+                how = String.format("from the warm standby: %d side-topic records caught up in %d ms, settle %d ms", tail,
                         ms(caughtUp - fenced), ms(System.nanoTime() - caughtUp));
             }
         } else {
@@ -634,7 +645,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             if (!standby.caughtUp && ownSourcesAtEnd
                     && standby.side.assignment().stream().allMatch(tp -> standby.side.currentLag(tp).orElse(1) == 0)) {
                 standby.caughtUp = true;
-                LOG.infof("warm standby of partition %d caught up (%d records)", standby.scope.partition(), standby.followed);
+                LOG.infof("warm standby of partition %d caught up (%d side-topic records)", standby.scope.partition(), standby.followed);
             }
         }
     }
@@ -749,15 +760,18 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         try {
             for (ConsumerRecord<String, byte[]> r : sideRecords) {
                 current = r;
+                out.handling(r);
                 applyOrRefuse(task, r, out);
             }
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
             for (ConsumerRecord<String, byte[]> r : records) {
                 current = r;
+                out.handling(r);
                 routeOrApply(task, r, out);
                 offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
             }
             current = null;
+            out.handling(null);
             task.processor.afterBatch(out);
             task.producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
             task.producer.commitTransaction();
@@ -774,7 +788,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             LOG.warnf(e, "transaction of partition %d aborted%s", task.scope.partition(),
                     current == null ? "" : " at " + coordinates(current));
             task.producer.abortTransaction();
+            // Complete now: aborting waited for every send of the transaction, so their callbacks have run.
             Map<ConsumerRecord<String, byte[]>, Exception> lost = out.failedDeadLetters();
+            Map<Optional<ConsumerRecord<String, byte[]>>, Outbox.RefusedOutput> refused = out.refusedOutputs();
             if (!lost.isEmpty()) {
                 // Not the current record's fault: its processing went well, the dead-letter topic refused a write.
                 // Nothing is committed, so the refused records come again after the rebuild; a pause keeps a
@@ -785,6 +801,19 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     task.processor.deadLetterWriteFailed(r, cause);
                 });
                 pause(DEAD_LETTER_RETRY_PAUSE);
+            } else if (!refused.isEmpty()) {
+                // Kafka refused what a record emitted (too large, a topic it may not write): that record is at fault,
+                // not the one being handled when the transaction broke (a send after the refusal fails too), and a
+                // retry would be refused again. An output of no input record (a batch's decision cycle, a settle)
+                // has nobody to blame: the batch is retried after a pause, and the partition stalls until fixed.
+                refused.forEach((input, output) -> {
+                    if (input.isPresent()) {
+                        task.poison.merge(coordinates(input.get()), "processing failed: " + output, (a, b) -> a);
+                    } else {
+                        LOG.errorf("partition %d: %s, emitted by no input record; the batch is retried", task.scope.partition(), output);
+                    }
+                });
+                if (refused.keySet().stream().anyMatch(Optional::isEmpty)) pause(DEAD_LETTER_RETRY_PAUSE);
             } else if (current != null) {
                 // Retried once after the rebuild below; dead-lettered the second time.
                 task.poison.merge(coordinates(current), "processing failed: " + e, (a, b) -> a);
