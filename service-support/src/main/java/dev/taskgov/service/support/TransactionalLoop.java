@@ -91,6 +91,21 @@ import java.util.function.Function;
  * transaction too: the offsets stay uncommitted and the batch is retried (after a pause) until the dead-letter topic
  * takes it. A fenced producer or a lost
  * generation ends the session; the loop rejoins the group.
+ *
+ * <p>Known gaps. (1) The list of records whose handling failed (the poison list) is the task's own, in memory: its
+ * owner's later rebuilds skip such a side-topic record, but a warm standby of the partition (on another instance, or
+ * on this one once the partition has moved) does not know the list and restores the record like any other, so the
+ * state it takes over can differ from the owner's by that record, as a cold rebuild after a restart (which has lost
+ * the list too) does. (2) A {@link Processor#restoreSide} that throws is not caught: it ends the loop thread, so a
+ * processor must not throw there (the deciders' processors catch what they cannot parse). (3) Early fencing cannot
+ * be called back: the {@code initTransactions()} of a partition assigned, then revoked before it was taken, may still
+ * reach the transaction coordinator after the next owner's (another instance, or this one assigned the partition
+ * again); it then bumps the producer epoch once more and fences the next owner's producer, whose next send or commit
+ * fails with a {@code ProducerFencedException}, so that owner ends its session and rejoins the group (its partitions
+ * are taken again, from the standbys where it keeps them). A delay, never a double decision: the cancelled fencing's
+ * producer is closed as soon as its {@code initTransactions()} returns and never begins a transaction. It takes a
+ * revocation within the fencing's round trips (about 100 ms) of the assignment, i.e. two rebalances in quick
+ * succession, such as a member joining while another dies.
  */
 public final class TransactionalLoop implements Runnable, AutoCloseable {
 
@@ -604,7 +619,11 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         return producer;
     }
 
-    /** Drops a fencing in progress (the partition was revoked before it was taken): its producer is closed once fenced. */
+    /**
+     * Drops a fencing in progress (the partition was revoked before it was taken): its producer is closed once fenced.
+     * The {@code initTransactions()} in flight is not called back and may fence the partition's next owner (known gap
+     * (3) in the class comment).
+     */
     private void cancelFencing(int n) {
         CompletableFuture<Fenced> f = fencing.remove(n);
         if (f != null) f.whenComplete((done, e) -> {
