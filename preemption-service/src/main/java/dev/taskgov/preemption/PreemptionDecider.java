@@ -146,19 +146,9 @@ public final class PreemptionDecider implements AutoCloseable {
         return loop.ownedPartitions();
     }
 
-    /** The partition numbers this instance keeps a warm standby of (owned by another instance). */
-    public Set<Integer> standbyPartitions() {
-        return loop.standbyPartitions();
-    }
-
-    /** How many partitions this instance took over from its warm standby (not rebuilt from the beginning) so far. */
-    public long warmTakeovers() {
-        return loop.warmTakeovers();
-    }
-
-    /** How many partitions the requests topic has (as of the loop's current session). */
-    public int inputPartitions() {
-        return loop.inputPartitions();
+    /** The loop, for tests that look at how it holds its partitions (warm standbys, takeovers). */
+    TransactionalLoop loop() {
+        return loop;
     }
 
     /** True while this instance owns partitions of the requests and has rebuilt the view of each. */

@@ -36,8 +36,8 @@ class PreemptionWarmStandbyTest {
             PreemptionDecider second = c.startDecider(GRACES, Clock.systemUTC());
             int home = c.home(c.topics.preemptionRequested());
             // One decides for the unnamed cluster, the other keeps a warm standby of its partition.
-            await().atMost(Duration.ofMinutes(2)).until(() -> first.processor() != null && second.standbyPartitions().contains(home)
-                    || second.processor() != null && first.standbyPartitions().contains(home));
+            await().atMost(Duration.ofMinutes(2)).until(() -> first.processor() != null && second.loop().standbyPartitions().contains(home)
+                    || second.processor() != null && first.loop().standbyPartitions().contains(home));
             PreemptionDecider active = first.processor() != null ? first : second;
             PreemptionDecider standby = active == first ? second : first;
 
@@ -55,15 +55,15 @@ class PreemptionWarmStandbyTest {
             assertThat(before).extracting(WorkloadPreempted::workloadId).containsExactlyInAnyOrder("low-1", "low-2", "low-3", "low-4");
             assertThat(active.processor().pendingGraces()).extracting(ChangelogRecords.PendingGrace::workloadId)
                     .containsExactlyInAnyOrder("mid-3", "mid-4");
-            await().atMost(Duration.ofMinutes(1)).until(() -> standby.standbyPartitions().contains(home));
-            long warmBefore = standby.warmTakeovers();
+            await().atMost(Duration.ofMinutes(1)).until(() -> standby.loop().standbyPartitions().contains(home));
+            long warmBefore = standby.loop().warmTakeovers();
 
             active.close();
             await().atMost(Duration.ofMinutes(2)).until(() -> standby.isDecider() && standby.processor() != null);
 
-            assertThat(standby.warmTakeovers()).as("taken over from the warm standby, not rebuilt").isGreaterThan(warmBefore);
+            assertThat(standby.loop().warmTakeovers()).as("taken over from the warm standby, not rebuilt").isGreaterThan(warmBefore);
             PreemptionProcessor taken = standby.processor();
-            PreemptionProcessor rebuilt = rebuiltFromTheBeginning(c, new PartitionScope(home, standby.inputPartitions()));
+            PreemptionProcessor rebuilt = rebuiltFromTheBeginning(c, new PartitionScope(home, standby.loop().inputPartitions()));
             // The workloads that may be chosen as victims: not the evicted ones, not those already in their grace period.
             assertThat(taken.running()).isEqualTo(rebuilt.running()).containsExactly("high-1", "mid-1", "mid-2");
             assertThat(taken.pendingGraces()).containsExactlyInAnyOrderElementsOf(rebuilt.pendingGraces());
