@@ -35,7 +35,7 @@ public final class Outbox {
     private final Map<ConsumerRecord<String, byte[]>, Exception> failedDeadLetters = new ConcurrentHashMap<>();
     /**
      * Records Kafka refused for what they are (too large, a topic not writable), by the input record being handled
-     * when they were emitted (null: emitted outside any input, e.g. by a batch's decision cycle), with the error.
+     * when they were emitted (empty: emitted outside any input, e.g. by a batch's decision cycle), with the error.
      */
     private final Map<Optional<ConsumerRecord<String, byte[]>>, RefusedOutput> refusedOutputs = new ConcurrentHashMap<>();
     private final PartitionScope scope;

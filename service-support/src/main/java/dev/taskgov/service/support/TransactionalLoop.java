@@ -86,8 +86,9 @@ import java.util.function.Function;
  * record). So is a record whose output Kafka refuses at the commit ({@link Outbox#refusesTheRecord}: too large for
  * its topic, a topic not writable), with the refusal as the reason: the outbox remembers which input record emitted
  * what, and that record is blamed, not the one being handled when the transaction broke. An output emitted by no
- * input record ({@link Processor#afterBatch}, {@link Processor#settle}) blames nobody: the batch is retried after a
- * pause and the partition stalls until the cause is fixed. A dead letter that cannot be written aborts its
+ * input record ({@link Processor#afterBatch}, {@link Processor#settle}) blames nobody, nor does a refused forwarded
+ * copy (sent by the loop, not through the outbox): the batch is retried after a pause and the partition stalls until
+ * the cause is fixed. A dead letter that cannot be written aborts its
  * transaction too: the offsets stay uncommitted and the batch is retried (after a pause) until the dead-letter topic
  * takes it. A fenced producer or a lost
  * generation ends the session; the loop rejoins the group.
@@ -392,6 +393,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 new ArrayList<>(tasks.keySet()).forEach(this::drop);
                 new ArrayList<>(fencing.keySet()).forEach(this::cancelFencing);
                 standbys.values().forEach(s -> {
+                    s.processor.revoked(); // closes what it opened to follow its own sources
                     closeQuietly(s.side);
                     if (s.connecting != null) s.connecting.whenComplete((p, e) -> closeQuietly(p));
                 });
