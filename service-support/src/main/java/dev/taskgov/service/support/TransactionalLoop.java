@@ -472,7 +472,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 for (Task task : List.copyOf(tasks.values())) {
                     if (!task.ready) continue;
                     List<ConsumerRecord<String, byte[]>> sideRecords = new ArrayList<>();
-                    task.side.poll(Duration.ZERO).forEach(sideRecords::add);
+                    // A reader assigned nothing (its side topics not found at the rebuild) must not poll: that throws.
+                    if (!task.side.assignment().isEmpty()) task.side.poll(Duration.ZERO).forEach(sideRecords::add);
                     List<ConsumerRecord<String, byte[]>> mine = byPartition.getOrDefault(task.scope.partition(), List.of());
                     if (!mine.isEmpty() || !sideRecords.isEmpty()) process(c, task, mine, sideRecords);
                     // Positions, not last offsets + 1: they also step over transaction markers, so a
@@ -651,7 +652,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 standbysUnsupported = true;
                 return;
             }
-            openSide(standby, true);
+            if (!openSide(standby, true)) {
+                // A side topic without partitions yet (just created, metadata not propagated): a standby that does not
+                // read it would take over without its records. Tried again at a later turn.
+                standby.processor.revoked();
+                closeQuietly(standby.side);
+                break;
+            }
             int number = n;
             standby.connecting = CompletableFuture.supplyAsync(() -> transactionalProducer(number, true), fencers);
             standbys.put(n, standby);
@@ -696,9 +703,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     /**
      * The task's processor drops its state and rebuilds what does not come from the side topics (a standby: opens
      * it to follow, without reading); a new side reader is positioned at the beginning of the side topics (a
-     * partitioned one at the task's partition only).
+     * partitioned one at the task's partition only). Answers whether every side topic was found with partitions.
      */
-    private void openSide(Task task, boolean standby) {
+    private boolean openSide(Task task, boolean standby) {
         task.processor.revoked();
         if (standby) task.processor.startFollowing(settings.clientProps(), settings.rebuildTimeout());
         else task.processor.rebuild(settings.clientProps(), settings.rebuildTimeout());
@@ -710,15 +717,20 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         task.side = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> parts = new ArrayList<>();
+        boolean everyTopic = true;
         for (String topic : settings.sideTopics()) {
             List<PartitionInfo> infos = task.side.partitionsFor(topic, settings.rebuildTimeout());
-            if (infos == null) continue;
+            if (infos == null || infos.isEmpty()) {
+                everyTopic = false;
+                continue;
+            }
             boolean split = settings.partitionedSideTopics().contains(topic) && infos.size() == task.scope.partitions();
             infos.stream().filter(i -> !split || i.partition() == task.scope.partition())
                     .forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
         }
         task.side.assign(parts);
         task.side.seekToBeginning(parts);
+        return everyTopic;
     }
 
     /**
