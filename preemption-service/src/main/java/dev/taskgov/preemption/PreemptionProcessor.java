@@ -146,13 +146,15 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     }
 
     /**
-     * A warm standby of this partition (the loop keeps one while another instance decides for it): the view is built
-     * from the state topics by {@link #follow}, the reservations and graces by the loop from the changelog, so that
-     * a takeover reads only what was committed since.
+     * Whether the loop keeps a warm standby of this partition: not yet. {@link #startFollowing} and {@link #follow}
+     * build the view as a standby would (the reservations and graces come from the changelog through the loop), but
+     * with standbys on, PreemptionDeciderTest and GracePeriodTest each had a case that chose other victims than a
+     * rebuilt view does (2 Dec 2026, on a loaded machine; not understood yet: the order of admissions in the view is
+     * the suspect), so a new owner still rebuilds.
      */
     @Override
     public boolean keepsWarmStandby() {
-        return true;
+        return false;
     }
 
     /** A standby's view starts empty, its reader at the beginning of the state topics; {@link #follow} fills it. */
