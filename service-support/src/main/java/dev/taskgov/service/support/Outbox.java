@@ -5,6 +5,11 @@ import dev.taskgov.core.events.EventCodec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -12,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -27,9 +33,23 @@ public final class Outbox {
     private final List<Runnable> afterCommit = new ArrayList<>();
     /** Input records whose dead letter the producer could not write, with the first error. */
     private final Map<ConsumerRecord<String, byte[]>, Exception> failedDeadLetters = new ConcurrentHashMap<>();
+    /**
+     * Records Kafka refused for what they are (too large, a topic not writable), by the input record being handled
+     * when they were emitted (empty: emitted outside any input, e.g. by a batch's decision cycle), with the error.
+     */
+    private final Map<Optional<ConsumerRecord<String, byte[]>>, RefusedOutput> refusedOutputs = new ConcurrentHashMap<>();
     private final PartitionScope scope;
     private final Map<String, Integer> partitionCounts;
+    private ConsumerRecord<String, byte[]> input;
     private int sent;
+
+    /** An emitted record that Kafka refused: where it was going, its key, and the error. */
+    public record RefusedOutput(String topic, String key, Exception cause) {
+        @Override
+        public String toString() {
+            return "its record to " + topic + " (key " + key + ") was refused: " + cause;
+        }
+    }
 
     public Outbox(Producer<String, byte[]> producer, String source, String deadLetterTopic, Clock clock) {
         this(producer, source, deadLetterTopic, clock, PartitionScope.WHOLE, Map.of());
@@ -99,9 +119,38 @@ public final class Outbox {
     }
 
     private void send(ProducerRecord<String, byte[]> record) {
-        // Errors surface at commitTransaction(), which then aborts the whole unit of work.
-        producer.send(record);
+        // Errors surface at commitTransaction(), which then aborts the whole unit of work; the callback remembers which
+        // input record's output it was, so the loop can refuse that record instead of retrying the batch for ever.
+        Optional<ConsumerRecord<String, byte[]>> from = Optional.ofNullable(input);
+        producer.send(record, (metadata, e) -> {
+            if (e != null && refusesTheRecord(e)) refusedOutputs.putIfAbsent(from, new RefusedOutput(record.topic(), record.key(), e));
+        });
         sent++;
+    }
+
+    /**
+     * Errors about the record itself or its topic, which a retry cannot cure: not a transaction aborted or fenced, a
+     * timeout, or anything else Kafka retries (a broker away, a leader moving).
+     */
+    static boolean refusesTheRecord(Exception e) {
+        return e instanceof RecordTooLargeException || e instanceof RecordBatchTooLargeException || e instanceof InvalidRecordException
+                || e instanceof InvalidTopicException || e instanceof TopicAuthorizationException;
+    }
+
+    /**
+     * The input record being handled (the loop sets it before each {@link TransactionalLoop.Processor#apply}, and clears
+     * it after): what it emits is blamed on it if Kafka refuses it.
+     */
+    void handling(ConsumerRecord<String, byte[]> record) {
+        input = record;
+    }
+
+    /**
+     * The emitted records Kafka refused in this transaction (complete once it was committed or aborted), by the input
+     * record that emitted them (empty: emitted outside any input).
+     */
+    public Map<Optional<ConsumerRecord<String, byte[]>>, RefusedOutput> refusedOutputs() {
+        return Map.copyOf(refusedOutputs);
     }
 
     /**

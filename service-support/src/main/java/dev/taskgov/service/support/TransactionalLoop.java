@@ -31,6 +31,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -66,20 +67,46 @@ import java.util.function.Function;
  * with the group metadata, so a member of an older generation cannot commit either).
  *
  * <p>Warm standbys: when a processor's whole state comes from the side topics ({@link Processor#stateFromSideTopics},
- * e.g. its changelog partition plus quotas and nodes), the loop keeps one standby per partition number it does not
- * own: a processor that has done (2) and follows (3) between polls, deciding nothing and holding no producer. Taking
- * such a partition over is then (1), reading the side topics from where the standby is to their end (after the
- * fence, so the previous owner's last commit is in and its open transaction is not), (4) and (5): the processor
- * has seen the same records in the same order as a rebuild would, only earlier. Once a task decides, its reader
- * skips the processor's own output ({@link Processor#ownSideTopics}, its changelog).
+ * e.g. its changelog partition plus quotas and nodes), or its rebuild reads sources of its own that it can follow
+ * ({@link Processor#keepsWarmStandby}: preemption's processor can follow its state topics, but does not opt in yet), the loop keeps one standby per partition number
+ * it does not own: a processor that has opened its sources without reading them ({@link Processor#startFollowing}
+ * instead of (2)) and, between polls, applies what they and the side topics (3) have fetched
+ * ({@link Processor#follow}), deciding nothing and holding no producer, only a connected one for later. Taking such a
+ * partition over is then (1), reading its own sources and the side topics from where the standby is to their end
+ * (after the fence, so the previous owner's last commit is in and its open transaction is not), (4) and (5): the
+ * processor has seen the same records as a rebuild would, only earlier, and in the same order within each topic
+ * partition (the order across its own sources and the side topics may differ from a rebuild's, which a processor
+ * keeping standbys must not depend on). Once a task decides, its reader skips the processor's own output
+ * ({@link Processor#ownSideTopics}, its changelog).
  *
  * <p>A record on the wrong partition (a producer that did not partition by cluster) is forwarded, in the same
  * transaction, to the partition its processor names ({@link Processor#home}), with the header
  * {@value #FORWARDED_HEADER}; its owner applies it there. A record whose processing throws is retried once
  * after an abort and a rebuild of its task; the second time it is dead-lettered (the loop never stops on a bad
- * record). A dead letter that cannot be written aborts its transaction too: the offsets stay uncommitted and
- * the batch is retried (after a pause) until the dead-letter topic takes it. A fenced producer or a lost
+ * record). So is a record whose output Kafka refuses at the commit ({@link Outbox#refusesTheRecord}: too large for
+ * its topic, a topic not writable), with the refusal as the reason: the outbox remembers which input record emitted
+ * what, and that record is blamed, not the one being handled when the transaction broke. An output emitted by no
+ * input record ({@link Processor#afterBatch}, {@link Processor#settle}) blames nobody, nor does a refused forwarded
+ * copy (sent by the loop, not through the outbox): the batch is retried after a pause and the partition stalls until
+ * the cause is fixed. A dead letter that cannot be written aborts its
+ * transaction too: the offsets stay uncommitted and the batch is retried (after a pause) until the dead-letter topic
+ * takes it. A fenced producer or a lost
  * generation ends the session; the loop rejoins the group.
+ *
+ * <p>Known gaps. (1) The list of records whose handling failed (the poison list) is the task's own, in memory: its
+ * owner's later rebuilds skip such a side-topic record, but a warm standby of the partition (on another instance, or
+ * on this one once the partition has moved) does not know the list and restores the record like any other, so the
+ * state it takes over can differ from the owner's by that record, as a cold rebuild after a restart (which has lost
+ * the list too) does. (2) A {@link Processor#restoreSide} that throws is not caught: it ends the loop thread, so a
+ * processor must not throw there (the deciders' processors catch what they cannot parse). (3) Early fencing cannot
+ * be called back: the {@code initTransactions()} of a partition assigned, then revoked before it was taken, may still
+ * reach the transaction coordinator after the next owner's (another instance, or this one assigned the partition
+ * again); it then bumps the producer epoch once more and fences the next owner's producer, whose next send or commit
+ * fails with a {@code ProducerFencedException}, so that owner ends its session and rejoins the group (its partitions
+ * are taken again, from the standbys where it keeps them). A delay, never a double decision: the cancelled fencing's
+ * producer is closed as soon as its {@code initTransactions()} returns and never begins a transaction. It takes a
+ * revocation within the fencing's round trips (about 100 ms) of the assignment, i.e. two rebalances in quick
+ * succession, such as a member joining while another dies.
  */
 public final class TransactionalLoop implements Runnable, AutoCloseable {
 
@@ -162,6 +189,35 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
          */
         default boolean stateFromSideTopics() {
             return false;
+        }
+
+        /**
+         * Whether the loop keeps a warm standby of this processor for every partition this instance does not own: yes
+         * when its whole state comes from the side topics; a processor whose {@link #rebuild} reads sources of its
+         * own says yes when {@link #startFollowing} and {@link #follow} keep those current as well.
+         */
+        default boolean keepsWarmStandby() {
+            return stateFromSideTopics();
+        }
+
+        /**
+         * A warm standby starts, in place of {@link #rebuild}: drop all state and open the sources a rebuild reads at
+         * their beginning, without waiting for them ({@link #follow} reads them), so the loop thread goes on deciding
+         * for the partitions it owns. The default is the rebuild, right for a processor that reads nothing itself.
+         */
+        default void startFollowing(Properties clientProps, Duration timeout) {
+            rebuild(clientProps, timeout);
+        }
+
+        /**
+         * A standby's step: apply what the sources of its own (those {@link #rebuild} reads) have committed since,
+         * deciding nothing. Between polls ({@code toEnd} false) it takes what has been fetched and does not wait; at
+         * the takeover, after the previous owner is fenced ({@code toEnd} true), it reads up to their end offsets of
+         * now, as a rebuild would have. Answers whether it is at the end of its sources as far as it knows (a
+         * standby is reported caught up once this and the side topics are).
+         */
+        default boolean follow(boolean toEnd) {
+            return true;
         }
 
         /**
@@ -251,9 +307,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private record Fenced(KafkaProducer<String, byte[]> producer, long millis) {
     }
     /**
-     * Warm standbys (only for processors whose {@link Processor#stateFromSideTopics state comes from the side
-     * topics}): one per partition number this instance does not own, following the side topics (no producer, no
-     * decisions), so a takeover reads only the tail. Loop thread only.
+     * Warm standbys (only for processors that {@link Processor#keepsWarmStandby keep them}): one per partition number
+     * this instance does not own, following the side topics and the processor's own sources (no decisions, a
+     * producer connected but not initialised), so a takeover reads only the tail. Loop thread only.
      */
     private final Map<Integer, Task> standbys = new java.util.concurrent.ConcurrentSkipListMap<>();
     private boolean standbysUnsupported;
@@ -337,6 +393,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 new ArrayList<>(tasks.keySet()).forEach(this::drop);
                 new ArrayList<>(fencing.keySet()).forEach(this::cancelFencing);
                 standbys.values().forEach(s -> {
+                    s.processor.revoked(); // closes what it opened to follow its own sources
                     closeQuietly(s.side);
                     if (s.connecting != null) s.connecting.whenComplete((p, e) -> closeQuietly(p));
                 });
@@ -415,7 +472,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 for (Task task : List.copyOf(tasks.values())) {
                     if (!task.ready) continue;
                     List<ConsumerRecord<String, byte[]>> sideRecords = new ArrayList<>();
-                    task.side.poll(Duration.ZERO).forEach(sideRecords::add);
+                    // A reader assigned nothing (its side topics not found at the rebuild) must not poll: that throws.
+                    if (!task.side.assignment().isEmpty()) task.side.poll(Duration.ZERO).forEach(sideRecords::add);
                     List<ConsumerRecord<String, byte[]>> mine = byPartition.getOrDefault(task.scope.partition(), List.of());
                     if (!mine.isEmpty() || !sideRecords.isEmpty()) process(c, task, mine, sideRecords);
                     // Positions, not last offsets + 1: they also step over transaction markers, so a
@@ -488,6 +546,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         if (standby != null) {
             int tail;
             try {
+                task.processor.follow(true);
                 tail = readSideToEnd(task);
             } catch (KafkaException e) {
                 LOG.warnf("standby of partition %d could not catch up (%s); rebuilding it", n, e.toString());
@@ -500,7 +559,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 long caughtUp = System.nanoTime();
                 settle(task);
                 warmTakeovers.incrementAndGet();
-                how = String.format("from the warm standby: %d records caught up in %d ms, settle %d ms", tail,
+                how = String.format("from the warm standby: %d side-topic records caught up in %d ms, settle %d ms", tail,
                         ms(caughtUp - fenced), ms(System.nanoTime() - caughtUp));
             }
         } else {
@@ -563,7 +622,11 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         return producer;
     }
 
-    /** Drops a fencing in progress (the partition was revoked before it was taken): its producer is closed once fenced. */
+    /**
+     * Drops a fencing in progress (the partition was revoked before it was taken): its producer is closed once fenced.
+     * The {@code initTransactions()} in flight is not called back and may fence the partition's next owner (known gap
+     * (3) in the class comment).
+     */
     private void cancelFencing(int n) {
         CompletableFuture<Fenced> f = fencing.remove(n);
         if (f != null) f.whenComplete((done, e) -> {
@@ -585,24 +648,32 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         for (int n = 0; n < inputPartitions; n++) {
             if (tasks.containsKey(n) || pending.contains(n) || standbys.containsKey(n)) continue;
             Task standby = new Task(new PartitionScope(n, inputPartitions));
-            if (!standby.processor.stateFromSideTopics()) {
+            if (!standby.processor.keepsWarmStandby()) {
                 standbysUnsupported = true;
                 return;
             }
-            openSide(standby);
+            if (!openSide(standby, true)) {
+                // A side topic without partitions yet (just created, metadata not propagated): a standby that does not
+                // read it would take over without its records. Tried again at a later turn.
+                standby.processor.revoked();
+                closeQuietly(standby.side);
+                break;
+            }
             int number = n;
             standby.connecting = CompletableFuture.supplyAsync(() -> transactionalProducer(number, true), fencers);
             standbys.put(n, standby);
             break;
         }
         for (Task standby : standbys.values()) {
+            boolean ownSourcesAtEnd = standby.processor.follow(false);
             for (ConsumerRecord<String, byte[]> r : standby.side.poll(Duration.ZERO)) {
                 standby.processor.restoreSide(r);
                 standby.followed++;
             }
-            if (!standby.caughtUp && standby.side.assignment().stream().allMatch(tp -> standby.side.currentLag(tp).orElse(1) == 0)) {
+            if (!standby.caughtUp && ownSourcesAtEnd
+                    && standby.side.assignment().stream().allMatch(tp -> standby.side.currentLag(tp).orElse(1) == 0)) {
                 standby.caughtUp = true;
-                LOG.infof("warm standby of partition %d caught up (%d records)", standby.scope.partition(), standby.followed);
+                LOG.infof("warm standby of partition %d caught up (%d side-topic records)", standby.scope.partition(), standby.followed);
             }
         }
     }
@@ -620,7 +691,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     /** Builds the task's state from the beginning of its side topics (and whatever its processor's rebuild reads), then settles. */
     private void rebuild(Task task) {
         long start = System.nanoTime();
-        openSide(task);
+        openSide(task, false);
         long opened = System.nanoTime();
         int sideRecords = readSideToEnd(task);
         long sideDone = System.nanoTime();
@@ -630,12 +701,14 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     }
 
     /**
-     * The task's processor drops its state and rebuilds what does not come from the side topics; a new side reader
-     * is positioned at the beginning of the side topics (a partitioned one at the task's partition only).
+     * The task's processor drops its state and rebuilds what does not come from the side topics (a standby: opens
+     * it to follow, without reading); a new side reader is positioned at the beginning of the side topics (a
+     * partitioned one at the task's partition only). Answers whether every side topic was found with partitions.
      */
-    private void openSide(Task task) {
+    private boolean openSide(Task task, boolean standby) {
         task.processor.revoked();
-        task.processor.rebuild(settings.clientProps(), settings.rebuildTimeout());
+        if (standby) task.processor.startFollowing(settings.clientProps(), settings.rebuildTimeout());
+        else task.processor.rebuild(settings.clientProps(), settings.rebuildTimeout());
         if (task.side != null) task.side.close();
         Properties props = new Properties();
         props.putAll(settings.clientProps());
@@ -644,15 +717,20 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         task.side = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> parts = new ArrayList<>();
+        boolean everyTopic = true;
         for (String topic : settings.sideTopics()) {
             List<PartitionInfo> infos = task.side.partitionsFor(topic, settings.rebuildTimeout());
-            if (infos == null) continue;
+            if (infos == null || infos.isEmpty()) {
+                everyTopic = false;
+                continue;
+            }
             boolean split = settings.partitionedSideTopics().contains(topic) && infos.size() == task.scope.partitions();
             infos.stream().filter(i -> !split || i.partition() == task.scope.partition())
                     .forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
         }
         task.side.assign(parts);
         task.side.seekToBeginning(parts);
+        return everyTopic;
     }
 
     /**
@@ -715,15 +793,18 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         try {
             for (ConsumerRecord<String, byte[]> r : sideRecords) {
                 current = r;
+                out.handling(r);
                 applyOrRefuse(task, r, out);
             }
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
             for (ConsumerRecord<String, byte[]> r : records) {
                 current = r;
+                out.handling(r);
                 routeOrApply(task, r, out);
                 offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
             }
             current = null;
+            out.handling(null);
             task.processor.afterBatch(out);
             task.producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
             task.producer.commitTransaction();
@@ -740,7 +821,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             LOG.warnf(e, "transaction of partition %d aborted%s", task.scope.partition(),
                     current == null ? "" : " at " + coordinates(current));
             task.producer.abortTransaction();
+            // Complete now: aborting waited for every send of the transaction, so their callbacks have run.
             Map<ConsumerRecord<String, byte[]>, Exception> lost = out.failedDeadLetters();
+            Map<Optional<ConsumerRecord<String, byte[]>>, Outbox.RefusedOutput> refused = out.refusedOutputs();
             if (!lost.isEmpty()) {
                 // Not the current record's fault: its processing went well, the dead-letter topic refused a write.
                 // Nothing is committed, so the refused records come again after the rebuild; a pause keeps a
@@ -751,6 +834,19 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     task.processor.deadLetterWriteFailed(r, cause);
                 });
                 pause(DEAD_LETTER_RETRY_PAUSE);
+            } else if (!refused.isEmpty()) {
+                // Kafka refused what a record emitted (too large, a topic it may not write): that record is at fault,
+                // not the one being handled when the transaction broke (a send after the refusal fails too), and a
+                // retry would be refused again. An output of no input record (a batch's decision cycle, a settle)
+                // has nobody to blame: the batch is retried after a pause, and the partition stalls until fixed.
+                refused.forEach((input, output) -> {
+                    if (input.isPresent()) {
+                        task.poison.merge(coordinates(input.get()), "processing failed: " + output, (a, b) -> a);
+                    } else {
+                        LOG.errorf("partition %d: %s, emitted by no input record; the batch is retried", task.scope.partition(), output);
+                    }
+                });
+                if (refused.keySet().stream().anyMatch(Optional::isEmpty)) pause(DEAD_LETTER_RETRY_PAUSE);
             } else if (current != null) {
                 // Retried once after the rebuild below; dead-lettered the second time.
                 task.poison.merge(coordinates(current), "processing failed: " + e, (a, b) -> a);
