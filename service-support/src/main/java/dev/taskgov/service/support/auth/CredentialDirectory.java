@@ -17,6 +17,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The access keys as admission- and topology-service know them: read from the compacted credentials topic that
@@ -34,6 +37,9 @@ public final class CredentialDirectory implements CredentialLookup, AutoCloseabl
     private final SecretBox box;
     private final Thread thread;
     private volatile boolean running = true;
+    /** Opened by {@link #close}: ends a pause after a failed read at once. */
+    private final CountDownLatch closing = new CountDownLatch(1);
+    private final AtomicLong failedReads = new AtomicLong();
 
     public CredentialDirectory(Properties clientProps, String topic, SecretBox box) {
         this.consumer = CompactedTopicReader.groupless(clientProps, new StringDeserializer());
@@ -62,31 +68,62 @@ public final class CredentialDirectory implements CredentialLookup, AutoCloseabl
         }
     }
 
+    /** The first pause after a failed read, doubled after each failure in a row up to {@link #MAX_RETRY_PAUSE}. */
+    static final Duration FIRST_RETRY_PAUSE = Duration.ofSeconds(1);
+    static final Duration MAX_RETRY_PAUSE = Duration.ofSeconds(30);
+
+    /**
+     * Reads the topic for as long as the directory is open. A failure (the broker unreachable or too slow at start,
+     * a metadata timeout) is logged and retried after a pause from where the reader stood: a reader that gave up
+     * would leave the service refusing new keys and accepting revoked ones until it restarts.
+     */
     private void run() {
+        Duration pause = FIRST_RETRY_PAUSE;
         try {
             List<TopicPartition> partitions = List.of();
-            while (running && partitions.isEmpty()) {
-                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
-                partitions = infos == null ? List.of() : infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
-                if (partitions.isEmpty()) {
-                    LOG.infof("credentials topic %s does not exist yet; waiting for quota-service to create it", topic);
-                    consumer.poll(Duration.ofSeconds(2)); // no assignment: just waits, interruptible by wakeup
-                }
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
             while (running) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-                    apply(r);
+                try {
+                    if (partitions.isEmpty()) {
+                        partitions = partitions();
+                        if (partitions.isEmpty()) {
+                            LOG.infof("credentials topic %s does not exist yet; waiting for quota-service to create it", topic);
+                            consumer.poll(Duration.ofSeconds(2)); // no assignment: just waits, interruptible by wakeup
+                            continue;
+                        }
+                        consumer.assign(partitions);
+                        consumer.seekToBeginning(partitions);
+                    }
+                    for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                        apply(r);
+                    }
+                    pause = FIRST_RETRY_PAUSE;
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    if (!running) break;
+                    failedReads.incrementAndGet();
+                    LOG.warnf("reading the credentials topic %s failed (%s); trying again in %d s", topic, e, pause.toSeconds());
+                    if (closing.await(pause.toMillis(), TimeUnit.MILLISECONDS)) break;
+                    pause = pause.multipliedBy(2).compareTo(MAX_RETRY_PAUSE) > 0 ? MAX_RETRY_PAUSE : pause.multipliedBy(2);
                 }
             }
         } catch (WakeupException e) {
             // closing
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "reading the credentials topic %s stopped; new and revoked keys are no longer seen", topic);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             consumer.close();
         }
+    }
+
+    /** Reads of the topic that failed and were tried again since the directory started. */
+    public long failedReads() {
+        return failedReads.get();
+    }
+
+    private List<TopicPartition> partitions() {
+        List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
+        return infos == null ? List.of() : infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
     }
 
     private void apply(ConsumerRecord<String, String> r) {
@@ -113,6 +150,7 @@ public final class CredentialDirectory implements CredentialLookup, AutoCloseabl
     @Override
     public void close() {
         running = false;
+        closing.countDown();
         consumer.wakeup();
         try {
             thread.join(5000);
