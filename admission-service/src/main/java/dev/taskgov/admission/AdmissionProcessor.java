@@ -85,7 +85,11 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
      * entry is stale when its workload was forgotten or submitted again since; the sweep skips it.
      */
     private final PriorityQueue<Expiry> expiries = new PriorityQueue<>();
-    /** Changelog records read while the state is built, the latest per workload id, unparsed until it settles. */
+    /**
+     * Changelog records read while the state is built, the latest per workload id, unparsed until it settles; in
+     * replica mode, those followed since the last read, unparsed until a read needs them (the decider beside it
+     * has the same records decoded already, and most are replaced before anyone reads them).
+     */
     private final Map<String, byte[]> changelog = new HashMap<>();
     /** The cluster records read so far, per cluster; the same builder preemption-service uses. */
     private final ClusterInputsByCluster inputs = new ClusterInputsByCluster();
@@ -238,20 +242,26 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     /** The workload records of this processor's clusters from the changelog read so far (as a rebuild reads them). */
     private void restoreWorkloads() {
+        parseChangelog();
+        LOG.infof("restored %d workload records from %s", workloads.size(), topics.changelog());
+    }
+
+    /** Parses the changelog records kept unparsed into the workload records (a record that does not parse is skipped). */
+    private void parseChangelog() {
         changelog.forEach((id, bytes) -> {
             try {
                 WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
                 // A changelog split otherwise than the inputs holds other partitions' clusters too.
                 if (!owns(r.cluster())) return;
                 workloads.put(id, r);
-                expireLater(r);
+                // A replica forgets when the decider's tombstone arrives; it keeps no expiries of its own.
+                if (!replica) expireLater(r);
                 admissionSeq = Math.max(admissionSeq, r.admissionSeq());
             } catch (RuntimeException e) {
                 LOG.errorf(e, "changelog record %s does not parse; skipped", id);
             }
         });
         changelog.clear();
-        LOG.infof("restored %d workload records from %s", workloads.size(), topics.changelog());
     }
 
     @Override
@@ -305,22 +315,15 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     /**
      * Replica mode: applies one committed record of the changelog, quota or topology topic to this view and
-     * decides nothing. The scheduler that queue order and dry runs need is rebuilt on the next such read.
+     * decides nothing. A changelog record is kept unparsed (the latest per workload) until a read needs the
+     * workloads ({@link #followedWorkloads}); the scheduler that queue order and dry runs need is rebuilt on the
+     * next such read.
      */
     public synchronized void follow(ConsumerRecord<String, byte[]> record) {
-        if (record.topic().equals(topics.changelog())) {
-            if (record.value() == null) {
-                workloads.remove(record.key());
-            } else {
-                try {
-                    workloads.put(record.key(), EventCodec.read(record.value(), WorkloadRecord.class));
-                } catch (RuntimeException e) {
-                    LOG.errorf(e, "changelog record %s does not parse; skipped", record.key());
-                }
-            }
-        } else {
-            restoreSide(record);
+        if (record.topic().equals(topics.changelog()) && record.value() == null && record.key() != null) {
+            workloads.remove(record.key());
         }
+        restoreSide(record);
         replica = true;
         replicaStale = true;
     }
@@ -337,8 +340,14 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         replicaStale = false;
     }
 
+    /** Replica mode: parses the changelog records followed since the last read, before a read of the workloads. */
+    private void followedWorkloads() {
+        if (replica) parseChangelog();
+    }
+
     /** A cluster's scheduler for reads: a replica restores them from its records when they changed since the last read. */
     private Optional<Scheduler> readScheduler(ClusterArn c) {
+        followedWorkloads();
         if (replicaStale) {
             cluster(ClusterArn.UNNAMED);
             workloads.values().forEach(r -> cluster(r.cluster()));
@@ -849,11 +858,13 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     }
 
     public synchronized Optional<WorkloadRecord> workload(String id) {
+        followedWorkloads();
         return Optional.ofNullable(workloads.get(id));
     }
 
     /** Records filtered by cluster, team and state (null = any), by id. */
     public synchronized List<WorkloadRecord> workloads(ClusterArn cluster, String team, WorkloadState state) {
+        followedWorkloads();
         return workloads.values().stream()
                 .filter(r -> cluster == null || cluster.equals(r.cluster()))
                 .filter(r -> team == null || team.equals(r.team()))
@@ -914,6 +925,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     public synchronized WorkloadCounts workloadCounts() {
         Map<ClusterArn, Map<String, Map<String, Long>>> pending = new TreeMap<>();
         Map<ClusterArn, Map<String, Long>> admitted = new TreeMap<>();
+        followedWorkloads();
         for (WorkloadRecord r : workloads.values()) {
             if (!owns(r.cluster())) continue;
             if (r.state() == WorkloadState.Pending) {
@@ -956,7 +968,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     /** One cluster's summary for {@code GET /clusters}: nodes, capacity, quotas and use; empty when unknown. */
     public synchronized Optional<ClusterSummary> summary(ClusterArn cluster) {
         if (!inputs.governed().contains(cluster)) return Optional.empty();
-        Optional<Scheduler> s = readScheduler(cluster);
+        Optional<Scheduler> s = readScheduler(cluster); // parses the followed workloads too
         ClusterInputs in = inputs.of(cluster);
         Map<String, Long> byState = new TreeMap<>();
         workloads.values().stream().filter(r -> r.cluster().equals(cluster))

@@ -71,6 +71,18 @@ class ReadReplicaTest {
             decider.close(); // the other instance takes the cluster over; the replica goes on answering with the same state
             await().atMost(Duration.ofMinutes(2)).until(standby::decidesDefaultCluster);
             assertThat(replica.reads().orElseThrow().workload("fits")).contains(admitted);
+
+            // The replica has answered reads already; what the new decider records after them shows in the next reads.
+            c.publish(c.topics.finished(), "fits", new dev.taskgov.core.events.WorkloadFinished("fits", t0.plusSeconds(3),
+                    dev.taskgov.core.events.WorkloadFinished.Outcome.Succeeded), true);
+            await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
+                AdmissionProcessor later = replica.reads().orElseThrow();
+                assertThat(later.workload("fits")).map(WorkloadRecord::state).contains(WorkloadState.Finished);
+                assertThat(later.workload("waits")).map(WorkloadRecord::state).contains(WorkloadState.Admitted);
+                assertThat(later.workloads(null, "team-a", WorkloadState.Admitted)).extracting(WorkloadRecord::workloadId)
+                        .containsExactly("waits");
+                assertThat(later.queue(dev.taskgov.core.cluster.ClusterArn.UNNAMED, "team-a")).isEmpty();
+            });
         }
     }
 }

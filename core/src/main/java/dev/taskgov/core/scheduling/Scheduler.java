@@ -661,7 +661,7 @@ public final class Scheduler {
 
     /** Can this workload be admitted now (directly or by preemption)? If not, it is parked with its reason. */
     private Candidate evaluate(TeamQueue q, WorkloadEntry e, Cycle c) {
-        Evaluation.Blocked known = parkedVerdicts.get(e.shape(), cache.version());
+        Evaluation.Blocked known = parkedVerdicts.get(e, cache.version());
         if (known != null) {
             park(q, e, known, c);
             return null;
@@ -675,7 +675,7 @@ public final class Scheduler {
             return candidate(q, e, null, needs.plan());
         }
         Evaluation.Blocked blocked = (Evaluation.Blocked) result;
-        parkedVerdicts.put(e.shape(), blocked);
+        parkedVerdicts.put(e, blocked);
         park(q, e, blocked, c);
         return null;
     }

@@ -30,6 +30,7 @@ final class Shape {
 
     @Override
     public boolean equals(Object o) {
+        if (this == o) return true; // the verdict memo shares instances between alike entries (ParkedVerdicts)
         return o instanceof Shape other && hash == other.hash && priority == other.priority
                 && team.equals(other.team) && podSets.equals(other.podSets);
     }

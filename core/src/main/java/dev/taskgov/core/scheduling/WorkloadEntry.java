@@ -247,6 +247,12 @@ final class WorkloadEntry {
         return shape;
     }
 
+    /** Takes an equal instance of its shape (the verdict memo's), so that alike entries share one and compare by identity. */
+    void shareShape(Shape equal) {
+        assert equal.equals(shape) : "only an equal shape may be shared";
+        shape = equal;
+    }
+
     Map<String, Resources> requests() {
         return requests;
     }
