@@ -230,11 +230,14 @@ final class DeciderFleet implements AutoCloseable {
     }
 
     private boolean quiet() throws Exception {
-        Map<TopicPartition, Long> ends = endOffsets(List.of(admissionTopics.submitted(), admissionTopics.finished(),
-                admissionTopics.preempted(), preemptionTopics.preemptionRequested()));
+        // Offsets committed BEFORE end offsets: a transaction committing between the two reads (a record forwarded to its
+        // cluster's partition, say) then shows as not done, where read the other way round the ends could miss its output
+        // while the offsets already count its input.
         Map<TopicPartition, OffsetAndMetadata> done = new HashMap<>();
         done.putAll(admin.listConsumerGroupOffsets(group("admission")).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS));
         done.putAll(admin.listConsumerGroupOffsets(group("preemption")).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS));
+        Map<TopicPartition, Long> ends = endOffsets(List.of(admissionTopics.submitted(), admissionTopics.finished(),
+                admissionTopics.preempted(), preemptionTopics.preemptionRequested()));
         for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
             if (e.getValue() == 0) continue;
             OffsetAndMetadata committed = done.get(e.getKey());
