@@ -145,40 +145,6 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         LOG.infof("view rebuilt from %s", stateTopics());
     }
 
-    /**
-     * Whether the loop keeps a warm standby of this partition: not yet. {@link #startFollowing} and {@link #follow}
-     * build the view as a standby would (the reservations and graces come from the changelog through the loop), but
-     * with standbys on, PreemptionDeciderTest and GracePeriodTest each had a case that chose other victims than a
-     * rebuilt view does (2 Dec 2026, on a loaded machine; not understood yet: the order of admissions in the view is
-     * the suspect), so a new owner still rebuilds.
-     */
-    @Override
-    public boolean keepsWarmStandby() {
-        return false;
-    }
-
-    /** A standby's view starts empty, its reader at the beginning of the state topics; {@link #follow} fills it. */
-    @Override
-    public synchronized void startFollowing(Properties clientProps, Duration timeout) {
-        closeReader();
-        state.clear();
-        reader = new StateTopicsReader(clientProps, stateTopics(), KafkaAccess.submissionTopics(topics.submitted()), timeout);
-    }
-
-    /**
-     * The state-topic records fetched since the last step into the view, or at the takeover all of them up to
-     * their end (what a rebuild reads); nothing is decided. The view does not depend on the order of records of
-     * different topics (see {@link ClusterState}), so following them as they come holds what a rebuild holds.
-     */
-    @Override
-    public synchronized boolean follow(boolean toEnd) {
-        if (toEnd) {
-            reader.catchUp(r -> applyState(r, null));
-            return true;
-        }
-        return reader.follow(r -> applyState(r, null));
-    }
-
     /** The changelog (the loop's side topic): reservations and graces of the previous owner. */
     @Override
     public synchronized void restoreSide(ConsumerRecord<String, byte[]> record) {

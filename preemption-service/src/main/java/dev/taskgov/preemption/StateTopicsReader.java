@@ -27,9 +27,6 @@ final class StateTopicsReader implements AutoCloseable {
 
     private final Pattern moreTopics;
     private final java.util.Set<String> known = new java.util.HashSet<>();
-    /** How often {@link #follow} looks for new topics: a listing is a broker round trip, and it runs every loop turn. */
-    private static final Duration TOPIC_SCAN_SPACING = Duration.ofSeconds(10);
-    private long lastTopicScan = System.nanoTime();
 
     /**
      * @param topics     the state topics
@@ -51,7 +48,6 @@ final class StateTopicsReader implements AutoCloseable {
 
     /** Adds the topics matching {@code moreTopics} that are not read yet, from their beginning. */
     private void addNewTopics() {
-        lastTopicScan = System.nanoTime();
         List<TopicPartition> added = new ArrayList<>();
         for (Map.Entry<String, List<PartitionInfo>> t : consumer.listTopics(timeout).entrySet()) {
             if (known.contains(t.getKey()) || !moreTopics.matcher(t.getKey()).matches()) continue;
@@ -62,17 +58,6 @@ final class StateTopicsReader implements AutoCloseable {
         partitions.addAll(added);
         consumer.assign(partitions);
         consumer.seekToBeginning(added);
-    }
-
-    /**
-     * Passes the records fetched since the last call to the sink, without waiting for more (a warm standby's step);
-     * looks for new topics matching {@code moreTopics} at most every {@link #TOPIC_SCAN_SPACING}. Answers whether
-     * every partition read is at its end as of the last fetch.
-     */
-    boolean follow(Consumer<ConsumerRecord<String, byte[]>> sink) {
-        if (System.nanoTime() - lastTopicScan > TOPIC_SCAN_SPACING.toNanos()) addNewTopics();
-        consumer.poll(Duration.ZERO).forEach(sink);
-        return partitions.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0);
     }
 
     /** Passes every record committed since the last call (up to the end offsets of now) to the sink. */

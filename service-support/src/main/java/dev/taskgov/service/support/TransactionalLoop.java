@@ -68,7 +68,7 @@ import java.util.function.Function;
  *
  * <p>Warm standbys: when a processor's whole state comes from the side topics ({@link Processor#stateFromSideTopics},
  * e.g. its changelog partition plus quotas and nodes), or its rebuild reads sources of its own that it can follow
- * ({@link Processor#keepsWarmStandby}: preemption's processor can follow its state topics, but does not opt in yet), the loop keeps one standby per partition number
+ * ({@link Processor#keepsWarmStandby}; no processor does yet: preemption's attempt is in docs/benchmarks.md), the loop keeps one standby per partition number
  * it does not own: a processor that has opened its sources without reading them ({@link Processor#startFollowing}
  * instead of (2)) and, between polls, applies what they and the side topics (3) have fetched
  * ({@link Processor#follow}), deciding nothing and holding no producer, only a connected one for later. Taking such a
