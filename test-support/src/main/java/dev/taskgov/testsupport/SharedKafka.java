@@ -104,6 +104,16 @@ public final class SharedKafka {
             return new Broker(fromEnvironment.trim(), Source.ENVIRONMENT, null,
                     credentials == null || credentials.isBlank() ? null : BrokerDirectory.load(Path.of(credentials.trim())));
         }
+        // Once per JVM, not per class loader (JvmWide): every Quarkus application of a test JVM shares it.
+        Map<String, String> started = JvmWide.startOnce("kafka", SharedKafka::startOwnBroker);
+        String bootstrap = started.get("bootstrap");
+        Source source = Source.valueOf(started.get("source"));
+        if (source != Source.EMBEDDED) return new Broker(bootstrap, source, null, null);
+        Path dir = Path.of(started.get("dir"));
+        return new Broker(bootstrap, source, dir, BrokerDirectory.credentials(dir));
+    }
+
+    private static Map<String, String> startOwnBroker() {
         if (ContainerTier.unavailableFor(ContainerTier.KAFKA_IMAGE, "Kafka broker").isEmpty()) {
             // taskgov/kafka runs the broker the way apache/kafka's image does (KAFKA_* settings, /etc/kafka/docker/run).
             // Not secured: its image has no SASL listener (docs/security.md, "out of scope").
@@ -111,11 +121,11 @@ public final class SharedKafka {
                     DockerImageName.parse(ContainerTier.KAFKA_IMAGE).asCompatibleSubstituteFor("apache/kafka"));
             container.start();
             Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "kafka-container-stop"));
-            return new Broker(container.getBootstrapServers(), Source.TESTCONTAINERS, null, null);
+            return Map.of("bootstrap", container.getBootstrapServers(), "source", Source.TESTCONTAINERS.name());
         }
         EmbeddedKafkaProcess embedded = EmbeddedKafkaProcess.start();
-        return new Broker(embedded.bootstrapServers(), Source.EMBEDDED, embedded.dir(),
-                BrokerDirectory.credentials(embedded.dir()));
+        return Map.of("bootstrap", embedded.bootstrapServers(), "source", Source.EMBEDDED.name(),
+                "dir", embedded.dir().toString());
     }
 
     /** @param dir the embedded broker's directory, else null; @param credentials null when the broker is not secured */

@@ -3,6 +3,7 @@ package dev.taskgov.testsupport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.testcontainers.containers.wait.strategy.Wait;
@@ -46,17 +47,28 @@ public final class SharedPostgres {
             return new DatabaseAddress(url.trim(), envOr(USER_ENV, "postgres"), envOr(PASSWORD_ENV, ""),
                     Source.ENVIRONMENT);
         }
-        if (ContainerTier.unavailableFor(ContainerTier.POSTGRES_IMAGE, "PostgreSQL").isEmpty()) {
-            // taskgov/postgres initialises its database once, before the server it logs as ready.
-            PostgreSQLContainer container = new PostgreSQLContainer(
-                    DockerImageName.parse(ContainerTier.POSTGRES_IMAGE).asCompatibleSubstituteFor("postgres"));
-            container.waitingFor(Wait.forLogMessage(".*database system is ready to accept connections.*\\s", 1));
-            container.start();
-            Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "postgres-container-stop"));
-            return new DatabaseAddress(container.getJdbcUrl(), container.getUsername(), container.getPassword(),
-                    Source.TESTCONTAINERS);
-        }
-        return startEmbedded();
+        // Once per JVM, not per class loader (JvmWide): every Quarkus application of a test JVM shares it.
+        Map<String, String> started = JvmWide.startOnce("postgres", SharedPostgres::startOwn);
+        return new DatabaseAddress(started.get("url"), started.get("user"), started.get("password"),
+                Source.valueOf(started.get("source")));
+    }
+
+    private static Map<String, String> startOwn() {
+        DatabaseAddress own = ContainerTier.unavailableFor(ContainerTier.POSTGRES_IMAGE, "PostgreSQL").isEmpty()
+                ? startContainer() : startEmbedded();
+        return Map.of("url", own.jdbcUrl(), "user", own.username(), "password", own.password(),
+                "source", own.source().name());
+    }
+
+    private static DatabaseAddress startContainer() {
+        // taskgov/postgres initialises its database once, before the server it logs as ready.
+        PostgreSQLContainer container = new PostgreSQLContainer(
+                DockerImageName.parse(ContainerTier.POSTGRES_IMAGE).asCompatibleSubstituteFor("postgres"));
+        container.waitingFor(Wait.forLogMessage(".*database system is ready to accept connections.*\\s", 1));
+        container.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "postgres-container-stop"));
+        return new DatabaseAddress(container.getJdbcUrl(), container.getUsername(), container.getPassword(),
+                Source.TESTCONTAINERS);
     }
 
     private static DatabaseAddress startEmbedded() {
