@@ -2,6 +2,7 @@ package dev.taskgov.topology.capacity;
 
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.DeadLetterWriter;
+import dev.taskgov.service.support.TopicFollower;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -10,8 +11,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
@@ -60,9 +59,7 @@ final class WorkloadEventsLoop implements AutoCloseable {
     private final CapacityView view;
     private final DeadLetterWriter deadLetters;
     private final MeterRegistry registry;
-    private final Thread thread;
-    private volatile boolean running = true;
-    private volatile KafkaConsumer<String, byte[]> consumer;
+    private final TopicFollower<byte[]> follower;
     /** Next offset to read per partition, kept across sessions so that a new session goes on where the last stopped. */
     private final Map<TopicPartition, Long> positions = new HashMap<>();
     private volatile boolean caughtUp;
@@ -84,12 +81,15 @@ final class WorkloadEventsLoop implements AutoCloseable {
         this.view = view;
         this.deadLetters = deadLetters;
         this.registry = registry;
-        this.thread = new Thread(this::run, "workload-events");
-        this.thread.setDaemon(true);
+        Properties props = new Properties();
+        props.putAll(clientProps);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "topology-service-workload-events");
+        this.follower = new TopicFollower<>("workload-events", () -> CompactedTopicReader.groupless(props), this::follow,
+                () -> { });
     }
 
     WorkloadEventsLoop start() {
-        thread.start();
+        follower.start();
         return this;
     }
 
@@ -105,47 +105,25 @@ final class WorkloadEventsLoop implements AutoCloseable {
 
     /** Whether its thread runs (it ends only when closed). */
     boolean alive() {
-        return thread.isAlive();
+        return follower.alive();
     }
 
-    private void run() {
-        for (int attempt = 1; running; attempt++) {
-            try {
-                follow();
-            } catch (WakeupException | InterruptException e) {
-                if (running) LOG.warn("workload events consumer interrupted; starting over", e);
-            } catch (RuntimeException e) {
-                // A broker that refuses the login or the topics, or a failure of this code: start a new consumer
-                // where this one stopped, after a pause that grows with the failures in a row.
-                LOG.warnf(e, "workload events consumer failed (attempt %d); starting over", attempt);
-                pause(Duration.ofSeconds(Math.min(30, attempt)));
-                continue;
-            } finally {
-                consumer = null;
-            }
-            attempt = 0;
-        }
-    }
-
-    private void follow() {
-        Properties props = new Properties();
-        props.putAll(clientProps);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "topology-service-workload-events");
-        try (KafkaConsumer<String, byte[]> c = CompactedTopicReader.groupless(props);
-             KafkaClientMetrics metrics = new KafkaClientMetrics(c)) {
+    /** A new session goes on where the last one stopped ({@link #positions}). */
+    private void follow(KafkaConsumer<String, byte[]> c, TopicFollower.Follow follow) {
+        try (KafkaClientMetrics metrics = new KafkaClientMetrics(c)) {
             metrics.bindTo(registry);
-            consumer = c;
             Set<TopicPartition> assigned = new HashSet<>();
             discover(c, assigned);
             Map<TopicPartition, Long> end = caughtUp ? Map.of() : c.endOffsets(assigned, TOPIC_TIMEOUT);
             long nextDiscovery = System.nanoTime() + DISCOVERY_INTERVAL.toNanos();
-            while (running) {
+            while (follow.running()) {
                 if (System.nanoTime() > nextDiscovery) {
                     discover(c, assigned);
                     nextDiscovery = System.nanoTime() + DISCOVERY_INTERVAL.toNanos();
                 }
                 ConsumerRecords<String, byte[]> records = c.poll(POLL);
-                if (!records.isEmpty() && !apply(c, records)) pause(RETRY_PAUSE);
+                follow.progressed();
+                if (!records.isEmpty() && !apply(c, records)) follow.pause(RETRY_PAUSE);
                 if (!caughtUp && end.entrySet().stream().allMatch(e -> c.position(e.getKey()) >= e.getValue())) {
                     caughtUp = true;
                     LOG.infof("read the workload topics to their end (%d partitions)", assigned.size());
@@ -232,25 +210,8 @@ final class WorkloadEventsLoop implements AutoCloseable {
     private record Refused(ConsumerRecord<String, byte[]> record, RuntimeException failure) {
     }
 
-    private void pause(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            running = false;
-        }
-    }
-
     @Override
     public void close() {
-        running = false;
-        KafkaConsumer<String, byte[]> c = consumer;
-        if (c != null) c.wakeup();
-        thread.interrupt();
-        try {
-            thread.join(Duration.ofSeconds(10).toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        follower.close();
     }
 }

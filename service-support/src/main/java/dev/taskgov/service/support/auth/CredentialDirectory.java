@@ -3,23 +3,22 @@ package dev.taskgov.service.support.auth;
 import dev.taskgov.core.auth.AccessKey;
 import dev.taskgov.core.auth.SecretBox;
 import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.service.support.TopicFollower;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The access keys as admission- and topology-service know them: read from the compacted credentials topic that
@@ -32,25 +31,21 @@ public final class CredentialDirectory implements CredentialLookup, AutoCloseabl
     private static final Logger LOG = Logger.getLogger(CredentialDirectory.class);
 
     private final Map<String, AccessKey> keys = new ConcurrentHashMap<>();
-    private final KafkaConsumer<String, String> consumer;
     private final String topic;
     private final SecretBox box;
-    private final Thread thread;
-    private volatile boolean running = true;
-    /** Opened by {@link #close}: ends a pause after a failed read at once. */
-    private final CountDownLatch closing = new CountDownLatch(1);
-    private final AtomicLong failedReads = new AtomicLong();
+    /** Next offset to read per partition, kept across sessions: a new session goes on where the last one stood. */
+    private final Map<TopicPartition, Long> positions = new HashMap<>();
+    private final TopicFollower<String> follower;
 
     public CredentialDirectory(Properties clientProps, String topic, SecretBox box) {
-        this.consumer = CompactedTopicReader.groupless(clientProps, new StringDeserializer());
         this.topic = topic;
         this.box = box;
-        this.thread = new Thread(this::run, "credentials-" + topic);
-        this.thread.setDaemon(true);
+        this.follower = new TopicFollower<>("credentials-" + topic,
+                () -> CompactedTopicReader.groupless(clientProps, new StringDeserializer()), this::follow, () -> { });
     }
 
     public CredentialDirectory start() {
-        thread.start();
+        follower.start();
         return this;
     }
 
@@ -68,60 +63,41 @@ public final class CredentialDirectory implements CredentialLookup, AutoCloseabl
         }
     }
 
-    /** The first pause after a failed read, doubled after each failure in a row up to {@link #MAX_RETRY_PAUSE}. */
-    static final Duration FIRST_RETRY_PAUSE = Duration.ofSeconds(1);
-    static final Duration MAX_RETRY_PAUSE = Duration.ofSeconds(30);
-
     /**
-     * Reads the topic for as long as the directory is open. A failure (the broker unreachable or too slow at start,
-     * a metadata timeout) is logged and retried after a pause from where the reader stood: a reader that gave up
-     * would leave the service refusing new keys and accepting revoked ones until it restarts.
+     * Reads the topic for as long as the directory is open, from where the last session stood (from the beginning at
+     * the first). A failed session is retried by the follower: a reader that gave up would leave the service refusing
+     * new keys and accepting revoked ones until it restarts.
      */
-    private void run() {
-        Duration pause = FIRST_RETRY_PAUSE;
-        try {
-            List<TopicPartition> partitions = List.of();
-            while (running) {
-                try {
-                    if (partitions.isEmpty()) {
-                        partitions = partitions();
-                        if (partitions.isEmpty()) {
-                            LOG.infof("credentials topic %s does not exist yet; waiting for quota-service to create it", topic);
-                            consumer.poll(Duration.ofSeconds(2)); // no assignment: just waits, interruptible by wakeup
-                            continue;
-                        }
-                        consumer.assign(partitions);
-                        consumer.seekToBeginning(partitions);
-                    }
-                    for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-                        apply(r);
-                    }
-                    pause = FIRST_RETRY_PAUSE;
-                } catch (WakeupException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    if (!running) break;
-                    failedReads.incrementAndGet();
-                    LOG.warnf("reading the credentials topic %s failed (%s); trying again in %d s", topic, e, pause.toSeconds());
-                    if (closing.await(pause.toMillis(), TimeUnit.MILLISECONDS)) break;
-                    pause = pause.multipliedBy(2).compareTo(MAX_RETRY_PAUSE) > 0 ? MAX_RETRY_PAUSE : pause.multipliedBy(2);
+    private void follow(KafkaConsumer<String, String> consumer, TopicFollower.Follow follow) {
+        List<TopicPartition> partitions = List.of();
+        while (follow.running()) {
+            if (partitions.isEmpty()) {
+                partitions = partitions(consumer);
+                if (partitions.isEmpty()) {
+                    LOG.infof("credentials topic %s does not exist yet; waiting for quota-service to create it", topic);
+                    follow.pause(Duration.ofSeconds(2));
+                    continue;
+                }
+                consumer.assign(partitions);
+                for (TopicPartition tp : partitions) {
+                    Long next = positions.get(tp);
+                    if (next == null) consumer.seekToBeginning(List.of(tp));
+                    else consumer.seek(tp, next);
                 }
             }
-        } catch (WakeupException e) {
-            // closing
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            consumer.close();
+            ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
+            for (ConsumerRecord<String, String> r : records) apply(r);
+            for (TopicPartition tp : records.partitions()) positions.put(tp, consumer.position(tp));
+            follow.progressed();
         }
     }
 
     /** Reads of the topic that failed and were tried again since the directory started. */
     public long failedReads() {
-        return failedReads.get();
+        return follower.failedSessions();
     }
 
-    private List<TopicPartition> partitions() {
+    private List<TopicPartition> partitions(KafkaConsumer<String, String> consumer) {
         List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
         return infos == null ? List.of() : infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
     }
@@ -149,13 +125,6 @@ public final class CredentialDirectory implements CredentialLookup, AutoCloseabl
 
     @Override
     public void close() {
-        running = false;
-        closing.countDown();
-        consumer.wakeup();
-        try {
-            thread.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        follower.close();
     }
 }
