@@ -26,7 +26,6 @@ public final class TaskgovMain {
 
     public static void main(String[] args) {
         quietLibraryLogging();
-        StartupWarmup.start(args);
         System.exit(commandLine(args).execute(args));
     }
 
