@@ -19,8 +19,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The run the {@code taskgov} wrapper makes once after each build to write the class-data-sharing archive that every
- * later command starts from (docs/benchmarks.md, "CLI start time"). It runs the ordinary commands in this JVM, each
+ * The run the {@code taskgov} wrapper makes once after each build to list the classes of the class-data-sharing archive
+ * that every later command starts from (docs/benchmarks.md, "CLI start time"). It runs the ordinary commands in this JVM, each
  * signed with a throw-away key against a stand-in for the services on a loopback port, so the archive holds what they
  * load: picocli's command model, the profile file, the AWS SDK's SigV4 signer and its crypto, the HTTP client,
  * Jackson's tree reading and writing, the tables, and the SDK's SageMaker client with its JSON protocol. An archive
@@ -70,6 +70,7 @@ public final class StartupTraining {
     }
 
     public static void main(String[] args) {
+        TaskgovMain.quietLibraryLogging(); // as the commands start, so the archive holds what they load
         List<String> failed = run();
         failed.forEach(f -> System.err.println("startup training: " + f));
         System.exit(0); // a failed command only leaves its classes out of the archive

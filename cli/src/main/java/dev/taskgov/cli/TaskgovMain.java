@@ -25,30 +25,81 @@ public final class TaskgovMain {
     }
 
     public static void main(String[] args) {
-        // Libraries log through slf4j to JBoss LogManager, which must be the JDK's log manager before anything
-        // logs (else it prints an error). Unconfigured, it shows no library log lines on this path (the Quarkus
-        // launch shows their warnings); the commands say what failed themselves.
-        System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+        quietLibraryLogging();
         System.exit(commandLine(args).execute(args));
+    }
+
+    /**
+     * Logging as the direct start needs it, set before anything logs (the startup training sets it too, so the archive
+     * holds the classes this path loads). Libraries log through slf4j: on this path to slf4j's no-op provider, named
+     * explicitly, because looking providers up opens and indexes every jar of the class path, and the JBoss LogManager
+     * that slf4j would find starts Quarkus' log buffering, which only a Quarkus start ever prints; together about a
+     * tenth of {@code get workloads}' CPU (docs/benchmarks.md, "CLI start time"). Either way no library log line is
+     * shown here (the Quarkus launch shows their warnings); the commands say what failed themselves.
+     * {@code slf4j.internal.verbosity} keeps slf4j from announcing the provider on stderr. The JDK's own loggers
+     * (java.util.logging, e.g. the HTTP client's) still go to the JBoss LogManager, which its jar registers as the JDK's
+     * logger finder and which must be the JDK's log manager before anything logs (else it prints an error).
+     */
+    static void quietLibraryLogging() {
+        System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
+        System.setProperty("slf4j.internal.verbosity", "WARN");
+        System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
     }
 
     /**
      * The command tree to run {@code args} with. picocli builds the model of every command it is given, by reflection,
      * before parsing a word: all of {@link TaskgovCommand}'s cost as much CPU as signing and sending a request
      * (docs/benchmarks.md, "CLI start time"). So when the first word names a subcommand, the tree holds
-     * {@code taskgov} and that subcommand's branch only, which parses, runs and explains itself exactly as in the
-     * whole tree; anything else ({@code --help}, no or an unknown subcommand, and {@code completion}, which reads the
-     * whole tree) gets the whole tree.
+     * {@code taskgov} and that subcommand's branch only, and when that subcommand only groups others (as {@code get}
+     * and {@code quota} do) and the second word names one of them, that one only: {@code taskgov quota list} builds
+     * {@code taskgov}, {@code quota} and {@code list}. Each parses, runs and explains itself exactly as in the whole
+     * tree. Anything else ({@code --help}, no or an unknown subcommand, and {@code completion}, which reads the whole
+     * tree) gets the whole tree; a group followed by anything but one of its subcommands gets its whole branch.
      */
     static CommandLine commandLine(String... args) {
-        Command top = TaskgovCommand.class.getAnnotation(Command.class);
-        Class<?> branch = args.length == 0 ? null : Arrays.stream(top.subcommands())
-                .filter(c -> c != CompletionCommand.class && names(c).contains(args[0])).findFirst().orElse(null);
-        if (branch == null) return new CommandLine(new TaskgovCommand());
-        CommandSpec spec = CommandSpec.wrapWithoutInspection(new TaskgovCommand())
-                .name(top.name()).version(top.version()).mixinStandardHelpOptions(top.mixinStandardHelpOptions());
-        spec.usageMessage().description(top.description());
-        return new CommandLine(spec).addSubcommand(branch);
+        Class<?> branch = args.length == 0 ? null : subcommandNamed(TaskgovCommand.class, args[0]);
+        if (branch == null || branch == CompletionCommand.class) return new CommandLine(new TaskgovCommand());
+        return new CommandLine(container(new TaskgovCommand())).addSubcommand(pruned(branch, args, 1));
+    }
+
+    /** {@code command}'s branch for the words from {@code next} on: a group with only the subcommand they name. */
+    private static Object pruned(Class<?> command, String[] args, int next) {
+        Class<?> named = args.length > next && isGroup(command) ? subcommandNamed(command, args[next]) : null;
+        if (named == null) return command;
+        CommandLine group = new CommandLine(container(newInstance(command)));
+        return group.addSubcommand(pruned(named, args, next + 1));
+    }
+
+    /**
+     * A command's model without its subcommands, for a caller to add the one it needs: what its {@code @Command}
+     * says of itself (name, aliases, version, help options, description). Only for commands with no options,
+     * parameters or mixins of their own ({@link #isGroup}), whose whole model this is.
+     */
+    private static CommandSpec container(Object command) {
+        Command c = command.getClass().getAnnotation(Command.class);
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(command).name(c.name()).aliases(c.aliases())
+                .version(c.version()).mixinStandardHelpOptions(c.mixinStandardHelpOptions());
+        spec.usageMessage().description(c.description());
+        return spec;
+    }
+
+    /** A command that only groups others: subcommands, and no fields (so no options, parameters or mixins). */
+    private static boolean isGroup(Class<?> command) {
+        return command.getAnnotation(Command.class).subcommands().length > 0 && command.getDeclaredFields().length == 0
+                && command.getSuperclass() == Object.class;
+    }
+
+    private static Class<?> subcommandNamed(Class<?> command, String word) {
+        return Arrays.stream(command.getAnnotation(Command.class).subcommands())
+                .filter(c -> names(c).contains(word)).findFirst().orElse(null);
+    }
+
+    private static Object newInstance(Class<?> command) {
+        try {
+            return command.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot create " + command.getName(), e);
+        }
     }
 
     private static java.util.List<String> names(Class<?> command) {

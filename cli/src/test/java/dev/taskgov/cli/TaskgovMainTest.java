@@ -27,6 +27,44 @@ class TaskgovMainTest {
     }
 
     @Test
+    void aGroupFollowedByOneOfItsSubcommandsHoldsThatOneOnlyWhichExplainsItselfAsInTheWholeTree() {
+        int pruned = 0;
+        for (Map.Entry<String, CommandLine> group : whole.getSubcommands().entrySet()) {
+            for (Map.Entry<String, CommandLine> sub : group.getValue().getSubcommands().entrySet()) {
+                CommandLine tree = TaskgovMain.commandLine(group.getKey(), sub.getKey(), "--some-flag");
+                CommandLine inBranch = tree.getSubcommands().get(group.getKey());
+                assertThat(new HashSet<>(tree.getSubcommands().values())).as(group.getKey()).hasSize(1);
+                assertThat(inBranch.getCommandSpec().qualifiedName()).isEqualTo(group.getValue().getCommandSpec().qualifiedName());
+                assertThat(inBranch.getCommandSpec().aliases()).isEqualTo(group.getValue().getCommandSpec().aliases());
+                if (new HashSet<>(inBranch.getSubcommands().values()).size() == 1) pruned++;
+                else assertThat(inBranch.getSubcommands().keySet()).as("a group with options of its own keeps its branch")
+                        .isEqualTo(group.getValue().getSubcommands().keySet());
+                sameEverywhere(sub.getValue(), inBranch.getSubcommands().get(sub.getKey()));
+            }
+        }
+        assertThat(pruned).as("get, describe and quota hold one subcommand each").isGreaterThanOrEqualTo(4 + 2 + 5);
+        assertThat(TaskgovMain.commandLine("get", "--help").getSubcommands().get("get").getSubcommands().keySet())
+                .isEqualTo(whole.getSubcommands().get("get").getSubcommands().keySet());
+    }
+
+    @Test
+    void aPrunedCommandParsesAndFailsAsInTheWholeTree() {
+        for (String[] args : new String[][] {{"quota", "list", "--bogus"}, {"get", "workloads", "-o", "nonsense"},
+                {"describe", "workload"}}) {
+            assertThat(errorOf(TaskgovMain.commandLine(args), args)).as(String.join(" ", args))
+                    .isEqualTo(errorOf(new CommandLine(new TaskgovCommand()), args));
+        }
+    }
+
+    private static String errorOf(CommandLine cmd, String[] args) {
+        java.io.StringWriter err = new java.io.StringWriter();
+        cmd.setErr(new java.io.PrintWriter(err, true));
+        cmd.setOut(new java.io.PrintWriter(java.io.Writer.nullWriter()));
+        int exit = cmd.execute(args);
+        return exit + ": " + err;
+    }
+
+    @Test
     void anythingElseGetsTheWholeTree() {
         for (String[] args : new String[][] {{}, {"--help"}, {"-V"}, {"gett", "workloads"}, {"completion", "bash"}}) {
             assertThat(TaskgovMain.commandLine(args).getSubcommands().keySet()).isEqualTo(whole.getSubcommands().keySet());
