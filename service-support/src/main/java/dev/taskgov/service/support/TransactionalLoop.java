@@ -496,14 +496,36 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
+    /**
+     * Reads the partition counts of the group and side topics. The first group topic's count is the number every
+     * task's scope is built on (which clusters it owns, which partition its outputs go to), so it is waited for: a
+     * topic created moments before (the deciders create theirs at start) can be missing from the broker's metadata,
+     * and {@code partitionsFor} then answers an empty list. Taking 1 partition then made every task of the session
+     * believe it owned every cluster and send its outputs by key hash instead of to its own partition.
+     */
     private void readPartitionCounts(KafkaConsumer<String, byte[]> c) {
-        List<String> all = new ArrayList<>(settings.groupTopics());
-        all.addAll(settings.sideTopics());
-        for (String topic : all) {
+        String first = settings.groupTopics().get(0);
+        long deadline = System.nanoTime() + settings.rebuildTimeout().toNanos();
+        Duration pause = Duration.ofMillis(50);
+        List<PartitionInfo> firstInfos;
+        while ((firstInfos = c.partitionsFor(first, settings.rebuildTimeout())) == null || firstInfos.isEmpty()) {
+            if (!running.get()) return;
+            if (System.nanoTime() > deadline) {
+                throw new KafkaException(first + " has no partitions in the broker's metadata after " + settings.rebuildTimeout());
+            }
+            LOG.infof("%s has no partitions in the broker's metadata yet; waiting %d ms", first, pause.toMillis());
+            pause(pause);
+            pause = pause.multipliedBy(2).compareTo(Duration.ofSeconds(1)) > 0 ? Duration.ofSeconds(1) : pause.multipliedBy(2);
+        }
+        partitionCounts.put(first, firstInfos.size());
+        List<String> others = new ArrayList<>(settings.groupTopics().subList(1, settings.groupTopics().size()));
+        others.addAll(settings.sideTopics());
+        for (String topic : others) {
+            // Any other count missing here is asked for again when it is needed (Outbox, forwarding, standbys).
             List<PartitionInfo> infos = c.partitionsFor(topic, settings.rebuildTimeout());
             if (infos != null && !infos.isEmpty()) partitionCounts.put(topic, infos.size());
         }
-        inputPartitions = partitionCounts.getOrDefault(settings.groupTopics().get(0), 1);
+        inputPartitions = firstInfos.size();
         for (String topic : settings.groupTopics()) {
             int n = partitionCounts.getOrDefault(topic, inputPartitions);
             if (n != inputPartitions) {
