@@ -57,6 +57,11 @@ import java.util.function.Function;
  * and its own reader of the side topics (compacted state such as quotas and nodes, read from the beginning
  * without the group; a side topic named as partitioned is read at the task's partition only).
  *
+ * <p>A session starts by reading how many partitions the first group topic has: every task's scope (which clusters
+ * it owns, which partition of a topic split like the inputs its outputs go to) is built on that count, so the loop
+ * waits for it (up to the rebuild timeout, then the session starts again) while the topic is not in the broker's
+ * metadata yet (created moments before, as a deployment starting together does), rather than take 1.
+ *
  * <p>When a task starts (its partition is assigned) the loop (1) creates its transactional producer with the
  * stable {@code transactional.id} {@code <prefix><partition>} and calls {@code initTransactions()}, which fences
  * the partition's previous owner (a zombie's next send or commit fails) and aborts its open transaction at
@@ -68,7 +73,7 @@ import java.util.function.Function;
  *
  * <p>Warm standbys: when a processor's whole state comes from the side topics ({@link Processor#stateFromSideTopics},
  * e.g. its changelog partition plus quotas and nodes), or its rebuild reads sources of its own that it can follow
- * ({@link Processor#keepsWarmStandby}; no processor does yet: preemption's attempt is in docs/benchmarks.md), the loop keeps one standby per partition number
+ * ({@link Processor#keepsWarmStandby}: preemption's, whose view comes from the state topics), the loop keeps one standby per partition number
  * it does not own: a processor that has opened its sources without reading them ({@link Processor#startFollowing}
  * instead of (2)) and, between polls, applies what they and the side topics (3) have fetched
  * ({@link Processor#follow}), deciding nothing and holding no producer, only a connected one for later. Taking such a
@@ -83,7 +88,9 @@ import java.util.function.Function;
  * transaction, to the partition its processor names ({@link Processor#home}), with the header
  * {@value #FORWARDED_HEADER}; its owner applies it there. A record whose processing throws is retried once
  * after an abort and a rebuild of its task; the second time it is dead-lettered (the loop never stops on a bad
- * record). So is a record whose output Kafka refuses at the commit ({@link Outbox#refusesTheRecord}: too large for
+ * record). A side record whose restore throws ({@link Processor#restoreSide}, in a rebuild, a takeover or a
+ * standby's step) is left out of the state, poisoned (the task's later rebuilds skip it) and dead-lettered with the
+ * failure as its reason in the task's settle (it has no offset to commit); the loop thread goes on. So is a record whose output Kafka refuses at the commit ({@link Outbox#refusesTheRecord}: too large for
  * its topic, a topic not writable), with the refusal as the reason: the outbox remembers which input record emitted
  * what, and that record is blamed, not the one being handled when the transaction broke. An output emitted by no
  * input record ({@link Processor#afterBatch}, {@link Processor#settle}) blames nobody, nor does a refused forwarded
@@ -97,8 +104,8 @@ import java.util.function.Function;
  * owner's later rebuilds skip such a side-topic record, but a warm standby of the partition (on another instance, or
  * on this one once the partition has moved) does not know the list and restores the record like any other, so the
  * state it takes over can differ from the owner's by that record, as a cold rebuild after a restart (which has lost
- * the list too) does. (2) A {@link Processor#restoreSide} that throws is not caught: it ends the loop thread, so a
- * processor must not throw there (the deciders' processors catch what they cannot parse). (3) Early fencing cannot
+ * the list too) does; and a side record whose restore throws is dead-lettered again by each task that restores it
+ * anew (the next owner, a restart). (2) Early fencing cannot
  * be called back: the {@code initTransactions()} of a partition assigned, then revoked before it was taken, may still
  * reach the transaction coordinator after the next owner's (another instance, or this one assigned the partition
  * again); it then bumps the producer epoch once more and fences the next owner's producer, whose next send or commit
@@ -258,6 +265,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         final PartitionScope scope;
         final Processor processor;
         final Map<String, String> poison = new HashMap<>();
+        /** Side records whose restore threw, to dead-letter in the task's next settle (they have no offset to commit). */
+        final List<ConsumerRecord<String, byte[]>> unrestorable = new ArrayList<>();
         KafkaProducer<String, byte[]> producer;
         KafkaConsumer<String, byte[]> side;
         volatile boolean ready;
@@ -647,7 +656,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     /**
      * Drops a fencing in progress (the partition was revoked before it was taken): its producer is closed once fenced.
      * The {@code initTransactions()} in flight is not called back and may fence the partition's next owner (known gap
-     * (3) in the class comment).
+     * (2) in the class comment).
      */
     private void cancelFencing(int n) {
         CompletableFuture<Fenced> f = fencing.remove(n);
@@ -689,7 +698,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         for (Task standby : standbys.values()) {
             boolean ownSourcesAtEnd = standby.processor.follow(false);
             for (ConsumerRecord<String, byte[]> r : standby.side.poll(Duration.ZERO)) {
-                standby.processor.restoreSide(r);
+                restore(standby, r);
                 standby.followed++;
             }
             if (!standby.caughtUp && ownSourcesAtEnd
@@ -768,11 +777,28 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             if (System.nanoTime() > deadline) throw new KafkaException("side topics not read to their end in time");
             for (ConsumerRecord<String, byte[]> r : task.side.poll(Duration.ofMillis(100))) {
                 read++;
-                if (task.poison.containsKey(coordinates(r))) continue;
-                task.processor.restoreSide(r);
+                restore(task, r);
             }
         }
         return read;
+    }
+
+    /**
+     * One side record into the task's state (a rebuild, a takeover, a standby's step), unless it is poisoned. A
+     * processor that throws on it does not end the loop thread: the record is poisoned (skipped by the task's later
+     * rebuilds) and dead-lettered with the failure as its reason in the task's settle, like a group record whose
+     * processing fails twice; the state goes on without it.
+     */
+    private void restore(Task task, ConsumerRecord<String, byte[]> r) {
+        String at = coordinates(r);
+        if (task.poison.containsKey(at)) return;
+        try {
+            task.processor.restoreSide(r);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "partition %d: restoring %s failed; it is left out of the state and dead-lettered", task.scope.partition(), at);
+            task.poison.put(at, "!restoring the state failed: " + e);
+            task.unrestorable.add(r);
+        }
     }
 
     /**
@@ -782,8 +808,14 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private void settle(Task task) {
         task.producer.beginTransaction();
         Outbox out = task.outbox();
+        for (ConsumerRecord<String, byte[]> r : task.unrestorable) {
+            String reason = task.poison.get(coordinates(r)).substring(1);
+            out.deadLetter(r, reason);
+            out.afterCommit(() -> task.processor.refusedAfterFailure(r, reason));
+        }
         task.processor.settle(out);
         task.producer.commitTransaction();
+        task.unrestorable.clear();
         out.afterCommitActions().forEach(Runnable::run);
         Set<String> own = task.processor.ownSideTopics();
         if (!own.isEmpty()) task.side.assign(task.side.assignment().stream().filter(tp -> !own.contains(tp.topic())).toList());
