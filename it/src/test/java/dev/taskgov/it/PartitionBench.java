@@ -31,8 +31,9 @@ import static org.awaitility.Awaitility.await;
  * not match surefire's test patterns; it runs only when named): admission decisions per second and
  * submit-to-admitted latency with 1, 2 and 4 admission decider processes over 16 clusters, CPU seconds of the
  * deciders per 1,000 decisions, and the failover time from {@code kill -9} of an owner to the next admission in
- * one of its clusters by another instance. It asserts only that every workload was admitted; the figures are
- * printed and written to {@code target/partition-bench.txt}.
+ * one of its clusters by another instance; with {@code -Dtaskgov.bench.preemption-failovers=N}, the same for a
+ * preemption decider (to the next eviction in one of its clusters). It asserts only that every workload was
+ * admitted; the figures are printed and written to {@code target/partition-bench.txt}.
  *
  * <pre>./mvnw -B -o -pl it -am verify -Dtest=PartitionBench -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dtaskgov.bench.deciders=1,2,4 -Dtaskgov.bench.per-cluster=250</pre>
