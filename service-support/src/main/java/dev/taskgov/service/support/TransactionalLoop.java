@@ -88,14 +88,15 @@ import java.util.function.Function;
  * transaction, to the partition its processor names ({@link Processor#home}), with the header
  * {@value #FORWARDED_HEADER}; its owner applies it there. A record whose processing throws is retried once
  * after an abort and a rebuild of its task; the second time it is dead-lettered (the loop never stops on a bad
- * record). A side record whose restore throws ({@link Processor#restoreSide}, in a rebuild, a takeover or a
- * standby's step) is left out of the state, poisoned (the task's later rebuilds skip it) and dead-lettered with the
- * failure as its reason in the task's settle (it has no offset to commit); the loop thread goes on. So is a record whose output Kafka refuses at the commit ({@link Outbox#refusesTheRecord}: too large for
+ * record). So is a record whose output Kafka refuses at the commit ({@link Outbox#refusesTheRecord}: too large for
  * its topic, a topic not writable), with the refusal as the reason: the outbox remembers which input record emitted
  * what, and that record is blamed, not the one being handled when the transaction broke. An output emitted by no
  * input record ({@link Processor#afterBatch}, {@link Processor#settle}) blames nobody, nor does a refused forwarded
  * copy (sent by the loop, not through the outbox): the batch is retried after a pause and the partition stalls until
- * the cause is fixed. A dead letter that cannot be written aborts its
+ * the cause is fixed. A side record whose restore throws ({@link Processor#restoreSide}, in a rebuild, a takeover or a
+ * standby's step) is left out of the state, poisoned (the task's later rebuilds skip it) and dead-lettered with the
+ * failure as its reason in the task's settle (it has no offset to commit); the loop thread goes on. A dead letter
+ * that cannot be written aborts its
  * transaction too: the offsets stay uncommitted and the batch is retried (after a pause) until the dead-letter topic
  * takes it. A fenced producer or a lost
  * generation ends the session; the loop rejoins the group.
@@ -170,7 +171,10 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         /** Drop all state and load it again (e.g. from its changelog partition); no decisions yet. */
         void rebuild(Properties clientProps, Duration timeout);
 
-        /** Apply a side-topic record while rebuilding: update the view, decide nothing. */
+        /**
+         * Apply a side-topic record while rebuilding: update the view, decide nothing. If it throws, the loop leaves
+         * the record out and dead-letters it (see the class comment).
+         */
         void restoreSide(ConsumerRecord<String, byte[]> record);
 
         /** After a rebuild: make the decisions the restored state calls for. */
