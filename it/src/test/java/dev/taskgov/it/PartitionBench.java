@@ -116,8 +116,7 @@ class PartitionBench {
             fleet.start("preemption", "preemption-1");
             fleet.awaitOwners("admission", Set.of("admission-1", "admission-2"), TopicCatalog.WORKLOAD_PARTITIONS);
             Set<Integer> moved = fleet.owners("admission").get("admission-2");
-            List<ClusterArn> movedClusters = fleet.clusters.stream()
-                    .filter(c -> moved.contains(ClusterPartitions.of(c.value(), TopicCatalog.WORKLOAD_PARTITIONS))).toList();
+            List<ClusterArn> movedClusters = clustersOf(fleet, moved);
             Instant t0 = Instant.parse("2026-12-01T10:00:00Z");
             // Both deciders decide for all their partitions (one admission in every cluster) before the kill: a decider
             // still taking its own partitions when the other dies would be timed as well.
@@ -188,8 +187,7 @@ class PartitionBench {
             fleet.start("preemption", "preemption-2");
             fleet.awaitOwners("preemption", Set.of("preemption-1", "preemption-2"), TopicCatalog.WORKLOAD_PARTITIONS);
             Set<Integer> moved = fleet.owners("preemption").get("preemption-2");
-            List<ClusterArn> movedClusters = fleet.clusters.stream()
-                    .filter(c -> moved.contains(ClusterPartitions.of(c.value(), TopicCatalog.WORKLOAD_PARTITIONS))).toList();
+            List<ClusterArn> movedClusters = clustersOf(fleet, moved);
             // Both decide in every cluster before the kill (one eviction each), and the survivor's standbys are caught up.
             int[] probe = {0};
             for (ClusterArn c : fleet.clusters) request(fleet, c, "warm-" + probe[0]++, t0);
@@ -217,6 +215,12 @@ class PartitionBench {
                     first == null ? -1 : first - killed.toEpochMilli(), moved, movedClusters.size(), before, killed,
                     timeline(fleet.logs().resolve("preemption-1.log"), killed));
         }
+    }
+
+    /** The fleet's clusters whose records are on these partitions. */
+    private static List<ClusterArn> clustersOf(DeciderFleet fleet, Set<Integer> partitions) {
+        return fleet.clusters.stream()
+                .filter(c -> partitions.contains(ClusterPartitions.of(c.value(), TopicCatalog.WORKLOAD_PARTITIONS))).toList();
     }
 
     /** A preemption request for a one-accelerator inference workload (priority 90) of team-a in {@code cluster}. */
