@@ -130,6 +130,12 @@ final class DeciderFleet implements AutoCloseable {
         topics.publishAsync(topic, null, key, value);
     }
 
+    /** A preemption request straight onto the requests topic, at its cluster's {@code partition} (as admission-service sends it). */
+    void publishRequest(int partition, String key, dev.taskgov.core.events.PreemptionRequested request) {
+        topics.publishAsync(preemptionTopics.preemptionRequested(), partition, key, request,
+                dev.taskgov.core.events.PreemptionRequested.TYPE);
+    }
+
     /** Publishes straight to the partition of the value's cluster (as the CLI and admission's HTTP API do). */
     void publishToPartition(String topic, int partition, String key, Object value) {
         topics.publishAsync(topic, partition, key, value);

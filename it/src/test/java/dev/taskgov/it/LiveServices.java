@@ -170,9 +170,13 @@ final class LiveServices implements AutoCloseable {
      * {@code partition} or, when null, the partition of the key (as a producer unaware of clusters would).
      */
     void publishAsync(String topic, Integer partition, String key, Object value) {
+        publishAsync(topic, partition, key, value, "dev.taskgov.test");
+    }
+
+    /** Like {@link #publishAsync(String, Integer, String, Object)}, with this {@code ce_type} (the requests topic dispatches on it). */
+    void publishAsync(String topic, Integer partition, String key, Object value, String type) {
         ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, partition, key, value == null ? null : EventCodec.bytes(value));
-        CloudEventHeaders.write(r.headers(), "dev.taskgov.test", "urn:taskgov:test", UUID.randomUUID().toString(),
-                Instant.now(), key);
+        CloudEventHeaders.write(r.headers(), type, "urn:taskgov:test", UUID.randomUUID().toString(), Instant.now(), key);
         producer.send(r);
     }
 

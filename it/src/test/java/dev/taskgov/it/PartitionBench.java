@@ -4,7 +4,9 @@ import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.core.events.PreemptionRequested;
 import dev.taskgov.core.events.WorkloadAdmitted;
+import dev.taskgov.core.events.WorkloadSubmitted;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -29,8 +31,9 @@ import static org.awaitility.Awaitility.await;
  * not match surefire's test patterns; it runs only when named): admission decisions per second and
  * submit-to-admitted latency with 1, 2 and 4 admission decider processes over 16 clusters, CPU seconds of the
  * deciders per 1,000 decisions, and the failover time from {@code kill -9} of an owner to the next admission in
- * one of its clusters by another instance. It asserts only that every workload was admitted; the figures are
- * printed and written to {@code target/partition-bench.txt}.
+ * one of its clusters by another instance; with {@code -Dtaskgov.bench.preemption-failovers=N}, the same for a
+ * preemption decider (to the next eviction in one of its clusters). It asserts only that every workload was
+ * admitted; the figures are printed and written to {@code target/partition-bench.txt}.
  *
  * <pre>./mvnw -B -o -pl it -am verify -Dtest=PartitionBench -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dtaskgov.bench.deciders=1,2,4 -Dtaskgov.bench.per-cluster=250</pre>
@@ -50,6 +53,9 @@ class PartitionBench {
                 Runtime.getRuntime().availableProcessors(), CLUSTERS, perCluster, TopicCatalog.WORKLOAD_PARTITIONS));
         for (int k : deciders) out.append(throughput(k, perCluster)).append('\n');
         for (int i = 0; i < Integer.getInteger("taskgov.bench.failovers", 3); i++) out.append(failover()).append('\n');
+        for (int i = 0; i < Integer.getInteger("taskgov.bench.preemption-failovers", 0); i++) {
+            out.append(preemptionFailover()).append('\n');
+        }
         System.out.print(out);
         Files.writeString(Path.of("target", "partition-bench.txt"), out);
     }
@@ -110,8 +116,7 @@ class PartitionBench {
             fleet.start("preemption", "preemption-1");
             fleet.awaitOwners("admission", Set.of("admission-1", "admission-2"), TopicCatalog.WORKLOAD_PARTITIONS);
             Set<Integer> moved = fleet.owners("admission").get("admission-2");
-            List<ClusterArn> movedClusters = fleet.clusters.stream()
-                    .filter(c -> moved.contains(ClusterPartitions.of(c.value(), TopicCatalog.WORKLOAD_PARTITIONS))).toList();
+            List<ClusterArn> movedClusters = clustersOf(fleet, moved);
             Instant t0 = Instant.parse("2026-12-01T10:00:00Z");
             // Both deciders decide for all their partitions (one admission in every cluster) before the kill: a decider
             // still taking its own partitions when the other dies would be timed as well.
@@ -154,6 +159,79 @@ class PartitionBench {
                     detected < 0 ? " [killed member still listed]" : "", killed,
                     timeline(fleet.logs().resolve("admission-1.log"), killed));
         }
+    }
+
+    /**
+     * Two preemption deciders (each the other's warm standby) and no admission decider: every cluster runs 32
+     * one-accelerator training workloads (published as admission would), preemption requests come straight onto the
+     * requests topic. kill -9 one decider, then a trickle of requests of higher priority into its clusters: the time
+     * to the first eviction in one of them, written by the survivor.
+     */
+    private static String preemptionFailover() throws Exception {
+        try (DeciderFleet fleet = new DeciderFleet("preemption-failover-bench")) {
+            fleet.declareClusters(CLUSTERS, 4, Map.of("team-a", 32L));
+            Instant t0 = Instant.parse("2026-12-01T10:00:00Z");
+            for (ClusterArn c : fleet.clusters) {
+                int partition = ClusterPartitions.of(c.value(), TopicCatalog.WORKLOAD_PARTITIONS);
+                for (int i = 0; i < 32; i++) {
+                    String id = "run-" + c.shortId() + "-" + i;
+                    fleet.publishToPartition(fleet.admissionTopics.submitted(), partition, id,
+                            DeciderFleet.workload(c, id, "team-a", 1, t0.plusMillis(i)));
+                    fleet.publishToPartition(fleet.admissionTopics.admitted(), partition, id, new WorkloadAdmitted(id, "team-a",
+                            t0.plusSeconds(1).plusMillis(i), Map.of(), List.of(new WorkloadAdmitted.AdmittedPodSet("worker",
+                            DeciderFleet.TYPE, null, List.of(new WorkloadAdmitted.NodeCount("node-" + (i / 8), 1)))), null, c.value()));
+                }
+            }
+            fleet.flush();
+            fleet.start("preemption", "preemption-1");
+            fleet.start("preemption", "preemption-2");
+            fleet.awaitOwners("preemption", Set.of("preemption-1", "preemption-2"), TopicCatalog.WORKLOAD_PARTITIONS);
+            Set<Integer> moved = fleet.owners("preemption").get("preemption-2");
+            List<ClusterArn> movedClusters = clustersOf(fleet, moved);
+            // Both decide in every cluster before the kill (one eviction each), and the survivor's standbys are caught up.
+            int[] probe = {0};
+            for (ClusterArn c : fleet.clusters) request(fleet, c, "warm-" + probe[0]++, t0);
+            fleet.flush();
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> fleet.readAll(fleet.admissionTopics.preempted()).size() >= CLUSTERS);
+            if (Boolean.parseBoolean(System.getProperty("taskgov.bench.await-standbys", "true"))) {
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> moved.stream()
+                        .allMatch(n -> fleet.logContains("preemption-1", "warm standby of partition " + n + " caught up")));
+            }
+            int before = fleet.readAll(fleet.admissionTopics.preempted()).size();
+            Instant killed = Instant.now();
+            fleet.kill9("preemption-2");
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            Long first = null;
+            while (first == null && System.nanoTime() < deadline) {
+                for (ClusterArn c : movedClusters) request(fleet, c, "probe-" + probe[0]++, t0);
+                fleet.flush();
+                first = fleet.readAll(fleet.admissionTopics.preempted()).stream()
+                        .filter(r -> r.timestamp() >= killed.toEpochMilli())
+                        .map(ConsumerRecord::timestamp).min(Long::compare).orElse(null);
+            }
+            return String.format("preemption failover (2 deciders, session 1 s, heartbeat 250 ms): kill -9 -> first eviction in "
+                            + "a moved cluster %d ms (partitions moved %s, %d clusters, %d evictions before); killed at %s (UTC)%n%s",
+                    first == null ? -1 : first - killed.toEpochMilli(), moved, movedClusters.size(), before, killed,
+                    timeline(fleet.logs().resolve("preemption-1.log"), killed));
+        }
+    }
+
+    /** The fleet's clusters whose records are on these partitions. */
+    private static List<ClusterArn> clustersOf(DeciderFleet fleet, Set<Integer> partitions) {
+        return fleet.clusters.stream()
+                .filter(c -> partitions.contains(ClusterPartitions.of(c.value(), TopicCatalog.WORKLOAD_PARTITIONS))).toList();
+    }
+
+    /** A preemption request for a one-accelerator inference workload (priority 90) of team-a in {@code cluster}. */
+    private static void request(DeciderFleet fleet, ClusterArn cluster, String id, Instant t0) {
+        WorkloadSubmitted w = DeciderFleet.workload(cluster, id, "team-a", 1, t0.plusSeconds(60));
+        WorkloadSubmitted preemptor = new WorkloadSubmitted(id, w.namespace(), w.queueName(), "inference-priority", w.jobKind(),
+                w.submittedAt(), w.podSets(), cluster.value());
+        int partition = ClusterPartitions.of(cluster.value(), TopicCatalog.WORKLOAD_PARTITIONS);
+        fleet.publishToPartition(fleet.admissionTopics.submitted(), partition, id, preemptor);
+        fleet.publishRequest(partition, id, new PreemptionRequested(id, "team-a", 90, preemptor, Map.of(), "probe",
+                Instant.now(), cluster.value()));
     }
 
     /**

@@ -90,6 +90,8 @@ class PartitionFailoverTest {
             fleet.awaitQuiet(Duration.ofMinutes(4));
             Outcome reclaimed = Outcome.read(fleet);
             reclaimed.assertEveryCluster(16, 8, 16, 0); // team-b reclaimed its lent 8 in every cluster
+            // The survivors' logs (target/decider-fleet/<id>/) time each takeover and first commit by the wall clock.
+            System.out.printf("failover: kill -9 of admission-2 and preemption-2 at %s (logs in %s)%n", killedAt, fleet.logs());
             report("admission", movedAdmission, reclaimed, killedAt);
             reportPreemption(movedPreemption, reclaimed, killedAt);
 

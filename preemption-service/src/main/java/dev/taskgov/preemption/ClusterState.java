@@ -162,16 +162,28 @@ final class ClusterState {
 
     // ------------------------------------------------------------------ changelog
 
+    /*
+     * The changelog is restored after the state topics by a rebuild, between them by a warm standby (as the records
+     * come): what is restored must not depend on that order. So a restored entry takes its key off the keys to
+     * tombstone (an earlier entry under the key, ended by a state-topic record, must not take the live one with it;
+     * pruneEnded at the settle ends it again if it is over), and a reservation names the cluster only of a workload
+     * no admission has named (the admission is the authority, whichever was read first).
+     */
+
     void restoreReservation(Reservation r) {
         reservations.put(r.preemptorWorkloadId(), r);
-        if (r.clusterArn() != null) tracked(r.preemptorWorkloadId()).cluster = ClusterArn.of(r.clusterArn());
+        ended.removeIf(r.key()::equals);
+        Tracked t = tracked(r.preemptorWorkloadId());
+        if (r.clusterArn() != null && t.lastAdmission == null) t.cluster = ClusterArn.of(r.clusterArn());
     }
 
     void restoreGrace(PendingGrace g) {
         graces.put(g.workloadId(), g);
+        ended.removeIf(g.key()::equals);
     }
 
     void removeChangelogKey(String key) {
+        ended.removeIf(key::equals); // deleted already
         if (key.startsWith(ChangelogRecords.RESERVATION)) reservations.remove(key.substring(ChangelogRecords.RESERVATION.length()));
         else if (key.startsWith(ChangelogRecords.GRACE)) graces.remove(key.substring(ChangelogRecords.GRACE.length()));
     }

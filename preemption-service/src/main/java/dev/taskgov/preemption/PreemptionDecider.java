@@ -146,6 +146,11 @@ public final class PreemptionDecider implements AutoCloseable {
         return loop.ownedPartitions();
     }
 
+    /** The loop, for tests that look at how it holds its partitions (warm standbys, takeovers, partition count). */
+    TransactionalLoop loop() {
+        return loop;
+    }
+
     /** True while this instance owns partitions of the requests and has rebuilt the view of each. */
     public boolean isDecider() {
         return loop.isDecider() && processorsByPartition().values().stream().allMatch(PreemptionProcessor::isReady);

@@ -145,6 +145,39 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         LOG.infof("view rebuilt from %s", stateTopics());
     }
 
+    /**
+     * A warm standby of this partition (the loop keeps one while another instance decides for it): the view is built
+     * from the state topics by {@link #follow}, the reservations and graces by the loop from the changelog, so that
+     * a takeover reads only what was committed since.
+     */
+    @Override
+    public boolean keepsWarmStandby() {
+        return true;
+    }
+
+    /** A standby's view starts empty, its reader at the beginning of the state topics; {@link #follow} fills it. */
+    @Override
+    public synchronized void startFollowing(Properties clientProps, Duration timeout) {
+        closeReader();
+        state.clear();
+        reader = new StateTopicsReader(clientProps, stateTopics(), KafkaAccess.submissionTopics(topics.submitted()), timeout);
+    }
+
+    /**
+     * The state-topic records fetched since the last step into the view, or at the takeover all of them up to
+     * their end (what a rebuild reads); nothing is decided. The view does not depend on the order of records of
+     * different topics, the changelog's included (see {@link ClusterState}), so following them as they come holds what
+     * a rebuild holds.
+     */
+    @Override
+    public synchronized boolean follow(boolean toEnd) {
+        if (toEnd) {
+            reader.catchUp(r -> applyState(r, null));
+            return true;
+        }
+        return reader.follow(r -> applyState(r, null));
+    }
+
     /** The changelog (the loop's side topic): reservations and graces of the previous owner. */
     @Override
     public synchronized void restoreSide(ConsumerRecord<String, byte[]> record) {

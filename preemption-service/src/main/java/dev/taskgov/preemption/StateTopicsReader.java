@@ -27,9 +27,15 @@ final class StateTopicsReader implements AutoCloseable {
 
     private final Pattern moreTopics;
     private final java.util.Set<String> known = new java.util.HashSet<>();
+    /** State topics that had no partitions when the reader opened: without this a reader opened then would never read them. */
+    private final java.util.Set<String> missing = new java.util.HashSet<>();
+    /** How often {@link #follow} looks for new topics: a listing is a broker round trip, and it runs every loop turn. */
+    private static final Duration TOPIC_SCAN_SPACING = Duration.ofSeconds(10);
+    private long lastTopicScan = System.nanoTime();
 
     /**
-     * @param topics     the state topics
+     * @param topics     the state topics; one without partitions yet (created moments ago, not in the broker's
+     *                   metadata yet) is looked for again like those of {@code moreTopics}, and read from its beginning
      * @param moreTopics the topics matching it are read too, also those created later (each team's submission
      *                   topic): they are looked for at each {@link #catchUp}
      */
@@ -39,25 +45,44 @@ final class StateTopicsReader implements AutoCloseable {
         consumer = CompactedTopicReader.groupless(clientProps);
         for (String topic : topics) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
-            if (infos != null) infos.forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
+            if (infos == null || infos.isEmpty()) {
+                missing.add(topic);
+                continue;
+            }
+            infos.forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
             known.add(topic);
         }
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
     }
 
-    /** Adds the topics matching {@code moreTopics} that are not read yet, from their beginning. */
+    /** Adds the topics matching {@code moreTopics}, and the state topics missing so far, that are not read yet, from their beginning. */
     private void addNewTopics() {
+        lastTopicScan = System.nanoTime();
         List<TopicPartition> added = new ArrayList<>();
         for (Map.Entry<String, List<PartitionInfo>> t : consumer.listTopics(timeout).entrySet()) {
-            if (known.contains(t.getKey()) || !moreTopics.matcher(t.getKey()).matches()) continue;
+            if (known.contains(t.getKey()) || t.getValue().isEmpty()
+                    || !(missing.contains(t.getKey()) || moreTopics.matcher(t.getKey()).matches())) continue;
             known.add(t.getKey());
+            missing.remove(t.getKey());
             t.getValue().forEach(i -> added.add(new TopicPartition(i.topic(), i.partition())));
         }
         if (added.isEmpty()) return;
         partitions.addAll(added);
         consumer.assign(partitions);
         consumer.seekToBeginning(added);
+    }
+
+    /**
+     * Passes the records fetched since the last call to the sink, without waiting for more (a warm standby's step);
+     * looks for new topics matching {@code moreTopics} (and state topics missing so far) at most every
+     * {@link #TOPIC_SCAN_SPACING}. Answers whether every state topic is read and at its end as of the last fetch.
+     */
+    boolean follow(Consumer<ConsumerRecord<String, byte[]>> sink) {
+        if (System.nanoTime() - lastTopicScan > TOPIC_SCAN_SPACING.toNanos()) addNewTopics();
+        if (partitions.isEmpty()) return false; // nothing assigned: a poll would throw
+        consumer.poll(Duration.ZERO).forEach(sink);
+        return missing.isEmpty() && partitions.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0);
     }
 
     /** Passes every record committed since the last call (up to the end offsets of now) to the sink. */

@@ -62,4 +62,34 @@ class ClusterStateTest {
         records.forEach(r -> r.accept(state));
         assertThat(state.isRunning("w")).isEqualTo(running);
     }
+
+    /**
+     * A warm standby applies the changelog (reservations, graces) as it comes, between state-topic records; a rebuild
+     * applies it after them. A preemptor admitted (its first reservation is over), evicted and given room again under
+     * the same key: the standby must not end up tombstoning the live reservation that a rebuild keeps.
+     */
+    @org.junit.jupiter.api.Test
+    void a_reservation_made_again_under_its_key_survives_either_order_of_changelog_and_state_topics() {
+        Instant now = Instant.parse("2026-12-02T08:00:00Z");
+        ChangelogRecords.Reservation first = new ChangelogRecords.Reservation("p", "team-a", 0, List.of(), now, null);
+        ChangelogRecords.Reservation again = new ChangelogRecords.Reservation("p", "team-a", 1, List.of(), now, null);
+        Consumer<ClusterState> admitted = s -> s.onAdmitted(new WorkloadAdmitted("p", "team-a", now, Map.of(), List.of()));
+        Consumer<ClusterState> evicted = s -> s.onPreempted("p");
+
+        ClusterState rebuilt = new ClusterState(Duration.ofMinutes(5));
+        List.of(admitted, evicted).forEach(r -> r.accept(rebuilt));
+        rebuilt.restoreReservation(first);
+        rebuilt.restoreReservation(again);
+        rebuilt.pruneEnded(now);
+
+        ClusterState followed = new ClusterState(Duration.ofMinutes(5));
+        followed.restoreReservation(first);
+        admitted.accept(followed);
+        evicted.accept(followed);
+        followed.restoreReservation(again);
+        followed.pruneEnded(now);
+
+        assertThat(followed.preemptorState("p")).isEqualTo(rebuilt.preemptorState("p")).isEqualTo(ClusterState.PreemptorState.ROOM_RESERVED);
+        assertThat(followed.drainEnded()).as("changelog keys to tombstone").isEqualTo(rebuilt.drainEnded()).isEmpty();
+    }
 }

@@ -41,10 +41,19 @@ final class TestCluster implements AutoCloseable {
     private final List<AutoCloseable> owned = new ArrayList<>();
 
     TestCluster(String name) {
+        this(name, true);
+    }
+
+    /**
+     * @param createTopics false: the topics are created later ({@link #createTopics}), and no client of the test's
+     *                     deciders creates one by asking for it (the broker would, with 1 partition)
+     */
+    TestCluster(String name, boolean createTopics) {
         id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
         topics = DeciderTopics.defaults(TopicCatalog.PREEMPTION_CHANGELOG).prefixed(id);
         client.putAll(SharedKafka.adminClientProperties());
-        PreemptionDecider.ensureTopics(client, topics);
+        if (createTopics) createTopics();
+        else client.put(org.apache.kafka.clients.consumer.ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         Properties pp = new Properties();
         pp.putAll(client);
         pp.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -57,11 +66,22 @@ final class TestCluster implements AutoCloseable {
                 "preemption-" + id, "preemption-" + id, "urn:taskgov:test", Duration.ofMillis(50), Duration.ofMinutes(2), false);
     }
 
+    /** Creates the topics the deciders use (one partition per cluster, compacted where latest-value). */
+    void createTopics() {
+        PreemptionDecider.ensureTopics(client, topics);
+    }
+
     PreemptionDecider startDecider(Map<String, Duration> graces, Clock clock) {
+        PreemptionDecider d = start(graces, clock);
+        await().atMost(Duration.ofMinutes(1)).until(d::isDecider);
+        return d;
+    }
+
+    /** Starts a decider without waiting for it to decide. */
+    PreemptionDecider start(Map<String, Duration> graces, Clock clock) {
         PreemptionDecider d = new PreemptionDecider(settings(graces), clock, PreemptionObserver.NONE);
         d.start();
         owned.add(d);
-        await().atMost(Duration.ofMinutes(1)).until(d::isDecider);
         return d;
     }
 

@@ -57,6 +57,11 @@ import java.util.function.Function;
  * and its own reader of the side topics (compacted state such as quotas and nodes, read from the beginning
  * without the group; a side topic named as partitioned is read at the task's partition only).
  *
+ * <p>A session starts by reading how many partitions the first group topic has: every task's scope (which clusters
+ * it owns, which partition of a topic split like the inputs its outputs go to) is built on that count, so the loop
+ * waits for it (up to the rebuild timeout, then the session starts again) while the topic is not in the broker's
+ * metadata yet (created moments before, as a deployment starting together does), rather than take 1.
+ *
  * <p>When a task starts (its partition is assigned) the loop (1) creates its transactional producer with the
  * stable {@code transactional.id} {@code <prefix><partition>} and calls {@code initTransactions()}, which fences
  * the partition's previous owner (a zombie's next send or commit fails) and aborts its open transaction at
@@ -68,7 +73,7 @@ import java.util.function.Function;
  *
  * <p>Warm standbys: when a processor's whole state comes from the side topics ({@link Processor#stateFromSideTopics},
  * e.g. its changelog partition plus quotas and nodes), or its rebuild reads sources of its own that it can follow
- * ({@link Processor#keepsWarmStandby}; no processor does yet: preemption's attempt is in docs/benchmarks.md), the loop keeps one standby per partition number
+ * ({@link Processor#keepsWarmStandby}: preemption's, whose view comes from the state topics), the loop keeps one standby per partition number
  * it does not own: a processor that has opened its sources without reading them ({@link Processor#startFollowing}
  * instead of (2)) and, between polls, applies what they and the side topics (3) have fetched
  * ({@link Processor#follow}), deciding nothing and holding no producer, only a connected one for later. Taking such a
@@ -88,7 +93,10 @@ import java.util.function.Function;
  * what, and that record is blamed, not the one being handled when the transaction broke. An output emitted by no
  * input record ({@link Processor#afterBatch}, {@link Processor#settle}) blames nobody, nor does a refused forwarded
  * copy (sent by the loop, not through the outbox): the batch is retried after a pause and the partition stalls until
- * the cause is fixed. A dead letter that cannot be written aborts its
+ * the cause is fixed. A side record whose restore throws ({@link Processor#restoreSide}, in a rebuild, a takeover or a
+ * standby's step) is left out of the state, poisoned (the task's later rebuilds skip it) and dead-lettered with the
+ * failure as its reason in the task's settle (it has no offset to commit); the loop thread goes on. A dead letter
+ * that cannot be written aborts its
  * transaction too: the offsets stay uncommitted and the batch is retried (after a pause) until the dead-letter topic
  * takes it. A fenced producer or a lost
  * generation ends the session; the loop rejoins the group.
@@ -97,8 +105,8 @@ import java.util.function.Function;
  * owner's later rebuilds skip such a side-topic record, but a warm standby of the partition (on another instance, or
  * on this one once the partition has moved) does not know the list and restores the record like any other, so the
  * state it takes over can differ from the owner's by that record, as a cold rebuild after a restart (which has lost
- * the list too) does. (2) A {@link Processor#restoreSide} that throws is not caught: it ends the loop thread, so a
- * processor must not throw there (the deciders' processors catch what they cannot parse). (3) Early fencing cannot
+ * the list too) does; and a side record whose restore throws is dead-lettered again by each task that restores it
+ * anew (the next owner, a restart). (2) Early fencing cannot
  * be called back: the {@code initTransactions()} of a partition assigned, then revoked before it was taken, may still
  * reach the transaction coordinator after the next owner's (another instance, or this one assigned the partition
  * again); it then bumps the producer epoch once more and fences the next owner's producer, whose next send or commit
@@ -163,7 +171,10 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         /** Drop all state and load it again (e.g. from its changelog partition); no decisions yet. */
         void rebuild(Properties clientProps, Duration timeout);
 
-        /** Apply a side-topic record while rebuilding: update the view, decide nothing. */
+        /**
+         * Apply a side-topic record while rebuilding: update the view, decide nothing. If it throws, the loop leaves
+         * the record out and dead-letters it (see the class comment).
+         */
         void restoreSide(ConsumerRecord<String, byte[]> record);
 
         /** After a rebuild: make the decisions the restored state calls for. */
@@ -258,6 +269,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         final PartitionScope scope;
         final Processor processor;
         final Map<String, String> poison = new HashMap<>();
+        /** Side records whose restore threw, to dead-letter in the task's next settle (they have no offset to commit). */
+        final List<ConsumerRecord<String, byte[]>> unrestorable = new ArrayList<>();
         KafkaProducer<String, byte[]> producer;
         KafkaConsumer<String, byte[]> side;
         volatile boolean ready;
@@ -496,14 +509,36 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
+    /**
+     * Reads the partition counts of the group and side topics. The first group topic's count is the number every
+     * task's scope is built on (which clusters it owns, which partition its outputs go to), so it is waited for: a
+     * topic created moments before (the deciders create theirs at start) can be missing from the broker's metadata,
+     * and {@code partitionsFor} then answers an empty list. Taking 1 partition then made every task of the session
+     * believe it owned every cluster and send its outputs by key hash instead of to its own partition.
+     */
     private void readPartitionCounts(KafkaConsumer<String, byte[]> c) {
-        List<String> all = new ArrayList<>(settings.groupTopics());
-        all.addAll(settings.sideTopics());
-        for (String topic : all) {
+        String first = settings.groupTopics().get(0);
+        long deadline = System.nanoTime() + settings.rebuildTimeout().toNanos();
+        Duration pause = Duration.ofMillis(50);
+        List<PartitionInfo> firstInfos;
+        while ((firstInfos = c.partitionsFor(first, settings.rebuildTimeout())) == null || firstInfos.isEmpty()) {
+            if (!running.get()) return;
+            if (System.nanoTime() > deadline) {
+                throw new KafkaException(first + " has no partitions in the broker's metadata after " + settings.rebuildTimeout());
+            }
+            LOG.infof("%s has no partitions in the broker's metadata yet; waiting %d ms", first, pause.toMillis());
+            pause(pause);
+            pause = pause.multipliedBy(2).compareTo(Duration.ofSeconds(1)) > 0 ? Duration.ofSeconds(1) : pause.multipliedBy(2);
+        }
+        partitionCounts.put(first, firstInfos.size());
+        List<String> others = new ArrayList<>(settings.groupTopics().subList(1, settings.groupTopics().size()));
+        others.addAll(settings.sideTopics());
+        for (String topic : others) {
+            // Any other count missing here is asked for again when it is needed (Outbox, forwarding, standbys).
             List<PartitionInfo> infos = c.partitionsFor(topic, settings.rebuildTimeout());
             if (infos != null && !infos.isEmpty()) partitionCounts.put(topic, infos.size());
         }
-        inputPartitions = partitionCounts.getOrDefault(settings.groupTopics().get(0), 1);
+        inputPartitions = firstInfos.size();
         for (String topic : settings.groupTopics()) {
             int n = partitionCounts.getOrDefault(topic, inputPartitions);
             if (n != inputPartitions) {
@@ -625,7 +660,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     /**
      * Drops a fencing in progress (the partition was revoked before it was taken): its producer is closed once fenced.
      * The {@code initTransactions()} in flight is not called back and may fence the partition's next owner (known gap
-     * (3) in the class comment).
+     * (2) in the class comment).
      */
     private void cancelFencing(int n) {
         CompletableFuture<Fenced> f = fencing.remove(n);
@@ -667,7 +702,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         for (Task standby : standbys.values()) {
             boolean ownSourcesAtEnd = standby.processor.follow(false);
             for (ConsumerRecord<String, byte[]> r : standby.side.poll(Duration.ZERO)) {
-                standby.processor.restoreSide(r);
+                restore(standby, r);
                 standby.followed++;
             }
             if (!standby.caughtUp && ownSourcesAtEnd
@@ -746,11 +781,28 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             if (System.nanoTime() > deadline) throw new KafkaException("side topics not read to their end in time");
             for (ConsumerRecord<String, byte[]> r : task.side.poll(Duration.ofMillis(100))) {
                 read++;
-                if (task.poison.containsKey(coordinates(r))) continue;
-                task.processor.restoreSide(r);
+                restore(task, r);
             }
         }
         return read;
+    }
+
+    /**
+     * One side record into the task's state (a rebuild, a takeover, a standby's step), unless it is poisoned. A
+     * processor that throws on it does not end the loop thread: the record is poisoned (skipped by the task's later
+     * rebuilds) and dead-lettered with the failure as its reason in the task's settle, like a group record whose
+     * processing fails twice; the state goes on without it.
+     */
+    private void restore(Task task, ConsumerRecord<String, byte[]> r) {
+        String at = coordinates(r);
+        if (task.poison.containsKey(at)) return;
+        try {
+            task.processor.restoreSide(r);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "partition %d: restoring %s failed; it is left out of the state and dead-lettered", task.scope.partition(), at);
+            task.poison.put(at, "!restoring the state failed: " + e);
+            task.unrestorable.add(r);
+        }
     }
 
     /**
@@ -760,8 +812,14 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private void settle(Task task) {
         task.producer.beginTransaction();
         Outbox out = task.outbox();
+        for (ConsumerRecord<String, byte[]> r : task.unrestorable) {
+            String reason = task.poison.get(coordinates(r)).substring(1);
+            out.deadLetter(r, reason);
+            out.afterCommit(() -> task.processor.refusedAfterFailure(r, reason));
+        }
         task.processor.settle(out);
         task.producer.commitTransaction();
+        task.unrestorable.clear();
         out.afterCommitActions().forEach(Runnable::run);
         Set<String> own = task.processor.ownSideTopics();
         if (!own.isEmpty()) task.side.assign(task.side.assignment().stream().filter(tp -> !own.contains(tp.topic())).toList());
