@@ -88,6 +88,32 @@ class FinishedRetentionLiveTest {
         }
     }
 
+    @Test
+    void an_idle_decider_forgets_an_ended_workload_once_its_retention_elapsed_without_another_record() {
+        try (LiveCluster c = new LiveCluster("retention-idle")) {
+            Fixtures.cluster(c, 2, Map.of("team-a", 16L));
+            VirtualClock clock = new VirtualClock(T0);
+            Forgotten forgotten = new Forgotten();
+            AdmissionDecider decider = c.startDecider(clock, forgotten, ONE_HOUR);
+
+            send(c, c.topics.submitted(), "w-idle", Fixtures.workload("w-idle", "team-a", 2, T0));
+            send(c, c.topics.finished(), "w-idle", new WorkloadFinished("w-idle", T0, WorkloadFinished.Outcome.Succeeded));
+            c.awaitQuiet(decider);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(decider.processor().workload("w-idle")).get()
+                    .extracting(WorkloadRecord::state).isEqualTo(WorkloadState.Finished));
+
+            // Nothing more is sent: the decider's own clock passing the hour is enough.
+            clock.advance(Duration.ofMinutes(61));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(decider.processor().workload("w-idle")).isEmpty();
+                assertThat(latestIsTombstone(c, c.topics.changelog(), "w-idle")).as("changelog tombstone, read_committed").isTrue();
+                assertThat(latestIsTombstone(c, c.topics.status(), "w-idle")).as("status tombstone, read_committed").isTrue();
+            });
+            assertThat(forgotten.count.get()).isEqualTo(1);
+            assertThat(c.readAll(c.topics.deadLetter())).isEmpty();
+        }
+    }
+
     /**
      * Sends to the unnamed cluster's partition, where its decider reads it at once: a record elsewhere is forwarded
      * there first, and {@link LiveCluster#awaitQuiet} can find the decider quiet between the forward and its processing.

@@ -114,6 +114,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private static final Duration DEAD_LETTER_RETRY_PAUSE = Duration.ofSeconds(1);
     /** Header of a record forwarded to its cluster's partition (value: where it was read, topic-partition@offset). */
     public static final String FORWARDED_HEADER = "taskgov-forwarded-from";
+    /** Records one poll may return (a batch: one transaction per owned partition), unless the client settings say. */
+    static final int MAX_POLL_RECORDS = 5_000;
     /** {@link Processor#home} answer for a record every partition must see (e.g. a finish naming no cluster). */
     public static final int EVERY_PARTITION = -1;
 
@@ -250,6 +252,16 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
          * place to count the failure.
          */
         default void deadLetterWriteFailed(ConsumerRecord<String, byte[]> record, Exception cause) {
+        }
+
+        /**
+         * Whether the processor has work that time alone makes due (e.g. ended workloads whose retention elapsed) at
+         * {@code now}, by the loop's clock: asked at every turn in which its partition read nothing; when true the loop
+         * runs {@link #afterBatch} in a transaction of its own, as for a batch without records, so that such work is
+         * done while no record arrives.
+         */
+        default boolean dueWhileIdle(java.time.Instant now) {
+            return false;
         }
     }
 
@@ -416,6 +428,10 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         // A partition resumed after its takeover is fetched by the next fetch request, once the one in flight returns:
         // on idle partitions that one waits this long (Kafka's default is 500 ms).
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        // A batch costs a transaction (its offsets, then its commit: round trips the loop waits for) whatever its
+        // size, so a backlog is taken in large batches (Kafka's default is 500 records per poll); a fetch still returns
+        // what is there, so a quiet partition's batches stay small and quick.
+        props.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
         Membership m = settings.membership();
         props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) m.sessionTimeout().toMillis());
         props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) m.heartbeatInterval().toMillis());
@@ -475,7 +491,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     // A reader assigned nothing (its side topics not found at the rebuild) must not poll: that throws.
                     if (!task.side.assignment().isEmpty()) task.side.poll(Duration.ZERO).forEach(sideRecords::add);
                     List<ConsumerRecord<String, byte[]>> mine = byPartition.getOrDefault(task.scope.partition(), List.of());
-                    if (!mine.isEmpty() || !sideRecords.isEmpty()) process(c, task, mine, sideRecords);
+                    if (!mine.isEmpty() || !sideRecords.isEmpty() || task.processor.dueWhileIdle(clock.instant())) {
+                        process(c, task, mine, sideRecords);
+                    }
                     // Positions, not last offsets + 1: they also step over transaction markers, so a
                     // caught-up decider reports exactly the topic's end offset (read_committed). Every task
                     // reads the side topics: a side record is processed once the slowest task has applied it.
