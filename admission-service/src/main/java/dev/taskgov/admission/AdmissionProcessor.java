@@ -103,6 +103,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     /** Set by the first {@link #follow}: this processor is a read replica and never decides. */
     private boolean replica;
     private volatile boolean ready;
+    /** The record {@link #home} decoded last and its value (null: none); loop thread only. */
+    private ConsumerRecord<String, byte[]> routedRecord;
+    private Object routedValue;
 
     /** One cluster's decider state: its quotas as the scheduler has them, its scheduler, whether it must cycle. */
     private static final class Governed {
@@ -172,7 +175,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         try {
             String topic = record.topic();
             if (topic.equals(topics.submitted()) || KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic) != null) {
-                WorkloadSubmitted s = EventCodec.read(record.value(), WorkloadSubmitted.class);
+                WorkloadSubmitted s = routed(record, EventCodec.read(record.value(), WorkloadSubmitted.class));
                 if (s == null) return record.partition();
                 WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
                 // A refused one is kept under the cluster it names (or the unnamed one, onSubmitted): its record must
@@ -183,10 +186,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             }
             String named = null;
             if (topic.equals(topics.finished())) {
-                WorkloadFinished f = EventCodec.read(record.value(), WorkloadFinished.class);
+                WorkloadFinished f = routed(record, EventCodec.read(record.value(), WorkloadFinished.class));
                 named = f == null ? null : f.clusterArn();
             } else if (topic.equals(topics.preempted())) {
-                WorkloadPreempted p = EventCodec.read(record.value(), WorkloadPreempted.class);
+                WorkloadPreempted p = routed(record, EventCodec.read(record.value(), WorkloadPreempted.class));
                 if (p == null) return record.partition();
                 return ClusterPartitions.of(p.cluster().value(), partitions);
             } else {
@@ -198,6 +201,16 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         } catch (RuntimeException e) {
             return record.partition();
         }
+    }
+
+    /**
+     * Keeps the value {@link #home} decoded for the record the loop applies next ({@link #decode}), so a record applied
+     * where it is read is parsed once, not twice.
+     */
+    private <T> T routed(ConsumerRecord<String, byte[]> record, T value) {
+        routedRecord = record;
+        routedValue = value;
+        return value;
     }
 
     // ------------------------------------------------------------------ loop callbacks
@@ -377,6 +390,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         forgetExpired(out);
         for (Governed g : clusters.values()) if (g.dirty) cycle(g, out);
         observer.stateChanged(this);
+    }
+
+    /** An ended workload's retention elapsed: forgotten without waiting for the next record ({@link #afterBatch}). */
+    @Override
+    public synchronized boolean dueWhileIdle(Instant now) {
+        return ready && !expiries.isEmpty() && !expiries.peek().at().isAfter(now);
     }
 
     @Override
@@ -783,6 +802,11 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     // ------------------------------------------------------------------ helpers
 
     private <T> T decode(ConsumerRecord<String, byte[]> record, Class<T> type, Outbox out) {
+        Object routed = routedValue;
+        boolean decodedByHome = routedRecord == record;
+        routedRecord = null;
+        routedValue = null;
+        if (decodedByHome && type.isInstance(routed)) return type.cast(routed);
         if (record.value() == null) {
             deadLetter(out, record, UNREADABLE, "the record has no value (a tombstone is not a " + type.getSimpleName() + ")");
             return null;

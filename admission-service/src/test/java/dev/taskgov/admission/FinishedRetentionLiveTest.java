@@ -32,10 +32,9 @@ class FinishedRetentionLiveTest {
     @Test
     void a_finished_workload_is_described_within_its_retention_and_forgotten_after_it_also_across_a_rebuild() {
         try (LiveCluster c = new LiveCluster("retention")) {
-            Fixtures.cluster(c, 2, Map.of("team-a", 16L));
             VirtualClock clock = new VirtualClock(T0);
             Forgotten forgotten = new Forgotten();
-            AdmissionDecider first = c.startDecider(clock, forgotten, ONE_HOUR);
+            AdmissionDecider first = deciderOfTeamA(c, clock, forgotten);
 
             send(c, c.topics.submitted(), "w-done", Fixtures.workload("w-done", "team-a", 2, T0));
             c.awaitQuiet(first);
@@ -86,6 +85,40 @@ class FinishedRetentionLiveTest {
                     .containsExactly(WorkloadState.Pending, WorkloadState.Admitted);
             assertThat(c.readAll(c.topics.deadLetter())).isEmpty();
         }
+    }
+
+    @Test
+    void an_idle_decider_forgets_an_ended_workload_once_its_retention_elapsed_without_another_record() {
+        try (LiveCluster c = new LiveCluster("retention-idle")) {
+            VirtualClock clock = new VirtualClock(T0);
+            Forgotten forgotten = new Forgotten();
+            AdmissionDecider decider = deciderOfTeamA(c, clock, forgotten);
+
+            // One after the other: a poll's records of two topics come in no set order, and a finish read before its
+            // submission finds no workload.
+            for (Object event : List.of(Fixtures.workload("w-idle", "team-a", 2, T0),
+                    new WorkloadFinished("w-idle", T0, WorkloadFinished.Outcome.Succeeded))) {
+                send(c, event instanceof WorkloadFinished ? c.topics.finished() : c.topics.submitted(), "w-idle", event);
+                c.awaitQuiet(decider);
+            }
+            assertThat(decider.processor().workload("w-idle")).get().extracting(WorkloadRecord::state).isEqualTo(WorkloadState.Finished);
+
+            // Nothing more is sent: the decider's own clock passing the hour is enough.
+            clock.advance(Duration.ofMinutes(61));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(decider.processor().workload("w-idle")).isEmpty();
+                assertThat(latestIsTombstone(c, c.topics.changelog(), "w-idle")).as("changelog tombstone, read_committed").isTrue();
+                assertThat(latestIsTombstone(c, c.topics.status(), "w-idle")).as("status tombstone, read_committed").isTrue();
+            });
+            assertThat(forgotten.count.get()).isEqualTo(1);
+            assertThat(c.readAll(c.topics.deadLetter())).isEmpty();
+        }
+    }
+
+    /** Two nodes and team-a's quota of 16, and a decider on the test's clock keeping ended workloads an hour. */
+    private static AdmissionDecider deciderOfTeamA(LiveCluster c, VirtualClock clock, Forgotten forgotten) {
+        Fixtures.cluster(c, 2, Map.of("team-a", 16L));
+        return c.startDecider(clock, forgotten, ONE_HOUR);
     }
 
     /**

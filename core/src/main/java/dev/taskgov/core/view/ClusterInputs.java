@@ -84,6 +84,11 @@ public final class ClusterInputs {
         return instanceTypes;
     }
 
+    /** Whether any node of the cluster is known (cheaper than {@link #nodes()}, which builds every node). */
+    public boolean hasNodes() {
+        return !nodes.isEmpty();
+    }
+
     /** Every node, in name order, with its instance type's capacity where it names no allocatable. */
     public List<Node> nodes() {
         Map<String, InstanceType> types = instanceTypes();

@@ -52,7 +52,8 @@ public final class ClusterInputsByCluster {
     public SortedSet<ClusterArn> governed() {
         SortedSet<ClusterArn> out = new TreeSet<>(declared);
         byCluster.forEach((c, in) -> {
-            if (!in.nodes().isEmpty()) out.add(c);
+            // Asked for every record a decider routes (admission: twice per submission), so no node is built here.
+            if (in.hasNodes()) out.add(c);
         });
         return out;
     }

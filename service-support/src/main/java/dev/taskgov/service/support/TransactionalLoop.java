@@ -69,7 +69,12 @@ import java.util.function.Function;
  * the side topics to their end (read_committed), (4) lets the processor settle in a first transaction, then (5)
  * resumes the partition at its committed offsets. Each poll's records of one partition are processed in ONE
  * transaction of its task holding every emitted record and the consumed offsets ({@code sendOffsetsToTransaction}
- * with the group metadata, so a member of an older generation cannot commit either).
+ * with the group metadata, so a member of an older generation cannot commit either). A poll returns up to
+ * {@value #MAX_POLL_RECORDS} records, so a backlog is taken in few large transactions; the loop thread applies every
+ * task's batch of a turn, then their commits (which wait for the broker) run at once, one thread each, and the turn
+ * handles their outcomes before the next poll. A task whose partition read
+ * nothing in a turn still ends a batch in a transaction when its processor says time made work due
+ * ({@link Processor#dueWhileIdle}).
  *
  * <p>Warm standbys: when a processor's whole state comes from the side topics ({@link Processor#stateFromSideTopics},
  * e.g. its changelog partition plus quotas and nodes), or its rebuild reads sources of its own that it can follow
@@ -122,6 +127,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private static final Duration DEAD_LETTER_RETRY_PAUSE = Duration.ofSeconds(1);
     /** Header of a record forwarded to its cluster's partition (value: where it was read, topic-partition@offset). */
     public static final String FORWARDED_HEADER = "taskgov-forwarded-from";
+    /** Records one poll may return (a batch: one transaction per owned partition), unless the client settings say. */
+    static final int MAX_POLL_RECORDS = 5_000;
     /** {@link Processor#home} answer for a record every partition must see (e.g. a finish naming no cluster). */
     public static final int EVERY_PARTITION = -1;
 
@@ -262,6 +269,16 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
          */
         default void deadLetterWriteFailed(ConsumerRecord<String, byte[]> record, Exception cause) {
         }
+
+        /**
+         * Whether the processor has work that time alone makes due (e.g. ended workloads whose retention elapsed) at
+         * {@code now}, by the loop's clock: asked at every turn in which its partition read nothing; when true the loop
+         * runs {@link #afterBatch} in a transaction of its own, as for a batch without records, so that such work is
+         * done while no record arrives.
+         */
+        default boolean dueWhileIdle(java.time.Instant now) {
+            return false;
+        }
     }
 
     /** One owned partition number: its processor, producer and side reader. */
@@ -312,6 +329,12 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private final Map<Integer, CompletableFuture<Fenced>> fencing = new ConcurrentHashMap<>();
     private final ExecutorService fencers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "transactional-loop-fence");
+        t.setDaemon(true);
+        return t;
+    });
+    /** Commit the turn's batches of several owned partitions at once ({@link #commitAll}). */
+    private final ExecutorService committers = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "transactional-loop-commit");
         t.setDaemon(true);
         return t;
     });
@@ -429,6 +452,10 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         // A partition resumed after its takeover is fetched by the next fetch request, once the one in flight returns:
         // on idle partitions that one waits this long (Kafka's default is 500 ms).
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        // A batch costs a transaction (its offsets, then its commit: round trips the loop waits for) whatever its
+        // size, so a backlog is taken in large batches (Kafka's default is 500 records per poll); a fetch still returns
+        // what is there, so a quiet partition's batches stay small and quick.
+        props.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
         Membership m = settings.membership();
         props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) m.sessionTimeout().toMillis());
         props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) m.heartbeatInterval().toMillis());
@@ -482,13 +509,22 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 Map<Integer, List<ConsumerRecord<String, byte[]>>> byPartition = new TreeMap<>();
                 records.forEach(r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r));
                 Map<String, Long> sideDone = new HashMap<>();
-                for (Task task : List.copyOf(tasks.values())) {
+                List<Task> turn = List.copyOf(tasks.values());
+                List<Batch> batches = new ArrayList<>();
+                for (Task task : turn) {
                     if (!task.ready) continue;
                     List<ConsumerRecord<String, byte[]>> sideRecords = new ArrayList<>();
                     // A reader assigned nothing (its side topics not found at the rebuild) must not poll: that throws.
                     if (!task.side.assignment().isEmpty()) task.side.poll(Duration.ZERO).forEach(sideRecords::add);
                     List<ConsumerRecord<String, byte[]>> mine = byPartition.getOrDefault(task.scope.partition(), List.of());
-                    if (!mine.isEmpty() || !sideRecords.isEmpty()) process(c, task, mine, sideRecords);
+                    if (!mine.isEmpty() || !sideRecords.isEmpty() || task.processor.dueWhileIdle(clock.instant())) {
+                        Batch b = apply(c, task, mine, sideRecords);
+                        if (b != null) batches.add(b);
+                    }
+                }
+                commitAll(c, batches);
+                for (Task task : turn) {
+                    if (!task.ready) continue;
                     // Positions, not last offsets + 1: they also step over transaction markers, so a
                     // caught-up decider reports exactly the topic's end offset (read_committed). Every task
                     // reads the side topics: a side record is processed once the slowest task has applied it.
@@ -842,9 +878,83 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
-    /** True when the batch was committed; false when it was aborted and the task's state rebuilt. */
-    private boolean process(KafkaConsumer<String, byte[]> c, Task task, List<ConsumerRecord<String, byte[]>> records,
-                            List<ConsumerRecord<String, byte[]>> sideRecords) {
+    /**
+     * One task's batch of a loop turn, applied in its open transaction and waiting for its commit: its offsets to
+     * commit with it, and the failure of its commit (null while none).
+     */
+    private static final class Batch {
+        final Task task;
+        final Outbox out;
+        final Map<TopicPartition, OffsetAndMetadata> offsets;
+        final int records;
+        RuntimeException failure;
+
+        Batch(Task task, Outbox out, Map<TopicPartition, OffsetAndMetadata> offsets, int records) {
+            this.task = task;
+            this.out = out;
+            this.offsets = offsets;
+            this.records = records;
+        }
+
+        /** Commits the transaction with the offsets; a failure is kept for the loop thread to handle. */
+        void commit(org.apache.kafka.clients.consumer.ConsumerGroupMetadata group) {
+            try {
+                task.producer.sendOffsetsToTransaction(offsets, group);
+                task.producer.commitTransaction();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+    }
+
+    /**
+     * Commits the turn's batches. Each commit waits for the broker (the offsets, then the end of the transaction: round
+     * trips, several times the decision's CPU); the batches of different tasks are independent (their own producers,
+     * transactions and state), so several are committed at once, each on a thread of {@link #committers}, and the turn
+     * waits once rather than once per task. Failures are then handled here, on the loop thread, task by task, as
+     * a failure while applying is; a fenced producer ends the session once the others are handled.
+     */
+    private void commitAll(KafkaConsumer<String, byte[]> c, List<Batch> batches) {
+        if (batches.isEmpty()) return;
+        // The consumer is not thread-safe: its group metadata is read here, on the loop thread.
+        org.apache.kafka.clients.consumer.ConsumerGroupMetadata group = c.groupMetadata();
+        if (batches.size() == 1) {
+            batches.get(0).commit(group);
+        } else {
+            CompletableFuture.allOf(batches.stream().map(b -> CompletableFuture.runAsync(() -> b.commit(group), committers))
+                    .toArray(CompletableFuture[]::new)).join();
+        }
+        RuntimeException fenced = null;
+        for (Batch b : batches) {
+            if (b.failure instanceof ProducerFencedException || b.failure instanceof InvalidProducerEpochException) {
+                fenced = b.failure;
+            } else if (b.failure != null) {
+                recover(c, b.task, b.out, null, b.failure);
+            } else {
+                committed(b);
+            }
+        }
+        if (fenced != null) throw fenced;
+    }
+
+    /** After a batch's commit: what its records asked to do once committed, and the takeover's first-batch timing. */
+    private void committed(Batch b) {
+        b.out.afterCommitActions().forEach(Runnable::run);
+        Task task = b.task;
+        if (task.assignedAt != 0 && b.records > 0) {
+            LOG.infof("partition %d: first batch (%d records) committed %d ms after its assignment", task.scope.partition(),
+                    b.records, ms(System.nanoTime() - task.assignedAt));
+            task.assignedAt = 0;
+        }
+    }
+
+    /**
+     * Applies a batch in a new transaction of its task (side records first, then its own, then the processor's end of
+     * batch) and answers it, ready to commit; null when applying failed (the transaction was aborted and the task's
+     * state rebuilt, see {@link #recover}).
+     */
+    private Batch apply(KafkaConsumer<String, byte[]> c, Task task, List<ConsumerRecord<String, byte[]>> records,
+                        List<ConsumerRecord<String, byte[]>> sideRecords) {
         ConsumerRecord<String, byte[]> current = null;
         task.producer.beginTransaction();
         Outbox out = task.outbox();
@@ -864,56 +974,58 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             current = null;
             out.handling(null);
             task.processor.afterBatch(out);
-            task.producer.sendOffsetsToTransaction(offsets, c.groupMetadata());
-            task.producer.commitTransaction();
-            out.afterCommitActions().forEach(Runnable::run);
-            if (task.assignedAt != 0 && !records.isEmpty()) {
-                LOG.infof("partition %d: first batch (%d records) committed %d ms after its assignment", task.scope.partition(),
-                        records.size(), ms(System.nanoTime() - task.assignedAt));
-                task.assignedAt = 0;
-            }
-            return true;
+            return new Batch(task, out, offsets, records.size());
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             throw e;
         } catch (RuntimeException e) {
-            LOG.warnf(e, "transaction of partition %d aborted%s", task.scope.partition(),
-                    current == null ? "" : " at " + coordinates(current));
-            task.producer.abortTransaction();
-            // Complete now: aborting waited for every send of the transaction, so their callbacks have run.
-            Map<ConsumerRecord<String, byte[]>, Exception> lost = out.failedDeadLetters();
-            Map<Optional<ConsumerRecord<String, byte[]>>, Outbox.RefusedOutput> refused = out.refusedOutputs();
-            if (!lost.isEmpty()) {
-                // Not the current record's fault: its processing went well, the dead-letter topic refused a write.
-                // Nothing is committed, so the refused records come again after the rebuild; a pause keeps a
-                // topic that stays unwritable from turning the loop into a busy retry.
-                lost.forEach((r, cause) -> {
-                    LOG.errorf("cannot write the dead letter of %s to %s (%s); its offset is not committed and it will be "
-                            + "processed again", coordinates(r), settings.deadLetterTopic(), cause.toString());
-                    task.processor.deadLetterWriteFailed(r, cause);
-                });
-                pause(DEAD_LETTER_RETRY_PAUSE);
-            } else if (!refused.isEmpty()) {
-                // Kafka refused what a record emitted (too large, a topic it may not write): that record is at fault,
-                // not the one being handled when the transaction broke (a send after the refusal fails too), and a
-                // retry would be refused again. An output of no input record (a batch's decision cycle, a settle)
-                // has nobody to blame: the batch is retried after a pause, and the partition stalls until fixed.
-                refused.forEach((input, output) -> {
-                    if (input.isPresent()) {
-                        task.poison.merge(coordinates(input.get()), "processing failed: " + output, (a, b) -> a);
-                    } else {
-                        LOG.errorf("partition %d: %s, emitted by no input record; the batch is retried", task.scope.partition(), output);
-                    }
-                });
-                if (refused.keySet().stream().anyMatch(Optional::isEmpty)) pause(DEAD_LETTER_RETRY_PAUSE);
-            } else if (current != null) {
-                // Retried once after the rebuild below; dead-lettered the second time.
-                task.poison.merge(coordinates(current), "processing failed: " + e, (a, b) -> a);
-            }
-            task.poison.replaceAll((k, v) -> v.startsWith("!") ? v : "!" + v);
-            rebuild(task);
-            seekToCommitted(c, task.scope.partition());
-            return false;
+            recover(c, task, out, current, e);
+            return null;
         }
+    }
+
+    /**
+     * A batch failed while being applied ({@code current}: the record being handled, null after the last one) or
+     * committed: its transaction is aborted, the records at fault are marked for the dead letters, and the task's
+     * state is rebuilt and its partition read again from its committed offsets.
+     */
+    private void recover(KafkaConsumer<String, byte[]> c, Task task, Outbox out, ConsumerRecord<String, byte[]> current,
+                         RuntimeException e) {
+        LOG.warnf(e, "transaction of partition %d aborted%s", task.scope.partition(),
+                current == null ? "" : " at " + coordinates(current));
+        task.producer.abortTransaction();
+        // Complete now: aborting waited for every send of the transaction, so their callbacks have run.
+        Map<ConsumerRecord<String, byte[]>, Exception> lost = out.failedDeadLetters();
+        Map<Optional<ConsumerRecord<String, byte[]>>, Outbox.RefusedOutput> refused = out.refusedOutputs();
+        if (!lost.isEmpty()) {
+            // Not the current record's fault: its processing went well, the dead-letter topic refused a write.
+            // Nothing is committed, so the refused records come again after the rebuild; a pause keeps a
+            // topic that stays unwritable from turning the loop into a busy retry.
+            lost.forEach((r, cause) -> {
+                LOG.errorf("cannot write the dead letter of %s to %s (%s); its offset is not committed and it will be "
+                        + "processed again", coordinates(r), settings.deadLetterTopic(), cause.toString());
+                task.processor.deadLetterWriteFailed(r, cause);
+            });
+            pause(DEAD_LETTER_RETRY_PAUSE);
+        } else if (!refused.isEmpty()) {
+            // Kafka refused what a record emitted (too large, a topic it may not write): that record is at fault,
+            // not the one being handled when the transaction broke (a send after the refusal fails too), and a
+            // retry would be refused again. An output of no input record (a batch's decision cycle, a settle)
+            // has nobody to blame: the batch is retried after a pause, and the partition stalls until fixed.
+            refused.forEach((input, output) -> {
+                if (input.isPresent()) {
+                    task.poison.merge(coordinates(input.get()), "processing failed: " + output, (a, b) -> a);
+                } else {
+                    LOG.errorf("partition %d: %s, emitted by no input record; the batch is retried", task.scope.partition(), output);
+                }
+            });
+            if (refused.keySet().stream().anyMatch(Optional::isEmpty)) pause(DEAD_LETTER_RETRY_PAUSE);
+        } else if (current != null) {
+            // Retried once after the rebuild below; dead-lettered the second time.
+            task.poison.merge(coordinates(current), "processing failed: " + e, (a, b) -> a);
+        }
+        task.poison.replaceAll((k, v) -> v.startsWith("!") ? v : "!" + v);
+        rebuild(task);
+        seekToCommitted(c, task.scope.partition());
     }
 
     /** A record on its cluster's partition is applied; one on another is forwarded there (once: copies are applied). */
@@ -984,6 +1096,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     public void close() {
         running.set(false);
         fencers.shutdown();
+        committers.shutdown();
         KafkaConsumer<String, byte[]> c = consumer;
         if (c != null) c.wakeup();
     }
