@@ -4,7 +4,6 @@ import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.admission.config.AdmissionServiceConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
-import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.DeciderMembershipConfig;
@@ -136,8 +135,7 @@ public class AdmissionRuntime {
     public void publishSubmission(dev.taskgov.core.events.WorkloadSubmitted submission)
             throws ExecutionException, InterruptedException, TimeoutException {
         // Straight to the named cluster's partition; otherwise by the key, and the owner there forwards it.
-        Integer partition = submission.clusterArn() == null || !ClusterArn.isValid(submission.clusterArn()) ? null
-                : ClusterPartitions.of(submission.clusterArn(), submissions.partitionsFor(topics.submitted()).size());
+        Integer partition = ClusterPartitions.ofNamed(submission, submissions.partitionsFor(topics.submitted()).size());
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.submitted(), partition, submission.workloadId(),
                 EventCodec.bytes(submission));
         CloudEventHeaders.write(record.headers(), WorkloadSubmitted.TYPE, config.admission().source(),

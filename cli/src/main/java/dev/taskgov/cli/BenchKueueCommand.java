@@ -2,7 +2,9 @@ package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.core.cluster.InCluster;
 import dev.taskgov.core.events.CloudEvents;
+import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
@@ -111,6 +113,11 @@ public class BenchKueueCommand extends CliCommand {
     @Option(names = "--processes", paramLabel = "DIR", defaultValue = "${env:TASKGOV_HOME:-.taskgov}/run",
             description = "The local runtime's pid files, for CPU and memory per process (default ${DEFAULT-VALUE}).")
     Path processes;
+
+    @Option(names = "--by-key", description = "Send every record by its key (Kafka's default partitioner, as a pipeline that"
+            + " does not compute the cluster's partition would), so that the owner where it lands forwards it; by default the"
+            + " records name the bench's cluster and go straight to its partition, as taskgov's own producers send them.")
+    boolean byKey;
 
     @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table or json (default ${DEFAULT-VALUE}).")
     String output;
@@ -244,7 +251,7 @@ public class BenchKueueCommand extends CliCommand {
                                         int acceleratorsPerPod, String required, String preferred) {
         ResourceAmounts perPod = new ResourceAmounts(BigDecimal.valueOf(acceleratorsPerPod), null, null);
         return new WorkloadSubmitted(id, "hyperpod-ns-" + team, "hyperpod-ns-" + team + "-localqueue", priorityClass, "Job", null,
-                List.of(new PodSetSpec("main", pods, instanceType, perPod, required, preferred)));
+                List.of(new PodSetSpec("main", pods, instanceType, perPod, required, preferred)), KueueBenchProfile.CLUSTER_ARN);
     }
 
     /** The producer, the consumer of decisions and the finisher, for one run. */
@@ -273,13 +280,16 @@ public class BenchKueueCommand extends CliCommand {
         private void send(String topic, String key, Object event, String ceType) {
             RecordHeaders h = new RecordHeaders();
             CloudEvents.write(h::add, ceType, SOURCE, UUID.randomUUID().toString(), clock.instant(), key, true);
-            producer.send(new ProducerRecord<>(topic, null, key, EventCodec.write(event), h), (m, e) -> {
+            Integer partition = !byKey && event instanceof InCluster named
+                    ? ClusterPartitions.ofNamed(named, producer.partitionsFor(topic).size()) : null;
+            producer.send(new ProducerRecord<>(topic, partition, key, EventCodec.write(event), h), (m, e) -> {
                 if (e != null) sendFailure.compareAndSet(null, e);
             });
         }
 
         private void finish(String id) {
-            send(FINISHED, id, new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Succeeded), WorkloadFinished.TYPE);
+            send(FINISHED, id, new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Succeeded, KueueBenchProfile.CLUSTER_ARN),
+                    WorkloadFinished.TYPE);
         }
 
         private KafkaConsumer<String, String> decisions(Collection<String> topics) {

@@ -1,6 +1,8 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.core.cluster.InCluster;
 import dev.taskgov.core.events.CloudEvents;
+import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
@@ -80,17 +82,22 @@ final class KafkaWriter implements AutoCloseable {
                 ? KafkaAccess.submissionTopic(SUBMITTED_TOPIC, team) : SUBMITTED_TOPIC;
     }
 
-    /** Sends one event keyed by {@code key} and waits for the broker's acknowledgement. */
+    /**
+     * Sends one event keyed by {@code key} and waits for the broker's acknowledgement: to its named cluster's
+     * partition when it names one ({@link ClusterPartitions#ofNamed}), else by the key.
+     */
     void send(String topic, String key, Object event, String ceType) {
         RecordHeaders headers = new RecordHeaders();
         CloudEvents.write(headers::add, ceType, SOURCE, UUID.randomUUID().toString(), clock.instant(), key, true);
-        ProducerRecord<String, String> record = new ProducerRecord<>(topic, null, key, EventCodec.write(event), headers);
+        String value = EventCodec.write(event);
         long started = System.nanoTime();
         long giveUpAt = started + retryFor.toNanos();
         Duration pause = FIRST_PAUSE;
         for (int attempt = 1; ; attempt++) {
             try {
-                producer.send(record).get(20, TimeUnit.SECONDS);
+                Integer partition = event instanceof InCluster named
+                        ? ClusterPartitions.ofNamed(named, producer.partitionsFor(topic).size()) : null;
+                producer.send(new ProducerRecord<>(topic, partition, key, value, headers)).get(20, TimeUnit.SECONDS);
                 if (attempt > 1) announce("taskgov: wrote to Kafka topic " + topic + " at attempt " + attempt);
                 return;
             } catch (ExecutionException | TimeoutException | org.apache.kafka.common.KafkaException e) {

@@ -1,6 +1,7 @@
 package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.testsupport.SeedCommands;
@@ -162,12 +163,15 @@ class HypCommandsTest {
                 assertThat(set.out()).contains("Cluster context set to " + demo);
                 assertThat(EventCodec.mapper().readTree(Cli.run("get-cluster-context").out()).path("clusterArn").asText()).isEqualTo(demo);
 
-                String seed = SEED_000.replace("sample-pytorch-job", "context-pytorch-job");
+                String seed = SEED_000.replace("sample-pytorch-job", "ctx-pytorch-job");
                 Cli.Result r = Cli.run(asTaskgov(seed));
                 assertThat(r.exit()).as(r.err()).isZero();
                 assertThat(r.out()).contains("1 pod(s) on ml.p5.48xlarge, the instance type of the team's compute quota");
-                JsonNode submission = EventCodec.mapper().readTree(submitted("context-pytorch-job").value());
+                ConsumerRecord<String, String> record = submitted("ctx-pytorch-job");
+                JsonNode submission = EventCodec.mapper().readTree(record.value());
                 assertThat(submission.path("clusterArn").asText()).isEqualTo(demo);
+                // Straight to the cluster's partition (1 of 3), where Kafka's partitioner would put the key (0): no forwarding.
+                assertThat(record.partition()).isEqualTo(ClusterPartitions.of(demo, TaskgovTopics.PARTITIONS));
                 assertThat(submission.path("podSets").path(0).path("instanceType").asText()).isEqualTo("ml.p5.48xlarge");
             } finally {
                 System.setProperty("taskgov.quota.url", quota.url());

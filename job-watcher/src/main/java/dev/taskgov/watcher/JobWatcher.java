@@ -29,7 +29,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import dev.taskgov.core.cluster.InCluster;
 import dev.taskgov.core.events.CloudEvents;
+import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
@@ -227,7 +229,7 @@ public class JobWatcher {
             return;
         }
         WorkloadSubmitted submission = ((JobTranslator.Submit) t).submission().withClusterArn(config.watcher().clusterArn().orElse(null));
-        publish(config.topics().workloadSubmitted(), submission.workloadId(), EventCodec.write(submission), WorkloadSubmitted.TYPE,
+        publish(config.topics().workloadSubmitted(), submission.workloadId(), submission, WorkloadSubmitted.TYPE,
                 submission.submittedAt().toEpochMilli() + "");
         annotate(kind, job, j -> {
             JobEditor.annotationsForEdit(j).put(JobStates.WORKLOAD_ID, submission.workloadId());
@@ -269,7 +271,7 @@ public class JobWatcher {
     private void finish(JobKind kind, GenericKubernetesResource job, WorkloadFinished.Outcome outcome) {
         String id = translator.workloadId(job);
         WorkloadFinished finished = new WorkloadFinished(id, clock.instant(), outcome, config.watcher().clusterArn().orElse(null));
-        publish(config.topics().workloadFinished(), id, EventCodec.write(finished), WorkloadFinished.TYPE, outcome.name());
+        publish(config.topics().workloadFinished(), id, finished, WorkloadFinished.TYPE, outcome.name());
         annotate(kind, job, j -> state(j, JobStates.FINISHED, outcome.name(), "the job ended: " + outcome));
         events.record(kind, job, JobEvents.NORMAL, "Finished", "workload " + id + " finished: " + outcome);
         metrics.counter("taskgov.watcher.jobs", "outcome", outcome.name().toLowerCase(java.util.Locale.ROOT), "kind", kind.kind()).increment();
@@ -281,7 +283,7 @@ public class JobWatcher {
         String id = translator.workloadId(job);
         WorkloadFinished cancelled = new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Cancelled,
                 config.watcher().clusterArn().orElse(null));
-        publish(config.topics().workloadFinished(), id, EventCodec.write(cancelled), WorkloadFinished.TYPE, "Cancelled");
+        publish(config.topics().workloadFinished(), id, cancelled, WorkloadFinished.TYPE, "Cancelled");
         metrics.counter("taskgov.watcher.jobs", "outcome", "cancelled", "kind", kind.kind()).increment();
     }
 
@@ -468,12 +470,14 @@ public class JobWatcher {
         }
     }
 
-    private void publish(String topic, String key, String value, String type, String idSuffix) {
-        ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
+    /** Publishes to the event's cluster's partition when it names one (else by key, forwarded by the owner there). */
+    private void publish(String topic, String key, InCluster event, String type, String idSuffix) {
         // Deterministic ce_id: a resubmission after a restart carries the same id as the first copy.
         String id = UUID.nameUUIDFromBytes((type + "/" + key + "/" + idSuffix).getBytes(StandardCharsets.UTF_8)).toString();
-        CloudEventHeaders.write(record.headers(), type, CloudEvents.source(config.watcher().source()), id, clock.instant(), key);
         try {
+            ProducerRecord<String, String> record = new ProducerRecord<>(topic,
+                    ClusterPartitions.ofNamed(event, producer.partitionsFor(topic).size()), key, EventCodec.write(event));
+            CloudEventHeaders.write(record.headers(), type, CloudEvents.source(config.watcher().source()), id, clock.instant(), key);
             producer.send(record).get(config.watcher().publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("cannot publish to " + topic + " for " + key + ": " + e.getMessage(), e);

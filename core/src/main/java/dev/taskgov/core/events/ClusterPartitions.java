@@ -1,5 +1,8 @@
 package dev.taskgov.core.events;
 
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.cluster.InCluster;
+
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -30,5 +33,15 @@ public final class ClusterPartitions {
             hash *= FNV_PRIME;
         }
         return Integer.remainderUnsigned(hash, partitions);
+    }
+
+    /**
+     * Where a producer sends {@code record} on a workload topic with {@code partitions} partitions: its named
+     * cluster's partition, or null (the producer's partitioner, by key) when it names no cluster or one that breaks
+     * the ARN rule. Sent straight there, a record needs no forwarding transaction by the owner where it would land.
+     */
+    public static Integer ofNamed(InCluster record, int partitions) {
+        String arn = record.clusterArn();
+        return arn == null || !ClusterArn.isValid(arn) ? null : of(arn, partitions);
     }
 }

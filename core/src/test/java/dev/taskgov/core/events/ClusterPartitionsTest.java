@@ -2,6 +2,7 @@ package dev.taskgov.core.events;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.stream.IntStream;
@@ -31,5 +32,16 @@ class ClusterPartitionsTest {
     @Test
     void a_count_below_one_is_refused_naming_it() {
         assertThatThrownBy(() -> ClusterPartitions.of("x", 0)).hasMessageContaining("partitions: must be at least 1");
+    }
+
+    @Test
+    void a_producer_sends_a_record_naming_a_cluster_to_its_partition_and_one_naming_none_by_its_key() {
+        String arn = "arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovdemo1";
+        assertThat(ClusterPartitions.ofNamed(new WorkloadFinished("w", Instant.EPOCH, WorkloadFinished.Outcome.Succeeded, arn), 8))
+                .isEqualTo(ClusterPartitions.of(arn, 8));
+        assertThat(ClusterPartitions.ofNamed(new WorkloadFinished("w", Instant.EPOCH, WorkloadFinished.Outcome.Succeeded), 8)).isNull();
+        // A name that breaks the ARN rule is sent by key: its owner refuses it where it is kept, not here.
+        assertThat(ClusterPartitions.ofNamed(new WorkloadFinished("w", Instant.EPOCH, WorkloadFinished.Outcome.Succeeded, "demo"), 8))
+                .isNull();
     }
 }
