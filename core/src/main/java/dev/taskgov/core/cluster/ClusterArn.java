@@ -24,6 +24,15 @@ public final class ClusterArn implements Comparable<ClusterArn> {
     /** The cluster of records that name none; its {@link #value()} is the empty string and it is written as absent. */
     public static final ClusterArn UNNAMED = new ClusterArn("");
 
+    /**
+     * ARNs that passed the rule. A deployment governs a handful of clusters, and a record's cluster is asked for on
+     * hot paths (routing every input record, the gauges' pass over every workload under the decider's lock), where
+     * matching the pattern each time cost more than the rest of the pass. Bounded, since ARNs come from input: past
+     * the bound an ARN is checked each time.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<String, ClusterArn> CHECKED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int CHECKED_BOUND = 1024;
+
     private final String value;
 
     private ClusterArn(String value) {
@@ -36,10 +45,14 @@ public final class ClusterArn implements Comparable<ClusterArn> {
      * @throws IllegalArgumentException naming the rule, when {@code arn} breaks it
      */
     public static ClusterArn of(String arn) {
+        ClusterArn known = arn == null ? null : CHECKED.get(arn);
+        if (known != null) return known;
         problem(arn).ifPresent(p -> {
             throw new IllegalArgumentException(p);
         });
-        return new ClusterArn(arn);
+        ClusterArn checked = new ClusterArn(arn);
+        if (CHECKED.size() < CHECKED_BOUND) CHECKED.putIfAbsent(arn, checked);
+        return checked;
     }
 
     /** The named cluster, or {@link #UNNAMED} for null (a record that names no cluster). */
