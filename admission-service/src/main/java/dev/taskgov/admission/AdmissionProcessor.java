@@ -55,7 +55,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -81,10 +80,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     /** How long a workload that ended is kept (described, listed) before it is forgotten. */
     private final FinishedRetention retention;
     /**
-     * When each ended workload is to be forgotten, earliest first, so that a sweep looks at the due ones only. An
-     * entry is stale when its workload was forgotten or submitted again since; the sweep skips it.
+     * When each ended workload held is to be forgotten, earliest first (also the order in which they ended), so that a
+     * sweep looks at the due ones only and the bound on how many are held forgets the earliest ended first. One entry
+     * per ended workload held ({@link #expiryOf}), so that its size is how many are held.
      */
-    private final PriorityQueue<Expiry> expiries = new PriorityQueue<>();
+    private final java.util.TreeSet<Expiry> expiries = new java.util.TreeSet<>();
+    private final Map<String, Expiry> expiryOf = new HashMap<>();
     /**
      * Changelog records read while the state is built, the latest per workload id, unparsed until it settles; in
      * replica mode, those followed since the last read, unparsed until a read needs them (the decider beside it
@@ -150,8 +151,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         this.retention = retention;
     }
 
-    /** The retention of the configuration's default ({@code taskgov.admission.finished-retention}). */
-    public static final FinishedRetention DEFAULT_RETENTION = new FinishedRetention(Duration.parse(FinishedRetention.DEFAULT_PERIOD));
+    /** The retention of the configuration's defaults ({@code taskgov.admission.finished-retention} and {@code -max}). */
+    public static final FinishedRetention DEFAULT_RETENTION = new FinishedRetention(Duration.parse(FinishedRetention.DEFAULT_PERIOD),
+            Integer.parseInt(FinishedRetention.DEFAULT_MAX_ENDED));
 
     /** Whether this processor decides for {@code cluster}. */
     public boolean owns(ClusterArn cluster) {
@@ -395,7 +397,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     /** An ended workload's retention elapsed: forgotten without waiting for the next record ({@link #afterBatch}). */
     @Override
     public synchronized boolean dueWhileIdle(Instant now) {
-        return ready && !expiries.isEmpty() && !expiries.peek().at().isAfter(now);
+        return ready && !expiries.isEmpty() && !expiries.first().at().isAfter(now);
     }
 
     @Override
@@ -409,6 +411,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         clusters.clear();
         workloads.clear();
         expiries.clear();
+        expiryOf.clear();
         changelog.clear();
         inputs.clear();
         admissionSeq = 0;
@@ -762,16 +765,18 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     // ------------------------------------------------------------------ retention
 
     /**
-     * Forgets every workload whose retention after its end elapsed by the decider's clock ({@link #forget}). Runs on
-     * the loop thread, in the transaction of the batch it ends (or of the settling), like any other decision.
+     * Forgets every workload whose retention after its end elapsed by the decider's clock, then, while more ended
+     * workloads are held than the retention's bound, the one that ended first ({@link #forget}). Runs on the loop
+     * thread, in the transaction of the batch it ends (or of the settling), like any other decision.
      */
     private void forgetExpired(Outbox out) {
         Instant now = clock.instant();
-        while (!expiries.isEmpty() && !expiries.peek().at().isAfter(now)) {
-            Expiry due = expiries.poll();
-            WorkloadRecord rec = workloads.get(due.workloadId());
-            // Stale: forgotten already, or submitted again (a new workload) since.
-            if (rec == null || !retention.forgetAt(rec.state(), rec.since()).map(due.at()::equals).orElse(false)) continue;
+        while (!expiries.isEmpty() && (!expiries.first().at().isAfter(now) || retention.overBound(expiries.size()))) {
+            WorkloadRecord rec = workloads.get(expiries.first().workloadId());
+            if (rec == null) { // cannot happen: forget() and expireLater() keep the entries to the workloads held
+                expiryOf.remove(expiries.pollFirst().workloadId());
+                continue;
+            }
             forget(rec, out);
         }
     }
@@ -788,15 +793,26 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         Governed g = clusters.get(rec.cluster());
         String how = g == null || g.scheduler == null ? "its cluster has no scheduler" : g.scheduler.forget(rec.workloadId()).message();
         workloads.remove(rec.workloadId());
+        Expiry expiry = expiryOf.remove(rec.workloadId());
+        if (expiry != null) expiries.remove(expiry);
         out.tombstone(topics.changelog(), rec.workloadId());
         out.tombstone(topics.status(), rec.workloadId());
         LOG.debugf("workload %s (%s since %s) forgotten: %s", rec.workloadId(), rec.state(), rec.since(), how);
         out.afterCommit(() -> observer.forgotten(rec.cluster(), rec.team(), rec.state()));
     }
 
-    /** An ended workload is queued for the sweep at the end of its retention; one that has not ended, not. */
+    /**
+     * An ended workload is queued for the sweep at the end of its retention (in place of its earlier entry, if any); one
+     * that has not ended has no entry.
+     */
     private void expireLater(WorkloadRecord rec) {
-        retention.forgetAt(rec.state(), rec.since()).ifPresent(at -> expiries.add(new Expiry(at, rec.workloadId())));
+        Expiry before = expiryOf.remove(rec.workloadId());
+        if (before != null) expiries.remove(before);
+        retention.forgetAt(rec.state(), rec.since()).ifPresent(at -> {
+            Expiry e = new Expiry(at, rec.workloadId());
+            expiries.add(e);
+            expiryOf.put(rec.workloadId(), e);
+        });
     }
 
     // ------------------------------------------------------------------ helpers

@@ -85,14 +85,17 @@ public class AdmissionRuntime {
         if (submissions != null) submissions.close();
     }
 
-    /** The configured retention; a negative one stops the startup naming the property and the rule. */
+    /** The configured retention; a negative period or bound stops the startup naming the property and the rule. */
     private static dev.taskgov.core.model.FinishedRetention finishedRetention(AdmissionServiceConfig.Admission a) {
-        try {
-            return new dev.taskgov.core.model.FinishedRetention(a.finishedRetention());
-        } catch (IllegalArgumentException e) {
+        if (a.finishedRetention().isNegative()) {
             throw new IllegalArgumentException("taskgov.admission.finished-retention: must be zero or positive, was "
-                    + a.finishedRetention(), e);
+                    + a.finishedRetention());
         }
+        if (a.finishedRetentionMax() < 0) {
+            throw new IllegalArgumentException("taskgov.admission.finished-retention-max: must be zero or positive, was "
+                    + a.finishedRetentionMax());
+        }
+        return new dev.taskgov.core.model.FinishedRetention(a.finishedRetention(), a.finishedRetentionMax());
     }
 
     private Properties clientProps() {

@@ -115,6 +115,45 @@ class FinishedRetentionLiveTest {
         }
     }
 
+    @Test
+    void past_the_bound_on_ended_workloads_the_earliest_ended_is_forgotten_first_within_its_period_also_across_a_rebuild() {
+        FinishedRetention hourButTwo = new FinishedRetention(Duration.ofHours(1), 2);
+        try (LiveCluster c = new LiveCluster("retention-bound")) {
+            VirtualClock clock = new VirtualClock(T0);
+            Forgotten forgotten = new Forgotten();
+            Fixtures.cluster(c, 2, Map.of("team-a", 16L));
+            AdmissionDecider decider = c.startDecider(clock, forgotten, hourButTwo);
+
+            // Three workloads end a minute apart, well within the hour; one keeps running.
+            send(c, c.topics.submitted(), "w-running", Fixtures.workload("w-running", "team-a", 1, T0));
+            c.awaitQuiet(decider);
+            for (String id : List.of("w-first", "w-second", "w-third")) {
+                send(c, c.topics.submitted(), id, Fixtures.workload(id, "team-a", 1, clock.instant()));
+                c.awaitQuiet(decider);
+                send(c, c.topics.finished(), id, new WorkloadFinished(id, clock.instant(), WorkloadFinished.Outcome.Succeeded));
+                c.awaitQuiet(decider);
+                clock.advance(Duration.ofMinutes(1));
+            }
+
+            // Two ended are held at most: the one that ended first is gone, tombstoned; the running one stays.
+            assertThat(decider.processor().workloads(null, null, null)).extracting(WorkloadRecord::workloadId)
+                    .containsExactlyInAnyOrder("w-running", "w-second", "w-third");
+            assertThat(latestIsTombstone(c, c.topics.changelog(), "w-first")).as("changelog tombstone, read_committed").isTrue();
+            assertThat(latestIsTombstone(c, c.topics.status(), "w-first")).as("status tombstone, read_committed").isTrue();
+            assertThat(latestIsTombstone(c, c.topics.changelog(), "w-second")).as("changelog record kept").isFalse();
+            assertThat(forgotten.count.get()).isEqualTo(1);
+
+            // A decider rebuilt from the changelog holds the same.
+            decider.close();
+            AdmissionDecider rebuilt = c.startDecider(clock, forgotten, hourButTwo);
+            c.awaitQuiet(rebuilt);
+            assertThat(rebuilt.processor().workloads(null, null, null)).extracting(WorkloadRecord::workloadId)
+                    .containsExactlyInAnyOrder("w-running", "w-second", "w-third");
+            assertThat(forgotten.count.get()).isEqualTo(1);
+            assertThat(c.readAll(c.topics.deadLetter())).isEmpty();
+        }
+    }
+
     /** Two nodes and team-a's quota of 16, and a decider on the test's clock keeping ended workloads an hour. */
     private static AdmissionDecider deciderOfTeamA(LiveCluster c, VirtualClock clock, Forgotten forgotten) {
         Fixtures.cluster(c, 2, Map.of("team-a", 16L));

@@ -75,6 +75,14 @@ public interface AdmissionServiceConfig {
         @WithDefault(dev.taskgov.core.model.FinishedRetention.DEFAULT_PERIOD)
         java.time.Duration finishedRetention();
 
+        /**
+         * How many ended workloads are kept at most: past that many, the one that ended first is forgotten first,
+         * before its {@link #finishedRetention()} is over. Bounds memory and rebuild time at any rate of workloads (at
+         * 500 per second an hour is 1.8 million); 20,000 take about 90 MiB. Negative is refused.
+         */
+        @WithDefault(dev.taskgov.core.model.FinishedRetention.DEFAULT_MAX_ENDED)
+        int finishedRetentionMax();
+
         /** How long reading the changelog and the quota/topology topics to their end may take on takeover. */
         @WithDefault("PT2M")
         java.time.Duration rebuildTimeout();

@@ -57,4 +57,15 @@ class FinishedRetentionTest {
     void theDefaultIsOneHour() {
         assertThat(Duration.parse(FinishedRetention.DEFAULT_PERIOD)).isEqualTo(Duration.ofHours(1));
     }
+
+    @Test
+    void moreEndedWorkloadsThanTheBoundAreOverItAndANegativeBoundIsRefused() {
+        FinishedRetention two = new FinishedRetention(Duration.ofHours(1), 2);
+        assertThat(two.overBound(2)).isFalse();
+        assertThat(two.overBound(3)).isTrue();
+        assertThat(new FinishedRetention(Duration.ofHours(1)).overBound(Integer.MAX_VALUE)).as("no bound").isFalse();
+        assertThat(Integer.parseInt(FinishedRetention.DEFAULT_MAX_ENDED)).isEqualTo(20_000);
+        assertThatThrownBy(() -> new FinishedRetention(Duration.ofHours(1), -1))
+                .hasMessage("finished retention max-ended: must be zero or positive, was -1");
+    }
 }
