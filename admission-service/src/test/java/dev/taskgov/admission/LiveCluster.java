@@ -4,32 +4,21 @@ import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.DeciderTopics;
+import dev.taskgov.testsupport.DeciderProgress;
 import dev.taskgov.testsupport.SharedKafka;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -47,8 +36,8 @@ final class LiveCluster implements AutoCloseable {
     final Properties client = new Properties();
     private final KafkaProducer<String, byte[]> producer;
     private final Admin admin;
+    private final DeciderProgress progress;
     private final List<AutoCloseable> owned = new ArrayList<>();
-    private Map<String, Long> lastEnds = Map.of();
 
     LiveCluster(String name) {
         id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -61,6 +50,7 @@ final class LiveCluster implements AutoCloseable {
         pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
         admin = Admin.create(client);
+        progress = new DeciderProgress(client);
     }
 
     AdmissionDecider.Settings deciderSettings() {
@@ -145,25 +135,10 @@ final class LiveCluster implements AutoCloseable {
         return out;
     }
 
-    /** End offsets per {@code topic-partition}: high watermarks, open transactions included (see {@link #quiet}). */
-    synchronized Map<String, Long> endOffsets(List<String> topicNames) {
-        try {
-            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-            admin.describeTopics(topicNames).allTopicNames().get(30, TimeUnit.SECONDS).forEach((name, d) ->
-                    d.partitions().forEach(p -> request.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
-            Map<String, Long> out = new HashMap<>();
-            admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get(30, TimeUnit.SECONDS)
-                    .forEach((tp, info) -> out.put(tp.topic() + "-" + tp.partition(), info.offset()));
-            return out;
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read end offsets of " + topicNames, e);
-        }
-    }
-
     /**
-     * Waits until the decider has processed every input record, twice in a row with the same end offsets. No
-     * preemption-service runs beside it here (the tests with both deciders are in the {@code it} module): a
-     * preemption request it publishes stays unanswered.
+     * Waits until the decider has processed every input record and what it wrote can be read
+     * ({@link DeciderProgress.QuietCheck}). No preemption-service runs beside it here (the tests with both deciders
+     * are in the {@code it} module): a preemption request it publishes stays unanswered.
      */
     void awaitQuiet(AdmissionDecider decider) {
         awaitQuiet(List.of(decider));
@@ -174,36 +149,19 @@ final class LiveCluster implements AutoCloseable {
      * answers the one deciding for the default cluster.
      */
     AdmissionDecider awaitQuiet(List<AdmissionDecider> candidates) {
-        lastEnds = Map.of();
+        // the decider's inputs (taskgov.preemption.requested is preemption-service's), and what it writes: forwarded
+        // copies on its group topics, its decisions, the requests to preemption-service, dead letters
+        List<String> inputs = List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(), topics.topology());
+        List<String> written = List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.admitted(), topics.status(),
+                topics.changelog(), topics.preemptionRequested(), topics.deadLetter());
+        DeciderProgress.QuietCheck quiet = progress.quietCheck(() -> DeciderProgress.furthest(candidates.stream()
+                .filter(AdmissionDecider::isDecider).map(AdmissionDecider::processedOffsets).toList()), inputs, written);
         AdmissionDecider[] found = new AdmissionDecider[1];
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(40)).until(() -> {
             found[0] = candidates.stream().filter(AdmissionDecider::decidesDefaultCluster).findFirst().orElse(null);
-            return found[0] != null && quiet(candidates);
+            return found[0] != null && quiet.isQuiet();
         });
         return found[0];
-    }
-
-    private boolean quiet(List<AdmissionDecider> deciders) {
-        // the decider's inputs; taskgov.preemption.requested is preemption-service's
-        List<String> inputs = List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(), topics.topology());
-        // Offsets processed BEFORE end offsets, and the ends as high watermarks (open transactions and their markers
-        // included): a decider's commit returns before the transaction coordinator has written its markers, so for a
-        // moment a read_committed end (the last stable offset) misses the output of a transaction whose input already
-        // counts as processed (a record forwarded to its cluster's partition, say); a read_committed consumer's
-        // position reaches the high watermark only once every transaction there is complete.
-        Map<String, Long> done = new HashMap<>();
-        for (AdmissionDecider d : deciders) {
-            if (d.isDecider()) d.processedOffsets().forEach((k, v) -> done.merge(k, v, Math::max));
-        }
-        Map<String, Long> ends = endOffsets(inputs);
-        for (Map.Entry<String, Long> e : ends.entrySet()) {
-            if (done.getOrDefault(e.getKey(), -1L) < e.getValue()) return false;
-        }
-        if (!ends.equals(lastEnds)) {
-            lastEnds = ends;
-            return false;
-        }
-        return true;
     }
 
     void own(AutoCloseable c) {
@@ -220,8 +178,7 @@ final class LiveCluster implements AutoCloseable {
             }
         }
         producer.close(Duration.ofSeconds(5));
-        synchronized (this) {
-            admin.close(Duration.ofSeconds(5));
-        }
+        admin.close(Duration.ofSeconds(5));
+        progress.close();
     }
 }

@@ -14,6 +14,7 @@ import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.QuotaRecords;
 import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.testsupport.DeciderProgress;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -65,6 +67,7 @@ final class DeciderFleet implements AutoCloseable {
     /** The topics, the producer and the readers (no in-process decider is started on it). */
     private final LiveServices topics;
     private final Admin admin;
+    private final DeciderProgress progress;
     private final Path logs;
     private final Map<String, Process> processes = new LinkedHashMap<>();
     /** Looks between a group's committed offset and the end of a partition (read_committed, no group). */
@@ -78,6 +81,7 @@ final class DeciderFleet implements AutoCloseable {
         preemptionTopics = topics.preemptionTopics;
         client = topics.client;
         admin = Admin.create(client);
+        progress = new DeciderProgress(client);
         Properties cp = new Properties();
         cp.putAll(client);
         cp.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -271,8 +275,9 @@ final class DeciderFleet implements AutoCloseable {
         return probe.position(tp) >= end;
     }
 
+    /** High watermarks (open transactions included, see {@link #quiet}) of every partition of the topics. */
     Map<TopicPartition, Long> endOffsets(List<String> names) {
-        return topics.endOffsets(names);
+        return progress.endOffsets(names, IsolationLevel.READ_UNCOMMITTED);
     }
 
     /** Every committed record of a topic (read_committed). */
@@ -313,6 +318,7 @@ final class DeciderFleet implements AutoCloseable {
         }
         probe.close(Duration.ofSeconds(5));
         admin.close(Duration.ofSeconds(5));
+        progress.close();
         topics.close();
     }
 }

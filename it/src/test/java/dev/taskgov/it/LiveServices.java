@@ -18,17 +18,12 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.sim.Scenario;
 import dev.taskgov.service.support.ClusterChangeRecords;
 import dev.taskgov.service.support.DeciderTopics;
+import dev.taskgov.testsupport.DeciderProgress;
 import dev.taskgov.testsupport.SharedKafka;
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -36,7 +31,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -57,11 +51,10 @@ final class LiveServices implements AutoCloseable {
     final DeciderTopics preemptionTopics;
     final Properties client = new Properties();
     private final KafkaProducer<String, byte[]> producer;
-    private final Admin admin;
+    private final DeciderProgress progress;
     private final List<AutoCloseable> owned = new ArrayList<>();
     AdmissionDecider admission;
     PreemptionDecider preemption;
-    private Map<TopicPartition, Long> lastEnds = Map.of();
 
     LiveServices(String name) {
         id = name.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -75,7 +68,7 @@ final class LiveServices implements AutoCloseable {
         pp.put(ProducerConfig.ACKS_CONFIG, "all");
         pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
-        admin = Admin.create(client);
+        progress = new DeciderProgress(client);
     }
 
     AdmissionDecider startAdmission() {
@@ -196,51 +189,23 @@ final class LiveServices implements AutoCloseable {
     }
 
     /**
-     * Waits until both deciders have processed every record of their inputs, twice in a row with
-     * the same end offsets (an eviction leads to an admission, which may lead to another request).
+     * Waits until both deciders have processed every record of their inputs and what they wrote can be read
+     * ({@link DeciderProgress.QuietCheck}; an eviction leads to an admission, which may lead to another request).
      */
     void awaitQuiet() {
-        lastEnds = Map.of();
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(40)).until(this::quiet);
-    }
-
-    private boolean quiet() {
-        if (!admission.isDecider() || !preemption.isDecider()) return false;
-        // Offsets processed BEFORE end offsets, and the ends as high watermarks (open transactions and their markers
-        // included): a decider's commit returns before the transaction coordinator has written its markers, so for a
-        // moment a read_committed end (the last stable offset) misses the output of a transaction whose input already
-        // counts as processed (a record forwarded to its cluster's partition, say); a read_committed consumer's
-        // position reaches the high watermark only once every transaction there is complete.
-        Map<String, Long> done = new HashMap<>(admission.processedOffsets());
-        done.putAll(preemption.processedOffsets());
-        Map<TopicPartition, Long> ends = endOffsets(List.of(admissionTopics.submitted(), admissionTopics.finished(),
-                admissionTopics.preempted(), admissionTopics.quota(), admissionTopics.topology(),
-                preemptionTopics.preemptionRequested()));
-        for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
-            String key = e.getKey().topic() + "-" + e.getKey().partition();
-            if (done.getOrDefault(key, -1L) < e.getValue()) return false;
-        }
-        if (!ends.equals(lastEnds)) {
-            lastEnds = ends;
-            return false;
-        }
-        return true;
-    }
-
-    /** High watermarks (open transactions included, see {@link #quiet}) of every partition of the topics. */
-    Map<TopicPartition, Long> endOffsets(List<String> topics) {
-        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        try {
-            admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).forEach((name, d) ->
-                    d.partitions().forEach(p -> request.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> r = admin.listOffsets(request,
-                    new org.apache.kafka.clients.admin.ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get(30, TimeUnit.SECONDS);
-            Map<TopicPartition, Long> out = new HashMap<>();
-            r.forEach((tp, info) -> out.put(tp, info.offset()));
-            return out;
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot list offsets", e);
-        }
+        List<String> inputs = List.of(admissionTopics.submitted(), admissionTopics.finished(), admissionTopics.preempted(),
+                admissionTopics.quota(), admissionTopics.topology(), preemptionTopics.preemptionRequested());
+        // what they write (both prefixes name the same shared topics): admission its forwarded copies on its group
+        // topics, admissions, statuses, requests; preemption evictions, statuses, forwarded requests; each its changelog
+        // and dead letters
+        List<String> written = List.of(admissionTopics.submitted(), admissionTopics.finished(), admissionTopics.preempted(),
+                admissionTopics.admitted(), admissionTopics.status(), admissionTopics.changelog(),
+                preemptionTopics.preemptionRequested(), preemptionTopics.changelog(), admissionTopics.deadLetter());
+        // both deciders' offsets: their keys do not meet (each its own group topics and changelog)
+        DeciderProgress.QuietCheck quiet = progress.quietCheck(
+                () -> DeciderProgress.furthest(List.of(admission.processedOffsets(), preemption.processedOffsets())), inputs, written);
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(40))
+                .until(() -> admission.isDecider() && preemption.isDecider() && quiet.isQuiet());
     }
 
     @Override
@@ -253,6 +218,6 @@ final class LiveServices implements AutoCloseable {
             }
         }
         producer.close(Duration.ofSeconds(5));
-        admin.close(Duration.ofSeconds(5));
+        progress.close();
     }
 }

@@ -4,6 +4,7 @@ import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.PartitionScope;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -81,9 +82,9 @@ class PreemptionWarmStandbyTest {
 
     /** Waits until the decider has committed its work on every request published so far to partition {@code n}. */
     private static void awaitHandled(TestCluster c, PreemptionDecider decider, int n) {
-        String key = c.topics.preemptionRequested() + "-" + n;
+        TopicPartition partition = new TopicPartition(c.topics.preemptionRequested(), n);
         await().atMost(Duration.ofMinutes(2)).until(() -> decider.isDecider()
-                && decider.processedOffsets().getOrDefault(key, -1L) >= c.endOffsets(c.topics.preemptionRequested()).get(key));
+                && decider.processedOffsets().getOrDefault(partition.toString(), -1L) >= c.endOffsets(c.topics.preemptionRequested()).get(partition));
     }
 
     /** A processor of the partition built the cold way: the state topics read to their end, then its changelog partition. */

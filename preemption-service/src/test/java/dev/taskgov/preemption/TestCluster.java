@@ -6,10 +6,11 @@ import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.service.support.CompactedTopicReader;
 import dev.taskgov.service.support.DeciderTopics;
+import dev.taskgov.testsupport.DeciderProgress;
 import dev.taskgov.testsupport.SharedKafka;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -39,6 +40,7 @@ final class TestCluster implements AutoCloseable {
     final DeciderTopics topics;
     final Properties client = new Properties();
     private final KafkaProducer<String, byte[]> producer;
+    private final DeciderProgress progress;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
     TestCluster(String name) {
@@ -60,6 +62,7 @@ final class TestCluster implements AutoCloseable {
         pp.put(ProducerConfig.ACKS_CONFIG, "all");
         pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
+        progress = new DeciderProgress(client);
     }
 
     PreemptionDecider.Settings settings(Map<String, Duration> graces) {
@@ -156,30 +159,18 @@ final class TestCluster implements AutoCloseable {
 
     /**
      * Waits until the decider has committed its work on every request published so far, on every partition (a
-     * request on another partition than its cluster's is forwarded there first), twice with the same end offsets, and
-     * until what it wrote can be read: no transaction is open on the topics it writes.
-     *
-     * <p>The processed offsets are read before the ends, and the ends are high watermarks: a decider's
-     * {@code commitTransaction()} returns before the coordinator has written the markers, so a forwarded request (or
-     * a dead letter) of a committed transaction can be missing for a moment from the last stable offset, and a check
-     * against it could call the decider done just before (the race the live harnesses fixed too).
+     * request on another partition than its cluster's is forwarded there first), and until what it wrote can be
+     * read: no transaction is open on the topics it writes ({@link DeciderProgress.QuietCheck}).
      */
     void awaitHandled(PreemptionDecider decider) {
-        List<Map<String, Long>> last = new ArrayList<>(List.of(Map.of()));
-        List<String> outputs = List.of(topics.preempted(), topics.deadLetter(), topics.preemptionRequested());
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(40)).until(() -> {
-            if (!decider.isDecider()) return false;
-            Map<String, Long> done = decider.processedOffsets();
-            Map<String, Long> ends = endOffsets(topics.preemptionRequested(), IsolationLevel.READ_UNCOMMITTED);
-            boolean caughtUp = ends.entrySet().stream().allMatch(e -> done.getOrDefault(e.getKey(), -1L) >= e.getValue());
-            boolean stable = ends.equals(last.set(0, ends));
-            return caughtUp && stable && outputs.stream().allMatch(this::noOpenTransaction);
-        });
+        DeciderProgress.QuietCheck quiet = progress.quietCheck(decider::processedOffsets, List.of(topics.preemptionRequested()),
+                writtenByTheDecider());
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(40)).until(() -> decider.isDecider() && quiet.isQuiet());
     }
 
-    /** Whether every partition's last stable offset has reached its high watermark: all written is readable. */
-    private boolean noOpenTransaction(String topic) {
-        return endOffsets(topic, IsolationLevel.READ_COMMITTED).equals(endOffsets(topic, IsolationLevel.READ_UNCOMMITTED));
+    /** The topics a preemption decider writes in its transactions (requests forwarded to their cluster's partition too). */
+    private List<String> writtenByTheDecider() {
+        return List.of(topics.preempted(), topics.status(), topics.changelog(), topics.deadLetter(), topics.preemptionRequested());
     }
 
     /** Requests the decider has gone past, over every partition of the requests topic. */
@@ -188,26 +179,9 @@ final class TestCluster implements AutoCloseable {
                 .mapToLong(Map.Entry::getValue).sum();
     }
 
-    /** Last stable offsets (what read_committed readers reach) per {@code topic-partition}. */
-    Map<String, Long> endOffsets(String topic) {
-        return endOffsets(topic, IsolationLevel.READ_COMMITTED);
-    }
-
-    /** End offsets per {@code topic-partition}: last stable offsets (READ_COMMITTED) or high watermarks. */
-    Map<String, Long> endOffsets(String topic, IsolationLevel isolation) {
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(client)) {
-            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> request = new java.util.HashMap<>();
-            admin.describeTopics(List.of(topic)).allTopicNames().get(30, java.util.concurrent.TimeUnit.SECONDS).forEach((name, d) ->
-                    d.partitions().forEach(p -> request.put(new org.apache.kafka.common.TopicPartition(name, p.partition()),
-                            org.apache.kafka.clients.admin.OffsetSpec.latest())));
-            Map<String, Long> out = new java.util.HashMap<>();
-            admin.listOffsets(request, new org.apache.kafka.clients.admin.ListOffsetsOptions(isolation))
-                    .all().get(30, java.util.concurrent.TimeUnit.SECONDS)
-                    .forEach((tp, info) -> out.put(tp.topic() + "-" + tp.partition(), info.offset()));
-            return out;
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read end offsets of " + topic, e);
-        }
+    /** Last stable offsets (what read_committed readers reach) of every partition of {@code topic}. */
+    Map<TopicPartition, Long> endOffsets(String topic) {
+        return progress.endOffsets(topic, IsolationLevel.READ_COMMITTED);
     }
 
     long endOffset(String topic) {
@@ -229,5 +203,6 @@ final class TestCluster implements AutoCloseable {
             }
         }
         producer.close(Duration.ofSeconds(5));
+        progress.close();
     }
 }
