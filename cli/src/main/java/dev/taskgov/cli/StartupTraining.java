@@ -95,11 +95,13 @@ public final class StartupTraining {
                     List.of("get", "clusters"),
                     List.of("submit", "--job-name", "team-a-train-2", "--team", "team-a", "--instance-type", "ml.p5.48xlarge",
                             "--accelerators", "8"),
-                    // Seed 000's hyp command (as a workload, without --kubernetes): its flags' model and notes.
+                    // Seed 000's hyp command (as a workload, without --kubernetes): its flags' model and notes, the
+                    // instance type of the team's quota (the SageMaker client's paginator), the topology annotation.
                     List.of("create", "hyp-pytorch-job", "--version", "1.1", "--job-name", "team-a-train-3", "--image",
                             "training:1", "--pull-policy", "Always", "--tasks-per-node", "1", "--max-retry", "1",
-                            "--namespace", "hyperpod-ns-team-a", "--queue-name", "hyperpod-ns-team-a-localqueue",
-                            "--instance-type", "ml.p5.48xlarge", "--accelerators", "8"),
+                            "--priority", "high-priority", "--namespace", "hyperpod-ns-team-a",
+                            "--queue-name", "hyperpod-ns-team-a-localqueue",
+                            "--preferred-topology-label", "topology.k8s.aws/network-node-layer-1"),
                     List.of("quota", "list"),
                     List.of("quota", "describe", "q1"))) {
                 List<String> args = new ArrayList<>(command);
