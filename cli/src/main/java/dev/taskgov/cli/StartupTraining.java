@@ -44,10 +44,12 @@ public final class StartupTraining {
              "history":[{"time":"2026-01-01T10:00:00Z","state":"Pending","reason":"Submitted","message":"queued"},
                         {"time":"2026-01-01T10:00:01Z","state":"Admitted","reason":"Admitted","message":"admitted"}]}""";
     private static final String AMOUNTS = "{\"ml.p5.48xlarge\":{\"accelerators\":8,\"vcpu\":192,\"memoryGiB\":2048}}";
+    /** As quota-service answers, with the amounts a Count stands for (fractional numbers: the SDK's float parser). */
     private static final String QUOTA = """
             {"ComputeQuotaArn":"arn:aws:sagemaker:us-west-2:000000000000:compute-quota/q1","ComputeQuotaId":"q1","Name":"team-a",
              "ComputeQuotaVersion":1,"Status":"Created","ClusterArn":"%s",
-             "ComputeQuotaConfig":{"ComputeQuotaResources":[{"InstanceType":"ml.p5.48xlarge","Count":2}],
+             "ComputeQuotaConfig":{"ComputeQuotaResources":[{"InstanceType":"ml.p5.48xlarge","Count":2,
+               "Accelerators":16,"VCpu":384.0,"MemoryInGiB":4096.0}],
                "ResourceSharingConfig":{"Strategy":"LendAndBorrow","BorrowLimit":50},"PreemptTeamTasks":"LowerPriority"},
              "ComputeQuotaTarget":{"TeamName":"team-a","FairShareWeight":100},"ActivationState":"Enabled",
              "CreationTime":1767261600.0,"LastModifiedTime":1767261600.0}""".formatted(CLUSTER);
