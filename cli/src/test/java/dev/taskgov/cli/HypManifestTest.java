@@ -37,12 +37,7 @@ class HypManifestTest {
     @BeforeAll
     static void quotaService() {
         // Seed 000 names no --instance-type: the command takes the one of the team's compute quota.
-        quota = new StubServer().answerAws("ListComputeQuotas", 200, """
-                {"ComputeQuotaSummaries": [{"ComputeQuotaArn": "arn:aws:sagemaker:us-west-2:123456789012:compute-quota/abcdefabcdef",
-                  "ComputeQuotaId": "abcdefabcdef", "Name": "team-name-quota", "Status": "Created", "CreationTime": 1764590000,
-                  "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "ml.p5.48xlarge", "Count": 2}]},
-                  "ComputeQuotaTarget": {"TeamName": "team-name", "FairShareWeight": 0}, "ActivationState": "Enabled"}]}
-                """);
+        quota = new StubServer().answerAws("ListComputeQuotas", 200, HypCommandsTest.TEAM_NAME_QUOTAS);
     }
 
     @AfterAll
