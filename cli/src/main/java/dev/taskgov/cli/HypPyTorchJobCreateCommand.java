@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -58,7 +59,7 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
         flags.check();
         String clusterArn = cluster.arn();
         String instanceType = flags.instanceType != null ? flags.instanceType : instanceTypeOfTeamQuota(clusterArn);
-        ObjectNode manifest = HyperPodPyTorchJobs.manifest(flags, flags.outline(clock.instant(), instanceType));
+        GenericKubernetesResource manifest = HyperPodPyTorchJobs.manifest(flags, flags.outline(clock.instant(), instanceType));
         WorkloadSubmitted described = flags.workload(manifest, clock.instant());
         WorkloadSubmitted submission = clusterArn == null ? described : described.withClusterArn(clusterArn);
         SubmitCommand.checkLocally(submission);
@@ -110,10 +111,10 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
     }
 
     /** Creates the job suspended, as Kueue's webhook would leave it, so that nothing runs before taskgov admits it. */
-    private static void createInCluster(ObjectNode manifest) {
-        ((ObjectNode) manifest.with("spec").with("runPolicy")).put("suspend", true);
-        io.fabric8.kubernetes.api.model.GenericKubernetesResource job = EventCodec.mapper().convertValue(manifest,
-                io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
+    @SuppressWarnings("unchecked")
+    private static void createInCluster(GenericKubernetesResource job) {
+        Map<String, Object> spec = (Map<String, Object>) job.getAdditionalProperties().get("spec");
+        ((Map<String, Object>) spec.computeIfAbsent("runPolicy", k -> new java.util.LinkedHashMap<>())).put("suspend", true);
         var context = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
                 .withGroup("sagemaker.amazonaws.com").withVersion("v1").withKind(HyperPodPyTorchJobs.KIND)
                 .withPlural("hyperpodpytorchjobs").withNamespaced(true).build();

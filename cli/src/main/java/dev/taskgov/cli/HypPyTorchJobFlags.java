@@ -1,13 +1,13 @@
 package dev.taskgov.cli;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.manifests.InvalidManifestException;
 import dev.taskgov.manifests.ManifestKind;
 import dev.taskgov.manifests.ManifestTranslator;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import picocli.CommandLine.Option;
 
 import java.math.BigDecimal;
@@ -159,14 +159,13 @@ final class HypPyTorchJobFlags {
 
     /**
      * The workload taskgov governs: the manifest the flags describe, read by the shared manifests translator
-     * (requests else limits, the image recorded), plus --max-retry recorded.
+     * (requests else limits, the image recorded), plus --max-retry recorded. The manifest is the one
+     * {@link HyperPodPyTorchJobs#manifest} built, its pod template typed, which the translator reads as it is.
      */
-    WorkloadSubmitted workload(com.fasterxml.jackson.databind.node.ObjectNode manifest, Instant now) {
+    WorkloadSubmitted workload(GenericKubernetesResource manifest, Instant now) {
         WorkloadSubmitted w;
         try {
-            w = ManifestTranslator.translate(ManifestKind.HYPERPOD_PYTORCH_JOB,
-                    EventCodec.mapper().convertValue(manifest, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class),
-                    ManifestTranslator.Overrides.NONE, now).submission();
+            w = ManifestTranslator.translate(ManifestKind.HYPERPOD_PYTORCH_JOB, manifest, ManifestTranslator.Overrides.NONE, now).submission();
         } catch (InvalidManifestException e) {
             throw CliException.invalid(e.getMessage());
         }
@@ -241,10 +240,10 @@ final class HypPyTorchJobFlags {
         }
     }
 
-    static JsonNode jsonList(String flag, String json) {
+    static List<String> jsonList(String flag, String json) {
         try {
-            JsonNode n = EventCodec.mapper().readTree(json);
-            if (n.isArray()) return n;
+            List<String> list = EventCodec.mapper().readValue(json, new TypeReference<List<String>>() { });
+            if (list != null) return list;
         } catch (Exception e) {
             // the message below names the flag
         }

@@ -1,13 +1,19 @@
 package dev.taskgov.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 
 import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,6 +21,11 @@ import java.util.Map;
  * hyp-pytorch-job} flags describe: one entry "pod" in {@code spec.replicaSpecs} with
  * {@code --node-count} replicas, {@code spec.nprocPerNode}, {@code spec.runPolicy.jobMaxRetryCount},
  * the Kueue labels on the job and its pod template, the topology annotation on the pod template.
+ *
+ * <p>Built in code on fabric8's model: the replica spec's {@code template} is a typed {@link PodTemplateSpec}, so the
+ * shared manifests translator reads it as it is (no Jackson binding, whose introspection of the pod model was most of
+ * the command's own time, docs/benchmarks.md, issue #18), and the same object is what {@code --print-manifest} and
+ * {@code -o yaml} print and what {@code --kubernetes} creates.
  */
 final class HyperPodPyTorchJobs {
 
@@ -24,47 +35,60 @@ final class HyperPodPyTorchJobs {
     private HyperPodPyTorchJobs() {
     }
 
-    static ObjectNode manifest(HypPyTorchJobFlags f, WorkloadSubmitted w) {
+    static GenericKubernetesResource manifest(HypPyTorchJobFlags f, WorkloadSubmitted w) {
         PodSetSpec pods = w.podSets().get(0);
-        ObjectNode job = EventCodec.mapper().createObjectNode();
-        job.put("apiVersion", API_VERSION);
-        job.put("kind", KIND);
-        ObjectNode metadata = job.putObject("metadata");
-        metadata.put("name", w.workloadId());
-        metadata.put("namespace", w.namespace());
-        kueueLabels(metadata.putObject("labels"), w);
-        ObjectNode spec = job.putObject("spec");
+        GenericKubernetesResource job = new GenericKubernetesResource();
+        job.setApiVersion(API_VERSION);
+        job.setKind(KIND);
+        ObjectMeta metadata = new ObjectMeta();
+        metadata.setName(w.workloadId());
+        metadata.setNamespace(w.namespace());
+        metadata.setLabels(kueueLabels(w));
+        job.setMetadata(metadata);
+        Map<String, Object> spec = new LinkedHashMap<>();
         if (f.tasksPerNode != null) spec.put("nprocPerNode", f.tasksPerNode);
-        if (f.maxRetry != null) spec.putObject("runPolicy").put("cleanPodPolicy", "None").put("jobMaxRetryCount", f.maxRetry);
-        ObjectNode replica = spec.putArray("replicaSpecs").addObject();
+        if (f.maxRetry != null) {
+            Map<String, Object> runPolicy = new LinkedHashMap<>();
+            runPolicy.put("cleanPodPolicy", "None");
+            runPolicy.put("jobMaxRetryCount", f.maxRetry);
+            spec.put("runPolicy", runPolicy);
+        }
+        Map<String, Object> replica = new LinkedHashMap<>();
         replica.put("name", pods.name());
         replica.put("replicas", pods.count());
-        ObjectNode template = replica.putObject("template");
-        ObjectNode templateMeta = template.putObject("metadata");
-        kueueLabels(templateMeta.putObject("labels"), w);
-        if (pods.preferredTopology() != null) templateMeta.putObject("annotations").put("kueue.x-k8s.io/podset-preferred-topology", pods.preferredTopology());
-        if (pods.requiredTopology() != null) templateMeta.putObject("annotations").put("kueue.x-k8s.io/podset-required-topology", pods.requiredTopology());
-        ObjectNode podSpec = template.putObject("spec");
-        ObjectNode selector = podSpec.putObject("nodeSelector");
-        if (pods.instanceType() != null) selector.put("node.kubernetes.io/instance-type", pods.instanceType());
-        pods.nodeSelector().forEach(selector::put);
-        if (f.serviceAccountName != null) podSpec.put("serviceAccountName", f.serviceAccountName);
-        if (f.schedulerType != null) podSpec.put("schedulerName", f.schedulerType);
-        ObjectNode container = podSpec.putArray("containers").addObject();
-        container.put("name", "pytorch-job-container");
-        container.put("image", f.image);
-        if (f.pullPolicy != null) container.put("imagePullPolicy", f.pullPolicy);
-        if (f.command != null) container.set("command", HypPyTorchJobFlags.jsonList("--command", f.command));
-        if (f.args != null) container.set("args", HypPyTorchJobFlags.jsonList("--args", f.args));
-        if (f.environment != null) {
-            ArrayNode env = container.putArray("env");
-            HypPyTorchJobFlags.jsonObject("--environment", f.environment).forEach((k, v) -> env.addObject().put("name", k).put("value", v));
-        }
-        ObjectNode resources = container.putObject("resources");
-        String accelerator = acceleratorResource(pods.instanceType());
-        resources(resources.putObject("requests"), accelerator, f.accelerators, f.vcpu, f.memory);
-        resources(resources.putObject("limits"), accelerator, f.acceleratorsLimit, f.vcpuLimit, f.memoryLimit);
+        replica.put("template", template(f, w, pods));
+        spec.put("replicaSpecs", List.of(replica));
+        job.setAdditionalProperty("spec", spec);
         return job;
+    }
+
+    private static PodTemplateSpec template(HypPyTorchJobFlags f, WorkloadSubmitted w, PodSetSpec pods) {
+        ObjectMeta metadata = new ObjectMeta();
+        metadata.setLabels(kueueLabels(w));
+        if (pods.preferredTopology() != null) metadata.setAnnotations(Map.of("kueue.x-k8s.io/podset-preferred-topology", pods.preferredTopology()));
+        if (pods.requiredTopology() != null) metadata.setAnnotations(Map.of("kueue.x-k8s.io/podset-required-topology", pods.requiredTopology()));
+        PodSpec podSpec = new PodSpec();
+        Map<String, String> selector = new LinkedHashMap<>();
+        if (pods.instanceType() != null) selector.put("node.kubernetes.io/instance-type", pods.instanceType());
+        selector.putAll(pods.nodeSelector());
+        podSpec.setNodeSelector(selector);
+        podSpec.setServiceAccountName(f.serviceAccountName);
+        podSpec.setSchedulerName(f.schedulerType);
+        Container container = new Container();
+        container.setName("pytorch-job-container");
+        container.setImage(f.image);
+        container.setImagePullPolicy(f.pullPolicy);
+        if (f.command != null) container.setCommand(HypPyTorchJobFlags.jsonList("--command", f.command));
+        if (f.args != null) container.setArgs(HypPyTorchJobFlags.jsonList("--args", f.args));
+        if (f.environment != null) {
+            container.setEnv(HypPyTorchJobFlags.jsonObject("--environment", f.environment).entrySet().stream()
+                    .map(e -> new EnvVar(e.getKey(), e.getValue(), null)).toList());
+        }
+        String accelerator = acceleratorResource(pods.instanceType());
+        container.setResources(new ResourceRequirements(null, resources(accelerator, f.acceleratorsLimit, f.vcpuLimit, f.memoryLimit),
+                resources(accelerator, f.accelerators, f.vcpu, f.memory)));
+        podSpec.setContainers(List.of(container));
+        return new PodTemplateSpec(metadata, podSpec);
     }
 
     /** Neuron devices on Trainium and Inferentia instances, NVIDIA GPUs elsewhere. */
@@ -73,18 +97,24 @@ final class HyperPodPyTorchJobs {
                 ? "aws.amazon.com/neuron" : "nvidia.com/gpu";
     }
 
-    private static void resources(ObjectNode out, String accelerator, String accelerators, String vcpu, String memoryGiB) {
-        if (accelerators != null) out.put(accelerator, accelerators);
-        if (vcpu != null) out.put("cpu", vcpu);
-        if (memoryGiB != null) out.put("memory", new BigDecimal(memoryGiB.strip()).stripTrailingZeros().toPlainString() + "Gi");
+    /** The flags' amounts as Kubernetes quantities, memory from GiB to {@code Gi}. */
+    private static Map<String, Quantity> resources(String accelerator, String accelerators, String vcpu, String memoryGiB) {
+        Map<String, Quantity> out = new LinkedHashMap<>();
+        if (accelerators != null) out.put(accelerator, new Quantity(accelerators.strip())); // as HypPyTorchJobFlags checked it
+        if (vcpu != null) out.put("cpu", new Quantity(vcpu.strip()));
+        if (memoryGiB != null) out.put("memory", new Quantity(new BigDecimal(memoryGiB.strip()).stripTrailingZeros().toPlainString() + "Gi"));
+        return out;
     }
 
-    private static void kueueLabels(ObjectNode labels, WorkloadSubmitted w) {
+    private static Map<String, String> kueueLabels(WorkloadSubmitted w) {
+        Map<String, String> labels = new LinkedHashMap<>();
         labels.put("kueue.x-k8s.io/queue-name", w.queueName());
         if (w.priorityClass() != null) labels.put("kueue.x-k8s.io/priority-class", w.priorityClass());
+        return labels;
     }
 
-    static String yaml(JsonNode manifest) {
+    /** The job as YAML for {@code kubectl apply} (fabric8's model writes its fields in its own order). */
+    static String yaml(GenericKubernetesResource manifest) {
         try {
             return new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
                     .disable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
@@ -92,10 +122,5 @@ final class HyperPodPyTorchJobs {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    static Map<String, String> labels(JsonNode manifest) {
-        return EventCodec.mapper().convertValue(manifest.path("metadata").path("labels"),
-                new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() { });
     }
 }

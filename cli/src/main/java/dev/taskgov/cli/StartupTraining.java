@@ -44,10 +44,12 @@ public final class StartupTraining {
              "history":[{"time":"2026-01-01T10:00:00Z","state":"Pending","reason":"Submitted","message":"queued"},
                         {"time":"2026-01-01T10:00:01Z","state":"Admitted","reason":"Admitted","message":"admitted"}]}""";
     private static final String AMOUNTS = "{\"ml.p5.48xlarge\":{\"accelerators\":8,\"vcpu\":192,\"memoryGiB\":2048}}";
+    /** As quota-service answers, with the amounts a Count stands for (fractional numbers: the SDK's float parser). */
     private static final String QUOTA = """
             {"ComputeQuotaArn":"arn:aws:sagemaker:us-west-2:000000000000:compute-quota/q1","ComputeQuotaId":"q1","Name":"team-a",
              "ComputeQuotaVersion":1,"Status":"Created","ClusterArn":"%s",
-             "ComputeQuotaConfig":{"ComputeQuotaResources":[{"InstanceType":"ml.p5.48xlarge","Count":2}],
+             "ComputeQuotaConfig":{"ComputeQuotaResources":[{"InstanceType":"ml.p5.48xlarge","Count":2,
+               "Accelerators":16,"VCpu":384.0,"MemoryInGiB":4096.0}],
                "ResourceSharingConfig":{"Strategy":"LendAndBorrow","BorrowLimit":50},"PreemptTeamTasks":"LowerPriority"},
              "ComputeQuotaTarget":{"TeamName":"team-a","FairShareWeight":100},"ActivationState":"Enabled",
              "CreationTime":1767261600.0,"LastModifiedTime":1767261600.0}""".formatted(CLUSTER);
@@ -95,11 +97,13 @@ public final class StartupTraining {
                     List.of("get", "clusters"),
                     List.of("submit", "--job-name", "team-a-train-2", "--team", "team-a", "--instance-type", "ml.p5.48xlarge",
                             "--accelerators", "8"),
-                    // Seed 000's hyp command (as a workload, without --kubernetes): its flags' model and notes.
+                    // Seed 000's hyp command (as a workload, without --kubernetes): its flags' model and notes, the
+                    // instance type of the team's quota (the SageMaker client's paginator), the topology annotation.
                     List.of("create", "hyp-pytorch-job", "--version", "1.1", "--job-name", "team-a-train-3", "--image",
                             "training:1", "--pull-policy", "Always", "--tasks-per-node", "1", "--max-retry", "1",
-                            "--namespace", "hyperpod-ns-team-a", "--queue-name", "hyperpod-ns-team-a-localqueue",
-                            "--instance-type", "ml.p5.48xlarge", "--accelerators", "8"),
+                            "--priority", "high-priority", "--namespace", "hyperpod-ns-team-a",
+                            "--queue-name", "hyperpod-ns-team-a-localqueue",
+                            "--preferred-topology-label", "topology.k8s.aws/network-node-layer-1"),
                     List.of("quota", "list"),
                     List.of("quota", "describe", "q1"))) {
                 List<String> args = new ArrayList<>(command);

@@ -40,16 +40,19 @@ class HypCommandsTest {
     static final String SEED_000 = SeedCommands.SEED_000;
     static final String SEED_002 = SeedCommands.SEED_002;
 
+    /** ListComputeQuotas' answer: the seeds' team's one quota, on ml.p5.48xlarge. */
+    static final String TEAM_NAME_QUOTAS = """
+            {"ComputeQuotaSummaries": [{"ComputeQuotaArn": "arn:aws:sagemaker:us-west-2:123456789012:compute-quota/abcdefabcdef",
+              "ComputeQuotaId": "abcdefabcdef", "Name": "team-name-quota", "Status": "Created", "CreationTime": 1764590000,
+              "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "ml.p5.48xlarge", "Count": 2}]},
+              "ComputeQuotaTarget": {"TeamName": "team-name", "FairShareWeight": 0}, "ActivationState": "Enabled"}]}
+            """;
+
     static StubServer quota;
 
     @BeforeAll
     static void environment() {
-        quota = new StubServer().answerAws("ListComputeQuotas", 200, """
-                {"ComputeQuotaSummaries": [{"ComputeQuotaArn": "arn:aws:sagemaker:us-west-2:123456789012:compute-quota/abcdefabcdef",
-                  "ComputeQuotaId": "abcdefabcdef", "Name": "team-name-quota", "Status": "Created", "CreationTime": 1764590000,
-                  "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "ml.p5.48xlarge", "Count": 2}]},
-                  "ComputeQuotaTarget": {"TeamName": "team-name", "FairShareWeight": 0}, "ActivationState": "Enabled"}]}
-                """);
+        quota = new StubServer().answerAws("ListComputeQuotas", 200, TEAM_NAME_QUOTAS);
         System.setProperty("taskgov.submit.kafka", "true");
         System.setProperty("taskgov.kafka.bootstrap", SharedKafka.bootstrapServers());
         System.setProperty("taskgov.kafka.config", SharedKafka.clientConfigFile(KafkaAccess.ADMIN).toString());

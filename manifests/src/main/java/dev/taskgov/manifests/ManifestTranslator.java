@@ -17,8 +17,9 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 /**
  * The one translation of a Kueue-labelled Kubernetes job (a batch/v1 {@code Job}, a Kubeflow
  * {@code PyTorchJob}, {@code MPIJob} or {@code TFJob}, or a {@code HyperPodPyTorchJob}) into a
- * {@link WorkloadSubmitted}, the way Kueue builds a Workload from it. Both {@code taskgov dry-run/submit -f}
- * and the job watcher use it, so a manifest means the same to both:
+ * {@link WorkloadSubmitted}, the way Kueue builds a Workload from it. The CLI ({@code taskgov dry-run/submit -f},
+ * and {@code create hyp-pytorch-job} for the job its flags describe) and the job watcher use it, so a manifest means
+ * the same to both:
  * <ul>
  *   <li>the namespace names the team; the {@code kueue.x-k8s.io/queue-name} label (on the job, else on
  *       the first pod template) the queue, {@code <namespace>-localqueue} with a warning when neither has
@@ -35,6 +36,12 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  *       decided on).</li>
  * </ul>
  * Every refusal is an {@link InvalidManifestException} naming the field's path and the rule.
+ *
+ * <p>A replica spec's (or a Job's) {@code template} is read as it comes: a map, as a manifest or the API server gives it,
+ * is bound to fabric8's {@link PodTemplateSpec} (Jackson); a {@link PodTemplateSpec} already, as a job built in code
+ * carries it ({@code taskgov create hyp-pytorch-job} builds its HyperPodPyTorchJob so), is taken as it is. The rules
+ * above then read the same typed template either way. Binding a map makes Jackson introspect the whole pod model
+ * (hundreds of fabric8 classes), a cost a short-lived CLI command need not pay for a job it built (docs/benchmarks.md, issue #18).
  */
 public final class ManifestTranslator {
 
@@ -45,7 +52,10 @@ public final class ManifestTranslator {
     public static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
     static final List<String> INSTANCE_TYPE_LABELS = List.of(INSTANCE_TYPE_LABEL, "beta.kubernetes.io/instance-type");
 
-    static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    /** fabric8's mapper, made on the first manifest read from text or with a template map (not for a job built in code). */
+    private static final class Serialization {
+        static final KubernetesSerialization INSTANCE = new KubernetesSerialization();
+    }
 
     /** The submission and what of the manifest taskgov does not model or had to assume (for the user). */
     public record Translation(WorkloadSubmitted submission, List<String> warnings) {
@@ -75,7 +85,7 @@ public final class ManifestTranslator {
     public static GenericKubernetesResource parse(String yaml) {
         GenericKubernetesResource job;
         try {
-            job = SERIALIZATION.unmarshal(yaml, GenericKubernetesResource.class);
+            job = Serialization.INSTANCE.unmarshal(yaml, GenericKubernetesResource.class);
         } catch (RuntimeException e) {
             throw new InvalidManifestException("InvalidYaml", "the manifest is not valid YAML: " + firstLine(e.getMessage()));
         }
@@ -161,9 +171,11 @@ public final class ManifestTranslator {
         return images.isEmpty() ? null : String.join(",", images);
     }
 
+    /** The template as the rules read it: a typed one as it is, a map (or nothing) bound to fabric8's model. */
     private static PodTemplateSpec template(Object templateMap, String path) {
+        if (templateMap instanceof PodTemplateSpec typed) return typed;
         try {
-            PodTemplateSpec t = SERIALIZATION.convertValue(templateMap == null ? Map.of() : templateMap, PodTemplateSpec.class);
+            PodTemplateSpec t = Serialization.INSTANCE.convertValue(templateMap == null ? Map.of() : templateMap, PodTemplateSpec.class);
             return t == null ? new PodTemplateSpec() : t;
         } catch (IllegalArgumentException e) {
             throw new InvalidManifestException("InvalidSpec", path + ": not a pod template: " + firstLine(e.getMessage()));

@@ -20,6 +20,9 @@ import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.topology.TopologyLevels;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 /**
  * The table of manifests and the pod sets they become, one row per rule of {@link ManifestTranslator}
@@ -188,6 +191,28 @@ class ManifestTranslatorTest {
         ManifestTranslator.Translation t = ManifestTranslator.translate(ManifestTranslator.parse(yaml), overrides, AT);
 
         assertThat(t).isEqualTo(new ManifestTranslator.Translation(expected, warnings));
+    }
+
+    /**
+     * The same table with every pod template typed before the translation, as a job built in code carries it
+     * ({@code taskgov create hyp-pytorch-job}): the same submissions and warnings, since the rules read typed templates.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("manifests")
+    void readsTypedPodTemplatesAsItReadsTheirMaps(String name, String yaml, ManifestTranslator.Overrides overrides,
+                                                  WorkloadSubmitted expected, List<String> warnings) {
+        GenericKubernetesResource job = ManifestTranslator.parse(yaml);
+        ManifestKind kind = ManifestKind.ofKind(job.getKind());
+        Map<String, Object> spec = ManifestKind.map(job.getAdditionalProperties().get("spec"));
+        KubernetesSerialization model = new KubernetesSerialization();
+        List<Map<String, Object>> holders = kind.replicaSpecsField() == null ? List.of(spec)
+                : kind.replicaSpecs(spec).values().stream().map(ManifestKind.ReplicaSpec::fields).toList();
+        for (Map<String, Object> holder : holders) {
+            holder.put("template", model.convertValue(holder.get("template"), PodTemplateSpec.class));
+        }
+        assertThat(holders).allSatisfy(h -> assertThat(h.get("template")).isInstanceOf(PodTemplateSpec.class));
+
+        assertThat(ManifestTranslator.translate(job, overrides, AT)).isEqualTo(new ManifestTranslator.Translation(expected, warnings));
     }
 
     static Stream<Arguments> refusals() {
