@@ -172,16 +172,17 @@ final class HypPyTorchJobFlags {
         return maxRetry == null ? w : w.withAnnotations(Map.of(WorkloadSubmitted.MAX_RETRY_ANNOTATION, maxRetry.toString()));
     }
 
-    /** Each flag a quantity, whole for accelerators, and no limit below its request. */
+    /** Each flag a quantity (whole for accelerators, a number of GiB for memory), and no limit below its request. */
     private void checkLimits() {
-        checkLimit("--accelerators", accelerators, "--accelerators-limit", acceleratorsLimit, true);
-        checkLimit("--vcpu", vcpu, "--vcpu-limit", vcpuLimit, false);
-        checkLimit("--memory", memory, "--memory-limit", memoryLimit, false);
+        checkLimit("--accelerators", accelerators, "--accelerators-limit", acceleratorsLimit, Quantities::whole);
+        checkLimit("--vcpu", vcpu, "--vcpu-limit", vcpuLimit, Quantities::parse);
+        checkLimit("--memory", memory, "--memory-limit", memoryLimit, Quantities::gib);
     }
 
-    private static void checkLimit(String requestFlag, String request, String limitFlag, String limit, boolean whole) {
-        BigDecimal r = request == null ? null : whole ? Quantities.whole(requestFlag, request) : Quantities.parse(requestFlag, request);
-        BigDecimal l = limit == null ? null : whole ? Quantities.whole(limitFlag, limit) : Quantities.parse(limitFlag, limit);
+    private static void checkLimit(String requestFlag, String request, String limitFlag, String limit,
+                                   java.util.function.BiFunction<String, String, BigDecimal> amount) {
+        BigDecimal r = request == null ? null : amount.apply(requestFlag, request);
+        BigDecimal l = limit == null ? null : amount.apply(limitFlag, limit);
         if (r != null && l != null && l.compareTo(r) < 0) {
             throw CliException.invalid(limitFlag + ": must be at least " + requestFlag + " (" + r.toPlainString() + "), was " + l.toPlainString());
         }

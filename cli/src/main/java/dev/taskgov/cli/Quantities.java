@@ -48,6 +48,25 @@ final class Quantities {
     }
 
     /** Whole accelerators. */
+    /**
+     * A number of GiB, as the hyp CLI's {@code --memory} and {@code --memory-limit} take it (e.g. 32 or 0.5): a
+     * Kubernetes quantity with a unit (32Gi) is refused naming the rule, since the two flags are compared and the
+     * manifest writes the number with {@code Gi}.
+     */
+    static BigDecimal gib(String field, String text) {
+        BigDecimal v;
+        try {
+            v = text == null ? null : new BigDecimal(text.strip());
+        } catch (NumberFormatException e) {
+            v = null;
+        }
+        if (v == null || v.signum() < 0) {
+            throw CliException.invalid(field + ": must be a number of GiB, as hyp's " + field + " takes it (e.g. 32 or 0.5), was '"
+                    + text + "'");
+        }
+        return v;
+    }
+
     static BigDecimal whole(String field, String text) {
         BigDecimal v = parse(field, text);
         if (v.signum() < 0 || v.stripTrailingZeros().scale() > 0) {

@@ -113,6 +113,19 @@ class HypCommandsTest {
     }
 
     @Test
+    void memory_is_a_number_of_gib_as_hyp_takes_it_and_a_unit_is_refused_naming_the_flag() {
+        Cli.Result unit = Cli.run("create", "hyp-pytorch-job", "--job-name", "j", "--image", "i",
+                "--namespace", "hyperpod-ns-team-name", "--instance-type", "ml.p5.48xlarge", "--memory", "32Gi");
+        assertThat(unit.exit()).isEqualTo(CliException.INVALID_INPUT);
+        assertThat(unit.err()).contains("--memory: must be a number of GiB, as hyp's --memory takes it (e.g. 32 or 0.5), was '32Gi'")
+                .doesNotContain("NumberFormatException");
+        Cli.Result limit = Cli.run("create", "hyp-pytorch-job", "--job-name", "j", "--image", "i",
+                "--namespace", "hyperpod-ns-team-name", "--instance-type", "ml.p5.48xlarge", "--memory", "32", "--memory-limit", "16");
+        assertThat(limit.exit()).isEqualTo(CliException.INVALID_INPUT);
+        assertThat(limit.err()).contains("--memory-limit: must be at least --memory (32), was 16");
+    }
+
+    @Test
     void version_is_the_template_version_here_and_taskgov_own_version_elsewhere() {
         Cli.Result bad = Cli.run("create", "hyp-pytorch-job", "--version", "9.9", "--job-name", "j", "--image", "i",
                 "--namespace", "hyperpod-ns-team-name", "--instance-type", "ml.p5.48xlarge");
