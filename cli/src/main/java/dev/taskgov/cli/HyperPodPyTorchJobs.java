@@ -65,8 +65,10 @@ final class HyperPodPyTorchJobs {
     private static PodTemplateSpec template(HypPyTorchJobFlags f, WorkloadSubmitted w, PodSetSpec pods) {
         ObjectMeta metadata = new ObjectMeta();
         metadata.setLabels(kueueLabels(w));
-        if (pods.preferredTopology() != null) metadata.setAnnotations(Map.of("kueue.x-k8s.io/podset-preferred-topology", pods.preferredTopology()));
-        if (pods.requiredTopology() != null) metadata.setAnnotations(Map.of("kueue.x-k8s.io/podset-required-topology", pods.requiredTopology()));
+        Map<String, String> annotations = new LinkedHashMap<>();
+        if (pods.preferredTopology() != null) annotations.put("kueue.x-k8s.io/podset-preferred-topology", pods.preferredTopology());
+        if (pods.requiredTopology() != null) annotations.put("kueue.x-k8s.io/podset-required-topology", pods.requiredTopology());
+        if (!annotations.isEmpty()) metadata.setAnnotations(annotations);
         PodSpec podSpec = new PodSpec();
         Map<String, String> selector = new LinkedHashMap<>();
         if (pods.instanceType() != null) selector.put("node.kubernetes.io/instance-type", pods.instanceType());
