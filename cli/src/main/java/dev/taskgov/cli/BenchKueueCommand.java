@@ -1,6 +1,7 @@
 package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.core.cluster.InCluster;
 import dev.taskgov.core.events.CloudEvents;
@@ -128,7 +129,9 @@ public class BenchKueueCommand extends CliCommand {
     private final long t0 = System.nanoTime();
 
     /** The processes' resident memory during the load, one row per sample: {"atSeconds", "rssMiB": {process: MiB}}. */
-    private final ArrayNode memory = EventCodec.mapper().createArrayNode();
+    // From the node factory, not the mapper: picocli makes this command for every --help, and building taskgov's
+    // mapper there was about a tenth of --help's time (docs/benchmarks.md, "CLI start time").
+    private final ArrayNode memory = JsonNodeFactory.instance.arrayNode();
 
     private long nowMs() {
         return (System.nanoTime() - t0) / 1_000_000;

@@ -127,28 +127,33 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
     }
 
     /**
-     * Without {@code --instance-type} (seed 000's command has none) the pods run on the instance
-     * type the team's compute quota allocates (in the workload's cluster, when one is chosen), when it names exactly one.
+     * Without {@code --instance-type} (seed 000's command has none) the pods run on the instance type the team's
+     * compute quota allocates in the workload's cluster, when it names exactly one. Read from admission-service's
+     * ledger ({@code GET /teams}, as {@code taskgov get teams} shows it): the quota the workload will be governed by, over
+     * the signed HTTP client the submission uses anyway, rather than through the SageMaker client, whose build and first
+     * call were most of this command's time (docs/benchmarks.md, "create hyp-pytorch-job without the SageMaker client").
      */
     private String instanceTypeOfTeamQuota(String clusterArn) {
         String team = new WorkloadSubmitted(flags.jobName, flags.namespace, null, null, null, null, List.of()).team();
         TreeSet<String> types = new TreeSet<>();
         try {
-            SageMakerClients.call(endpoints, c -> {
-                c.listComputeQuotasPaginator(b -> { }).computeQuotaSummaries().stream()
-                        .filter(q -> q.computeQuotaTarget() != null && team.equals(q.computeQuotaTarget().teamName()))
-                        .filter(q -> clusterArn == null || q.clusterArn() == null || clusterArn.equals(q.clusterArn()))
-                        .filter(q -> q.computeQuotaConfig() != null)
-                        .forEach(q -> q.computeQuotaConfig().computeQuotaResources().forEach(r -> types.add(r.instanceTypeAsString())));
-                return null;
-            });
+            for (JsonNode t : endpoints.admission().teams(clusterArn).path("teams")) {
+                if (!team.equals(Views.text(t, "team"))) continue;
+                t.path("instanceTypes").fields().forEachRemaining(type -> {
+                    // A type the team only borrows appears with a nominal of zero: its quota does not allocate it.
+                    boolean allocated = false;
+                    for (JsonNode amount : type.getValue().path("nominal")) allocated |= amount.asDouble() > 0;
+                    if (allocated) types.add(type.getKey());
+                });
+            }
         } catch (CliException e) {
             throw CliException.invalid("--instance-type: not given, and the instance type of team " + team
                     + "'s compute quota could not be read (" + e.getMessage() + "); give --instance-type");
         }
         if (types.size() != 1) {
             throw CliException.invalid("--instance-type: not given, and team " + team + "'s compute quota names "
-                    + (types.isEmpty() ? "no instance type" : "several: " + types) + "; give --instance-type");
+                    + (types.isEmpty() ? "no instance type" : "several: " + types)
+                    + (clusterArn == null ? "" : " in " + clusterArn) + "; give --instance-type");
         }
         return types.first();
     }

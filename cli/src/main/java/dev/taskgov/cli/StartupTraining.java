@@ -98,7 +98,7 @@ public final class StartupTraining {
                     List.of("submit", "--job-name", "team-a-train-2", "--team", "team-a", "--instance-type", "ml.p5.48xlarge",
                             "--accelerators", "8"),
                     // Seed 000's hyp command (as a workload, without --kubernetes): its flags' model and notes, the
-                    // instance type of the team's quota (the SageMaker client's paginator), the topology annotation.
+                    // instance type of the team's quota (admission-service's GET /teams), the topology annotation.
                     List.of("create", "hyp-pytorch-job", "--version", "1.1", "--job-name", "team-a-train-3", "--image",
                             "training:1", "--pull-policy", "Always", "--tasks-per-node", "1", "--max-retry", "1",
                             "--priority", "high-priority", "--namespace", "hyperpod-ns-team-a",

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,8 +32,8 @@ import static org.awaitility.Awaitility.await;
  * The seeds' own {@code hyp} commands, run verbatim with {@code taskgov} in place of {@code hyp},
  * against a real Kafka broker: each writes its workload to the submissions topic. The endpoints come
  * from the environment (system properties here, standing in for TASKGOV_SUBMIT_KAFKA,
- * TASKGOV_KAFKA_BOOTSTRAP and TASKGOV_QUOTA_URL); quota-service is a stub that answers
- * ListComputeQuotas with the team's quota, whose instance type seed 000's command (it has no
+ * TASKGOV_KAFKA_BOOTSTRAP and TASKGOV_ADMISSION_URL); admission-service is a stub that answers
+ * {@code GET /teams} with the team's quota, whose instance type seed 000's command (it has no
  * --instance-type) runs on.
  */
 class HypCommandsTest {
@@ -40,23 +41,30 @@ class HypCommandsTest {
     static final String SEED_000 = SeedCommands.SEED_000;
     static final String SEED_002 = SeedCommands.SEED_002;
 
-    /** ListComputeQuotas' answer: the seeds' team's one quota, on ml.p5.48xlarge. */
-    static final String TEAM_NAME_QUOTAS = """
-            {"ComputeQuotaSummaries": [{"ComputeQuotaArn": "arn:aws:sagemaker:us-west-2:123456789012:compute-quota/abcdefabcdef",
-              "ComputeQuotaId": "abcdefabcdef", "Name": "team-name-quota", "Status": "Created", "CreationTime": 1764590000,
-              "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "ml.p5.48xlarge", "Count": 2}]},
-              "ComputeQuotaTarget": {"TeamName": "team-name", "FairShareWeight": 0}, "ActivationState": "Enabled"}]}
-            """;
+    /** {@code GET /teams}' answer: the seeds' team's one quota, on ml.p5.48xlarge (and a type it only borrows). */
+    static final String TEAM_NAME_TEAMS = teams("arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovdemo1", "ml.p5.48xlarge");
 
-    static StubServer quota;
+    /** admission-service's {@code GET /teams} for one cluster: team-name's nominal on {@code type}, a borrowed g5 beside it. */
+    static String teams(String cluster, String type) {
+        return """
+                {"clusterArn": "%s", "count": 2, "teams": [
+                  {"team": "other-team", "pending": 0, "pendingByReason": {}, "instanceTypes": {"ml.c5.large": {
+                    "nominal": {"accelerators": 0, "vcpu": 8, "memoryGiB": 16}}}},
+                  {"team": "team-name", "pending": 0, "pendingByReason": {}, "instanceTypes": {
+                    "%s": {"nominal": {"accelerators": 16, "vcpu": 384, "memoryGiB": 4096}, "used": {"accelerators": 0, "vcpu": 0, "memoryGiB": 0}},
+                    "ml.g5.48xlarge": {"nominal": {"accelerators": 0, "vcpu": 0, "memoryGiB": 0}, "borrowed": {"accelerators": 8, "vcpu": 192, "memoryGiB": 768}}}}]}
+                """.formatted(cluster, type);
+    }
+
+    static StubServer admission;
 
     @BeforeAll
     static void environment() {
-        quota = new StubServer().answerAws("ListComputeQuotas", 200, TEAM_NAME_QUOTAS);
+        admission = new StubServer().answer("GET /teams", 200, TEAM_NAME_TEAMS);
         System.setProperty("taskgov.submit.kafka", "true");
         System.setProperty("taskgov.kafka.bootstrap", SharedKafka.bootstrapServers());
         System.setProperty("taskgov.kafka.config", SharedKafka.clientConfigFile(KafkaAccess.ADMIN).toString());
-        System.setProperty("taskgov.quota.url", quota.url());
+        System.setProperty("taskgov.admission.url", admission.url());
     }
 
     @AfterAll
@@ -64,8 +72,8 @@ class HypCommandsTest {
         System.clearProperty("taskgov.submit.kafka");
         System.clearProperty("taskgov.kafka.bootstrap");
         System.clearProperty("taskgov.kafka.config");
-        System.clearProperty("taskgov.quota.url");
-        quota.close();
+        System.clearProperty("taskgov.admission.url");
+        admission.close();
     }
 
     @Test
@@ -139,6 +147,28 @@ class HypCommandsTest {
         assertThat(submit.err()).contains("Unknown option", "--version");
     }
 
+    /** Without --instance-type, a team whose quota names no instance type, or several, is told to give one. */
+    @Test
+    void without_instance_type_a_team_with_no_quota_or_several_instance_types_is_told_to_give_one() {
+        String cluster = "arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovdemo1";
+        String several = teams(cluster, "ml.p5.48xlarge").replace("\"ml.g5.48xlarge\": {\"nominal\": {\"accelerators\": 0",
+                "\"ml.g5.48xlarge\": {\"nominal\": {\"accelerators\": 8");
+        try (StubServer none = new StubServer().answer("GET /teams", 200, teams(cluster, "ml.p5.48xlarge").replace("team-name", "another-team"));
+             StubServer two = new StubServer().answer("GET /teams", 200, several)) {
+            String[] seed = asTaskgov(SEED_000.replace("sample-pytorch-job", "no-type-job"));
+            System.setProperty("taskgov.admission.url", none.url());
+            Cli.Result noQuota = Cli.run(seed);
+            assertThat(noQuota.exit()).isEqualTo(CliException.INVALID_INPUT);
+            assertThat(noQuota.err()).contains("--instance-type: not given, and team team-name's compute quota names no instance type; give --instance-type");
+            System.setProperty("taskgov.admission.url", two.url());
+            Cli.Result twoTypes = Cli.run(seed);
+            assertThat(twoTypes.exit()).isEqualTo(CliException.INVALID_INPUT);
+            assertThat(twoTypes.err()).contains("compute quota names several: [ml.g5.48xlarge, ml.p5.48xlarge]; give --instance-type");
+        } finally {
+            System.setProperty("taskgov.admission.url", admission.url());
+        }
+    }
+
     /**
      * hyp's own habit on a deployment of several clusters: {@code hyp set-cluster-context} first, then the seed's
      * command verbatim lands in that cluster (and takes the instance type of the team's quota there, not another
@@ -148,23 +178,13 @@ class HypCommandsTest {
     void after_set_cluster_context_the_seed_command_runs_verbatim_in_that_cluster_of_several() throws Exception {
         String demo = "arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovdemo1";
         String small = "arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovsmall";
-        try (StubServer admission = new StubServer().answer("GET /clusters", 200,
-                "{\"clusters\": [{\"clusterArn\": \"" + demo + "\"}, {\"clusterArn\": \"" + small + "\"}]}");
-             StubServer quotas = new StubServer().answerAws("ListComputeQuotas", 200, """
-                {"ComputeQuotaSummaries": [
-                  {"ComputeQuotaArn": "arn:aws:sagemaker:us-west-2:123456789012:compute-quota/aaaaaaaaaaaa", "ComputeQuotaId": "aaaaaaaaaaaa",
-                   "Name": "team-name-quota", "Status": "Created", "CreationTime": 1764590000, "ClusterArn": "%s",
-                   "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "ml.g5.8xlarge", "Count": 2}]},
-                   "ComputeQuotaTarget": {"TeamName": "team-name", "FairShareWeight": 0}, "ActivationState": "Enabled"},
-                  {"ComputeQuotaArn": "arn:aws:sagemaker:us-west-2:123456789012:compute-quota/bbbbbbbbbbbb", "ComputeQuotaId": "bbbbbbbbbbbb",
-                   "Name": "team-name-quota", "Status": "Created", "CreationTime": 1764590000, "ClusterArn": "%s",
-                   "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "ml.p5.48xlarge", "Count": 2}]},
-                   "ComputeQuotaTarget": {"TeamName": "team-name", "FairShareWeight": 0}, "ActivationState": "Enabled"}]}
-                """.formatted(small, demo))) {
+        try (StubServer clusters = new StubServer().answer("GET /clusters", 200,
+                "{\"clusters\": [{\"clusterArn\": \"" + demo + "\"}, {\"clusterArn\": \"" + small + "\"}]}")
+                .answer("GET /teams?cluster=" + URLEncoder.encode(small, StandardCharsets.UTF_8), 200, teams(small, "ml.g5.8xlarge"))
+                .answer("GET /teams?cluster=" + URLEncoder.encode(demo, StandardCharsets.UTF_8), 200, teams(demo, "ml.p5.48xlarge"))) {
             java.nio.file.Path context = java.nio.file.Files.createTempDirectory("taskgov-context").resolve("context");
             System.setProperty("taskgov.context", context.toString());
-            System.setProperty("taskgov.admission.url", admission.url());
-            System.setProperty("taskgov.quota.url", quotas.url());
+            System.setProperty("taskgov.admission.url", clusters.url());
             try {
                 Cli.Result none = Cli.run("get-cluster-context");
                 assertThat(none.exit()).isEqualTo(CliException.INVALID_INPUT);
@@ -190,8 +210,7 @@ class HypCommandsTest {
                 assertThat(record.partition()).isEqualTo(ClusterPartitions.of(demo, TaskgovTopics.PARTITIONS));
                 assertThat(submission.path("podSets").path(0).path("instanceType").asText()).isEqualTo("ml.p5.48xlarge");
             } finally {
-                System.setProperty("taskgov.quota.url", quota.url());
-                System.clearProperty("taskgov.admission.url");
+                System.setProperty("taskgov.admission.url", admission.url());
                 System.setProperty("taskgov.context", context.resolveSibling("none").toString());
             }
         }

@@ -32,17 +32,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HypManifestTest {
 
-    static StubServer quota;
+    static StubServer admission;
 
     @BeforeAll
-    static void quotaService() {
+    static void admissionService() {
         // Seed 000 names no --instance-type: the command takes the one of the team's compute quota.
-        quota = new StubServer().answerAws("ListComputeQuotas", 200, HypCommandsTest.TEAM_NAME_QUOTAS);
+        admission = new StubServer().answer("GET /teams", 200, HypCommandsTest.TEAM_NAME_TEAMS);
     }
 
     @AfterAll
     static void close() {
-        quota.close();
+        admission.close();
     }
 
     static Stream<Arguments> commands() {
@@ -68,7 +68,7 @@ class HypManifestTest {
     @MethodSource("commands")
     void the_command_submits_what_the_watcher_reads_from_its_manifest(String name, List<String> command, PodSetSpec podSet) {
         List<String> args = new ArrayList<>(command);
-        args.addAll(List.of("--print-manifest", "--quota-url", quota.url()));
+        args.addAll(List.of("--print-manifest", "--admission-url", admission.url()));
         Cli.Result r = Cli.run(args.toArray(String[]::new));
         assertThat(r.exit()).as(r.err()).isZero();
         String yaml = r.out().substring(0, r.out().indexOf("---\n"));

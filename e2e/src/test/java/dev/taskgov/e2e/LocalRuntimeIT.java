@@ -113,6 +113,10 @@ class LocalRuntimeIT {
         await("the team quota created").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2))
                 .until(() -> cli("quota", "create", "--cli-input-json", "file://" + input.resolve("quota.json")).exit() == 0);
 
+        // Without --instance-type, seed 000's command takes the type of the team's quota as admission-service holds it.
+        await("the team quota in admission-service's ledger").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> cli("get", "teams", "--cluster", DEMO_CLUSTER, "--team", "team-name", "-o", "json").out().contains("ml.p5.48xlarge"));
+
         ChildProcesses.Result context = cli("set-cluster-context", "--cluster-name", "taskgovdemo1");
         assertThat(context.exit()).as(context.err()).isZero();
         assertThat(context.out()).contains("Cluster context set to " + DEMO_CLUSTER);
