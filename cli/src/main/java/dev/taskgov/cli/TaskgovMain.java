@@ -53,13 +53,28 @@ public final class TaskgovMain {
      * {@code taskgov} and that subcommand's branch only, and when that subcommand only groups others (as {@code get}
      * and {@code quota} do) and the second word names one of them, that one only: {@code taskgov quota list} builds
      * {@code taskgov}, {@code quota} and {@code list}. Each parses, runs and explains itself exactly as in the whole
-     * tree. Anything else ({@code --help}, no or an unknown subcommand, and {@code completion}, which reads the whole
-     * tree) gets the whole tree; a group followed by anything but one of its subcommands gets its whole branch.
+     * tree. {@code taskgov --help} lists each subcommand by what its {@code @Command} says of itself (name, aliases,
+     * header, description), which is all that help shows of them, without building their models. Anything else (no or
+     * an unknown subcommand, and {@code completion}, which reads the whole tree) gets the whole tree; a group followed
+     * by anything but one of its subcommands gets its whole branch.
      */
     static CommandLine commandLine(String... args) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            CommandLine help = new CommandLine(container(new TaskgovCommand()));
+            for (Class<?> sub : TaskgovCommand.class.getAnnotation(Command.class).subcommands()) help.addSubcommand(summary(sub));
+            return help;
+        }
         Class<?> branch = args.length == 0 ? null : subcommandNamed(TaskgovCommand.class, args[0]);
         if (branch == null || branch == CompletionCommand.class) return new CommandLine(new TaskgovCommand());
         return new CommandLine(container(new TaskgovCommand())).addSubcommand(pruned(branch, args, 1));
+    }
+
+    /** A subcommand as its parent's help lists it, from its {@code @Command} alone: never run or parsed with. */
+    private static CommandSpec summary(Class<?> command) {
+        Command c = command.getAnnotation(Command.class);
+        CommandSpec spec = CommandSpec.create().name(c.name()).aliases(c.aliases());
+        spec.usageMessage().header(c.header()).description(c.description()).hidden(c.hidden());
+        return spec;
     }
 
     /** {@code command}'s branch for the words from {@code next} on: a group with only the subcommand they name. */

@@ -65,8 +65,28 @@ class TaskgovMainTest {
     }
 
     @Test
+    void helpListsEverySubcommandAsTheWholeTreeDoesWithoutBuildingThem() {
+        for (String[] args : new String[][] {{"--help"}, {"-h"}}) {
+            CommandLine tree = TaskgovMain.commandLine(args);
+            assertThat(tree.getSubcommands().keySet()).isEqualTo(whole.getSubcommands().keySet());
+            assertThat(tree.getSubcommands().values()).allSatisfy(sub -> assertThat(sub.getCommandSpec().userObject()).isNull());
+            java.io.StringWriter shown = new java.io.StringWriter();
+            java.io.StringWriter wholeShown = new java.io.StringWriter();
+            assertThat(run(tree, shown, args)).isZero();
+            assertThat(run(new CommandLine(new TaskgovCommand()), wholeShown, args)).isZero();
+            assertThat(shown.toString()).as(String.join(" ", args)).isEqualTo(wholeShown.toString()).contains("hyp-pytorch-job", "quota");
+        }
+    }
+
+    private static int run(CommandLine cmd, java.io.StringWriter out, String[] args) {
+        cmd.setOut(new java.io.PrintWriter(out, true));
+        cmd.setErr(new java.io.PrintWriter(out, true));
+        return cmd.execute(args);
+    }
+
+    @Test
     void anythingElseGetsTheWholeTree() {
-        for (String[] args : new String[][] {{}, {"--help"}, {"-V"}, {"gett", "workloads"}, {"completion", "bash"}}) {
+        for (String[] args : new String[][] {{}, {"-V"}, {"gett", "workloads"}, {"completion", "bash"}}) {
             assertThat(TaskgovMain.commandLine(args).getSubcommands().keySet()).isEqualTo(whole.getSubcommands().keySet());
         }
     }
