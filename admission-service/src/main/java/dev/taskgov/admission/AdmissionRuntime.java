@@ -4,9 +4,9 @@ import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.admission.config.AdmissionServiceConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
-import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.DeciderMembershipConfig;
+import dev.taskgov.service.support.ProducerPartitions;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -138,7 +138,7 @@ public class AdmissionRuntime {
     public void publishSubmission(dev.taskgov.core.events.WorkloadSubmitted submission)
             throws ExecutionException, InterruptedException, TimeoutException {
         // Straight to the named cluster's partition; otherwise by the key, and the owner there forwards it.
-        Integer partition = ClusterPartitions.ofNamed(submission, submissions.partitionsFor(topics.submitted()).size());
+        Integer partition = ProducerPartitions.ofNamed(submissions, topics.submitted(), submission);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.submitted(), partition, submission.workloadId(),
                 EventCodec.bytes(submission));
         CloudEventHeaders.write(record.headers(), WorkloadSubmitted.TYPE, config.admission().source(),
