@@ -82,7 +82,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     /**
      * When each ended workload held is to be forgotten, earliest first (also the order in which they ended), so that a
      * sweep looks at the due ones only and the bound on how many are held forgets the earliest ended first. One entry
-     * per ended workload held ({@link #expiryOf}), so that its size is how many are held.
+     * per ended workload held ({@link #expiryOf}), so that its size is how many are held, and every entry's workload
+     * is held: an entry is made as its workload is put ({@link #expireLater}), dropped as it is removed
+     * ({@link #forget}) and cleared with it ({@link #clear}); a read replica, whose tombstones remove workloads in
+     * {@link #follow}, makes none.
      */
     private final java.util.TreeSet<Expiry> expiries = new java.util.TreeSet<>();
     private final Map<String, Expiry> expiryOf = new HashMap<>();
@@ -772,12 +775,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private void forgetExpired(Outbox out) {
         Instant now = clock.instant();
         while (!expiries.isEmpty() && (!expiries.first().at().isAfter(now) || retention.overBound(expiries.size()))) {
-            WorkloadRecord rec = workloads.get(expiries.first().workloadId());
-            if (rec == null) { // cannot happen: forget() and expireLater() keep the entries to the workloads held
-                expiryOf.remove(expiries.pollFirst().workloadId());
-                continue;
-            }
-            forget(rec, out);
+            forget(workloads.get(expiries.first().workloadId()), out);
         }
     }
 

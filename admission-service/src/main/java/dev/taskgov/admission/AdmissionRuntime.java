@@ -4,9 +4,9 @@ import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.admission.config.AdmissionServiceConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
-import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.DeciderMembershipConfig;
+import dev.taskgov.service.support.ProducerPartitions;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -72,7 +72,8 @@ public class AdmissionRuntime {
                 java.util.List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(), topics.topology()),
                 a.metersRefresh());
         this.metrics = metrics;
-        decider = new AdmissionDecider(settings, Clock.systemUTC(), metrics, finishedRetention(a));
+        decider = new AdmissionDecider(settings, Clock.systemUTC(), metrics,
+                finishedRetention(a.finishedRetention(), a.finishedRetentionMax()));
         metrics.followProcessors(decider::processors);
         self[0] = decider;
         decider.start();
@@ -85,17 +86,23 @@ public class AdmissionRuntime {
         if (submissions != null) submissions.close();
     }
 
-    /** The configured retention; a negative period or bound stops the startup naming the property and the rule. */
-    private static dev.taskgov.core.model.FinishedRetention finishedRetention(AdmissionServiceConfig.Admission a) {
-        if (a.finishedRetention().isNegative()) {
-            throw new IllegalArgumentException("taskgov.admission.finished-retention: must be zero or positive, was "
-                    + a.finishedRetention());
+    /**
+     * The configured retention. {@link dev.taskgov.core.model.FinishedRetention} refuses a negative period or bound,
+     * and its refusal stops the startup naming the property: the period is given alone first, so that a refusal of
+     * the pair is the bound's.
+     */
+    static dev.taskgov.core.model.FinishedRetention finishedRetention(java.time.Duration period, int maxEnded) {
+        dev.taskgov.core.model.FinishedRetention unbounded;
+        try {
+            unbounded = new dev.taskgov.core.model.FinishedRetention(period);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("taskgov.admission.finished-retention: " + e.getMessage(), e);
         }
-        if (a.finishedRetentionMax() < 0) {
-            throw new IllegalArgumentException("taskgov.admission.finished-retention-max: must be zero or positive, was "
-                    + a.finishedRetentionMax());
+        try {
+            return new dev.taskgov.core.model.FinishedRetention(unbounded.period(), maxEnded);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("taskgov.admission.finished-retention-max: " + e.getMessage(), e);
         }
-        return new dev.taskgov.core.model.FinishedRetention(a.finishedRetention(), a.finishedRetentionMax());
     }
 
     private Properties clientProps() {
@@ -138,7 +145,7 @@ public class AdmissionRuntime {
     public void publishSubmission(dev.taskgov.core.events.WorkloadSubmitted submission)
             throws ExecutionException, InterruptedException, TimeoutException {
         // Straight to the named cluster's partition; otherwise by the key, and the owner there forwards it.
-        Integer partition = ClusterPartitions.ofNamed(submission, submissions.partitionsFor(topics.submitted()).size());
+        Integer partition = ProducerPartitions.ofNamed(submissions, topics.submitted(), submission);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.submitted(), partition, submission.workloadId(),
                 EventCodec.bytes(submission));
         CloudEventHeaders.write(record.headers(), WorkloadSubmitted.TYPE, config.admission().source(),

@@ -3,9 +3,7 @@ package dev.taskgov.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.taskgov.core.cluster.InCluster;
 import dev.taskgov.core.events.CloudEvents;
-import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
@@ -14,6 +12,7 @@ import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.service.support.ProducerPartitions;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -283,8 +282,7 @@ public class BenchKueueCommand extends CliCommand {
         private void send(String topic, String key, Object event, String ceType) {
             RecordHeaders h = new RecordHeaders();
             CloudEvents.write(h::add, ceType, SOURCE, UUID.randomUUID().toString(), clock.instant(), key, true);
-            Integer partition = !byKey && event instanceof InCluster named
-                    ? ClusterPartitions.ofNamed(named, producer.partitionsFor(topic).size()) : null;
+            Integer partition = byKey ? null : ProducerPartitions.ofNamed(producer, topic, event);
             producer.send(new ProducerRecord<>(topic, partition, key, EventCodec.write(event), h), (m, e) -> {
                 if (e != null) sendFailure.compareAndSet(null, e);
             });

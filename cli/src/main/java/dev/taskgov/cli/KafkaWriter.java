@@ -1,11 +1,10 @@
 package dev.taskgov.cli;
 
-import dev.taskgov.core.cluster.InCluster;
 import dev.taskgov.core.events.CloudEvents;
-import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.service.support.ProducerPartitions;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -84,7 +83,7 @@ final class KafkaWriter implements AutoCloseable {
 
     /**
      * Sends one event keyed by {@code key} and waits for the broker's acknowledgement: to its named cluster's
-     * partition when it names one ({@link ClusterPartitions#ofNamed}), else by the key.
+     * partition when it names one ({@link ProducerPartitions#ofNamed}), else by the key.
      */
     void send(String topic, String key, Object event, String ceType) {
         RecordHeaders headers = new RecordHeaders();
@@ -95,8 +94,7 @@ final class KafkaWriter implements AutoCloseable {
         Duration pause = FIRST_PAUSE;
         for (int attempt = 1; ; attempt++) {
             try {
-                Integer partition = event instanceof InCluster named
-                        ? ClusterPartitions.ofNamed(named, producer.partitionsFor(topic).size()) : null;
+                Integer partition = ProducerPartitions.ofNamed(producer, topic, event);
                 producer.send(new ProducerRecord<>(topic, partition, key, value, headers)).get(20, TimeUnit.SECONDS);
                 if (attempt > 1) announce("taskgov: wrote to Kafka topic " + topic + " at attempt " + attempt);
                 return;

@@ -31,7 +31,6 @@ import org.jboss.logging.Logger;
 
 import dev.taskgov.core.cluster.InCluster;
 import dev.taskgov.core.events.CloudEvents;
-import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
@@ -39,6 +38,7 @@ import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.service.support.CloudEventHeaders;
+import dev.taskgov.service.support.ProducerPartitions;
 import dev.taskgov.watcher.config.JobWatcherConfig;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -476,7 +476,7 @@ public class JobWatcher {
         String id = UUID.nameUUIDFromBytes((type + "/" + key + "/" + idSuffix).getBytes(StandardCharsets.UTF_8)).toString();
         try {
             ProducerRecord<String, String> record = new ProducerRecord<>(topic,
-                    ClusterPartitions.ofNamed(event, producer.partitionsFor(topic).size()), key, EventCodec.write(event));
+                    ProducerPartitions.ofNamed(producer, topic, event), key, EventCodec.write(event));
             CloudEventHeaders.write(record.headers(), type, CloudEvents.source(config.watcher().source()), id, clock.instant(), key);
             producer.send(record).get(config.watcher().publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
