@@ -43,6 +43,11 @@ import java.util.regex.Pattern;
  * dead letter, the partition is rewound to that record and tried again after a pause: it is never passed by
  * silently. The records after it in that partition were already applied and are applied again, which changes
  * nothing ({@link WorkloadHolds} takes an event twice as once).
+ *
+ * <p>It also tells the holds when they may forget: after the records that recorded release markers were applied, it
+ * takes the end offsets of every partition it reads (at most every {@link #SEAL_INTERVAL}) and seals those markers
+ * with them; once its positions have passed a sealed snapshot, every admission made before those markers has been
+ * read, and they are forgotten ({@link WorkloadHolds}, issue #19).
  */
 final class WorkloadEventsLoop implements AutoCloseable {
 

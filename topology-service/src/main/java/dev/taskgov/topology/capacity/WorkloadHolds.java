@@ -46,7 +46,11 @@ import java.util.function.Consumer;
  * waits to hold, nothing of it is kept.
  *
  * <p>Why not event time alone or a count: a window of N workloads or T seconds breaks on a catch-up, when the
- * finished topic can be read minutes ahead of the admitted one. Why not a finish is final: it breaks retries.
+ * finished topic can be read minutes ahead of the admitted one. Why not a finish is final: it breaks retries. Why
+ * not admission-service's status topic (its Finished state and its tombstone are the decider's own word on the end):
+ * it needs another topic and grant, and its compaction drops the tombstones of workloads forgotten long ago, while
+ * their submissions are still on the submission topic that every start reads again; the finished topic ends those.
+ * (Per-pod requests on the admitted event would make the submission topic unneeded here; that is a contract change.)
  * What the rule assumes: the services' clocks agree to better than the time from a finish to the retry's admission
  * (the preemption rule assumed it already), and a finish is produced after the admission it ends is committed. A
  * cancel that crosses the decider's admission (sent with a time before the admission's) leaves that admission in
@@ -81,7 +85,7 @@ public final class WorkloadHolds {
         Instant endedAt;
         /** The generation of the marker; meaningful while {@link #releasedAt} is set. */
         long generation;
-        /** Distinct times of Failed finishes, to count retries; empty unless it may retry. */
+        /** Distinct times of Failed finishes, to count retries; null unless some were read and it may retry. */
         TreeSet<Instant> failures;
 
         boolean idle() {
