@@ -57,6 +57,12 @@ public class CapacityView {
                 .description("Nodes in the inventory by readiness").register(registry);
         Gauge.builder("taskgov.topology.nodes", notReadyNodes, AtomicInteger::get).tag("ready", "false")
                 .description("Nodes in the inventory by readiness").register(registry);
+        // What the holds keep, to see that it stays bounded: the holding workloads, and those kept for their requests
+        // (submitted, not ended) or for a release marker (until the admissions made before it have been read).
+        Gauge.builder("taskgov.topology.workloads", holds, WorkloadHolds::admittedCount).tag("kept", "holding")
+                .description("Workloads the workload events consumer keeps, by why").register(registry);
+        Gauge.builder("taskgov.topology.workloads", holds, WorkloadHolds::trackedCount).tag("kept", "requests-or-marker")
+                .description("Workloads the workload events consumer keeps, by why").register(registry);
         metersRefresh = new CoalescedRefresh("topology-meters", config.topology().metersRefresh(), this::updateMeters);
     }
 

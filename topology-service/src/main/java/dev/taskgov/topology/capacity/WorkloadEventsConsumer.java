@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -105,8 +106,8 @@ public class WorkloadEventsConsumer {
         String topic = record.topic();
         if (topic.equals(t.workloadSubmitted()) || teamSubmissions.matcher(topic).matches()) return submitted(value);
         if (topic.equals(t.workloadAdmitted())) return admitted(value);
-        if (topic.equals(t.workloadFinished())) return finished(value);
-        if (topic.equals(t.workloadPreempted())) return preempted(value);
+        if (topic.equals(t.workloadFinished())) return finished(value, recordTime(record));
+        if (topic.equals(t.workloadPreempted())) return preempted(value, recordTime(record));
         throw new UnreadableRecordException("not a workload topic: " + topic);
     }
 
@@ -125,7 +126,8 @@ public class WorkloadEventsConsumer {
                 throw new IllegalArgumentException(path + ".requests: " + e.getMessage(), e);
             }
         }
-        return holds -> holds.submitted(id, requests);
+        Integer maxRetry = s.maxRetry().orElse(null);
+        return holds -> holds.submitted(id, requests, maxRetry, s.submittedAt());
     }
 
     private static Consumer<WorkloadHolds> admitted(String value) {
@@ -151,15 +153,29 @@ public class WorkloadEventsConsumer {
         return holds -> holds.admitted(id, a.admittedAt(), placements, a.cluster());
     }
 
-    private static Consumer<WorkloadHolds> finished(String value) {
-        String id = id(EventValues.read(value, WorkloadFinished.class).workloadId());
-        return holds -> holds.finished(id);
+    /** A release orders against admissions by its time: one that names none is taken at the time it was written. */
+    private static Consumer<WorkloadHolds> finished(String value, Instant written) {
+        WorkloadFinished f = EventValues.read(value, WorkloadFinished.class);
+        String id = id(f.workloadId());
+        Instant at = f.finishedAt() == null ? written : f.finishedAt();
+        WorkloadHolds.Outcome outcome = f.outcome() == null ? WorkloadHolds.Outcome.SUCCEEDED : switch (f.outcome()) {
+            case Succeeded -> WorkloadHolds.Outcome.SUCCEEDED;
+            case Failed -> WorkloadHolds.Outcome.FAILED;
+            case Cancelled -> WorkloadHolds.Outcome.CANCELLED;
+        };
+        return holds -> holds.finished(id, at, outcome);
     }
 
-    private static Consumer<WorkloadHolds> preempted(String value) {
+    private static Consumer<WorkloadHolds> preempted(String value, Instant written) {
         WorkloadPreempted p = EventValues.read(value, WorkloadPreempted.class);
         String id = id(p.workloadId());
-        return holds -> holds.preempted(id, p.preemptedAt());
+        Instant at = p.preemptedAt() == null ? written : p.preemptedAt();
+        return holds -> holds.preempted(id, at);
+    }
+
+    /** The record's own timestamp (the producer's clock when it was written). */
+    private static Instant recordTime(ConsumerRecord<String, byte[]> record) {
+        return Instant.ofEpochMilli(Math.max(0, record.timestamp()));
     }
 
     private static String id(String workloadId) {

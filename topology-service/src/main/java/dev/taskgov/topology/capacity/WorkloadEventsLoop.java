@@ -14,6 +14,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -42,6 +43,11 @@ import java.util.regex.Pattern;
  * dead letter, the partition is rewound to that record and tried again after a pause: it is never passed by
  * silently. The records after it in that partition were already applied and are applied again, which changes
  * nothing ({@link WorkloadHolds} takes an event twice as once).
+ *
+ * <p>It also tells the holds when they may forget: after the records that recorded release markers were applied, it
+ * takes the end offsets of every partition it reads (at most every {@link #SEAL_INTERVAL}) and seals those markers
+ * with them; once its positions have passed a sealed snapshot, every admission made before those markers has been
+ * read, and they are forgotten ({@link WorkloadHolds}, issue #19).
  */
 final class WorkloadEventsLoop implements AutoCloseable {
 
@@ -51,6 +57,11 @@ final class WorkloadEventsLoop implements AutoCloseable {
     /** How often topics matching the pattern are looked for: a new team's submissions count within seconds. */
     private static final Duration DISCOVERY_INTERVAL = Duration.ofSeconds(5);
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
+    /**
+     * How often at most the end offsets are asked for to seal the release markers recorded since (one broker round
+     * trip, not one per poll): markers live this long at least, so the holds keep about rate x interval of them.
+     */
+    private static final Duration SEAL_INTERVAL = Duration.ofMillis(250);
 
     private final Properties clientProps;
     private final List<String> topics;
@@ -62,6 +73,12 @@ final class WorkloadEventsLoop implements AutoCloseable {
     private final TopicFollower<byte[]> follower;
     /** Next offset to read per partition, kept across sessions so that a new session goes on where the last stopped. */
     private final Map<TopicPartition, Long> positions = new HashMap<>();
+    /**
+     * Sealed generations of release markers with the end offsets taken after they were recorded, oldest first; a
+     * generation is forgotten once the consumer's positions have passed its offsets ({@link WorkloadHolds}).
+     */
+    private final ArrayDeque<Sealed> sealed = new ArrayDeque<>();
+    private long nextSeal;
     private volatile boolean caughtUp;
     private volatile String stuck;
 
@@ -124,6 +141,8 @@ final class WorkloadEventsLoop implements AutoCloseable {
                 ConsumerRecords<String, byte[]> records = c.poll(POLL);
                 follow.progressed();
                 if (!records.isEmpty() && !apply(c, records)) follow.pause(RETRY_PAUSE);
+                forgetPassedMarkers(c);
+                if (System.nanoTime() - nextSeal >= 0) sealMarkers(c, assigned);
                 if (!caughtUp && end.entrySet().stream().allMatch(e -> c.position(e.getKey()) >= e.getValue())) {
                     caughtUp = true;
                     LOG.infof("read the workload topics to their end (%d partitions)", assigned.size());
@@ -208,6 +227,41 @@ final class WorkloadEventsLoop implements AutoCloseable {
     }
 
     private record Refused(ConsumerRecord<String, byte[]> record, RuntimeException failure) {
+    }
+
+    private record Sealed(long generation, Map<TopicPartition, Long> endOffsets) {
+    }
+
+    /**
+     * Takes the end offsets (read_committed: the last stable offset, so every committed record before a marker lies
+     * below) of every partition read, after the markers of the open generation were recorded, and seals it.
+     */
+    private void sealMarkers(KafkaConsumer<String, byte[]> c, Set<TopicPartition> assigned) {
+        nextSeal = System.nanoTime() + SEAL_INTERVAL.toNanos();
+        if (!view.holds().hasOpenMarkers()) return;
+        // Taken before sealing: this thread alone records markers, so none is recorded in between.
+        Map<TopicPartition, Long> end = c.endOffsets(assigned, TOPIC_TIMEOUT);
+        long generation = view.holds().sealMarkers();
+        if (generation > 0) sealed.addLast(new Sealed(generation, Map.copyOf(end)));
+    }
+
+    /** Forgets the sealed generations whose end offsets the consumer has read past, oldest first. */
+    private void forgetPassedMarkers(KafkaConsumer<String, byte[]> c) {
+        long through = 0;
+        while (!sealed.isEmpty() && passed(c, sealed.peekFirst().endOffsets())) through = sealed.pollFirst().generation();
+        if (through > 0) {
+            long generation = through;
+            view.holds().update(holds -> holds.forgetMarkersThrough(generation));
+        }
+    }
+
+    private static boolean passed(KafkaConsumer<String, byte[]> c, Map<TopicPartition, Long> endOffsets) {
+        Set<TopicPartition> assignment = c.assignment();
+        for (Map.Entry<TopicPartition, Long> e : endOffsets.entrySet()) {
+            // Every partition in a snapshot stays assigned (partitions are only added); a new session assigns them again.
+            if (!assignment.contains(e.getKey()) || c.position(e.getKey()) < e.getValue()) return false;
+        }
+        return true;
     }
 
     @Override

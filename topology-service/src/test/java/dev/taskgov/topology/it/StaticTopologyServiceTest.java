@@ -4,6 +4,7 @@ import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.TaskgovTopics;
+import dev.taskgov.topology.capacity.CapacityView;
 import dev.taskgov.topology.inventory.InventoryRefresher;
 import dev.taskgov.topology.inventory.TopologyPublisher;
 import dev.taskgov.core.events.EventCodec;
@@ -49,6 +50,9 @@ class StaticTopologyServiceTest {
 
     @Inject
     InventoryRefresher refresher;
+
+    @Inject
+    CapacityView view;
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
@@ -107,6 +111,46 @@ class StaticTopologyServiceTest {
 
         await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree);
         assertThat(topology().getInt("free.vcpu")).isEqualTo(clusterFreeVcpu);
+    }
+
+    /**
+     * Issue #19: a workload with {@code taskgov.dev/max-retry} that fails is admitted again under the same id
+     * (admission-service queues it again, reason RetryAfterFailure) and must hold its nodes again; once it ends for
+     * good and the consumer has read past its finish, nothing of it is kept.
+     */
+    @Test
+    void aRetriedWorkloadHoldsAgainAndAFinishedOneIsForgotten() {
+        await().atMost(WAIT).until(() -> topology().getInt("readyNodes") == 32);
+        int rackFree = topology().getInt(path(RACK + ".free.accelerators"));
+        String id = "topology-retry-" + UUID.randomUUID();
+        send(TaskgovTopics.WORKLOAD_SUBMITTED, id, """
+                {"workloadId": "%s", "namespace": "hyperpod-ns-team-a", "queueName": "hyperpod-ns-team-a-localqueue",
+                 "submittedAt": "2026-11-30T10:00:00Z", "annotations": {"taskgov.dev/max-retry": "1"},
+                 "podSets": [{"name": "worker", "count": 3, "instanceType": "ml.p5.48xlarge",
+                              "requests": {"accelerators": 2, "vcpu": 4, "memoryGiB": 32}}]}""".formatted(id));
+        send(TaskgovTopics.WORKLOAD_ADMITTED, id, admission(id));
+        await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree - 6);
+
+        send(TaskgovTopics.WORKLOAD_FINISHED, id, """
+                {"workloadId": "%s", "finishedAt": "2026-11-30T10:05:00Z", "outcome": "Failed"}""".formatted(id));
+        await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree);
+        assertThat(view.holds().tracks(id)).as("pending again: its requests are kept for the retry").isTrue();
+
+        // The retry, admitted after the failure; 2 pods this time.
+        send(TaskgovTopics.WORKLOAD_ADMITTED, id, """
+                {"workloadId": "%s", "team": "team-a", "admittedAt": "2026-11-30T10:06:00Z", "borrowed": {},
+                 "podSets": [{"name": "worker", "instanceType": "ml.p5.48xlarge",
+                              "nodes": [{"name": "%s", "count": 2}]}]}""".formatted(id, NODE));
+        await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree - 4);
+
+        send(TaskgovTopics.WORKLOAD_FINISHED, id, """
+                {"workloadId": "%s", "finishedAt": "2026-11-30T10:10:00Z", "outcome": "Succeeded"}""".formatted(id));
+        await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree);
+        // Forgotten once the consumer's positions pass the end offsets taken after the finish was read.
+        await().atMost(WAIT).until(() -> !view.holds().tracks(id));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(metrics())
+                .containsPattern("(?m)^taskgov_topology_workloads\\{kept=\"holding\"} [0-9.E]+$")
+                .containsPattern("(?m)^taskgov_topology_workloads\\{kept=\"requests-or-marker\"} [0-9.E]+$"));
     }
 
     /**
