@@ -158,11 +158,8 @@ public class WorkloadEventsConsumer {
         WorkloadFinished f = EventValues.read(value, WorkloadFinished.class);
         String id = id(f.workloadId());
         Instant at = f.finishedAt() == null ? written : f.finishedAt();
-        WorkloadHolds.Outcome outcome = f.outcome() == null ? WorkloadHolds.Outcome.SUCCEEDED : switch (f.outcome()) {
-            case Succeeded -> WorkloadHolds.Outcome.SUCCEEDED;
-            case Failed -> WorkloadHolds.Outcome.FAILED;
-            case Cancelled -> WorkloadHolds.Outcome.CANCELLED;
-        };
+        // One that names no outcome is taken as final (only a failure may be retried).
+        WorkloadFinished.Outcome outcome = f.outcome() == null ? WorkloadFinished.Outcome.Succeeded : f.outcome();
         return holds -> holds.finished(id, at, outcome);
     }
 

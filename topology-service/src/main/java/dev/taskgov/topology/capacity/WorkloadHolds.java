@@ -1,6 +1,7 @@
 package dev.taskgov.topology.capacity;
 
 import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.events.WorkloadFinished.Outcome;
 import dev.taskgov.core.resources.Resources;
 
 import java.time.Instant;
@@ -66,9 +67,6 @@ public final class WorkloadHolds {
             podsPerNode = Map.copyOf(podsPerNode);
         }
     }
-
-    /** How a finish ended the workload, as far as holds go: only a failure may be retried. */
-    public enum Outcome { SUCCEEDED, FAILED, CANCELLED }
 
     private record Admission(Instant admittedAt, List<PodSetPlacement> podSets, ClusterArn cluster) {
     }
@@ -168,7 +166,7 @@ public final class WorkloadHolds {
 
     /** A finish that names no outcome: taken as final (only a failure may be retried). */
     public synchronized void finished(String workloadId, Instant finishedAt) {
-        finished(workloadId, finishedAt, Outcome.SUCCEEDED);
+        finished(workloadId, finishedAt, Outcome.Succeeded);
     }
 
     /**
@@ -178,7 +176,7 @@ public final class WorkloadHolds {
      */
     public synchronized void finished(String workloadId, Instant finishedAt, Outcome outcome) {
         Entry e = release(workloadId, finishedAt);
-        if (outcome != Outcome.FAILED) {
+        if (outcome != Outcome.Failed) {
             end(workloadId, e, finishedAt);
             return;
         }

@@ -1,7 +1,7 @@
 package dev.taskgov.topology.capacity;
 
+import dev.taskgov.core.events.WorkloadFinished.Outcome;
 import dev.taskgov.core.resources.Resources;
-import dev.taskgov.topology.capacity.WorkloadHolds.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -78,72 +78,72 @@ class WorkloadHoldsTest {
                 new Case("a finish releases its admission", h -> {
                     submit(h, "w", null);
                     h.admitted("w", T0, on(Map.of("n1", 2)));
-                    h.finished("w", at(10), Outcome.SUCCEEDED);
+                    h.finished("w", at(10), Outcome.Succeeded);
                 }, Map.of()),
                 new Case("a finish then a late admission record (made before it, read after it) holds nothing", h -> {
                     submit(h, "w", null);
-                    h.finished("w", at(10), Outcome.SUCCEEDED);
+                    h.finished("w", at(10), Outcome.Succeeded);
                     h.admitted("w", T0, on(Map.of("n1", 2)));
                 }, Map.of()),
                 new Case("a cancel of a pending workload: an admission made before it and read after it holds nothing", h -> {
                     submit(h, "w", null);
-                    h.finished("w", at(5), Outcome.CANCELLED);
+                    h.finished("w", at(5), Outcome.Cancelled);
                     h.admitted("w", at(1), on(Map.of("n1", 1)));
                 }, Map.of()),
                 new Case("a retry after a Failed finish (max-retry 1) holds its new placement", h -> {
                     submit(h, "w", 1);
                     h.admitted("w", T0, on(Map.of("n1", 2)));
-                    h.finished("w", at(10), Outcome.FAILED);
+                    h.finished("w", at(10), Outcome.Failed);
                     h.admitted("w", at(20), on(Map.of("n2", 2)));
                 }, Map.of("n2", GPU.times(2))),
                 new Case("a retry read before the failure it follows (the admitted topic ahead) keeps holding", h -> {
                     submit(h, "w", 1);
                     h.admitted("w", T0, on(Map.of("n1", 2)));
                     h.admitted("w", at(20), on(Map.of("n2", 2)));
-                    h.finished("w", at(10), Outcome.FAILED);
+                    h.finished("w", at(10), Outcome.Failed);
                 }, Map.of("n2", GPU.times(2))),
                 new Case("a failure read twice (forwarded to its cluster's partition) uses one retry, not two", h -> {
                     submit(h, "w", 1);
                     h.admitted("w", T0, on(Map.of("n1", 2)));
-                    h.finished("w", at(10), Outcome.FAILED);
-                    h.finished("w", at(10), Outcome.FAILED);
+                    h.finished("w", at(10), Outcome.Failed);
+                    h.finished("w", at(10), Outcome.Failed);
                     h.admitted("w", at(20), on(Map.of("n2", 1)));
                 }, Map.of("n2", GPU)),
                 new Case("failures read before the submission count when it comes: one retry left holds", h -> {
-                    h.finished("w", at(10), Outcome.FAILED);
+                    h.finished("w", at(10), Outcome.Failed);
                     submit(h, "w", 2);
                     h.admitted("w", at(20), on(Map.of("n2", 1)));
                 }, Map.of("n2", GPU)),
                 new Case("failures read before the submission count when it comes: none left, the workload ended", h -> {
-                    h.finished("w", at(10), Outcome.FAILED);
-                    h.finished("w", at(30), Outcome.FAILED);
+                    h.finished("w", at(10), Outcome.Failed);
+                    h.finished("w", at(30), Outcome.Failed);
                     submit(h, "w", 1);
                     h.admitted("w", at(40), on(Map.of("n2", 1)));
                 }, Map.of()),
                 new Case("a Failed finish with no max-retry is final: its requests go", h -> {
                     submit(h, "w", null);
                     h.admitted("w", T0, on(Map.of("n1", 2)));
-                    h.finished("w", at(10), Outcome.FAILED);
+                    h.finished("w", at(10), Outcome.Failed);
                     h.admitted("w", at(20), on(Map.of("n2", 1)));
                 }, Map.of()),
                 new Case("the failure past the last retry is final", h -> {
                     submit(h, "w", 1);
                     h.admitted("w", T0, on(Map.of("n1", 2)));
-                    h.finished("w", at(10), Outcome.FAILED);
+                    h.finished("w", at(10), Outcome.Failed);
                     h.admitted("w", at(20), on(Map.of("n2", 1)));
-                    h.finished("w", at(30), Outcome.FAILED);
+                    h.finished("w", at(30), Outcome.Failed);
                     h.admitted("w", at(40), on(Map.of("n3", 1)));
                 }, Map.of()),
                 new Case("a submission read after the end it belongs to is not kept again", h -> {
                     h.admitted("w", T0, on(Map.of("n1", 1)));
-                    h.finished("w", at(10), Outcome.SUCCEEDED);
+                    h.finished("w", at(10), Outcome.Succeeded);
                     submit(h, "w", null);
                     h.admitted("w", at(20), on(Map.of("n2", 1)));
                 }, Map.of()),
                 new Case("the same id submitted after the end is a new workload", h -> {
                     submit(h, "w", null);
                     h.admitted("w", T0, on(Map.of("n1", 1)));
-                    h.finished("w", at(10), Outcome.SUCCEEDED);
+                    h.finished("w", at(10), Outcome.Succeeded);
                     h.submitted("w", Map.of("worker", GPU.times(2)), null, at(3600));
                     h.admitted("w", at(3601), on(Map.of("n2", 1)));
                 }, Map.of("n2", GPU.times(2))));
@@ -171,7 +171,7 @@ class WorkloadHoldsTest {
     void aMarkerIsForgottenOnceItsGenerationIsReadPastAndUntilThenALateAdmissionHoldsNothing() {
         WorkloadHolds h = new WorkloadHolds();
         submit(h, "w", null);
-        h.finished("w", at(10), Outcome.SUCCEEDED);
+        h.finished("w", at(10), Outcome.Succeeded);
         assertThat(h.markerCount()).isEqualTo(1);
         long sealed = h.sealMarkers();
         assertThat(h.sealMarkers()).as("nothing recorded since").isZero();
@@ -187,9 +187,9 @@ class WorkloadHoldsTest {
     @Test
     void aMarkerRecordedAfterASealWaitsForItsOwnGeneration() {
         WorkloadHolds h = new WorkloadHolds();
-        h.finished("w1", at(10), Outcome.SUCCEEDED);
+        h.finished("w1", at(10), Outcome.Succeeded);
         long first = h.sealMarkers();
-        h.finished("w2", at(10), Outcome.SUCCEEDED);
+        h.finished("w2", at(10), Outcome.Succeeded);
 
         h.forgetMarkersThrough(first);
         assertThat(h.tracks("w1")).isFalse();
@@ -205,10 +205,10 @@ class WorkloadHoldsTest {
         WorkloadHolds h = new WorkloadHolds();
         submit(h, "w", 1);
         h.admitted("w", T0, on(Map.of("n1", 1)));
-        h.finished("w", at(10), Outcome.FAILED);
+        h.finished("w", at(10), Outcome.Failed);
         long first = h.sealMarkers();
         h.admitted("w", at(20), on(Map.of("n2", 1)));
-        h.finished("w", at(30), Outcome.SUCCEEDED);
+        h.finished("w", at(30), Outcome.Succeeded);
 
         h.forgetMarkersThrough(first);
         assertThat(h.admitted("w", at(25), on(Map.of("n3", 1)))).as("made before the second finish").isFalse();
@@ -224,7 +224,7 @@ class WorkloadHoldsTest {
         WorkloadHolds h = new WorkloadHolds();
         submit(h, "w", 1);
         h.admitted("w", T0, on(Map.of("n1", 1)));
-        h.finished("w", at(10), Outcome.FAILED);
+        h.finished("w", at(10), Outcome.Failed);
         h.forgetMarkersThrough(h.sealMarkers());
         assertThat(h.tracks("w")).as("pending again, waiting for its retry").isTrue();
 
@@ -271,7 +271,7 @@ class WorkloadHoldsTest {
     }
 
     private static void finishes(WorkloadHolds holds, String id, boolean retried) {
-        if (retried) holds.finished(id, at(10), Outcome.FAILED);
-        holds.finished(id, at(30), Outcome.SUCCEEDED);
+        if (retried) holds.finished(id, at(10), Outcome.Failed);
+        holds.finished(id, at(30), Outcome.Succeeded);
     }
 }
