@@ -129,6 +129,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     public static final String FORWARDED_HEADER = "taskgov-forwarded-from";
     /** Records one poll may return (a batch: one transaction per owned partition), unless the client settings say. */
     static final int MAX_POLL_RECORDS = 5_000;
+    /** The transactional producers' {@code retry.backoff.ms} (Kafka's default is 100), unless the client settings say. */
+    static final int TRANSACTION_RETRY_BACKOFF_MS = 2;
     /** {@link Processor#home} answer for a record every partition must see (e.g. a finish naming no cluster). */
     public static final int EVERY_PARTITION = -1;
 
@@ -674,11 +676,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * pays only the {@code initTransactions()} round trips.
      */
     private KafkaProducer<String, byte[]> transactionalProducer(int n, boolean connect) {
-        Properties props = new Properties();
-        props.putAll(settings.clientProps());
-        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalIdPrefix() + n);
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        Properties props = transactionalProducerProps(settings.clientProps(), settings.transactionalIdPrefix() + n);
         KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
         if (connect) {
             try {
@@ -691,6 +689,21 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             }
         }
         return producer;
+    }
+
+    /** The settings of a task's transactional producer: the client settings, its transactional id, and what it needs. */
+    static Properties transactionalProducerProps(Properties clientProps, String transactionalId) {
+        Properties props = new Properties();
+        props.putAll(clientProps);
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        // The coordinator answers a transaction's first request with CONCURRENT_TRANSACTIONS until the previous
+        // commit's markers are written (a few ms after commitTransaction() returns), and the producer's sender thread
+        // sleeps retry.backoff.ms before asking again: with Kafka's 100 ms, a quiet partition's commits often waited a
+        // whole backoff (docs/benchmarks.md, "The transactions' retry backoff").
+        props.putIfAbsent(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, TRANSACTION_RETRY_BACKOFF_MS);
+        return props;
     }
 
     /**
