@@ -36,9 +36,10 @@ public final class TaskgovMain {
      * that slf4j would find starts Quarkus' log buffering, which only a Quarkus start ever prints; together about a
      * tenth of {@code get workloads}' CPU (docs/benchmarks.md, "CLI start time"). Either way no library log line is
      * shown here (the Quarkus launch shows their warnings); the commands say what failed themselves.
-     * {@code slf4j.internal.verbosity} keeps slf4j from announcing the provider on stderr. The JDK's own loggers
-     * (java.util.logging, e.g. the HTTP client's) still go to the JBoss LogManager, which its jar registers as the JDK's
-     * logger finder and which must be the JDK's log manager before anything logs (else it prints an error).
+     * {@code slf4j.internal.verbosity} keeps slf4j from announcing the provider on stderr. The JDK's own loggers (its
+     * platform loggers, e.g. the HTTP client's) go to {@link CliLoggerFinder}, which shows warnings and errors; a library
+     * that logs through java.util.logging itself would still reach the JBoss LogManager, which must then be the JDK's log
+     * manager before anything logs (else it prints an error).
      */
     static void quietLibraryLogging() {
         System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");

@@ -76,6 +76,9 @@ class TaskgovWrapperIT {
                 .contains("sun.net.www.protocol.http.HttpURLConnection source: shared objects file")
                 .contains("com.fasterxml.jackson.databind.ObjectMapper source: shared objects file")
                 .contains("picocli.CommandLine source: shared objects file");
+        assertThat(signed.out()).as("the HTTP client's platform logger is the CLI's, and the JBoss LogManager does not start")
+                .contains("dev.taskgov.cli.CliLoggerFinder source: shared objects file")
+                .doesNotContain("org.jboss.logmanager.LogContext ");
     }
 
     @Test
