@@ -612,9 +612,19 @@ public final class Scheduler {
         return out;
     }
 
+    /**
+     * The pending workloads whose reason or message changed in this cycle, in their queues' order (team by team), an
+     * order of their own rather than the order the cycle happened to touch them in: a parked workload whose reason and
+     * message are what was last reported is not kept among the touched ones ({@link #park}), and a walk re-parks the
+     * same workloads in every round.
+     */
     private void explainPending(Cycle c) {
+        List<WorkloadEntry> changed = new ArrayList<>();
         for (WorkloadEntry e : c.touched) {
-            if (!e.isPending() || !e.reportPending()) continue;
+            if (e.isPending() && e.reportPending()) changed.add(e);
+        }
+        changed.sort(Comparator.comparing(WorkloadEntry::team).thenComparing(TeamQueue.QUEUE_ORDER));
+        for (WorkloadEntry e : changed) {
             c.decisions.add(new Decision.StayPending(e.id(), e.team(), e.pendingReason(), e.message()));
         }
     }
@@ -683,7 +693,9 @@ public final class Scheduler {
     private void park(TeamQueue q, WorkloadEntry e, Evaluation.Blocked why, Cycle c) {
         q.park(e);
         e.park(why.reason(), why.message());
-        c.touched.add(e);
+        // Only a change is reported (explainPending): on a deep queue, re-walked after every release, most workloads
+        // are parked again as they were, and keeping each among the touched cost as much as the walk itself.
+        if (e.hasUnreportedChange()) c.touched.add(e);
     }
 
     private Candidate candidate(TeamQueue q, WorkloadEntry e, Placement placement, PreemptionPlan plan) {

@@ -30,6 +30,9 @@ final class WorkloadEntry {
     /** The pending reason and message last reported (StayPending), so that only changes are reported. */
     private PendingReason reportedReason;
     private String reportedMessage;
+    /** The last reason given after a requeue's message, and the message made of both (not made again while both hold). */
+    private String stillWaitingFor;
+    private String stillWaitingMessage;
     /** Why it does not fit without preemption: kept for the message while it waits for its victims. */
     private String blockedMessage;
     /**
@@ -113,7 +116,12 @@ final class WorkloadEntry {
     void stayPending(PendingReason reason, String why) {
         if (requeuedReason != null) {
             pendingReason = requeuedReason;
-            message = requeuedMessage + "; still waiting: " + why;
+            // a deep queue is re-parked with the same verdict (one message instance per shape) round after round
+            if (why != stillWaitingFor || message != stillWaitingMessage) {
+                message = requeuedMessage + "; still waiting: " + why;
+                stillWaitingFor = why;
+                stillWaitingMessage = message;
+            }
         } else {
             pendingReason = reason;
             message = why;
@@ -222,6 +230,11 @@ final class WorkloadEntry {
      * Marks the current pending reason as reported; true when it differs from the one reported
      * before (a StayPending decision is due).
      */
+    /** Whether its pending reason or message differs from the last reported ({@link #reportPending} would report it). */
+    boolean hasUnreportedChange() {
+        return pendingReason != reportedReason || !message.equals(reportedMessage);
+    }
+
     boolean reportPending() {
         if (pendingReason == reportedReason && message.equals(reportedMessage)) return false;
         reportedReason = pendingReason;
