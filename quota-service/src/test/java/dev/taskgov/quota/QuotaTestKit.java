@@ -26,6 +26,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sagemaker.SageMakerClientBuilder;
 
 import java.net.URI;
 import java.net.URL;
@@ -67,12 +68,16 @@ public final class QuotaTestKit {
 
     /** The AWS SDK's own SageMaker client, pointed at the service under test, signing with this key. */
     public static SageMakerClient sageMaker(URL service, TestCredentials.Key key) {
+        return sageMakerBuilder(service, key).build();
+    }
+
+    /** The builder of {@link #sageMaker(URL, TestCredentials.Key)}'s client, for a test that sets more (its retries). */
+    public static SageMakerClientBuilder sageMakerBuilder(URL service, TestCredentials.Key key) {
         return SageMakerClient.builder()
                 .endpointOverride(URI.create("http://localhost:" + service.getPort()))
                 .region(Region.US_WEST_2)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(key.accessKeyId(), key.secret())))
-                .httpClientBuilder(UrlConnectionHttpClient.builder())
-                .build();
+                .httpClientBuilder(UrlConnectionHttpClient.builder());
     }
 
     /** A raw SageMaker wire call ({@code POST /}, {@code X-Amz-Target}), signed with an admin key. */
