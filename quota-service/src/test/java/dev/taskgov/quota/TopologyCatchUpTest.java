@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.resources.Resources;
+import dev.taskgov.quota.metrics.QuotaMetrics;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.PostgresTestResource;
 import dev.taskgov.testsupport.SharedKafka;
@@ -90,6 +91,9 @@ class TopologyCatchUpTest {
     @Inject
     PartialView partialView;
 
+    @Inject
+    QuotaMetrics metrics;
+
     private static final long WHOLE_CLUSTER = (long) NODES * ACCELERATORS_PER_NODE;
 
     @Test
@@ -131,6 +135,10 @@ class TopologyCatchUpTest {
         assertThat(((Map<?, ?>) topologyCheck().get("data")).get("reason").toString())
                 .startsWith("reading " + topic + " to its end as of the start: partition ");
 
+        // Nor do the gauges show that part: no capacity of the cluster, so no over-commit either.
+        metrics.refresh();
+        assertThat(metrics()).doesNotContain("taskgov_quota_cluster_capacity{cluster_arn=\"" + cluster + "\"");
+
         for (String team : List.of("partial-a", "partial-b")) {
             HttpResponse<String> answer = QuotaTestKit.wire(service, "SageMaker.CreateComputeQuota", wholeClusterQuota(team));
             assertThat(answer.statusCode()).as(answer.body()).isEqualTo(503);
@@ -150,6 +158,8 @@ class TopologyCatchUpTest {
         assertThat(QuotaTestKit.capacity().capacityByInstanceType(ClusterArn.of(cluster)).get(TYPE).accelerators())
                 .as("every committed node, not the aborted ones").isEqualTo(WHOLE_CLUSTER);
         assertThat(topologyCheck()).isEqualTo(Map.of("name", "topology", "status", "UP"));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(metrics()).contains("taskgov_quota_cluster_capacity"
+                + "{cluster_arn=\"" + cluster + "\",instance_type=\"" + TYPE + "\",resource=\"accelerators\"} " + (double) WHOLE_CLUSTER));
     }
 
     @Test
@@ -162,6 +172,10 @@ class TopologyCatchUpTest {
                             + "\", \"allocatable\": {\"accelerators\": 8}}");
             assertThat(topologyCheck()).isEqualTo(Map.of("name", "topology", "status", "UP"));
         }
+    }
+
+    private static String metrics() {
+        return given().get("/q/metrics").then().statusCode(200).extract().asString();
     }
 
     /** The {@code topology} check of {@code /q/health/ready}, whole. */
