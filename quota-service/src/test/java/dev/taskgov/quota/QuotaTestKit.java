@@ -8,6 +8,7 @@ import dev.taskgov.core.events.ClusterDeclared;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.quota.api.Ids;
 import dev.taskgov.quota.capacity.ClusterCapacity;
+import dev.taskgov.quota.capacity.TopologyCatchUp;
 import io.quarkus.arc.Arc;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TaskgovTopics;
@@ -107,8 +108,11 @@ public final class QuotaTestKit {
         send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.declaration(cluster), EventCodec.write(new ClusterDeclared(arn, null, "static", null)));
         CLUSTERS.add(arn);
         NODES.values().forEach(n -> send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.of(cluster, n.get("name").asText()), n.toString()));
+        // Known also means the whole topic as of quota-service's start was read, as a client waits for readiness:
+        // before, the API answers ServiceUnavailable where it reads the cluster (TopologyCatchUpTest tests that).
         await().atMost(Duration.ofSeconds(60)).until(() -> capacity().governed().contains(cluster)
-                && NODES.keySet().stream().allMatch(name -> capacity().node(cluster, name).isPresent()));
+                && NODES.keySet().stream().allMatch(name -> capacity().node(cluster, name).isPresent())
+                && Arc.container().instance(TopologyCatchUp.class).get().notReady() == null);
         return arn;
     }
 
