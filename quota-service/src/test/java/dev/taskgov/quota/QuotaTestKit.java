@@ -217,13 +217,22 @@ public final class QuotaTestKit {
 
     /** Every record of a topic, in offset order per partition (a real consumer, from the start). */
     public static List<ConsumerRecord<String, String>> readTopic(String topic) {
+        List<ConsumerRecord<String, String>> out = new ArrayList<>();
+        readTopic(topic, out::add);
+        return out;
+    }
+
+    /**
+     * Passes every record of a topic to the sink, in offset order per partition (a real read_committed consumer,
+     * from the start), and answers the end offsets it read to (the last stable ones: past any transaction marker).
+     */
+    public static Map<TopicPartition, Long> readTopic(String topic, java.util.function.Consumer<ConsumerRecord<String, String>> sink) {
         Properties p = new Properties();
         p.putAll(SharedKafka.adminClientProperties());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<ConsumerRecord<String, String>> out = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
@@ -235,10 +244,10 @@ public final class QuotaTestKit {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read " + topic + " to its end");
                 }
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+                consumer.poll(Duration.ofMillis(200)).forEach(sink);
             }
+            return end;
         }
-        return out;
     }
 
     /** The latest record per key of the quota topic (what compaction keeps). */

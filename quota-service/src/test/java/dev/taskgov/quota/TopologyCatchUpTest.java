@@ -7,7 +7,6 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.quota.metrics.QuotaMetrics;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.PostgresTestResource;
-import dev.taskgov.testsupport.SharedKafka;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -15,10 +14,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.reactive.messaging.ChannelRegistry;
 import jakarta.inject.Inject;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -33,7 +29,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -192,31 +187,17 @@ class TopologyCatchUpTest {
 
     /** The SDK's own client with more tries than its default three, 200 ms apart: the rest of the topic takes a moment. */
     private SageMakerClient patientSageMaker() {
-        return QuotaTestKit.sageMakerBuilder(service, QuotaTestKit.admin()).overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(100)
-                .backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(200))))).build();
+        return QuotaTestKit.sageMakerBuilder(service, QuotaTestKit.admin())
+                .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(100)
+                        .backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(200)))))
+                .build();
     }
 
-    /**
-     * Reads the topic as a committed-only consumer: fills the offset after the last record of each partition, and
-     * answers the end offsets (the last stable ones).
-     */
+    /** Fills the offset after the last record of each partition; answers the end offsets (the last stable ones). */
     private Map<Integer, Long> read(Map<Integer, Long> lastRecordEnds) {
-        Properties p = new Properties();
-        p.putAll(SharedKafka.adminClientProperties());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                assertThat(System.nanoTime()).as("read " + topic + " to its end").isLessThan(deadline);
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> lastRecordEnds.merge(r.partition(), r.offset() + 1, Math::max));
-            }
-            return end.entrySet().stream().collect(Collectors.toMap(e -> e.getKey().partition(), Map.Entry::getValue,
-                    (a, b) -> a, TreeMap::new));
-        }
+        Map<TopicPartition, Long> ends = QuotaTestKit.readTopic(topic,
+                r -> lastRecordEnds.merge(r.partition(), r.offset() + 1, Math::max));
+        return ends.entrySet().stream().collect(Collectors.toMap(e -> e.getKey().partition(), Map.Entry::getValue,
+                (a, b) -> a, TreeMap::new));
     }
 }
