@@ -14,6 +14,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -34,7 +35,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code max-queue-size-factor}), so the position counts records the view does not hold yet; and it drops a poll
  * that returned no record, one that only stepped over transaction markers, so nothing downstream sees the position
  * pass them. What the view holds is what {@link TopologyConsumer} handled ({@link #handled}). What it must hold is
- * learned once at the start by a reader of its own (group-less, read_committed, like the channel): it reads the topic
+ * learned once at the start by a reader of its own (group-less; read_committed, as the channel): it reads the topic
  * to its end offsets, its position stepping over markers, and notes per partition the offset after the last record it
  * was given ({@link ReadTargets}). That reads the topic a second time, once: it is one record per node.
  */
@@ -115,7 +116,7 @@ public class TopologyCatchUp {
         Duration pause = TopicFollower.FIRST_RETRY_PAUSE;
         while (closing.getCount() > 0) {
             try {
-                Map<Integer, Long> lastRecordEnds = new ConcurrentHashMap<>();
+                Map<Integer, Long> lastRecordEnds = new HashMap<>();
                 // A topic that does not exist yet counts as empty: nothing was published before the start.
                 CompactedTopicReader.readAll(props, List.of(topic()), READ_TIMEOUT,
                         r -> lastRecordEnds.merge(r.partition(), r.offset() + 1, Math::max));
