@@ -8,6 +8,7 @@ import dev.taskgov.core.events.ClusterDeclared;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.quota.api.Ids;
 import dev.taskgov.quota.capacity.ClusterCapacity;
+import dev.taskgov.quota.capacity.TopologyCatchUp;
 import io.quarkus.arc.Arc;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TaskgovTopics;
@@ -26,6 +27,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sagemaker.SageMakerClientBuilder;
 
 import java.net.URI;
 import java.net.URL;
@@ -67,12 +69,16 @@ public final class QuotaTestKit {
 
     /** The AWS SDK's own SageMaker client, pointed at the service under test, signing with this key. */
     public static SageMakerClient sageMaker(URL service, TestCredentials.Key key) {
+        return sageMakerBuilder(service, key).build();
+    }
+
+    /** The builder of {@link #sageMaker(URL, TestCredentials.Key)}'s client, for a test that sets more (its retries). */
+    public static SageMakerClientBuilder sageMakerBuilder(URL service, TestCredentials.Key key) {
         return SageMakerClient.builder()
                 .endpointOverride(URI.create("http://localhost:" + service.getPort()))
                 .region(Region.US_WEST_2)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(key.accessKeyId(), key.secret())))
-                .httpClientBuilder(UrlConnectionHttpClient.builder())
-                .build();
+                .httpClientBuilder(UrlConnectionHttpClient.builder());
     }
 
     /** A raw SageMaker wire call ({@code POST /}, {@code X-Amz-Target}), signed with an admin key. */
@@ -102,8 +108,11 @@ public final class QuotaTestKit {
         send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.declaration(cluster), EventCodec.write(new ClusterDeclared(arn, null, "static", null)));
         CLUSTERS.add(arn);
         NODES.values().forEach(n -> send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.of(cluster, n.get("name").asText()), n.toString()));
+        // Known also means the whole topic as of quota-service's start was read, as a client waits for readiness:
+        // before, the API answers ServiceUnavailable where it reads the cluster (TopologyCatchUpTest tests that).
         await().atMost(Duration.ofSeconds(60)).until(() -> capacity().governed().contains(cluster)
-                && NODES.keySet().stream().allMatch(name -> capacity().node(cluster, name).isPresent()));
+                && NODES.keySet().stream().allMatch(name -> capacity().node(cluster, name).isPresent())
+                && Arc.container().instance(TopologyCatchUp.class).get().notReady() == null);
         return arn;
     }
 
@@ -208,13 +217,22 @@ public final class QuotaTestKit {
 
     /** Every record of a topic, in offset order per partition (a real consumer, from the start). */
     public static List<ConsumerRecord<String, String>> readTopic(String topic) {
+        List<ConsumerRecord<String, String>> out = new ArrayList<>();
+        readTopic(topic, out::add);
+        return out;
+    }
+
+    /**
+     * Passes every record of a topic to the sink, in offset order per partition (a real read_committed consumer,
+     * from the start), and answers the end offsets it read to (the last stable ones: past any transaction marker).
+     */
+    public static Map<TopicPartition, Long> readTopic(String topic, java.util.function.Consumer<ConsumerRecord<String, String>> sink) {
         Properties p = new Properties();
         p.putAll(SharedKafka.adminClientProperties());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<ConsumerRecord<String, String>> out = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
@@ -226,10 +244,10 @@ public final class QuotaTestKit {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read " + topic + " to its end");
                 }
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+                consumer.poll(Duration.ofMillis(200)).forEach(sink);
             }
+            return end;
         }
-        return out;
     }
 
     /** The latest record per key of the quota topic (what compaction keeps). */

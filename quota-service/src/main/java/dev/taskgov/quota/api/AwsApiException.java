@@ -32,6 +32,16 @@ public final class AwsApiException extends RuntimeException {
         return new AwsApiException("ConflictException", 409, message);
     }
 
+    /**
+     * The answer depends on what this instance has not learned yet; the same request may succeed later. HTTP 503
+     * {@code ServiceUnavailable}, AWS's common error for a temporary failure: the AWS SDK for Java 2.x retries any 503
+     * ({@code SdkDefaultRetrySetting.RETRYABLE_STATUS_CODES}) and so does the aws CLI (botocore's legacy and standard
+     * retry modes), with backoff. Not {@code ThrottlingException}: that tells a client it called too often.
+     */
+    public static AwsApiException unavailable(String message) {
+        return new AwsApiException("ServiceUnavailable", 503, message);
+    }
+
     /** The X-Amz-Target names no operation this service offers. HTTP 400. */
     public static AwsApiException unknownOperation(String target) {
         return new AwsApiException("UnknownOperationException", 400,

@@ -28,6 +28,9 @@ public class ClusterCapacity {
     @Inject
     Event<CapacityChanged> changed;
 
+    @Inject
+    TopologyCatchUp catchUp;
+
     /** Fired after a node appeared, changed or left, or a cluster was declared or withdrawn. */
     public record CapacityChanged(ClusterArn cluster, String nodeName) {
     }
@@ -67,11 +70,30 @@ public class ClusterCapacity {
      * unknown cluster: {@code ResourceNotFound}, naming it.
      */
     public void requireGoverned(String clusterArn) {
+        requireComplete("ClusterArn", "whether this deployment governs cluster " + clusterArn);
         SortedSet<ClusterArn> governed = governed();
         if (!governed.contains(ClusterArn.of(clusterArn))) {
             throw AwsApiException.notFound("ClusterArn: cluster " + clusterArn + " not found: this deployment does not govern it "
                     + "(it governs " + (governed.isEmpty() ? "none yet" : governed.toString())
                     + "; topology-service declares the governed clusters)");
+        }
+    }
+
+    /**
+     * Refuses, with a retriable {@code ServiceUnavailable}, an answer that would read this view before it holds every
+     * record the topology topic had when the service started ({@link TopologyCatchUp}): a part of the nodes would
+     * refuse a quota that fits, or let one pass that does not (a later record may take a node away), and a cluster
+     * declared later in the topic would be unknown. Call it only where the answer reads the view, so that nothing
+     * else waits.
+     *
+     * @param field what the answer needed, as the request names it
+     * @param what  what could not be told, for the message
+     */
+    public void requireComplete(String field, String what) {
+        String notReady = catchUp.notReady();
+        if (notReady != null) {
+            throw AwsApiException.unavailable(field + ": cannot tell " + what + ": the cluster's topology has not been read"
+                    + " to its end yet (" + notReady + "); retry");
         }
     }
 

@@ -19,7 +19,8 @@ import java.util.List;
  * {@code <ClusterArn>#<node name>}, value = the node record of design.md, tombstone = node gone; key =
  * {@code <ClusterArn>}: the cluster's declaration; a bare node name: the unnamed cluster). Every instance reads the topic from the start
  * (its own consumer group), so it always knows every node. A record that cannot be read is refused
- * and goes to the dead-letter topic with the reason ({@link QuotaDeadLetters}).
+ * and goes to the dead-letter topic with the reason ({@link QuotaDeadLetters}). Each handled record is told to
+ * {@link TopologyCatchUp}, which says when the view holds the whole topic as of the start.
  */
 @ApplicationScoped
 public class TopologyConsumer {
@@ -27,8 +28,20 @@ public class TopologyConsumer {
     @Inject
     ClusterCapacity capacity;
 
+    @Inject
+    TopologyCatchUp catchUp;
+
     @Incoming("topology")
     public void onNode(ConsumerRecord<String, String> record) {
+        try {
+            apply(record);
+        } finally {
+            // Refused or not, the view now holds what this record says: a refused one changes nothing.
+            catchUp.handled(record.partition(), record.offset());
+        }
+    }
+
+    private void apply(ConsumerRecord<String, String> record) {
         ClusterScopedKey key = ClusterScopedKey.parse(record.key());
         if (key.isDeclaration()) {
             if (record.value() != null) {

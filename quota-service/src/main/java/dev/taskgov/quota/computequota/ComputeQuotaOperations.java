@@ -248,19 +248,24 @@ public class ComputeQuotaOperations implements OperationRegistry {
             return null;
         }
         Set<String> types = ComputeQuotaDocuments.readNominal(e.nominalJson).keySet();
+        capacity.requireComplete("FailureReason", "whether the quotas of cluster " + e.clusterArn + " exceed its capacity");
         List<String> reports = rules.capacityViolations(activeNominals(e.clusterArn, null, null),
                 capacity.capacityByInstanceType(ClusterArn.of(e.clusterArn)), types);
         return reports.isEmpty() ? null : "over-committed: " + String.join("; ", reports);
     }
 
+    /** What the quota-sum rule checks. */
+    private static final String CAPACITY_FIELD = "ComputeQuotaConfig.ComputeQuotaResources";
+
     private void checkCapacity(String clusterArn, String replacedId, EffectiveQuota candidate) {
         if (!config.quota().enforceCapacity() || !candidate.active()) {
             return;
         }
+        capacity.requireComplete(CAPACITY_FIELD, "whether the quotas of cluster " + clusterArn + " fit its capacity");
         List<String> violations = rules.capacityViolations(activeNominals(clusterArn, replacedId, candidate.nominal()),
                 capacity.capacityByInstanceType(ClusterArn.of(clusterArn)), candidate.nominal().keySet());
         if (!violations.isEmpty()) {
-            throw AwsApiException.validation("ComputeQuotaConfig.ComputeQuotaResources: " + String.join("; ", violations)
+            throw AwsApiException.validation(CAPACITY_FIELD + ": " + String.join("; ", violations)
                     + " (the quotas of a cluster must not sum to more than its ready nodes' allocatable)");
         }
     }

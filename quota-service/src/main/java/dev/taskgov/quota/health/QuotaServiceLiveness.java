@@ -8,7 +8,8 @@ import org.eclipse.microprofile.health.Liveness;
 
 /**
  * Says that quota-service is up, under {@code /q/health/live}. Readiness of Kafka and PostgreSQL
- * is reported by the extensions' own checks once channels and the datasource exist.
+ * is reported by the extensions' own checks once channels and the datasource exist; whether the topology topic has
+ * been read to its end by {@link TopologyReadiness}.
  */
 @Liveness
 @ApplicationScoped

@@ -4,6 +4,7 @@ import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.quota.capacity.ClusterCapacity;
+import dev.taskgov.quota.capacity.TopologyCatchUp;
 import dev.taskgov.quota.computequota.ComputeQuotaReadModel;
 import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import dev.taskgov.quota.rules.Units;
@@ -29,7 +30,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * quota-service's metrics (names in docs/metrics.md): API requests by operation and outcome, the
  * nominal quota per team, instance type and resource, the cluster capacity and the over-commit
  * (quota sum above capacity) per instance type and resource. Gauges are recomputed after every
- * committed change and every capacity change (at most once per refresh interval).
+ * committed change and every capacity change (at most once per refresh interval); the capacity and over-commit
+ * gauges only once the topology topic has been read to its end as of the start ({@link TopologyCatchUp}).
  */
 @ApplicationScoped
 public class QuotaMetrics {
@@ -42,6 +44,9 @@ public class QuotaMetrics {
 
     @Inject
     ComputeQuotaReadModel quotas;
+
+    @Inject
+    TopologyCatchUp catchUp;
 
     private final AtomicBoolean stale = new AtomicBoolean(true);
     private MultiGauge nominal;
@@ -97,6 +102,14 @@ public class QuotaMetrics {
             });
         }
         nominal.register(nominalRows, true);
+
+        // Until the topology topic has been read to its end, a part of the nodes would show capacity missing and
+        // over-commit that is not there (an alert on taskgov_quota_overcommit > 0 would fire at every restart): these
+        // gauges wait, tried again at the next refresh.
+        if (catchUp.notReady() != null) {
+            stale.set(true);
+            return;
+        }
 
         List<MultiGauge.Row<?>> capacityRows = new ArrayList<>();
         for (ClusterArn cluster : capacity.governed()) {

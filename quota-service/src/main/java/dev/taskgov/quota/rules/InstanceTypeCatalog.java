@@ -26,12 +26,25 @@ public class InstanceTypeCatalog {
     @Inject
     ClusterCapacity capacity;
 
-    /** Totals per instance type: configuration first, then the built-in table, then learned nodes. */
-    public Map<String, Resources> totals() {
-        Map<String, Resources> out = new TreeMap<>(capacity.learnedInstanceTotals());
-        out.putAll(BUILT_IN);
-        config.quota().instanceTypes().forEach((name, t) -> out.put(name,
+    /**
+     * Totals per instance type: configuration first, then the built-in table, then learned nodes.
+     *
+     * @param named the instance types a request names, by the path of the member that names them: one that only the
+     *              nodes tell of is answered only once the topology topic has been read to its end (else
+     *              {@code ServiceUnavailable} naming the member), since before that it may be unknown, or its totals
+     *              those of a smaller node seen first
+     */
+    public Map<String, Resources> totals(Map<String, String> named) {
+        Map<String, Resources> fixed = new TreeMap<>(BUILT_IN);
+        config.quota().instanceTypes().forEach((name, t) -> fixed.put(name,
                 Resources.of(t.accelerators(), Math.round(t.vcpu() * 1000), Math.round(t.memoryGib() * 1024))));
+        named.forEach((path, type) -> {
+            if (!fixed.containsKey(type)) {
+                capacity.requireComplete(path, "what instance type '" + type + "' is (only the cluster's nodes tell)");
+            }
+        });
+        Map<String, Resources> out = new TreeMap<>(capacity.learnedInstanceTotals());
+        out.putAll(fixed);
         return out;
     }
 

@@ -73,7 +73,9 @@ public class QuotaRules {
         TeamQuota quota = null;
         try {
             Map<String, InstanceType> types = new TreeMap<>();
-            catalog.totals().forEach((name, totals) -> types.put(name, new InstanceType(name, totals)));
+            Map<String, String> named = namedInstanceTypes(config.path("ComputeQuotaResources"), RESOURCES, new TreeMap<>());
+            namedInstanceTypes(sharing.path("AbsoluteBorrowLimits"), SHARING + ".AbsoluteBorrowLimits", named);
+            catalog.totals(named).forEach((name, totals) -> types.put(name, new InstanceType(name, totals)));
             quota = ComputeQuotas.fromRequest(body, types);
         } catch (ValidationException e) {
             e.violations().forEach(x -> v.add(x.toString()));
@@ -83,6 +85,15 @@ public class QuotaRules {
         }
         return new EffectiveQuota(quota.team(), quota.nominal(), quota.strategy().name(), quota.borrowLimitPercent(),
                 quota.absoluteBorrowLimits(), quota.preemptTeamTasks().name(), quota.fairShareWeight(), quota.active());
+    }
+
+    /** Adds the instance types a resource list names, by the path of each {@code InstanceType} member. */
+    private static Map<String, String> namedInstanceTypes(JsonNode list, String path, Map<String, String> named) {
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode type = list.path(i).path("InstanceType");
+            if (type.isTextual()) named.put(path + "[" + i + "].InstanceType", type.asText());
+        }
+        return named;
     }
 
     /**
