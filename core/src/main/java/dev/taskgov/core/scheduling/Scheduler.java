@@ -60,7 +60,8 @@ import java.util.TreeMap;
  * {@link ClusterCache} (Kueue's cache), which is the view preemption planning works on; each
  * workload's state in a {@link WorkloadEntry}, changed only through its named transitions;
  * whether a workload can be admitted now is one {@link Evaluation} that the cycle and the
- * {@link DryRun} share; parked verdicts are remembered per shape in {@link ParkedVerdicts}; and
+ * {@link DryRun} share; parked verdicts are remembered per shape in {@link ParkedVerdicts}, and a
+ * blocked shape is parked whole in its {@link TeamQueue} (a walk looks at one workload per shape); and
  * what a failed node does to the workloads on it is {@link NodeReplacement}'s. This class feeds
  * changes to them and runs the cycle over them.
  */
@@ -88,6 +89,8 @@ public final class Scheduler {
     private final PreemptionPlanner planner = new PreemptionPlanner();
     /** The verdict memo: a parked shape's verdict while the cache's state version stays the same. */
     private final ParkedVerdicts parkedVerdicts;
+    /** Verdicts are reused per shape (the memo, and whole shapes parked at once); false in the reference they are tested against. */
+    private final boolean reuseParkedVerdicts;
     /** Node failures: the pods lost placed again, or their workloads evicted. */
     private final NodeReplacement nodeReplacement;
 
@@ -102,6 +105,7 @@ public final class Scheduler {
         instanceTypes.forEach(t -> this.instanceTypes.put(t.name(), t));
         this.cache = new ClusterCache(nodes);
         this.parkedVerdicts = new ParkedVerdicts(reuseParkedVerdicts);
+        this.reuseParkedVerdicts = reuseParkedVerdicts;
         this.nodeReplacement = new NodeReplacement(cache);
     }
 
@@ -151,7 +155,7 @@ public final class Scheduler {
     public void applyQuota(TeamQuota quota) {
         TeamQuota before = ledger().quota(quota.team());
         ledger().putQuota(quota);
-        teams.computeIfAbsent(quota.team(), TeamQueue::new);
+        teams.computeIfAbsent(quota.team(), this::newQueue);
         if (before != null && before.active() && !quota.active()) {
             evictForQuotaRemoved(quota.team(), "the compute quota of team " + quota.team() + " (" + quotaName(quota) + ") was disabled");
         }
@@ -285,7 +289,7 @@ public final class Scheduler {
         }
         WorkloadEntry e = WorkloadEntry.queued(workload);
         workloads.put(workload.id(), e);
-        teams.computeIfAbsent(workload.team(), TeamQueue::new).add(e);
+        teams.computeIfAbsent(workload.team(), this::newQueue).add(e);
         dirtyTeams.add(workload.team());
         return new SubmitResult.Accepted(workload);
     }
@@ -410,7 +414,7 @@ public final class Scheduler {
         }
         WorkloadEntry e = WorkloadEntry.restored(workload, placement, borrowed, admittedAt, ++admissionSeq);
         workloads.put(workload.id(), e);
-        teams.computeIfAbsent(workload.team(), TeamQueue::new);
+        teams.computeIfAbsent(workload.team(), this::newQueue);
         cache.reserve(e);
         return new ChangeResult(workload.id(), ChangeResult.Outcome.Restored, "restored as admitted at " + admittedAt);
     }
@@ -467,6 +471,8 @@ public final class Scheduler {
         final List<Decision> decisions = new ArrayList<>();
         final PriorityQueue<Candidate> heads = new PriorityQueue<>(CANDIDATE_ORDER);
         final Set<WorkloadEntry> touched = new LinkedHashSet<>();
+        /** Shapes parked whole in this cycle: their workloads take their verdicts before it ends (TeamQueue.giveVerdict). */
+        final Set<TeamQueue.ShapeQueue> parkedShapes = new LinkedHashSet<>();
         /** Delegated mode: preemptors that asked for room in this cycle; what they need is held for them (Kueue). */
         final Set<WorkloadEntry> held = new LinkedHashSet<>();
         /** Admissions with evictions in this cycle; bounds a preemption loop design.md leaves open. */
@@ -619,6 +625,7 @@ public final class Scheduler {
      * same workloads in every round.
      */
     private void explainPending(Cycle c) {
+        for (TeamQueue.ShapeQueue shape : c.parkedShapes) TeamQueue.giveVerdict(shape, c.touched::add);
         List<WorkloadEntry> changed = new ArrayList<>();
         for (WorkloadEntry e : c.touched) {
             if (e.isPending() && e.reportPending()) changed.add(e);
@@ -645,6 +652,10 @@ public final class Scheduler {
         c.decisions.add(new Decision.Admit(e.id(), e.team(), placement, borrowed, e.admittedAt()));
     }
 
+    private TeamQueue newQueue(String team) {
+        return new TeamQueue(team, reuseParkedVerdicts);
+    }
+
     /** The team's first workload, in queue order, that can be admitted directly or by preemption; the others are parked. */
     private Candidate findCandidate(TeamQueue q, Cycle c) {
         WorkloadEntry waiting = q.waitingPreemptor;
@@ -662,6 +673,7 @@ public final class Scheduler {
                 }
             }
         }
+        if (reuseParkedVerdicts) return findCandidateByShape(q, c);
         for (WorkloadEntry e = q.firstActive(); e != null; e = q.firstActive()) {
             Candidate cand = evaluate(q, e, c);
             if (cand != null) return cand;
@@ -669,29 +681,66 @@ public final class Scheduler {
         return null;
     }
 
+    /**
+     * The same walk with verdicts reused per shape: the first active workload of each shape in queue order, a blocked one
+     * parking its whole shape at once (a verdict depends on the shape alone, {@link Shape}), up to the workload chosen.
+     * The same decisions as the walk of every workload (checked against it in {@code ParkedVerdictReuseTest}), in
+     * O(shapes) rather than O(workloads) per walk: a cycle walks every team again after each release.
+     */
+    private Candidate findCandidateByShape(TeamQueue q, Cycle c) {
+        List<TeamQueue.ShapeQueue> parkedWhole = new ArrayList<>();
+        for (WorkloadEntry e : q.activeHeads()) {
+            Evaluation verdict = verdictOf(e);
+            if (verdict instanceof Evaluation.Blocked blocked) {
+                if (q.parkShape(e, blocked)) {
+                    parkedWhole.add(q.shapeQueue(e));
+                } else {
+                    parkAlone(e, blocked, c);
+                }
+                continue;
+            }
+            c.parkedShapes.addAll(q.limitParks(parkedWhole, e, c.touched::add));
+            return candidate(q, e, verdict, c);
+        }
+        c.parkedShapes.addAll(parkedWhole);
+        return null;
+    }
+
     /** Can this workload be admitted now (directly or by preemption)? If not, it is parked with its reason. */
     private Candidate evaluate(TeamQueue q, WorkloadEntry e, Cycle c) {
-        Evaluation.Blocked known = parkedVerdicts.get(e, cache.version());
-        if (known != null) {
-            park(q, e, known, c);
+        Evaluation verdict = verdictOf(e);
+        if (verdict instanceof Evaluation.Blocked blocked) {
+            park(q, e, blocked, c);
             return null;
         }
+        return candidate(q, e, verdict, c);
+    }
+
+    /** The workload's verdict in the current state: its shape's if one was parked in this state, else evaluated. */
+    private Evaluation verdictOf(WorkloadEntry e) {
+        Evaluation.Blocked known = parkedVerdicts.get(e, cache.version());
+        if (known != null) return known;
         Evaluation result = Evaluation.of(cache, planner, e.workload(), e.requests());
-        if (result instanceof Evaluation.Fits fits) {
-            return candidate(q, e, fits.placement(), null);
-        }
-        if (result instanceof Evaluation.NeedsPreemption needs) {
-            e.blockedBy(needs.message());
-            return candidate(q, e, null, needs.plan());
-        }
-        Evaluation.Blocked blocked = (Evaluation.Blocked) result;
-        parkedVerdicts.put(e, blocked);
-        park(q, e, blocked, c);
-        return null;
+        if (result instanceof Evaluation.Blocked blocked) parkedVerdicts.put(e, blocked);
+        return result;
+    }
+
+    /** A workload that can be admitted now, directly ({@code Fits}) or by preemption ({@code NeedsPreemption}). */
+    private Candidate candidate(TeamQueue q, WorkloadEntry e, Evaluation admissible, Cycle c) {
+        q.chosen(e, c.touched::add); // first the verdict its shape was parked with earlier in this cycle, if it has not
+        if (admissible instanceof Evaluation.Fits fits) return candidate(q, e, fits.placement(), null);
+        Evaluation.NeedsPreemption needs = (Evaluation.NeedsPreemption) admissible;
+        e.blockedBy(needs.message());
+        return candidate(q, e, null, needs.plan());
     }
 
     private void park(TeamQueue q, WorkloadEntry e, Evaluation.Blocked why, Cycle c) {
         q.park(e);
+        parkAlone(e, why, c);
+    }
+
+    /** The workload (parked in its queue) takes its verdict. */
+    private void parkAlone(WorkloadEntry e, Evaluation.Blocked why, Cycle c) {
         e.park(why.reason(), why.message());
         // Only a change is reported (explainPending): on a deep queue, re-walked after every release, most workloads
         // are parked again as they were, and keeping each among the touched cost as much as the walk itself.

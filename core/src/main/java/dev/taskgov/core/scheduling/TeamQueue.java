@@ -2,9 +2,12 @@ package dev.taskgov.core.scheduling;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * A team's pending workloads in queue order (higher priority first, then earlier submission, then
@@ -15,6 +18,15 @@ import java.util.TreeSet;
  * queue's current epoch, and requeueing every parked workload starts a new epoch. Both are O(1),
  * which matters because a cycle re-walks whole queues (after every admission with evictions):
  * moving each workload between two sets cost two tree operations per workload and walk.
+ *
+ * <p>With verdicts reused per shape (the scheduler's ordinary mode), the queue also keeps its
+ * workloads by {@link Shape}, and a blocked verdict parks the whole shape at once: in the same state
+ * every workload of a shape gets the same verdict, so a walk needs to look only at the first active
+ * workload of each shape ({@link #activeHeads}), in queue order. The workloads of a parked shape take
+ * its verdict (their reason and message) when the cycle ends ({@link #giveVerdict}), or when one of
+ * them is chosen ({@link #chosen}), not once in each round of the cycle: a deep queue, re-walked after
+ * every release, cost a visit of every pending workload per admission. A workload that enters a shape
+ * parked in this epoch stays active until it is looked at itself, as in the walk of every workload.
  */
 final class TeamQueue {
 
@@ -47,23 +59,247 @@ final class TeamQueue {
     private long structure;
     /** Delegated mode: the workload that asked for preemptions and waits for them; looked at first. */
     WorkloadEntry waitingPreemptor;
+    /** Whole shapes are parked at once (verdicts reused per shape); false: every workload on its own (the reference). */
+    private final boolean byShape;
+    private final Map<Shape, ShapeQueue> shapes = new HashMap<>();
+    /** Counts additions: a workload's {@link WorkloadEntry#queuedSeq} is this count when it entered. */
+    private long added;
+    /** Counts looks at workloads: a workload chosen after its shape was parked carries something newer than the verdict. */
+    private long visits;
+
+    /** The pending workloads of one shape, and the verdict it was last parked with. */
+    static final class ShapeQueue {
+        final TreeSet<WorkloadEntry> entries = new TreeSet<>(QUEUE_ORDER);
+        /** Parked in this epoch: every workload that entered at or before {@link #parkedUpTo}, unless chosen since. */
+        long parkedInEpoch = -1;
+        long parkedUpTo;
+        long parkedAtVisit;
+        Evaluation.Blocked verdict;
+        /** The verdict is not yet given to the workloads it parked. */
+        boolean verdictPending;
+        /** The verdict every workload of the shape carries, but those in {@link #unsettled}. */
+        Evaluation.Blocked given;
+        /** Workloads that may carry something else than {@link #given}: new, requeued, chosen, or parked on their own. */
+        List<WorkloadEntry> unsettled = new ArrayList<>();
+        /** Workloads that entered after the shape was parked in this epoch, in queue order: active until looked at. */
+        TreeSet<WorkloadEntry> late;
+        /** While not parked as a whole: every workload before this one is parked on its own in {@link #activeFromEpoch}. */
+        WorkloadEntry activeFrom;
+        long activeFromEpoch = -1;
+        /** The park before the one a walk is trying ({@link #parkShape}), to go back to ({@link #limitParks}). */
+        private long priorEpoch;
+        private long priorUpTo;
+        private long priorAtVisit;
+        private Evaluation.Blocked priorVerdict;
+        private boolean priorPending;
+
+        /** Notes a workload that may not carry {@link #given}; past a bound, the shortcut is dropped (memory stays bounded). */
+        void unsettle(WorkloadEntry e) {
+            if (given == null) return;
+            if (unsettled.size() > 2 * entries.size() + 16) {
+                given = null;
+                unsettled.clear();
+                return;
+            }
+            unsettled.add(e);
+        }
+    }
 
     TeamQueue(String team) {
+        this(team, false);
+    }
+
+    TeamQueue(String team, boolean byShape) {
         this.team = team;
+        this.byShape = byShape;
+    }
+
+    private ShapeQueue shapeOf(WorkloadEntry e) {
+        return shapes.get(e.shape());
+    }
+
+    /** Whether its shape's park in this epoch covers it (it entered before, and was not parked on its own since). */
+    private boolean parkedWithShape(WorkloadEntry e) {
+        if (!byShape) return false;
+        ShapeQueue sq = shapeOf(e);
+        return sq != null && sq.parkedInEpoch == epoch && e.queuedSeq <= sq.parkedUpTo;
+    }
+
+    private void enterShape(WorkloadEntry e) {
+        ShapeQueue sq = shapes.computeIfAbsent(e.shape(), k -> new ShapeQueue());
+        sq.entries.add(e);
+        sq.unsettle(e);
+        if (sq.parkedInEpoch == epoch) {
+            if (sq.late == null) sq.late = new TreeSet<>(QUEUE_ORDER);
+            sq.late.add(e);
+        } else if (sq.activeFromEpoch == epoch && sq.activeFrom != null && QUEUE_ORDER.compare(e, sq.activeFrom) < 0) {
+            sq.activeFrom = e;
+        }
+    }
+
+    private void leaveShape(WorkloadEntry e) {
+        ShapeQueue sq = shapeOf(e);
+        if (sq == null) return;
+        if (sq.activeFrom == e) sq.activeFrom = sq.entries.higher(e);
+        sq.entries.remove(e);
+        if (sq.late != null) sq.late.remove(e);
+        if (sq.entries.isEmpty()) shapes.remove(e.shape());
+    }
+
+    /**
+     * The first active workload of each shape, and each that entered a shape parked in this epoch since, in queue order:
+     * the ones a walk of every workload would look at before meeting their shape's verdict again, in the order it would
+     * (a workload between them is of a shape already met). Parking a shape changes no other shape's workloads, so the
+     * list stays right while the walk parks shapes.
+     */
+    List<WorkloadEntry> activeHeads() {
+        List<WorkloadEntry> heads = new ArrayList<>(shapes.size());
+        for (ShapeQueue sq : shapes.values()) {
+            Iterable<WorkloadEntry> active;
+            if (sq.parkedInEpoch == epoch) {
+                // each workload that entered the parked shape since: the walk of every workload meets each of them
+                if (sq.late != null) {
+                    for (WorkloadEntry e : sq.late) {
+                        if (e.parkedInEpoch != epoch) heads.add(e);
+                    }
+                }
+                continue;
+            } else if (sq.activeFromEpoch == epoch) {
+                active = sq.activeFrom == null ? List.of() : sq.entries.tailSet(sq.activeFrom, true);
+            } else {
+                active = sq.entries;
+            }
+            for (WorkloadEntry e : active) {
+                if (e.parkedInEpoch != epoch) {
+                    heads.add(e);
+                    break;
+                }
+            }
+        }
+        heads.sort(QUEUE_ORDER);
+        return heads;
+    }
+
+    /**
+     * A walk found this head of its shape ({@link #activeHeads}) blocked: parks its whole shape, its workloads to take
+     * {@code verdict} later ({@link #giveVerdict}), and returns true; or, when the shape is already parked in this epoch
+     * (the workload entered since), parks the workload alone and returns false, the caller giving it the verdict. The
+     * walk of every workload would park the shape's workloads only up to the one it chooses: {@link #limitParks} then
+     * narrows the park to those.
+     */
+    boolean parkShape(WorkloadEntry e, Evaluation.Blocked verdict) {
+        ShapeQueue sq = shapeOf(e);
+        if (sq.parkedInEpoch == epoch) {
+            park(e);
+            return false;
+        }
+        sq.priorEpoch = sq.parkedInEpoch;
+        sq.priorUpTo = sq.parkedUpTo;
+        sq.priorAtVisit = sq.parkedAtVisit;
+        sq.priorVerdict = sq.verdict;
+        sq.priorPending = sq.verdictPending;
+        sq.parkedInEpoch = epoch;
+        sq.parkedUpTo = added;
+        sq.parkedAtVisit = ++visits;
+        sq.verdict = verdict;
+        sq.verdictPending = true;
+        sq.late = null;
+        return true;
+    }
+
+    /** The shape queue of a workload whose shape was just parked ({@link #parkShape}). */
+    ShapeQueue shapeQueue(WorkloadEntry e) {
+        return shapeOf(e);
+    }
+
+    /**
+     * The walk that parked {@code parked} stops at {@code chosen}: a shape with workloads after it is parked only up to
+     * it, each workload on its own with the shape's verdict ({@code changed} gets those whose reason or message that
+     * changed), the rest staying active, as in the walk of every workload; the shape's earlier park, if any, is back.
+     * Returns the shapes still parked whole.
+     */
+    List<ShapeQueue> limitParks(List<ShapeQueue> parked, WorkloadEntry chosen, Consumer<WorkloadEntry> changed) {
+        List<ShapeQueue> whole = new ArrayList<>(parked.size());
+        for (ShapeQueue sq : parked) {
+            if (QUEUE_ORDER.compare(sq.entries.last(), chosen) < 0) {
+                whole.add(sq);
+                continue;
+            }
+            Evaluation.Blocked verdict = sq.verdict;
+            sq.parkedInEpoch = sq.priorEpoch;
+            sq.parkedUpTo = sq.priorUpTo;
+            sq.parkedAtVisit = sq.priorAtVisit;
+            sq.verdict = sq.priorVerdict;
+            sq.verdictPending = sq.priorPending;
+            for (WorkloadEntry e : List.copyOf(sq.entries.headSet(chosen, false))) {
+                if (e.parkedInEpoch == epoch) continue; // parked on its own before, in this epoch
+                park(e);
+                e.park(verdict.reason(), verdict.message());
+                if (e.hasUnreportedChange()) changed.accept(e);
+            }
+            sq.activeFrom = sq.entries.ceiling(chosen);
+            sq.activeFromEpoch = epoch;
+        }
+        return whole;
+    }
+
+    /**
+     * The workload is chosen (admissible now): it first takes the verdict its shape was parked with earlier in this cycle,
+     * if it has not yet, as the walk of every workload would have given it then; {@code changed} gets it if that changed
+     * its reason or message.
+     */
+    void chosen(WorkloadEntry e, Consumer<WorkloadEntry> changed) {
+        if (!byShape) return;
+        ShapeQueue sq = shapeOf(e);
+        if (sq != null && sq.verdictPending && covers(sq, e)) {
+            e.park(sq.verdict.reason(), sq.verdict.message());
+            if (e.hasUnreportedChange()) changed.accept(e);
+        }
+        e.visitedAt = ++visits;
+        if (sq != null) sq.unsettle(e);
+    }
+
+    private static boolean covers(ShapeQueue sq, WorkloadEntry e) {
+        return e.queuedSeq <= sq.parkedUpTo && e.visitedAt < sq.parkedAtVisit && e.parkedInEpoch != sq.parkedInEpoch;
+    }
+
+    /**
+     * The workloads a shape's last park covers take its verdict, as a walk of every workload would have given it to
+     * each; {@code changed} gets each whose reason or message that changed. When the verdict is the one they all carry
+     * already, only those that may not carry it are looked at.
+     */
+    static void giveVerdict(ShapeQueue sq, Consumer<WorkloadEntry> changed) {
+        if (!sq.verdictPending) return;
+        sq.verdictPending = false;
+        boolean same = sq.verdict.equals(sq.given);
+        List<WorkloadEntry> stillUnsettled = new ArrayList<>();
+        for (WorkloadEntry e : same ? sq.unsettled : sq.entries) {
+            if (!e.inQueue || !sq.entries.contains(e)) continue; // left, or now of another shape
+            if (!covers(sq, e)) {
+                stillUnsettled.add(e);
+                continue;
+            }
+            e.park(sq.verdict.reason(), sq.verdict.message());
+            if (e.hasUnreportedChange()) changed.accept(e);
+        }
+        sq.given = sq.verdict;
+        sq.unsettled = stillUnsettled;
+        sq.unsettled.removeIf(e -> !e.inQueue);
     }
 
     /** A new or requeued workload, to be evaluated. */
     void add(WorkloadEntry e) {
         e.parkedInEpoch = -1;
+        e.queuedSeq = ++added;
         e.inQueue = true;
-        pending.add(e);
+        if (pending.add(e) && byShape) enterShape(e);
         structure++;
         if (activeFrom != null && QUEUE_ORDER.compare(e, activeFrom) < 0) activeFrom = e;
     }
 
     /** The workload leaves the queue (admitted or finished). */
     void remove(WorkloadEntry e) {
-        pending.remove(e);
+        if (pending.remove(e) && byShape) leaveShape(e);
         e.inQueue = false;
         structure++;
     }
@@ -71,15 +307,23 @@ final class TeamQueue {
     /** Set aside until the next {@link #requeueParked}. */
     void park(WorkloadEntry e) {
         if (!e.inQueue) {
+            e.queuedSeq = ++added;
             pending.add(e);
+            if (byShape) enterShape(e);
             e.inQueue = true;
             structure++;
         }
         e.parkedInEpoch = epoch;
+        e.visitedAt = ++visits;
+        if (byShape) {
+            ShapeQueue sq = shapeOf(e);
+            if (sq.late != null) sq.late.remove(e);
+            sq.unsettle(e);
+        }
     }
 
     private boolean isParked(WorkloadEntry e) {
-        return e.parkedInEpoch == epoch;
+        return e.parkedInEpoch == epoch || parkedWithShape(e);
     }
 
     /** The first workload still to be evaluated, or null. */
@@ -116,8 +360,17 @@ final class TeamQueue {
      */
     void reorder(WorkloadEntry e, Runnable change) {
         boolean queued = pending.remove(e);
+        boolean parked = queued && isParked(e);
+        if (queued && byShape) leaveShape(e);
         change.run();
-        if (queued) pending.add(e); // e.inQueue and its epoch are unchanged
+        if (queued) {
+            pending.add(e); // e.inQueue is unchanged, and so is whether it is parked
+            if (byShape) {
+                e.queuedSeq = ++added; // not covered by its new shape's park...
+                enterShape(e);
+                if (parked) park(e); // ...but parked on its own if it was parked
+            }
+        }
         structure++;
         activeFrom = null; // the order changed around it
     }

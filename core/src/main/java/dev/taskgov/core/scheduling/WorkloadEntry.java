@@ -53,6 +53,10 @@ final class WorkloadEntry {
     boolean inQueue;
     /** Queue bookkeeping, kept by {@link TeamQueue} alone: the epoch in which it was parked, -1 when active. */
     long parkedInEpoch = -1;
+    /** Queue bookkeeping, kept by {@link TeamQueue} alone: when it last entered its queue (the queue's count of additions). */
+    long queuedSeq;
+    /** Queue bookkeeping, kept by {@link TeamQueue} alone: when it was last looked at on its own (the queue's count of looks). */
+    long visitedAt;
 
     private WorkloadEntry(Workload workload, WorkloadState state) {
         this.workload = workload;

@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The scheduler reuses the verdict of a parked workload for later workloads of the same team,
- * priority and pod sets while the state is unchanged. This differential test replays seeded
+ * priority and pod sets while the state is unchanged, and so parks a blocked shape's workloads all at
+ * once (TeamQueue's shape queues, given their reason and message when the cycle ends). This differential test replays seeded
  * random sequences (few shapes, so alike workloads are the rule) on a scheduler with that reuse
  * and on one that evaluates every workload on its own, and requires the same decisions and the
  * same workload states after every cycle: in both modes, with FairShare on and off, on one
@@ -45,7 +46,11 @@ class ParkedVerdictReuseTest {
     static final InstanceType P5_TYPE = new InstanceType(P5, Resources.of(8, 192_000, 2048 * 1024));
     static final int STEPS = 200;
 
-    record Case(String name, long seed, Scheduler.Mode mode, boolean fairShare, boolean twoTypes) {
+    record Case(String name, long seed, Scheduler.Mode mode, boolean fairShare, boolean twoTypes, int burst) {
+        Case(String name, long seed, Scheduler.Mode mode, boolean fairShare, boolean twoTypes) {
+            this(name, seed, mode, fairShare, twoTypes, 1);
+        }
+
         @Override
         public String toString() {
             return name;
@@ -63,6 +68,16 @@ class ParkedVerdictReuseTest {
                 out.add(new Case("delegated, FCFS" + types + ", seed " + seed, seed, Scheduler.Mode.DELEGATED, false, twoTypes));
                 if (!twoTypes) out.add(new Case("delegated, fair share" + types + ", seed " + seed, seed, Scheduler.Mode.DELEGATED, true, twoTypes));
             }
+        }
+        // Bursts of up to 8 submissions per step: deep queues of alike workloads, several entering a parked shape between
+        // two releases, and priorities interleaving shapes (what parking whole shapes at once must get right).
+        for (int i = 1; i <= 5; i++) {
+            long seed = i * 15_485_863L;
+            out.add(new Case("in-process, FCFS, bursts, seed " + seed, seed, Scheduler.Mode.IN_PROCESS, false, false, 8));
+            out.add(new Case("in-process, fair share, bursts, seed " + seed, seed, Scheduler.Mode.IN_PROCESS, true, false, 8));
+            out.add(new Case("delegated, FCFS, bursts, seed " + seed, seed, Scheduler.Mode.DELEGATED, false, false, 8));
+            out.add(new Case("delegated, fair share, bursts, seed " + seed, seed, Scheduler.Mode.DELEGATED, true, false, 8));
+            out.add(new Case("delegated, FCFS, two instance types, bursts, seed " + seed, seed, Scheduler.Mode.DELEGATED, false, true, 8));
         }
         return out.stream();
     }
@@ -112,19 +127,21 @@ class ParkedVerdictReuseTest {
                 toEvict.clear();
                 preemptors.clear();
             } else if (ids.isEmpty() || action < 7) {
-                String id = "w" + step;
-                String cls = rnd.nextBoolean() ? "high" : "low";
-                TopologyRequest topo = rnd.nextInt(4) == 0 ? TopologyRequest.required(TopologyLevels.LAYER_3) : TopologyRequest.NONE;
-                PodSetRequest g5 = new PodSetRequest("worker", 1 + rnd.nextInt(3), G5, Resources.of(1, 8_000, 32 * 1024), topo);
-                List<PodSetRequest> podSets = List.of(g5);
-                if (c.twoTypes()) {
-                    PodSetRequest p5 = new PodSetRequest("trainer", 1 + rnd.nextInt(4), P5, Resources.of(4, 64_000, 512 * 1024), topo);
-                    int which = rnd.nextInt(5); // mostly one type, sometimes both
-                    podSets = which < 2 ? List.of(g5) : which < 4 ? List.of(p5) : List.of(g5, p5);
+                for (int n = c.burst() == 1 ? 1 : 1 + rnd.nextInt(c.burst()); n > 0; n--) {
+                    String id = "w" + step + (c.burst() == 1 ? "" : "-" + n);
+                    String cls = rnd.nextBoolean() ? "high" : "low";
+                    TopologyRequest topo = rnd.nextInt(4) == 0 ? TopologyRequest.required(TopologyLevels.LAYER_3) : TopologyRequest.NONE;
+                    PodSetRequest g5 = new PodSetRequest("worker", 1 + rnd.nextInt(3), G5, Resources.of(1, 8_000, 32 * 1024), topo);
+                    List<PodSetRequest> podSets = List.of(g5);
+                    if (c.twoTypes()) {
+                        PodSetRequest p5 = new PodSetRequest("trainer", 1 + rnd.nextInt(4), P5, Resources.of(4, 64_000, 512 * 1024), topo);
+                        int which = rnd.nextInt(5); // mostly one type, sometimes both
+                        podSets = which < 2 ? List.of(g5) : which < 4 ? List.of(p5) : List.of(g5, p5);
+                    }
+                    Workload w = new Workload(id, "t" + rnd.nextInt(3), cls, classes.get(cls), clock.instant(), podSets);
+                    assertThat(reusing.submit(w)).isEqualTo(reference.submit(w));
+                    ids.add(id);
                 }
-                Workload w = new Workload(id, "t" + rnd.nextInt(3), cls, classes.get(cls), clock.instant(), podSets);
-                assertThat(reusing.submit(w)).isEqualTo(reference.submit(w));
-                ids.add(id);
             } else {
                 String id = ids.remove(rnd.nextInt(ids.size()));
                 assertThat(reusing.finish(id)).isEqualTo(reference.finish(id));
