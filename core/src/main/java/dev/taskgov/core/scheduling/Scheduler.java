@@ -741,10 +741,9 @@ public final class Scheduler {
 
     /** The workload (parked in its queue) takes its verdict. */
     private void parkAlone(WorkloadEntry e, Evaluation.Blocked why, Cycle c) {
-        e.park(why.reason(), why.message());
         // Only a change is reported (explainPending): on a deep queue, re-walked after every release, most workloads
         // are parked again as they were, and keeping each among the touched cost as much as the walk itself.
-        if (e.hasUnreportedChange()) c.touched.add(e);
+        if (e.parkWith(why)) c.touched.add(e);
     }
 
     private Candidate candidate(TeamQueue q, WorkloadEntry e, Placement placement, PreemptionPlan plan) {

@@ -105,10 +105,6 @@ final class TeamQueue {
         }
     }
 
-    TeamQueue(String team) {
-        this(team, false);
-    }
-
     TeamQueue(String team, boolean byShape) {
         this.team = team;
         this.byShape = byShape;
@@ -234,8 +230,7 @@ final class TeamQueue {
             for (WorkloadEntry e : List.copyOf(sq.entries.headSet(chosen, false))) {
                 if (e.parkedInEpoch == epoch) continue; // parked on its own before, in this epoch
                 park(e);
-                e.park(verdict.reason(), verdict.message());
-                if (e.hasUnreportedChange()) changed.accept(e);
+                if (e.parkWith(verdict)) changed.accept(e);
             }
             sq.activeFrom = sq.entries.ceiling(chosen);
             sq.activeFromEpoch = epoch;
@@ -252,8 +247,7 @@ final class TeamQueue {
         if (!byShape) return;
         ShapeQueue sq = shapeOf(e);
         if (sq != null && sq.verdictPending && covers(sq, e)) {
-            e.park(sq.verdict.reason(), sq.verdict.message());
-            if (e.hasUnreportedChange()) changed.accept(e);
+            if (e.parkWith(sq.verdict)) changed.accept(e);
         }
         e.visitedAt = ++visits;
         if (sq != null) sq.unsettle(e);
@@ -279,8 +273,7 @@ final class TeamQueue {
                 stillUnsettled.add(e);
                 continue;
             }
-            e.park(sq.verdict.reason(), sq.verdict.message());
-            if (e.hasUnreportedChange()) changed.accept(e);
+            if (e.parkWith(sq.verdict)) changed.accept(e);
         }
         sq.given = sq.verdict;
         sq.unsettled = stillUnsettled;

@@ -138,6 +138,15 @@ final class WorkloadEntry {
         stayPending(reason, why);
     }
 
+    /**
+     * Parked with {@code verdict}; true when its reason or message now differs from the last reported, so a
+     * StayPending decision is due (most re-parks of a deep queue change nothing and are not reported).
+     */
+    boolean parkWith(Evaluation.Blocked verdict) {
+        park(verdict.reason(), verdict.message());
+        return hasUnreportedChange();
+    }
+
     /** Fits only by preemption: {@code why} is what blocks it without. */
     void blockedBy(String why) {
         blockedMessage = why;
@@ -230,15 +239,15 @@ final class WorkloadEntry {
         placement = newPlacement;
     }
 
-    /**
-     * Marks the current pending reason as reported; true when it differs from the one reported
-     * before (a StayPending decision is due).
-     */
     /** Whether its pending reason or message differs from the last reported ({@link #reportPending} would report it). */
     boolean hasUnreportedChange() {
         return pendingReason != reportedReason || !message.equals(reportedMessage);
     }
 
+    /**
+     * Marks the current pending reason as reported; true when it differs from the one reported
+     * before (a StayPending decision is due).
+     */
     boolean reportPending() {
         if (pendingReason == reportedReason && message.equals(reportedMessage)) return false;
         reportedReason = pendingReason;
