@@ -9,15 +9,16 @@ import java.util.Arrays;
 /**
  * The light way in: picocli straight from {@code main}, without booting Quarkus (the commands need no CDI;
  * the tests run them the same way). The {@code taskgov} wrapper starts this class on the Quarkus build's
- * class path, which saves the framework's start on every command (docs/benchmarks.md, "CLI start time");
+ * jars merged into one ({@code taskgov-cli-direct.jar}), which saves the framework's start on every command
+ * (docs/benchmarks.md, "CLI start time");
  * {@code java -jar quarkus-run.jar} still works and behaves the same.
  */
 public final class TaskgovMain {
 
     static {
         // picocli (4.7+) otherwise asks the class loader for Groovy's Closure on every start, to support closures in
-        // annotations, which taskgov does not use; the class is absent, so the lookup opens and indexes all 165 jars
-        // of the class path (6 without it; about a tenth of --help's CPU, docs/benchmarks.md "CLI start time").
+        // annotations, which taskgov does not use; the class is absent, so the lookup walks the whole class path
+        // (when it was 165 jars, about a tenth of --help's CPU, docs/benchmarks.md "CLI start time").
         System.setProperty("picocli.disable.closures", "true");
     }
 
@@ -32,7 +33,7 @@ public final class TaskgovMain {
     /**
      * Logging as the direct start needs it, set before anything logs (the startup training sets it too, so the archive
      * holds the classes this path loads). Libraries log through slf4j: on this path to slf4j's no-op provider, named
-     * explicitly, because looking providers up opens and indexes every jar of the class path, and the JBoss LogManager
+     * explicitly, because looking providers up walks the whole class path, and the JBoss LogManager
      * that slf4j would find starts Quarkus' log buffering, which only a Quarkus start ever prints; together about a
      * tenth of {@code get workloads}' CPU (docs/benchmarks.md, "CLI start time"). Either way no library log line is
      * shown here (the Quarkus launch shows their warnings); the commands say what failed themselves.

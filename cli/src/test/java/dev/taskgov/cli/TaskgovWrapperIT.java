@@ -39,6 +39,7 @@ class TaskgovWrapperIT {
         app = Files.createDirectories(root.resolve("cli/target/quarkus-app"));
         Files.createSymbolicLink(app.resolve("app"), BUILD.resolve("app"));
         Files.createSymbolicLink(app.resolve("lib"), BUILD.resolve("lib"));
+        Files.createSymbolicLink(app.resolve("taskgov-cli-direct.jar"), BUILD.resolve("taskgov-cli-direct.jar"));
         Files.copy(BUILD.resolve("quarkus-run.jar"), app.resolve("quarkus-run.jar"));
         archive = app.resolve("taskgov-cli.jsa");
     }
@@ -131,8 +132,8 @@ class TaskgovWrapperIT {
         return new Run(exit, Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
     }
 
-    /** The wrapper's class path, which a run must repeat word for word to use its archive. */
+    /** The wrapper's class path (the build's jars in one), which a run must repeat word for word to use its archive. */
     private String classpath() {
-        return app + "/app/*:" + app + "/lib/main/*:" + app + "/lib/boot/*";
+        return app + "/taskgov-cli-direct.jar";
     }
 }
