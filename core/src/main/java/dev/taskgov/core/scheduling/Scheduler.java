@@ -692,11 +692,9 @@ public final class Scheduler {
         for (WorkloadEntry e : q.activeHeads()) {
             Evaluation verdict = verdictOf(e);
             if (verdict instanceof Evaluation.Blocked blocked) {
-                if (q.parkShape(e, blocked)) {
-                    parkedWhole.add(q.shapeQueue(e));
-                } else {
-                    parkAlone(e, blocked, c);
-                }
+                TeamQueue.ShapeQueue whole = q.parkShape(e, blocked);
+                if (whole != null) parkedWhole.add(whole);
+                else parkAlone(e, blocked, c);
                 continue;
             }
             c.parkedShapes.addAll(q.limitParks(parkedWhole, e, c.touched::add));

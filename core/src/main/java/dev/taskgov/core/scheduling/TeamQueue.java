@@ -93,6 +93,33 @@ final class TeamQueue {
         private Evaluation.Blocked priorVerdict;
         private boolean priorPending;
 
+        /**
+         * Parked whole in {@code epoch} with {@code v}, covering the workloads that entered up to {@code upTo}; the park
+         * before is kept for {@link #restorePriorPark}.
+         */
+        void parkWhole(long epoch, long upTo, long atVisit, Evaluation.Blocked v) {
+            priorEpoch = parkedInEpoch;
+            priorUpTo = parkedUpTo;
+            priorAtVisit = parkedAtVisit;
+            priorVerdict = verdict;
+            priorPending = verdictPending;
+            parkedInEpoch = epoch;
+            parkedUpTo = upTo;
+            parkedAtVisit = atVisit;
+            verdict = v;
+            verdictPending = true;
+            late = null;
+        }
+
+        /** The park before the last {@link #parkWhole} is back (the walk stopped inside the shape). */
+        void restorePriorPark() {
+            parkedInEpoch = priorEpoch;
+            parkedUpTo = priorUpTo;
+            parkedAtVisit = priorAtVisit;
+            verdict = priorVerdict;
+            verdictPending = priorPending;
+        }
+
         /** Notes a workload that may not carry {@link #given}; past a bound, the shortcut is dropped (memory stays bounded). */
         void unsettle(WorkloadEntry e) {
             if (given == null) return;
@@ -178,34 +205,19 @@ final class TeamQueue {
 
     /**
      * A walk found this head of its shape ({@link #activeHeads}) blocked: parks its whole shape, its workloads to take
-     * {@code verdict} later ({@link #giveVerdict}), and returns true; or, when the shape is already parked in this epoch
-     * (the workload entered since), parks the workload alone and returns false, the caller giving it the verdict. The
-     * walk of every workload would park the shape's workloads only up to the one it chooses: {@link #limitParks} then
-     * narrows the park to those.
+     * {@code verdict} later ({@link #giveVerdict}), and returns the shape; or, when the shape is already parked in this
+     * epoch (the workload entered since), parks the workload alone and returns null, the caller giving it the verdict.
+     * The walk of every workload would park the shape's workloads only up to the one it chooses: {@link #limitParks}
+     * then narrows the park to those.
      */
-    boolean parkShape(WorkloadEntry e, Evaluation.Blocked verdict) {
+    ShapeQueue parkShape(WorkloadEntry e, Evaluation.Blocked verdict) {
         ShapeQueue sq = shapeOf(e);
         if (sq.parkedInEpoch == epoch) {
             park(e);
-            return false;
+            return null;
         }
-        sq.priorEpoch = sq.parkedInEpoch;
-        sq.priorUpTo = sq.parkedUpTo;
-        sq.priorAtVisit = sq.parkedAtVisit;
-        sq.priorVerdict = sq.verdict;
-        sq.priorPending = sq.verdictPending;
-        sq.parkedInEpoch = epoch;
-        sq.parkedUpTo = added;
-        sq.parkedAtVisit = ++visits;
-        sq.verdict = verdict;
-        sq.verdictPending = true;
-        sq.late = null;
-        return true;
-    }
-
-    /** The shape queue of a workload whose shape was just parked ({@link #parkShape}). */
-    ShapeQueue shapeQueue(WorkloadEntry e) {
-        return shapeOf(e);
+        sq.parkWhole(epoch, added, ++visits, verdict);
+        return sq;
     }
 
     /**
@@ -222,11 +234,7 @@ final class TeamQueue {
                 continue;
             }
             Evaluation.Blocked verdict = sq.verdict;
-            sq.parkedInEpoch = sq.priorEpoch;
-            sq.parkedUpTo = sq.priorUpTo;
-            sq.parkedAtVisit = sq.priorAtVisit;
-            sq.verdict = sq.priorVerdict;
-            sq.verdictPending = sq.priorPending;
+            sq.restorePriorPark();
             for (WorkloadEntry e : List.copyOf(sq.entries.headSet(chosen, false))) {
                 if (e.parkedInEpoch == epoch) continue; // parked on its own before, in this epoch
                 park(e);
@@ -276,8 +284,7 @@ final class TeamQueue {
             if (e.parkWith(sq.verdict)) changed.accept(e);
         }
         sq.given = sq.verdict;
-        sq.unsettled = stillUnsettled;
-        sq.unsettled.removeIf(e -> !e.inQueue);
+        sq.unsettled = stillUnsettled; // only workloads still in the queue: the others were skipped above
     }
 
     /** A new or requeued workload, to be evaluated. */

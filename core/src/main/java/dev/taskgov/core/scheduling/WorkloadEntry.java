@@ -249,7 +249,7 @@ final class WorkloadEntry {
      * before (a StayPending decision is due).
      */
     boolean reportPending() {
-        if (pendingReason == reportedReason && message.equals(reportedMessage)) return false;
+        if (!hasUnreportedChange()) return false;
         reportedReason = pendingReason;
         reportedMessage = message;
         return true;
