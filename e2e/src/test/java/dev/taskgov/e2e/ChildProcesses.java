@@ -2,14 +2,14 @@ package dev.taskgov.e2e;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+
+import dev.taskgov.testsupport.FreePorts;
 
 /** The processes this test starts (each logged to its own file), stopped in reverse order. */
 final class ChildProcesses implements AutoCloseable {
@@ -71,11 +71,11 @@ final class ChildProcesses implements AutoCloseable {
     }
 
     static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return FreePorts.distinct(1).get(0);
+    }
+
+    static List<Integer> freePorts(int count) {
+        return FreePorts.distinct(count);
     }
 
     @Override

@@ -69,14 +69,31 @@ class ComposeStackIT {
             assertThat(Boolean.getBoolean("e2e.docker.required")).as(notRunBecause).isFalse();
             return;
         }
-        for (String variable : PORT_VARIABLES) {
-            env.put(variable, String.valueOf(ChildProcesses.freePort()));
-        }
         up = true;
-        ChildProcesses.Result r = compose(600, "up", "-d", "--no-build");
+        ChildProcesses.Result r = upOnFreePorts();
         assertThat(r.exit()).as("compose up: " + r.err()).isZero();
         await("every service healthy").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(2))
                 .untilAsserted(() -> assertThat(unhealthy()).isEmpty());
+    }
+
+    /**
+     * {@code up -d} with every host port free when chosen. Another process may still take one before Docker binds it
+     * (the ports come from the range the kernel also gives outgoing connections); only that failure is retried, on
+     * fresh ports after taking the half-started stack down, at most three times.
+     */
+    static ChildProcesses.Result upOnFreePorts() {
+        ChildProcesses.Result r = null;
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            List<Integer> ports = ChildProcesses.freePorts(PORT_VARIABLES.size());
+            for (int i = 0; i < PORT_VARIABLES.size(); i++) {
+                env.put(PORT_VARIABLES.get(i), String.valueOf(ports.get(i)));
+            }
+            r = compose(600, "up", "-d", "--no-build");
+            if (r.exit() == 0 || !r.err().contains("port is already allocated")) return r;
+            System.out.println("compose up attempt " + attempt + ": a host port was taken before Docker bound it; again on others");
+            compose(300, "down", "-v", "--remove-orphans");
+        }
+        return r;
     }
 
     /** Each test is reported as skipped with the reason, rather than the class vanishing from the counts. */

@@ -51,13 +51,16 @@ class LocalRuntimeIT {
         processes = new ChildProcesses(HOME.resolve("test-logs"));
         env = new LinkedHashMap<>();
         env.put("TASKGOV_HOME", HOME.toString());
-        env.put("TASKGOV_KAFKA_PORT", String.valueOf(ChildProcesses.freePort()));
-        env.put("TASKGOV_KAFKA_CONTROLLER_PORT", String.valueOf(ChildProcesses.freePort()));
-        env.put("TASKGOV_DB_PORT", String.valueOf(ChildProcesses.freePort()));
-        for (String variable : List.of("TASKGOV_QUOTA_PORT", "TASKGOV_TOPOLOGY_PORT", "TASKGOV_ADMISSION_PORT", "TASKGOV_PREEMPTION_PORT")) {
-            int port = ChildProcesses.freePort();
-            env.put(variable, String.valueOf(port));
-            SERVICE_PORTS.put(variable, port);
+        List<Integer> free = ChildProcesses.freePorts(7);
+        env.put("TASKGOV_KAFKA_PORT", String.valueOf(free.get(0)));
+        env.put("TASKGOV_KAFKA_CONTROLLER_PORT", String.valueOf(free.get(1)));
+        env.put("TASKGOV_DB_PORT", String.valueOf(free.get(2)));
+        List<String> serviceVariables = List.of("TASKGOV_QUOTA_PORT", "TASKGOV_TOPOLOGY_PORT", "TASKGOV_ADMISSION_PORT",
+                "TASKGOV_PREEMPTION_PORT");
+        for (int i = 0; i < serviceVariables.size(); i++) {
+            int port = free.get(3 + i);
+            env.put(serviceVariables.get(i), String.valueOf(port));
+            SERVICE_PORTS.put(serviceVariables.get(i), port);
         }
         // The runtime must bring its own broker and database here, whatever the calling environment points at.
         env.put("TASKGOV_KAFKA_BOOTSTRAP", "");

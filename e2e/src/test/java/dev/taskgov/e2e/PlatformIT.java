@@ -59,8 +59,10 @@ class PlatformIT {
         processes = new ChildProcesses(WORK.resolve("logs"));
         String kafka = SharedKafka.bootstrapServers();
         DatabaseAddress db = SharedPostgres.address();
-        for (String service : List.of("quota-service", "topology-service", "admission-service", "preemption-service")) {
-            ports.put(service, ChildProcesses.freePort());
+        List<String> services = List.of("quota-service", "topology-service", "admission-service", "preemption-service");
+        List<Integer> free = ChildProcesses.freePorts(services.size());
+        for (int i = 0; i < services.size(); i++) {
+            ports.put(services.get(i), free.get(i));
         }
         Map<String, String> env = new HashMap<>();
         env.put("TASKGOV_KAFKA_BOOTSTRAP", kafka);

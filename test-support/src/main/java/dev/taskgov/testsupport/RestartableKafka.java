@@ -6,8 +6,6 @@ import dev.taskgov.core.events.KafkaAccess;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,9 +48,10 @@ public final class RestartableKafka implements AutoCloseable {
             Path dir = ProjectLayout.moduleTarget().resolve("restartable-kafka").resolve(name + "-" + ProcessHandle.current().pid());
             BrokerDirectory.deleteRecursively(dir);
             Files.createDirectories(dir);
-            int port = freePort();
+            List<Integer> ports = FreePorts.distinct(2);
+            int port = ports.get(0);
             BrokerDirectory.run(dir.resolve("prepare.log"), BrokerDirectory.java("dev.taskgov.local.SecureBroker", "prepare",
-                    dir.toString(), String.valueOf(port), String.valueOf(freePort()), "1"));
+                    dir.toString(), String.valueOf(port), String.valueOf(ports.get(1)), "1"));
             RestartableKafka broker = new RestartableKafka(dir, port, dir.resolve("server.properties"));
             broker.launch();
             BrokerDirectory.provision(dir, broker.bootstrapServers(), 1, List.of());
@@ -129,12 +128,6 @@ public final class RestartableKafka implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         throw new IllegalStateException("the broker did not answer within " + STARTUP_TIMEOUT + "; see " + log);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     /** Stops the broker in order (it leaves when its standard input closes). */

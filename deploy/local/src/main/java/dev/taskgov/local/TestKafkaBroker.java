@@ -37,8 +37,9 @@ public final class TestKafkaBroker {
         }
         Path dir = Path.of(args[0]);
         Path bootstrapFile = Path.of(args[1]);
-        int port = freePort();
-        Path config = SecureBroker.prepare(dir, port, freePort(), PARTITIONS);
+        int[] ports = twoFreePorts();
+        int port = ports[0];
+        Path config = SecureBroker.prepare(dir, port, ports[1], PARTITIONS);
         Thread broker = new Thread(() -> kafka.Kafka.main(new String[] {config.toString()}), "kafka-main");
         broker.setDaemon(true);
         broker.start();
@@ -70,9 +71,14 @@ public final class TestKafkaBroker {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
+    /**
+     * The listener's and the controller's ports, distinct: the first socket stays open while the second is chosen
+     * (test-support's FreePorts does the same for tests; this process does not have test-support on its class path).
+     */
+    private static int[] twoFreePorts() throws IOException {
+        try (ServerSocket first = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ServerSocket second = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return new int[] {first.getLocalPort(), second.getLocalPort()};
         }
     }
 
