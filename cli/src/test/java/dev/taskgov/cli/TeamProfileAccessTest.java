@@ -11,6 +11,7 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.service.support.QuotaRecords;
 import dev.taskgov.service.support.auth.ProfileFile;
+import dev.taskgov.testsupport.FreePorts;
 import dev.taskgov.testsupport.ProjectLayout;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TestCredentials;
@@ -23,7 +24,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,10 +57,7 @@ class TeamProfileAccessTest {
     static void startAdmissionService() throws Exception {
         SharedKafka.addTeams(TEAM_A, TEAM_B);
         publishCluster();
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = FreePorts.distinct(1).get(0);
         admissionUrl = "http://127.0.0.1:" + port;
         Path app = ProjectLayout.root().resolve("admission-service/target/quarkus-app/quarkus-run.jar");
         assertThat(app).as("the built admission-service (the reactor builds that module before this one)").isRegularFile();
