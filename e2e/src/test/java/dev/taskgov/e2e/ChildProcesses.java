@@ -70,10 +70,6 @@ final class ChildProcesses implements AutoCloseable {
         return logs.resolve(name + ".log");
     }
 
-    static int freePort() {
-        return FreePorts.distinct(1).get(0);
-    }
-
     static List<Integer> freePorts(int count) {
         return FreePorts.distinct(count);
     }

@@ -60,10 +60,11 @@ class PlatformIT {
         String kafka = SharedKafka.bootstrapServers();
         DatabaseAddress db = SharedPostgres.address();
         List<String> services = List.of("quota-service", "topology-service", "admission-service", "preemption-service");
-        List<Integer> free = ChildProcesses.freePorts(services.size());
+        List<Integer> free = ChildProcesses.freePorts(services.size() + 1);
         for (int i = 0; i < services.size(); i++) {
             ports.put(services.get(i), free.get(i));
         }
+        int prometheusPort = free.get(services.size());
         Map<String, String> env = new HashMap<>();
         env.put("TASKGOV_KAFKA_BOOTSTRAP", kafka);
         env.put("TASKGOV_DB_URL", db.jdbcUrl());
@@ -95,7 +96,7 @@ class PlatformIT {
             if (kafkaPassword != null) serviceEnv.put("TASKGOV_KAFKA_PASSWORD", kafkaPassword);
             processes.start(s.getKey(), serviceEnv, command);
         }
-        prometheus = Prometheus.start(processes, WORK.resolve("prometheus"), ports,
+        prometheus = Prometheus.start(processes, WORK.resolve("prometheus"), prometheusPort, ports,
                 List.of(ROOT.resolve("deploy/prometheus/kueue-recording-rules.yml")));
         HttpClient http = HttpClient.newHttpClient();
         await("the four services healthy").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
