@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import dev.taskgov.testsupport.FreePorts;
-
 /** The processes this test starts (each logged to its own file), stopped in reverse order. */
 final class ChildProcesses implements AutoCloseable {
 
@@ -68,10 +66,6 @@ final class ChildProcesses implements AutoCloseable {
 
     Path log(String name) {
         return logs.resolve(name + ".log");
-    }
-
-    static List<Integer> freePorts(int count) {
-        return FreePorts.distinct(count);
     }
 
     @Override

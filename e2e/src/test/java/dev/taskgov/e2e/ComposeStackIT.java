@@ -29,6 +29,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import dev.taskgov.testsupport.FreePorts;
+
 /**
  * {@code docker compose up} as a user types it (docker-compose.yml, the images of deploy/docker), on
  * free host ports under its own project name: a team's quota through the SageMaker API, a workload
@@ -84,7 +86,7 @@ class ComposeStackIT {
     static ChildProcesses.Result upOnFreePorts() {
         ChildProcesses.Result r = null;
         for (int attempt = 1; attempt <= 3; attempt++) {
-            List<Integer> ports = ChildProcesses.freePorts(PORT_VARIABLES.size());
+            List<Integer> ports = FreePorts.distinct(PORT_VARIABLES.size());
             for (int i = 0; i < PORT_VARIABLES.size(); i++) {
                 env.put(PORT_VARIABLES.get(i), String.valueOf(ports.get(i)));
             }

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterAll;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.taskgov.testsupport.SeedCommands;
+import dev.taskgov.testsupport.FreePorts;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -51,7 +52,7 @@ class LocalRuntimeIT {
         processes = new ChildProcesses(HOME.resolve("test-logs"));
         env = new LinkedHashMap<>();
         env.put("TASKGOV_HOME", HOME.toString());
-        List<Integer> free = ChildProcesses.freePorts(7);
+        List<Integer> free = FreePorts.distinct(7);
         env.put("TASKGOV_KAFKA_PORT", String.valueOf(free.get(0)));
         env.put("TASKGOV_KAFKA_CONTROLLER_PORT", String.valueOf(free.get(1)));
         env.put("TASKGOV_DB_PORT", String.valueOf(free.get(2)));

@@ -5,6 +5,7 @@ import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.SharedPostgres;
 import dev.taskgov.testsupport.TestCredentials;
+import dev.taskgov.testsupport.FreePorts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class PlatformIT {
         String kafka = SharedKafka.bootstrapServers();
         DatabaseAddress db = SharedPostgres.address();
         List<String> services = List.of("quota-service", "topology-service", "admission-service", "preemption-service");
-        List<Integer> free = ChildProcesses.freePorts(services.size() + 1);
+        List<Integer> free = FreePorts.distinct(services.size() + 1);
         for (int i = 0; i < services.size(); i++) {
             ports.put(services.get(i), free.get(i));
         }
