@@ -70,7 +70,9 @@ import java.util.function.Function;
  * resumes the partition at its committed offsets. Each poll's records of one partition are processed in ONE
  * transaction of its task holding every emitted record and the consumed offsets ({@code sendOffsetsToTransaction}
  * with the group metadata, so a member of an older generation cannot commit either). A poll returns up to
- * {@value #MAX_POLL_RECORDS} records, so a backlog is taken in few large transactions; the loop thread applies every
+ * {@value #MAX_POLL_RECORDS} records, so a backlog is taken in few large transactions; a poll of many records is
+ * followed by a short second one ({@link #CATCH_UP_MIN_RECORDS}), so that what arrived while the last turn committed
+ * joins this batch rather than the next; the loop thread applies every
  * task's batch of a turn, then their commits (which wait for the broker) run at once, one thread each, and the turn
  * handles their outcomes before the next poll. A task whose partition read
  * nothing in a turn still ends a batch in a transaction when its processor says time made work due
@@ -133,6 +135,20 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     static final int TRANSACTION_RETRY_BACKOFF_MS = 2;
     /** {@link Processor#home} answer for a record every partition must see (e.g. a finish naming no cluster). */
     public static final int EVERY_PARTITION = -1;
+    /**
+     * How long a busy turn's second poll waits ({@link #CATCH_UP_MIN_RECORDS}): a few fetch round trips on one host. A
+     * fetch slower than that is not lost: its records are the next poll's, as without the second poll.
+     */
+    public static final Duration CATCH_UP_WAIT = Duration.ofMillis(3);
+    /**
+     * Records from which a poll is followed by a second, short one. A poll answers from the fetch the consumer sent when
+     * the previous poll returned (it pipelines), and the broker answers a fetch with what it has at once: under load,
+     * early in the last turn, so what arrived during the rest of it (its commit's round trips) is still at the broker
+     * and would wait one more turn. A poll that returns this many records tells of such a load (records arrive faster
+     * than turns end); the second poll, up to {@link Settings#catchUpWait()}, fetches the rest into the same batch. A
+     * quiet partition's few records (a submission at a time) do not pay its wait.
+     */
+    static final int CATCH_UP_MIN_RECORDS = 8;
 
     /**
      * How this member takes part in the group: how fast a dead member is noticed (its session times out; the
@@ -161,11 +177,21 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * @param moreGroupTopics         null, or a pattern naming more group topics, subscribed with {@code groupTopics}
      *                                by pattern so that a topic created later (a new team's submission topic) joins;
      *                                they are split by cluster like the group topics
+     * @param catchUpWait             how long a busy turn's second poll waits ({@link #CATCH_UP_MIN_RECORDS})
      */
     public record Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
                            Set<String> partitionedSideTopics, String transactionalIdPrefix, String source,
                            String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
-                           Pattern moreGroupTopics) {
+                           Pattern moreGroupTopics, Duration catchUpWait) {
+
+        /** The settings with the second poll's wait of {@link #CATCH_UP_WAIT}. */
+        public Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
+                        Set<String> partitionedSideTopics, String transactionalIdPrefix, String source,
+                        String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
+                        Pattern moreGroupTopics) {
+            this(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix, source,
+                    deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, CATCH_UP_WAIT);
+        }
 
         /** The group topics and the pattern's, as one pattern. */
         Pattern groupTopicPattern() {
@@ -510,6 +536,10 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 ConsumerRecords<String, byte[]> records = c.poll(settings.pollTimeout());
                 Map<Integer, List<ConsumerRecord<String, byte[]>>> byPartition = new TreeMap<>();
                 records.forEach(r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r));
+                if (records.count() >= CATCH_UP_MIN_RECORDS) {
+                    // A partition revoked by this poll is dropped, its records below are skipped: nobody applies them.
+                    c.poll(settings.catchUpWait()).forEach(r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r));
+                }
                 Map<String, Long> sideDone = new HashMap<>();
                 List<Task> turn = List.copyOf(tasks.values());
                 List<Batch> batches = new ArrayList<>();

@@ -1,0 +1,130 @@
+package dev.taskgov.preemption;
+
+import dev.taskgov.service.support.Outbox;
+import dev.taskgov.service.support.PartitionScope;
+import dev.taskgov.service.support.TransactionalLoop;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * service-support's {@link TransactionalLoop} (run here, where a broker is at hand) under load: what arrives while a
+ * turn is still running joins the next batch, also the part the consumer's pipelined fetch did not bring.
+ */
+class CatchUpPollTest {
+
+    /** Keeps each batch's keys; the batch holding "gate" ends only when the test releases it (a long turn). */
+    static final class Batches implements TransactionalLoop.Processor {
+        final List<List<String>> batches = new CopyOnWriteArrayList<>();
+        final CountDownLatch gateReached = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        private List<String> current = new ArrayList<>();
+
+        @Override
+        public void rebuild(Properties clientProps, Duration timeout) {
+        }
+
+        @Override
+        public void restoreSide(ConsumerRecord<String, byte[]> record) {
+        }
+
+        @Override
+        public void settle(Outbox outbox) {
+        }
+
+        @Override
+        public void apply(ConsumerRecord<String, byte[]> record, Outbox outbox) {
+            current.add(record.key());
+        }
+
+        @Override
+        public void afterBatch(Outbox outbox) {
+            if (current.isEmpty()) return;
+            List<String> batch = List.copyOf(current);
+            current = new ArrayList<>();
+            batches.add(batch);
+            if (batch.contains("gate")) {
+                gateReached.countDown();
+                try {
+                    release.await(1, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        @Override
+        public void revoked() {
+        }
+    }
+
+    @Test
+    void what_arrives_during_a_busy_turn_beyond_the_pipelined_fetch_joins_the_next_batch() throws Exception {
+        try (TestCluster c = new TestCluster("catch-up")) {
+            String topic = c.topics.preemptionRequested();
+            Map<Integer, Batches> processors = new ConcurrentHashMap<>();
+            // A generous second-poll wait: it returns as soon as records come, so the test does not race the broker.
+            TransactionalLoop loop = new TransactionalLoop(new TransactionalLoop.Settings(c.client, "catch-up-" + c.id,
+                    List.of(topic), List.of(), Set.of(), "catch-up-" + c.id, "urn:taskgov:test", c.topics.deadLetter(),
+                    Duration.ofMillis(50), Duration.ofMinutes(1), TransactionalLoop.Membership.KAFKA_DEFAULTS, null,
+                    Duration.ofSeconds(10)),
+                    (PartitionScope scope) -> processors.computeIfAbsent(scope.partition(), n -> new Batches()), Clock.systemUTC());
+            Thread thread = new Thread(loop, "catch-up-loop");
+            thread.setDaemon(true);
+            thread.start();
+            c.own(loop);
+            int home = c.home(topic);
+            Properties pp = new Properties();
+            pp.putAll(c.client);
+            pp.put(ProducerConfig.ACKS_CONFIG, "all");
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer())) {
+                await().atMost(Duration.ofMinutes(2)).until(loop::isDecider);
+                byte[] value = "{}".getBytes(StandardCharsets.UTF_8);
+                producer.send(new ProducerRecord<>(topic, home, "gate", value)).get(30, TimeUnit.SECONDS);
+                Batches p = processors.get(home);
+                assertThat(p.gateReached.await(1, TimeUnit.MINUTES)).isTrue();
+
+                // The turn holding "gate" runs on. The fetch the consumer sent when its poll returned waits at the
+                // broker and is answered with the first burst; the second burst comes after that answer.
+                List<String> first = keys("a", 20);
+                List<String> second = keys("b", 20);
+                for (String key : first) producer.send(new ProducerRecord<>(topic, home, key, value));
+                producer.flush();
+                Thread.sleep(50);
+                for (String key : second) producer.send(new ProducerRecord<>(topic, home, key, value));
+                producer.flush();
+                p.release.countDown();
+
+                await().atMost(Duration.ofMinutes(1)).until(() -> p.batches.stream().mapToInt(List::size).sum() == 41);
+                List<String> both = new ArrayList<>(first);
+                both.addAll(second);
+                assertThat(p.batches).containsExactly(List.of("gate"), both);
+            }
+        }
+    }
+
+    private static List<String> keys(String prefix, int n) {
+        return IntStream.range(0, n).mapToObj(i -> prefix + "-" + i).toList();
+    }
+}
