@@ -535,10 +535,12 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 }
                 ConsumerRecords<String, byte[]> records = c.poll(settings.pollTimeout());
                 Map<Integer, List<ConsumerRecord<String, byte[]>>> byPartition = new TreeMap<>();
-                records.forEach(r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r));
+                java.util.function.Consumer<ConsumerRecord<String, byte[]>> byItsPartition =
+                        r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r);
+                records.forEach(byItsPartition);
                 if (records.count() >= CATCH_UP_MIN_RECORDS) {
                     // A partition revoked by this poll is dropped, its records below are skipped: nobody applies them.
-                    c.poll(settings.catchUpWait()).forEach(r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r));
+                    c.poll(settings.catchUpWait()).forEach(byItsPartition);
                 }
                 Map<String, Long> sideDone = new HashMap<>();
                 List<Task> turn = List.copyOf(tasks.values());
