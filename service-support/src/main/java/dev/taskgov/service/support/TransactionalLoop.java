@@ -539,7 +539,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                         r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r);
                 records.forEach(byItsPartition);
                 if (records.count() >= CATCH_UP_MIN_RECORDS) {
-                    // A partition revoked by this poll is dropped, its records below are skipped: nobody applies them.
+                    // A partition this poll revokes is dropped: its records (of either poll) are not applied here, and
+                    // its next owner reads them again from the committed offsets.
                     c.poll(settings.catchUpWait()).forEach(byItsPartition);
                 }
                 Map<String, Long> sideDone = new HashMap<>();
