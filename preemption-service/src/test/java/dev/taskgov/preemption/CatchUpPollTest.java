@@ -106,12 +106,12 @@ class CatchUpPollTest {
                 assertThat(p.gateReached.await(1, TimeUnit.MINUTES)).isTrue();
 
                 // The turn holding "gate" runs on. The fetch the consumer sent when its poll returned waits at the
-                // broker and is answered with the first burst; the second burst comes after that answer.
+                // broker, which answers it with the first burst as it appends the burst (flush() returns once the
+                // append is acknowledged); the second burst is sent after that, so that answer does not hold it.
                 List<String> first = keys("a", 20);
                 List<String> second = keys("b", 20);
                 for (String key : first) producer.send(new ProducerRecord<>(topic, home, key, value));
                 producer.flush();
-                Thread.sleep(50);
                 for (String key : second) producer.send(new ProducerRecord<>(topic, home, key, value));
                 producer.flush();
                 p.release.countDown();
