@@ -34,10 +34,19 @@ public final class AdmissionDecider implements AutoCloseable {
      *                              of the partition fences it
      * @param source                CloudEvents ce_source
      * @param membership            session timeout, heartbeat and static identity in the group (failover speed)
+     * @param turns                 the loop's second poll and commit interval (how large its transactions are)
      */
     public record Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
                            String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
-                           TransactionalLoop.Membership membership) {
+                           TransactionalLoop.Membership membership, TransactionalLoop.Turns turns) {
+
+        /** The loop's default turns (no commit interval). */
+        public Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
+                        String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
+                        TransactionalLoop.Membership membership) {
+            this(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout, createTopics,
+                    membership, TransactionalLoop.Turns.DEFAULTS);
+        }
 
         /** Kafka's default membership (a dead instance's clusters move after 45 s). */
         public Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
@@ -67,7 +76,7 @@ public final class AdmissionDecider implements AutoCloseable {
                 List.of(t.submitted(), t.finished(), t.preempted()), List.of(t.changelog(), t.quota(), t.topology()),
                 Set.of(t.changelog()),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
-                settings.rebuildTimeout(), settings.membership(), KafkaAccess.submissionTopics(t.submitted())),
+                settings.rebuildTimeout(), settings.membership(), KafkaAccess.submissionTopics(t.submitted()), settings.turns()),
                 scope -> new AdmissionProcessor(t, clock, observer, scope, retention), clock);
     }
 

@@ -6,6 +6,7 @@ import dev.taskgov.admission.config.AdmissionServiceConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.DeciderMembershipConfig;
+import dev.taskgov.service.support.DeciderTurnsConfig;
 import dev.taskgov.service.support.ProducerPartitions;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -65,7 +66,7 @@ public class AdmissionRuntime {
         if (!a.enabled()) return;
         AdmissionDecider.Settings settings = new AdmissionDecider.Settings(client, topics, a.groupId(),
                 a.transactionalIdPrefix(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics(),
-                DeciderMembershipConfig.membership(a));
+                DeciderMembershipConfig.membership(a), DeciderTurnsConfig.turns(a, "taskgov.admission"));
         AdmissionDecider[] self = new AdmissionDecider[1];
         AdmissionMetrics metrics = new AdmissionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
                 () -> self[0] == null ? 0L : self[0].lag(),

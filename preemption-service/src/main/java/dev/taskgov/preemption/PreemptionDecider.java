@@ -41,10 +41,19 @@ public final class PreemptionDecider implements AutoCloseable {
      *                              of the partition fences it
      * @param source                CloudEvents ce_source
      * @param membership            session timeout, heartbeat and static identity in the group (failover speed)
+     * @param turns                 the loop's second poll and commit interval (how large its transactions are)
      */
     public record Settings(Properties clientProps, PreemptionProcessor.Settings processor, String groupId,
                            String transactionalIdPrefix, String source, Duration pollTimeout, Duration rebuildTimeout,
-                           boolean createTopics, TransactionalLoop.Membership membership) {
+                           boolean createTopics, TransactionalLoop.Membership membership, TransactionalLoop.Turns turns) {
+
+        /** The loop's default turns (no commit interval). */
+        public Settings(Properties clientProps, PreemptionProcessor.Settings processor, String groupId,
+                        String transactionalIdPrefix, String source, Duration pollTimeout, Duration rebuildTimeout,
+                        boolean createTopics, TransactionalLoop.Membership membership) {
+            this(clientProps, processor, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout, createTopics,
+                    membership, TransactionalLoop.Turns.DEFAULTS);
+        }
 
         /** Kafka's default membership (a dead instance's clusters move after 45 s). */
         public Settings(Properties clientProps, PreemptionProcessor.Settings processor, String groupId,
@@ -68,7 +77,8 @@ public final class PreemptionDecider implements AutoCloseable {
         DeciderTopics t = settings.processor().topics();
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
                 List.of(t.preemptionRequested()), List.of(t.changelog()), Set.of(t.changelog()), settings.transactionalIdPrefix(),
-                settings.source(), t.deadLetter(), settings.pollTimeout(), settings.rebuildTimeout(), settings.membership(), null),
+                settings.source(), t.deadLetter(), settings.pollTimeout(), settings.rebuildTimeout(), settings.membership(), null,
+                settings.turns()),
                 scope -> new PreemptionProcessor(settings.processor(), clock, observer, scope), clock);
     }
 

@@ -4,6 +4,7 @@ import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.preemption.config.PreemptionServiceConfig;
 import dev.taskgov.service.support.DeciderMembershipConfig;
+import dev.taskgov.service.support.DeciderTurnsConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -44,7 +45,7 @@ public class PreemptionRuntime {
         PreemptionDecider.Settings settings = new PreemptionDecider.Settings(client,
                 new PreemptionProcessor.Settings(topics, Map.copyOf(p.gracePeriod()), p.reservationTimeout()),
                 p.groupId(), p.transactionalIdPrefix(), p.source(), p.pollTimeout(), p.rebuildTimeout(),
-                p.createTopics(), DeciderMembershipConfig.membership(p));
+                p.createTopics(), DeciderMembershipConfig.membership(p), DeciderTurnsConfig.turns(p, "taskgov.preemption"));
         PreemptionDecider[] self = new PreemptionDecider[1];
         PreemptionMetrics metrics = new PreemptionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
                 () -> self[0] == null ? 0L : self[0].lag(), java.util.List.of(topics.preemptionRequested()));

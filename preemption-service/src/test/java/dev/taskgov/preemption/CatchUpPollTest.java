@@ -30,13 +30,16 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * service-support's {@link TransactionalLoop} (run here, where a broker is at hand) under load: what arrives while a
- * turn is still running joins the next batch, also the part the consumer's pipelined fetch did not bring.
+ * turn is still running joins the next batch, also the part the consumer's pipelined fetch did not bring; with a
+ * commit interval, what arrives while the loop waits after a turn is one batch.
  */
 class CatchUpPollTest {
 
     /** Keeps each batch's keys; the batch holding "gate" ends only when the test releases it (a long turn). */
     static final class Batches implements TransactionalLoop.Processor {
         final List<List<String>> batches = new CopyOnWriteArrayList<>();
+        /** When each batch's first record was applied ({@link System#nanoTime}). */
+        final List<Long> batchStarts = new CopyOnWriteArrayList<>();
         final CountDownLatch gateReached = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         private List<String> current = new ArrayList<>();
@@ -55,6 +58,7 @@ class CatchUpPollTest {
 
         @Override
         public void apply(ConsumerRecord<String, byte[]> record, Outbox outbox) {
+            if (current.isEmpty()) batchStarts.add(System.nanoTime());
             current.add(record.key());
         }
 
@@ -88,7 +92,7 @@ class CatchUpPollTest {
             TransactionalLoop loop = new TransactionalLoop(new TransactionalLoop.Settings(c.client, "catch-up-" + c.id,
                     List.of(topic), List.of(), Set.of(), "catch-up-" + c.id, "urn:taskgov:test", c.topics.deadLetter(),
                     Duration.ofMillis(50), Duration.ofMinutes(1), TransactionalLoop.Membership.KAFKA_DEFAULTS, null,
-                    Duration.ofSeconds(10)),
+                    new TransactionalLoop.Turns(Duration.ofSeconds(10), Duration.ZERO)),
                     (PartitionScope scope) -> processors.computeIfAbsent(scope.partition(), n -> new Batches()), Clock.systemUTC());
             Thread thread = new Thread(loop, "catch-up-loop");
             thread.setDaemon(true);
@@ -120,6 +124,54 @@ class CatchUpPollTest {
                 List<String> both = new ArrayList<>(first);
                 both.addAll(second);
                 assertThat(p.batches).containsExactly(List.of("gate"), both);
+            }
+        }
+    }
+
+    @Test
+    void with_a_commit_interval_what_arrives_while_the_loop_waits_after_a_turn_is_taken_in_one_batch() throws Exception {
+        try (TestCluster c = new TestCluster("commit-interval")) {
+            String topic = c.topics.preemptionRequested();
+            Map<Integer, Batches> processors = new ConcurrentHashMap<>();
+            // The longest interval, so that sending the bursts (a few round trips) surely fits in the pause.
+            TransactionalLoop loop = new TransactionalLoop(new TransactionalLoop.Settings(c.client, "commit-interval-" + c.id,
+                    List.of(topic), List.of(), Set.of(), "commit-interval-" + c.id, "urn:taskgov:test", c.topics.deadLetter(),
+                    Duration.ofMillis(50), Duration.ofMinutes(1), TransactionalLoop.Membership.KAFKA_DEFAULTS, null,
+                    new TransactionalLoop.Turns(Duration.ofSeconds(5), TransactionalLoop.MAX_COMMIT_INTERVAL)),
+                    (PartitionScope scope) -> processors.computeIfAbsent(scope.partition(), n -> new Batches()), Clock.systemUTC());
+            Thread thread = new Thread(loop, "commit-interval-loop");
+            thread.setDaemon(true);
+            thread.start();
+            c.own(loop);
+            int home = c.home(topic);
+            Properties pp = new Properties();
+            pp.putAll(c.client);
+            pp.put(ProducerConfig.ACKS_CONFIG, "all");
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer())) {
+                await().atMost(Duration.ofMinutes(2)).until(loop::isDecider);
+                byte[] value = "{}".getBytes(StandardCharsets.UTF_8);
+                producer.send(new ProducerRecord<>(topic, home, "first", value)).get(30, TimeUnit.SECONDS);
+                await().atMost(Duration.ofMinutes(1)).until(() -> processors.containsKey(home) && !processors.get(home).batches.isEmpty());
+                Batches p = processors.get(home);
+                assertThat(p.batches).containsExactly(List.of("first"));
+
+                // The first record after a quiet spell was taken at once; the loop now waits out the interval. Three
+                // bursts of fewer records than a second poll needs alone, each acknowledged before the next: the
+                // fetch in flight is answered with the first, the others wait at the broker for the second poll.
+                List<String> all = new ArrayList<>();
+                for (String burst : List.of("a", "b", "c")) {
+                    List<String> burstKeys = keys(burst, 5);
+                    for (String key : burstKeys) producer.send(new ProducerRecord<>(topic, home, key, value));
+                    producer.flush();
+                    all.addAll(burstKeys);
+                }
+
+                await().atMost(Duration.ofMinutes(1)).until(() -> p.batches.stream().mapToInt(List::size).sum() == 16);
+                assertThat(p.batches).containsExactly(List.of("first"), all);
+                // The pause is the interval from the first turn's start (its poll's return, just before its first
+                // record was applied), so the second batch began no sooner: a lower bound, not a speed.
+                assertThat(Duration.ofNanos(p.batchStarts.get(1) - p.batchStarts.get(0)))
+                        .isGreaterThan(TransactionalLoop.MAX_COMMIT_INTERVAL.minusMillis(100));
             }
         }
     }

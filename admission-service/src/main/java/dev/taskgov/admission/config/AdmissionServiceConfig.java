@@ -25,7 +25,8 @@ public interface AdmissionServiceConfig {
     /** The decider: consumer group, transactions, changelog. */
     Admission admission();
 
-    interface Admission extends dev.taskgov.service.support.DeciderMembershipConfig {
+    interface Admission extends dev.taskgov.service.support.DeciderMembershipConfig,
+            dev.taskgov.service.support.DeciderTurnsConfig {
         /** Whether this instance joins the deciders' group at startup (off: HTTP only, every read answers 503). */
         @WithDefault("true")
         boolean enabled();

@@ -21,7 +21,8 @@ public interface PreemptionServiceConfig {
     /** The decider. */
     Preemption preemption();
 
-    interface Preemption extends dev.taskgov.service.support.DeciderMembershipConfig {
+    interface Preemption extends dev.taskgov.service.support.DeciderMembershipConfig,
+            dev.taskgov.service.support.DeciderTurnsConfig {
         /** Whether this instance joins the deciders' group at startup. */
         @WithDefault("true")
         boolean enabled();

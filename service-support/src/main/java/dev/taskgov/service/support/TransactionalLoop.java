@@ -43,6 +43,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
@@ -72,7 +73,11 @@ import java.util.function.Function;
  * with the group metadata, so a member of an older generation cannot commit either). A poll returns up to
  * {@value #MAX_POLL_RECORDS} records, so a backlog is taken in few large transactions; a poll of many records is
  * followed by a short second one ({@link #CATCH_UP_MIN_RECORDS}), so that what arrived while the last turn committed
- * joins this batch rather than the next; the loop thread applies every
+ * joins this batch rather than the next. With a commit interval ({@link Turns#commitInterval}), a turn that read
+ * records is followed by a pause until that long after its start, and the next turn's poll is followed by the second
+ * one too: what arrived during the pause is taken in one batch, so at a steady rate the broker sees one transaction
+ * per partition and interval rather than one per few records (at the price of up to that long of waiting); the first
+ * records after a quiet spell are taken at once, as without it. The loop thread applies every
  * task's batch of a turn, then their commits (which wait for the broker) run at once, one thread each, and the turn
  * handles their outcomes before the next poll. A task whose partition read
  * nothing in a turn still ends a batch in a transaction when its processor says time made work due
@@ -127,6 +132,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TransactionalLoop.class);
     private static final Duration DEAD_LETTER_RETRY_PAUSE = Duration.ofSeconds(1);
+    private static final long PAUSE_STEP_NANOS = 10_000_000L;
     /** Header of a record forwarded to its cluster's partition (value: where it was read, topic-partition@offset). */
     public static final String FORWARDED_HEADER = "taskgov-forwarded-from";
     /** Records one poll may return (a batch: one transaction per owned partition), unless the client settings say. */
@@ -149,6 +155,38 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * quiet partition's few records (a submission at a time) do not pay its wait.
      */
     static final int CATCH_UP_MIN_RECORDS = 8;
+    /** The longest {@link Turns#commitInterval}: longer would hold every decision of a steady stream that long. */
+    public static final Duration MAX_COMMIT_INTERVAL = Duration.ofSeconds(1);
+
+    /**
+     * How the loop sizes its turns, each one transaction per owned partition that read something.
+     *
+     * @param catchUpWait    how long a busy turn's second poll waits ({@link #CATCH_UP_MIN_RECORDS})
+     * @param commitInterval the least time from the start of a turn that read records to the start of the next one;
+     *                       zero (the default) starts each turn as soon as records are there. A transaction's cost is
+     *                       mostly fixed (the offsets, its end, the markers, the readers woken), so at a steady rate
+     *                       an interval makes the transactions fewer and larger: less CPU for the deciders and the
+     *                       broker, each record waiting up to the interval more (docs/benchmarks.md)
+     */
+    public record Turns(Duration catchUpWait, Duration commitInterval) {
+        /** The second poll's wait of {@link #CATCH_UP_WAIT}, no commit interval. */
+        public static final Turns DEFAULTS = new Turns(CATCH_UP_WAIT, Duration.ZERO);
+
+        public Turns {
+            if (catchUpWait == null || catchUpWait.isNegative()) {
+                throw new IllegalArgumentException("the second poll's wait must be zero or more, not " + catchUpWait);
+            }
+            if (commitInterval == null || commitInterval.isNegative() || commitInterval.compareTo(MAX_COMMIT_INTERVAL) > 0) {
+                throw new IllegalArgumentException("the commit interval must be from 0 to " + MAX_COMMIT_INTERVAL.toMillis()
+                        + " ms, not " + (commitInterval == null ? null : commitInterval.toMillis() + " ms"));
+            }
+        }
+
+        /** The default turns with this commit interval. */
+        public static Turns withCommitInterval(Duration commitInterval) {
+            return new Turns(CATCH_UP_WAIT, commitInterval);
+        }
+    }
 
     /**
      * How this member takes part in the group: how fast a dead member is noticed (its session times out; the
@@ -177,20 +215,20 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * @param moreGroupTopics         null, or a pattern naming more group topics, subscribed with {@code groupTopics}
      *                                by pattern so that a topic created later (a new team's submission topic) joins;
      *                                they are split by cluster like the group topics
-     * @param catchUpWait             how long a busy turn's second poll waits ({@link #CATCH_UP_MIN_RECORDS})
+     * @param turns                   the second poll's wait and the commit interval
      */
     public record Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
                            Set<String> partitionedSideTopics, String transactionalIdPrefix, String source,
                            String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
-                           Pattern moreGroupTopics, Duration catchUpWait) {
+                           Pattern moreGroupTopics, Turns turns) {
 
-        /** The settings with the second poll's wait of {@link #CATCH_UP_WAIT}. */
+        /** The settings with {@link Turns#DEFAULTS}. */
         public Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
                         Set<String> partitionedSideTopics, String transactionalIdPrefix, String source,
                         String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
                         Pattern moreGroupTopics) {
             this(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix, source,
-                    deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, CATCH_UP_WAIT);
+                    deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, Turns.DEFAULTS);
         }
 
         /** The group topics and the pattern's, as one pattern. */
@@ -384,6 +422,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private volatile long lag;
     private volatile int inputPartitions = 1;
     private volatile KafkaConsumer<String, byte[]> consumer;
+    /** Whether the loop paused for the commit interval after its last turn (loop thread only). */
+    private boolean pausedBefore;
 
     /**
      * @param processors makes the processor of one owned partition (called when the partition is assigned; the
@@ -534,15 +574,19 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     keepStandbysWarm();
                 }
                 ConsumerRecords<String, byte[]> records = c.poll(settings.pollTimeout());
+                long turnStart = System.nanoTime();
                 Map<Integer, List<ConsumerRecord<String, byte[]>>> byPartition = new TreeMap<>();
                 java.util.function.Consumer<ConsumerRecord<String, byte[]>> byItsPartition =
                         r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r);
                 records.forEach(byItsPartition);
-                if (records.count() >= CATCH_UP_MIN_RECORDS) {
+                // After a pause, the poll above answered from the fetch sent before it (records of its first moments):
+                // the second one fetches the rest of what arrived during it.
+                if (records.count() >= CATCH_UP_MIN_RECORDS || (pausedBefore && !records.isEmpty())) {
                     // A partition this poll revokes is dropped: its records (of either poll) are not applied here, and
                     // its next owner reads them again from the committed offsets.
-                    c.poll(settings.catchUpWait()).forEach(byItsPartition);
+                    c.poll(settings.turns().catchUpWait()).forEach(byItsPartition);
                 }
+                pausedBefore = false;
                 Map<String, Long> sideDone = new HashMap<>();
                 List<Task> turn = List.copyOf(tasks.values());
                 List<Batch> batches = new ArrayList<>();
@@ -574,6 +618,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     behind += c.currentLag(tp).orElse(0);
                 }
                 lag = behind;
+                if (!records.isEmpty() && !settings.turns().commitInterval().isZero()) {
+                    pausedBefore = waitUntil(turnStart + settings.turns().commitInterval().toNanos());
+                }
             }
         } finally {
             consumer = null;
@@ -1094,6 +1141,18 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             task.producer.send(new ProducerRecord<>(r.topic(), p, r.key(), r.value(), headers));
         }
         if (home == EVERY_PARTITION) applyOrRefuse(task, r, out);
+    }
+
+    /**
+     * Waits until {@code deadline} ({@link System#nanoTime}) or until the loop is closed; true when it waited. Parked
+     * in steps of at most 10 ms, so that a close is seen within that.
+     */
+    private boolean waitUntil(long deadline) {
+        boolean waited = false;
+        for (long left; running.get() && (left = deadline - System.nanoTime()) > 0; waited = true) {
+            LockSupport.parkNanos(Math.min(left, PAUSE_STEP_NANOS));
+        }
+        return waited;
     }
 
     private void pause(Duration d) {
