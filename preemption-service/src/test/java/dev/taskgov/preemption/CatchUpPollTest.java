@@ -87,23 +87,12 @@ class CatchUpPollTest {
     void what_arrives_during_a_busy_turn_beyond_the_pipelined_fetch_joins_the_next_batch() throws Exception {
         try (TestCluster c = new TestCluster("catch-up")) {
             String topic = c.topics.preemptionRequested();
-            Map<Integer, Batches> processors = new ConcurrentHashMap<>();
-            // A generous second-poll wait: it returns as soon as records come, so the test does not race the broker.
-            TransactionalLoop loop = new TransactionalLoop(new TransactionalLoop.Settings(c.client, "catch-up-" + c.id,
-                    List.of(topic), List.of(), Set.of(), "catch-up-" + c.id, "urn:taskgov:test", c.topics.deadLetter(),
-                    Duration.ofMillis(50), Duration.ofMinutes(1), TransactionalLoop.Membership.KAFKA_DEFAULTS, null,
-                    new TransactionalLoop.Turns(Duration.ofSeconds(10), Duration.ZERO)),
-                    (PartitionScope scope) -> processors.computeIfAbsent(scope.partition(), n -> new Batches()), Clock.systemUTC());
-            Thread thread = new Thread(loop, "catch-up-loop");
-            thread.setDaemon(true);
-            thread.start();
-            c.own(loop);
-            int home = c.home(topic);
-            Properties pp = new Properties();
-            pp.putAll(c.client);
-            pp.put(ProducerConfig.ACKS_CONFIG, "all");
-            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer())) {
-                await().atMost(Duration.ofMinutes(2)).until(loop::isDecider);
+            Loop l = startLoop(c, topic, "catch-up",
+                    // A generous second-poll wait: it returns as soon as records come, so the test does not race the broker.
+                    new TransactionalLoop.Turns(Duration.ofSeconds(10), Duration.ZERO));
+            try (KafkaProducer<String, byte[]> producer = producer(c)) {
+                int home = l.home();
+                Map<Integer, Batches> processors = l.processors();
                 byte[] value = "{}".getBytes(StandardCharsets.UTF_8);
                 producer.send(new ProducerRecord<>(topic, home, "gate", value)).get(30, TimeUnit.SECONDS);
                 Batches p = processors.get(home);
@@ -132,23 +121,12 @@ class CatchUpPollTest {
     void with_a_commit_interval_what_arrives_while_the_loop_waits_after_a_turn_is_taken_in_one_batch() throws Exception {
         try (TestCluster c = new TestCluster("commit-interval")) {
             String topic = c.topics.preemptionRequested();
-            Map<Integer, Batches> processors = new ConcurrentHashMap<>();
-            // The longest interval, so that sending the bursts (a few round trips) surely fits in the pause.
-            TransactionalLoop loop = new TransactionalLoop(new TransactionalLoop.Settings(c.client, "commit-interval-" + c.id,
-                    List.of(topic), List.of(), Set.of(), "commit-interval-" + c.id, "urn:taskgov:test", c.topics.deadLetter(),
-                    Duration.ofMillis(50), Duration.ofMinutes(1), TransactionalLoop.Membership.KAFKA_DEFAULTS, null,
-                    new TransactionalLoop.Turns(Duration.ofSeconds(5), TransactionalLoop.MAX_COMMIT_INTERVAL)),
-                    (PartitionScope scope) -> processors.computeIfAbsent(scope.partition(), n -> new Batches()), Clock.systemUTC());
-            Thread thread = new Thread(loop, "commit-interval-loop");
-            thread.setDaemon(true);
-            thread.start();
-            c.own(loop);
-            int home = c.home(topic);
-            Properties pp = new Properties();
-            pp.putAll(c.client);
-            pp.put(ProducerConfig.ACKS_CONFIG, "all");
-            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer())) {
-                await().atMost(Duration.ofMinutes(2)).until(loop::isDecider);
+            Loop l = startLoop(c, topic, "commit-interval",
+                    // The longest interval, so that sending the bursts (a few round trips) surely fits in the pause.
+                    new TransactionalLoop.Turns(Duration.ofSeconds(2), TransactionalLoop.MAX_COMMIT_INTERVAL));
+            try (KafkaProducer<String, byte[]> producer = producer(c)) {
+                int home = l.home();
+                Map<Integer, Batches> processors = l.processors();
                 byte[] value = "{}".getBytes(StandardCharsets.UTF_8);
                 producer.send(new ProducerRecord<>(topic, home, "first", value)).get(30, TimeUnit.SECONDS);
                 await().atMost(Duration.ofMinutes(1)).until(() -> processors.containsKey(home) && !processors.get(home).batches.isEmpty());
@@ -174,6 +152,32 @@ class CatchUpPollTest {
                         .isGreaterThan(TransactionalLoop.MAX_COMMIT_INTERVAL.minusMillis(100));
             }
         }
+    }
+
+    /** A started loop's processors by partition, and the topic's partition the test writes to (the loop is the cluster's to close). */
+    private record Loop(Map<Integer, Batches> processors, int home) {
+    }
+
+    /** Starts a loop with these turns and waits until it decides. */
+    private static Loop startLoop(TestCluster c, String topic, String name, TransactionalLoop.Turns turns) {
+        Map<Integer, Batches> processors = new ConcurrentHashMap<>();
+        TransactionalLoop loop = new TransactionalLoop(new TransactionalLoop.Settings(c.client, name + "-" + c.id,
+                List.of(topic), List.of(), Set.of(), name + "-" + c.id, "urn:taskgov:test", c.topics.deadLetter(),
+                Duration.ofMillis(50), Duration.ofMinutes(1), TransactionalLoop.Membership.KAFKA_DEFAULTS, null, turns),
+                (PartitionScope scope) -> processors.computeIfAbsent(scope.partition(), n -> new Batches()), Clock.systemUTC());
+        Thread thread = new Thread(loop, name + "-loop");
+        thread.setDaemon(true);
+        thread.start();
+        c.own(loop);
+        await().atMost(Duration.ofMinutes(2)).until(loop::isDecider);
+        return new Loop(processors, c.home(topic));
+    }
+
+    private static KafkaProducer<String, byte[]> producer(TestCluster c) {
+        Properties pp = new Properties();
+        pp.putAll(c.client);
+        pp.put(ProducerConfig.ACKS_CONFIG, "all");
+        return new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
     }
 
     private static List<String> keys(String prefix, int n) {
