@@ -422,8 +422,6 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private volatile long lag;
     private volatile int inputPartitions = 1;
     private volatile KafkaConsumer<String, byte[]> consumer;
-    /** Whether the loop paused for the commit interval after its last turn (loop thread only). */
-    private boolean pausedBefore;
 
     /**
      * @param processors makes the processor of one owned partition (called when the partition is assigned; the
@@ -564,6 +562,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             };
             if (settings.moreGroupTopics() == null) c.subscribe(settings.groupTopics(), listener);
             else c.subscribe(settings.groupTopicPattern(), listener);
+            boolean pausedBefore = false; // the last turn waited out the commit interval
             while (running.get()) {
                 Integer next = pending.poll();
                 if (next != null) {
