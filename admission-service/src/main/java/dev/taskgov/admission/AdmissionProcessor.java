@@ -466,7 +466,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         SubmitResult result = g.scheduler.submit(s);
         if (result instanceof SubmitResult.Accepted a) {
             Workload w = a.workload();
-            persist(WorkloadRecord.first(s.withSubmittedAt(w.submittedAt()), w.team(), w.priorityClass(), w.priority(),
+            persistQueued(WorkloadRecord.first(s.withSubmittedAt(w.submittedAt()), w.team(), w.priorityClass(), w.priority(),
                     w.submittedAt(), WorkloadState.Pending, PendingReason.Queued.name(),
                     "queued: looked at when it reaches the head of its team's queue (the head goes first, also while it waits for a preemption)", now), out);
             g.dirty = true;
@@ -760,9 +760,25 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         workloads.put(rec.workloadId(), rec);
         expireLater(rec);
         out.emit(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
-        WorkloadStatus status = new WorkloadStatus(rec.workloadId(), rec.team(), rec.state(), rec.reason(), rec.message(),
+        out.emit(topics.status(), rec.workloadId(), status(rec), WorkloadStatus.TYPE, rec.eventId());
+    }
+
+    /**
+     * {@link #persist} of a workload just queued, which this batch's decision cycle is likely to admit: both topics are
+     * compacted, so its records are held ({@link Outbox#emitLatest}) and the admission's replace them in the same
+     * transaction. A workload submitted and admitted in one batch has one Admitted record on each, not a Pending one
+     * followed by it (its history still tells both); one that waits has its Pending records sent when the batch ends.
+     */
+    private void persistQueued(WorkloadRecord rec, Outbox out) {
+        workloads.put(rec.workloadId(), rec);
+        expireLater(rec);
+        out.emitLatest(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
+        out.emitLatest(topics.status(), rec.workloadId(), status(rec), WorkloadStatus.TYPE, rec.eventId());
+    }
+
+    private static WorkloadStatus status(WorkloadRecord rec) {
+        return new WorkloadStatus(rec.workloadId(), rec.team(), rec.state(), rec.reason(), rec.message(),
                 rec.history().get(rec.history().size() - 1).time(), rec.spec().clusterArn());
-        out.emit(topics.status(), rec.workloadId(), status, WorkloadStatus.TYPE, rec.eventId());
     }
 
     // ------------------------------------------------------------------ retention

@@ -14,6 +14,7 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,14 +35,36 @@ public final class Outbox {
     /** Input records whose dead letter the producer could not write, with the first error. */
     private final Map<ConsumerRecord<String, byte[]>, Exception> failedDeadLetters = new ConcurrentHashMap<>();
     /**
-     * Records Kafka refused for what they are (too large, a topic not writable), by the input record being handled
-     * when they were emitted (empty: emitted outside any input, e.g. by a batch's decision cycle), with the error.
+     * The record Kafka refused for what it is (too large, a topic not writable), by the input record being handled
+     * when it was emitted (empty: emitted outside any input, e.g. by a batch's decision cycle), with the error: the
+     * first refusal only. Once a record is refused the transaction can only abort, and Kafka fails every record not
+     * yet sent with that same error, which is not theirs (a workload in the same batch as a too-large one would be
+     * blamed with it). Another record at fault is refused again when the batch is retried without the first.
      */
     private final Map<Optional<ConsumerRecord<String, byte[]>>, RefusedOutput> refusedOutputs = new ConcurrentHashMap<>();
     private final PartitionScope scope;
     private final Map<String, Integer> partitionCounts;
+    /**
+     * Records held by {@link #emitLatest} until a later record under the same topic and key replaces them or the batch
+     * ends ({@link #flush}), in the order each key was first held.
+     */
+    private final Map<TopicKey, Held> latest = new LinkedHashMap<>();
     private ConsumerRecord<String, byte[]> input;
     private int sent;
+
+    private record TopicKey(String topic, String key) {
+    }
+
+    /**
+     * A record {@link #emitLatest} holds, encoded only when sent, and the input record blamed if Kafka refuses it
+     * (empty: emitted outside any input).
+     */
+    private record Held(String topic, String key, Object value, String eventType, String eventId, Instant time,
+                        Optional<ConsumerRecord<String, byte[]>> from) {
+        Held blamingEarlier(Held earlier) {
+            return from.isPresent() ? this : new Held(topic, key, value, eventType, eventId, time, earlier.from);
+        }
+    }
 
     /** An emitted record that Kafka refused: where it was going, its key, and the error. */
     public record RefusedOutput(String topic, String key, Exception cause) {
@@ -83,14 +106,50 @@ public final class Outbox {
      * @param eventId deterministic, e.g. {@code <workloadId>:<sequence>}
      */
     public void emit(String topic, String key, Object value, String eventType, String eventId) {
+        send(record(topic, key, value, eventType, eventId, clock.instant()), blamed(topic, key));
+    }
+
+    private ProducerRecord<String, byte[]> record(String topic, String key, Object value, String eventType, String eventId,
+                                                  Instant time) {
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, partitionFor(topic), key, EventCodec.bytes(value));
-        CloudEventHeaders.write(record.headers(), eventType, source, eventId, clock.instant(), key);
-        send(record);
+        CloudEventHeaders.write(record.headers(), eventType, source, eventId, time, key);
+        return record;
     }
 
     /** A null value: deletes the key from a compacted topic. */
     public void tombstone(String topic, String key) {
-        send(new ProducerRecord<>(topic, partitionFor(topic), key, null));
+        send(new ProducerRecord<>(topic, partitionFor(topic), key, null), blamed(topic, key));
+    }
+
+    /**
+     * Whom a record sent now under {@code key} blames if refused: the input record being handled, or, emitted outside
+     * any input (a batch's decision cycle), the one that emitted the record held under the key, which it replaces.
+     */
+    private Optional<ConsumerRecord<String, byte[]>> blamed(String topic, String key) {
+        Held replaced = latest.isEmpty() ? null : latest.remove(new TopicKey(topic, key));
+        if (input != null || replaced == null) return Optional.ofNullable(input);
+        return replaced.from();
+    }
+
+    /**
+     * {@link #emit} of a state that a later record in this transaction is likely to replace, to a compacted topic whose
+     * readers need only each key's latest value: the record is held, and a later {@link #emit}, {@link #tombstone} or
+     * {@code emitLatest} under the same key replaces it; one never replaced is sent when the batch ends ({@link #flush},
+     * before the commit). A read_committed reader sees a transaction's records all at once, so a replaced one was never
+     * a state anybody could read on its own; a workload submitted and admitted in one batch then costs one changelog and
+     * one status record, not two of each (docs/benchmarks.md, "Fewer records per workload, fewer fetches"). Only such
+     * states are held: what is held is sent at the end, not while the batch is applied. The value must not change
+     * afterwards: it is encoded when sent, so a replaced record is never encoded.
+     */
+    public void emitLatest(String topic, String key, Object value, String eventType, String eventId) {
+        Held held = new Held(topic, key, Objects.requireNonNull(value), eventType, eventId, clock.instant(), Optional.ofNullable(input));
+        latest.merge(new TopicKey(topic, key), held, (earlier, later) -> later.blamingEarlier(earlier));
+    }
+
+    /** Sends the records {@link #emitLatest} holds; the loop calls it once every record of the transaction was emitted. */
+    void flush() {
+        for (Held h : latest.values()) send(record(h.topic(), h.key(), h.value(), h.eventType(), h.eventId(), h.time()), h.from());
+        latest.clear();
     }
 
     /** Refuses an input record: it goes to the dead-letter topic with its coordinates, bytes and reason. */
@@ -100,7 +159,7 @@ public final class Outbox {
         // The callback tells a refused dead letter (topic missing, broker refusing) from a failed decision, so
         // that the loop does not blame the record that happened to be processed when the transaction broke.
         producer.send(out, (metadata, e) -> {
-            if (e != null) failedDeadLetters.putIfAbsent(record, e);
+            if (e != null && !isTheRefusal(e)) failedDeadLetters.putIfAbsent(record, e);
         });
         sent++;
     }
@@ -118,12 +177,15 @@ public final class Outbox {
         return out;
     }
 
-    private void send(ProducerRecord<String, byte[]> record) {
+    private void send(ProducerRecord<String, byte[]> record, Optional<ConsumerRecord<String, byte[]>> from) {
         // Errors surface at commitTransaction(), which then aborts the whole unit of work; the callback remembers which
         // input record's output it was, so the loop can refuse that record instead of retrying the batch for ever.
-        Optional<ConsumerRecord<String, byte[]>> from = Optional.ofNullable(input);
         producer.send(record, (metadata, e) -> {
-            if (e != null && refusesTheRecord(e)) refusedOutputs.putIfAbsent(from, new RefusedOutput(record.topic(), record.key(), e));
+            if (e != null && refusesTheRecord(e)) {
+                synchronized (refusedOutputs) {
+                    if (refusedOutputs.isEmpty()) refusedOutputs.put(from, new RefusedOutput(record.topic(), record.key(), e));
+                }
+            }
         });
         sent++;
     }
@@ -137,6 +199,13 @@ public final class Outbox {
                 || e instanceof InvalidTopicException || e instanceof TopicAuthorizationException;
     }
 
+    /** Whether {@code e} is the first refusal, which Kafka gives every record not yet sent when it comes. */
+    private boolean isTheRefusal(Exception e) {
+        synchronized (refusedOutputs) {
+            return refusedOutputs.values().stream().anyMatch(r -> r.cause() == e);
+        }
+    }
+
     /**
      * The input record being handled (the loop sets it before each {@link TransactionalLoop.Processor#apply}, and clears
      * it after): what it emits is blamed on it if Kafka refuses it.
@@ -146,8 +215,8 @@ public final class Outbox {
     }
 
     /**
-     * The emitted records Kafka refused in this transaction (complete once it was committed or aborted), by the input
-     * record that emitted them (empty: emitted outside any input).
+     * The first emitted record Kafka refused in this transaction, if any (complete once it was committed or aborted),
+     * by the input record that emitted it (empty: emitted outside any input).
      */
     public Map<Optional<ConsumerRecord<String, byte[]>>, RefusedOutput> refusedOutputs() {
         return Map.copyOf(refusedOutputs);

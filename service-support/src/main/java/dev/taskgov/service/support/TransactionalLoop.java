@@ -102,7 +102,8 @@ import java.util.function.Function;
  * after an abort and a rebuild of its task; the second time it is dead-lettered (the loop never stops on a bad
  * record). So is a record whose output Kafka refuses at the commit ({@link Outbox#refusesTheRecord}: too large for
  * its topic, a topic not writable), with the refusal as the reason: the outbox remembers which input record emitted
- * what, and that record is blamed, not the one being handled when the transaction broke. An output emitted by no
+ * what, and that record is blamed, not the one being handled when the transaction broke (the first refusal only: Kafka
+ * fails the records not yet sent with it too, and another record at fault is refused again in the retry). An output emitted by no
  * input record ({@link Processor#afterBatch}, {@link Processor#settle}) blames nobody, nor does a refused forwarded
  * copy (sent by the loop, not through the outbox): the batch is retried after a pause and the partition stalls until
  * the cause is fixed. A side record whose restore throws ({@link Processor#restoreSide}, in a rebuild, a takeover or a
@@ -946,6 +947,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             out.afterCommit(() -> task.processor.refusedAfterFailure(r, reason));
         }
         task.processor.settle(out);
+        out.flush();
         task.producer.commitTransaction();
         task.unrestorable.clear();
         out.afterCommitActions().forEach(Runnable::run);
@@ -1066,6 +1068,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             current = null;
             out.handling(null);
             task.processor.afterBatch(out);
+            out.flush();
             return new Batch(task, out, offsets, records.size());
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             throw e;
