@@ -7,6 +7,7 @@ import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.DeciderMembershipConfig;
 import dev.taskgov.service.support.DeciderTurnsConfig;
+import dev.taskgov.service.support.FollowerFetch;
 import dev.taskgov.service.support.ProducerPartitions;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -61,7 +62,8 @@ public class AdmissionRuntime {
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         submissions = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
-        replica = new AdmissionReplica(client, topics, a.pollTimeout(), Clock.systemUTC());
+        replica = new AdmissionReplica(FollowerFetch.batched(client, a.replicaFetchWait(), "taskgov.admission.replica-fetch-wait"),
+                topics, a.pollTimeout(), Clock.systemUTC());
         replica.start();
         if (!a.enabled()) return;
         AdmissionDecider.Settings settings = new AdmissionDecider.Settings(client, topics, a.groupId(),

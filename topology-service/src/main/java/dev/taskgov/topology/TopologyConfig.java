@@ -79,10 +79,19 @@ public interface TopologyConfig {
      * How often the capacity and free gauges are recomputed when something changed. Each recomputation walks
      * every node and admitted workload, so it is done at most once per interval rather than after every workload
      * event (a burst of thousands of events per second would otherwise cost more CPU than the decisions);
-     * {@code GET /topology} is always current.
+     * {@code GET /topology} answers from the workload events read so far ({@link #workloadEventsFetchWait}).
      */
     @WithDefault("1s")
     Duration metersRefresh();
+
+    /**
+     * How long the broker may gather workload events (submissions, admissions, finishes, preemptions) before answering
+     * this service's fetch, from 0 to 1 s ({@link dev.taskgov.service.support.FollowerFetch}): the free capacity of
+     * {@code GET /topology} then trails the decisions by up to that much more, for a fetch per wait rather than one
+     * per transaction at a steady rate. Zero fetches as soon as anything is committed.
+     */
+    @WithDefault("PT0.05S")
+    Duration workloadEventsFetchWait();
 
     /** Backoff after a failed poll: first delay, doubled after each further failure up to max. */
     Backoff backoff();

@@ -59,6 +59,15 @@ public interface AdmissionServiceConfig {
         java.time.Duration pollTimeout();
 
         /**
+         * How long the read replica (which answers reads for the clusters another instance decides) lets the broker
+         * gather the changelog's records before answering its fetch, from 0 to 1 s ({@link
+         * dev.taskgov.service.support.FollowerFetch}): its reads trail the decider by up to that much more, for fewer
+         * fetches at a steady rate. Zero fetches as soon as anything is committed.
+         */
+        @WithDefault("PT0.05S")
+        java.time.Duration replicaFetchWait();
+
+        /**
          * How often the per-team gauges are recomputed when decisions changed them. A recomputation walks every
          * workload record and quota, so it runs at most once per interval, off the decider's thread, rather than
          * after every batch (during a burst it cost a sixth of the decider's CPU).

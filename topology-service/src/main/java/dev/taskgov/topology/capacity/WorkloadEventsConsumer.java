@@ -8,6 +8,7 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.service.support.EventValues;
+import dev.taskgov.service.support.FollowerFetch;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.service.support.TopicsConfig;
 import dev.taskgov.service.support.UnreadableRecordException;
@@ -72,7 +73,8 @@ public class WorkloadEventsConsumer {
         props.putAll(KafkaClientSecurity.properties());
         // The shared submission topic and every team's own (<topic>.<team>, written by that team's principal only).
         Pattern teamSubmissions = Pattern.compile(Pattern.quote(t.workloadSubmitted()) + "\\..+");
-        loop = new WorkloadEventsLoop(props,
+        loop = new WorkloadEventsLoop(FollowerFetch.batched(props, config.topology().workloadEventsFetchWait(),
+                "taskgov.topology.workload-events-fetch-wait"),
                 List.of(t.workloadSubmitted(), t.workloadAdmitted(), t.workloadFinished(), t.workloadPreempted()),
                 teamSubmissions, r -> change(r, teamSubmissions), view, deadLetters.writer(), registry).start();
     }
