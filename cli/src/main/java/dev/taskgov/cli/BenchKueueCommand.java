@@ -83,6 +83,8 @@ public class BenchKueueCommand extends CliCommand {
     static final String ADMITTED = dev.taskgov.core.events.TopicCatalog.Names.WORKLOAD_ADMITTED;
     static final String PREEMPTED = dev.taskgov.core.events.TopicCatalog.Names.WORKLOAD_PREEMPTED;
     static final String ROUND_TRIP = "taskgov.bench.roundtrip";
+    /** Records through the exactly-once floor's loop before it is measured: its JVM is the bench's, cold. */
+    static final int FLOOR_WARM_UP = 300;
     private static final String SOURCE = CloudEvents.source("cli-bench");
 
     @Option(names = "--profile", defaultValue = "baseline",
@@ -309,7 +311,7 @@ public class BenchKueueCommand extends CliCommand {
         /**
          * Free cluster: one submission every 10 ms, each finished as soon as its admission is seen;
          * latency from send to the admitted event read back, beside a raw produce-to-consume round
-         * trip on the same broker.
+         * trip on the same broker and the exactly-once floor ({@link ExactlyOnceFloor}).
          */
         ObjectNode freeClusterLatency(String run, int samples) {
             ObjectNode out = EventCodec.mapper().createObjectNode();
@@ -345,6 +347,11 @@ public class BenchKueueCommand extends CliCommand {
             KueueBenchRecorder.ClassFigures rt = roundTrip(samples);
             out.put("kafkaRoundTripP50Ms", rt.p50Ms());
             out.put("kafkaRoundTripP99Ms", rt.p99Ms());
+            // The same loop as the deciders', deciding nothing: what exactly-once costs on this broker (ExactlyOnceFloor).
+            KueueBenchRecorder.ClassFigures floor = KueueBenchRecorder.figures(
+                    ExactlyOnceFloor.measure(endpoints.kafkaClient(), producer, FLOOR_WARM_UP, samples, run));
+            out.put("exactlyOnceFloorP50Ms", floor.p50Ms());
+            out.put("exactlyOnceFloorP99Ms", floor.p99Ms());
             return out;
         }
 
@@ -530,20 +537,26 @@ public class BenchKueueCommand extends CliCommand {
                     long now = nowMs();
                     if (r.topic().equals(ADMITTED)) {
                         WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);
-                        if (!rec.admitted(a.workloadId(), now)) continue;
-                        long runtime = runtimeOf(id);
-                        finishes.put(id, finisher.schedule(() -> {
-                            finishes.remove(id);
-                            rec.finished(id, nowMs());
-                            finish(id);
-                        }, runtime, TimeUnit.MILLISECONDS));
+                        if (rec.admitted(a.workloadId(), now, a.isNodeReplacement())) finishLater(id, rec);
                     } else {
                         WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
                         ScheduledFuture<?> f = finishes.remove(p.workloadId());
-                        if (f != null && f.cancel(false)) rec.preempted(p.workloadId(), now);
+                        if (f != null && f.cancel(false)) {
+                            rec.preempted(p.workloadId(), now);
+                            if (rec.readmittedEarly(p.workloadId(), now)) finishLater(p.workloadId(), rec);
+                        }
                     }
                 }
             }
+        }
+
+        /** The pipeline's part of a run: finish the workload its class's runtime from now. */
+        private void finishLater(String id, KueueBenchRecorder rec) {
+            finishes.put(id, finisher.schedule(() -> {
+                finishes.remove(id);
+                rec.finished(id, nowMs());
+                finish(id);
+            }, runtimeOf(id), TimeUnit.MILLISECONDS));
         }
 
         private long runtimeOf(String id) {
@@ -587,6 +600,8 @@ public class BenchKueueCommand extends CliCommand {
             out().printf("  of which submit->decision (decider's admittedAt) p50 %d ms, p99 %d ms; decision->read back p50 %d ms, p99 %d ms%n",
                     f.path("submitToDecisionP50Ms").asLong(), f.path("submitToDecisionP99Ms").asLong(),
                     f.path("decisionToReadBackP50Ms").asLong(), f.path("decisionToReadBackP99Ms").asLong());
+            out().printf("  exactly-once floor (the deciders' loop deciding nothing) p50 %d ms, p99 %d ms%n",
+                    f.path("exactlyOnceFloorP50Ms").asLong(), f.path("exactlyOnceFloorP99Ms").asLong());
         }
         report.path("processes").fields().forEachRemaining(e -> out().printf("process %-20s cpu %8.1f s, peak RSS %6d MiB%n", e.getKey(),
                 e.getValue().path("cpuSeconds").asDouble(), e.getValue().path("peakRssMiB").asLong()));

@@ -26,6 +26,8 @@ final class KueueBenchRecorder {
         long finishedMs = -1;
         int admissions;
         int preemptions;
+        /** A new admission was read while the workload still ran: its preemption, on another topic, is not read yet. */
+        boolean readmittedEarly;
 
         Life(String workloadClass, int units, long runtimeMs) {
             this.workloadClass = workloadClass;
@@ -57,10 +59,25 @@ final class KueueBenchRecorder {
         submitted++;
     }
 
-    /** An admitted event; returns false for a workload of another run or one already running. */
+    /** An admission; returns false for a workload of another run or one already running. */
     synchronized boolean admitted(String id, long atMs) {
+        return admitted(id, atMs, false);
+    }
+
+    /**
+     * An admitted event; returns false for a workload of another run, one finished, or one running. The decider
+     * re-admits a workload only after it has read its preemption, but the two events are on different topics, so the
+     * re-admission can be read first: a new admission (not a {@code newPlacement} after a node failure) of a running
+     * workload is kept and taken when its preemption is read ({@link #readmittedEarly}), not dropped (which left the
+     * workload admitted on the platform and waiting in the pipeline, never finished).
+     */
+    synchronized boolean admitted(String id, long atMs, boolean newPlacement) {
         Life l = lives.get(id);
-        if (l == null || l.runningSinceMs >= 0 || l.finishedMs >= 0) return false;
+        if (l == null || l.finishedMs >= 0) return false;
+        if (l.runningSinceMs >= 0) {
+            if (!newPlacement) l.readmittedEarly = true;
+            return false;
+        }
         if (l.firstAdmittedMs < 0) {
             l.firstAdmittedMs = atMs;
             admitted++;
@@ -82,6 +99,17 @@ final class KueueBenchRecorder {
         l.preemptions++;
         preemptions++;
         return true;
+    }
+
+    /**
+     * After its preemption was read: whether its re-admission had been read before it ({@link #admitted}); if so the
+     * workload runs again from {@code atMs}, and the caller schedules its finish.
+     */
+    synchronized boolean readmittedEarly(String id, long atMs) {
+        Life l = lives.get(id);
+        if (l == null || !l.readmittedEarly || l.runningSinceMs >= 0) return false;
+        l.readmittedEarly = false;
+        return admitted(id, atMs, false);
     }
 
     /** The pipeline finished it {@code runtime} after its admission. */

@@ -104,4 +104,38 @@ class KueueBenchProfileTest {
         assertThat(s.usageOfNominalPercent()).isCloseTo(100.0 * 400 / 1200, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(KueueBenchRecorder.percentile(new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 90)).isEqualTo(9);
     }
+
+    @Test
+    void a_readmission_read_before_its_preemption_runs_once_the_preemption_is_read() {
+        KueueBenchRecorder r = new KueueBenchRecorder();
+        r.planned("b", "large", 2, 100);
+        r.submitted("b", 0);
+        assertThat(r.admitted("b", 10, false)).isTrue();
+        assertThat(r.admitted("b", 60, true)).isFalse();     // a new placement of the running workload: not a new run
+        assertThat(r.admitted("b", 70, false)).isFalse();    // the re-admission, its preemption not read yet
+        r.preempted("b", 80);                                 // ran 70 ms on 2 units
+        assertThat(r.readmittedEarly("b", 80)).isTrue();     // runs again from here: the pipeline finishes it later
+        assertThat(r.readmittedEarly("b", 80)).isFalse();
+        assertThat(r.runningUnits()).isEqualTo(2);
+        r.finished("b", 180);
+        KueueBenchRecorder.Summary s = r.summary(List.of("large"), 2);
+        assertThat(s.finished()).isEqualTo(1);
+        assertThat(s.preemptions()).isEqualTo(1);
+        assertThat(s.byClass().get("large").meanMs()).isEqualTo(10.0);
+        // (70 + 100) ms on 2 units over 2 units x 180 ms
+        assertThat(s.usageOfNominalPercent()).isCloseTo(100.0 * 340 / 360, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void a_preemption_read_in_order_leaves_no_early_readmission() {
+        KueueBenchRecorder r = new KueueBenchRecorder();
+        r.planned("b", "large", 2, 100);
+        r.submitted("b", 0);
+        r.admitted("b", 10, false);
+        r.admitted("b", 60, true);                            // a new placement only
+        r.preempted("b", 80);
+        assertThat(r.readmittedEarly("b", 80)).isFalse();    // waits for its re-admission
+        assertThat(r.runningUnits()).isZero();
+        assertThat(r.admitted("b", 120, false)).isTrue();
+    }
 }
