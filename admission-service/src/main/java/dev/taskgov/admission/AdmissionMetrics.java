@@ -141,6 +141,15 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     }
 
     @Override
+    public void preemptionsStopped(ClusterArn cluster, String team) {
+        Counter.builder("taskgov.admission.runs.preemptions.stopped")
+                .description("Runs of the scheduler that reached their bound of preemption evictions and stopped preempting "
+                        + "(a preemption cycle the rules failed to prevent; 0 is the only healthy value), per cluster and the "
+                        + "team whose preemptor crossed the bound")
+                .tags(CLUSTER, label(cluster), "team", team).register(registry).increment();
+    }
+
+    @Override
     public void deadLettered(String topic, DeadLetterMetrics.Reason reason) {
         deadLetters.count(topic, reason);
     }

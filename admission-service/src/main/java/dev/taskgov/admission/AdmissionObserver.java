@@ -29,6 +29,13 @@ public interface AdmissionObserver {
     default void clusterChanged(ClusterArn cluster, String team, String outcome) {
     }
 
+    /**
+     * A run of the scheduler reached its bound of preemption evictions and stopped preempting (a guard the rules make
+     * unnecessary: a preemption cycle they failed to prevent); {@code team} is the preemptor's whose victims crossed it.
+     */
+    default void preemptionsStopped(ClusterArn cluster, String team) {
+    }
+
     /** A workload that ended ({@code state} Finished or Rejected) was forgotten: its retention elapsed. */
     default void forgotten(ClusterArn cluster, String team, dev.taskgov.core.model.WorkloadState state) {
     }

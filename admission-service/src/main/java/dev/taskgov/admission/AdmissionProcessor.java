@@ -685,6 +685,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 observer.rejected(g.cluster, r.team(), r.reason().name());
             } else if (d instanceof Decision.PreemptionNeeded n) {
                 onPreemptionNeeded(g, n, out);
+            } else if (d instanceof Decision.PreemptionsStopped stop) {
+                // the guard behind "Every run ends": the rules make it unreachable, so it is loud when it is not
+                LOG.errorf("%s: %s", g.cluster, stop.message());
+                observer.preemptionsStopped(g.cluster, stop.team());
             } else {
                 LOG.errorf("in-process preemption in delegated mode for %s; ignored", d.workloadId());
             }
@@ -743,7 +747,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         WorkloadRecord rec = workloads.get(n.workloadId());
         if (rec == null) return;
         PreemptionRequested request = new PreemptionRequested(rec.workloadId(), rec.team(), n.workload().priority(),
-                rec.spec().withSubmittedAt(rec.submittedAt()), n.lackingAmounts(), n.message(), clock.instant(), g.cluster.orNull());
+                rec.spec().withSubmittedAt(rec.submittedAt()), n.lackingAmounts(), n.message(), clock.instant(), g.cluster.orNull(),
+                n.protectedWorkloads());
         out.emit(topics.preemptionRequested(), rec.workloadId(), request, PreemptionRequested.TYPE,
                 rec.eventId() + ":preemption");
         observer.preemptionRequested(g.cluster, rec.team());

@@ -303,7 +303,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
             skip(id, "AlreadyFits", id + " fits without evicting anything now");
             return;
         }
-        PlanResult result = PreemptionPlanner.plan(view, preemptor);
+        PlanResult result = PreemptionPlanner.plan(view, preemptor, request::mayEvict);
         if (result instanceof PlanResult.NoPlan none) {
             skip(id, "NoPlan", none.reason());
             return;

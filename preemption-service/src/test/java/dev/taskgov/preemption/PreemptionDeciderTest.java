@@ -74,6 +74,20 @@ class PreemptionDeciderTest {
     }
 
     @Test
+    void a_request_that_protects_workloads_admitted_in_the_deciders_run_never_evicts_them() {
+        PreemptionDecider decider = cluster.startDecider();
+        WorkloadSubmitted high = fixture.submit("high-1", "team-a", "high-priority", 2);
+        // The preemptor was itself evicted in admission's current run: low-4 and low-3, admitted since, are protected
+        PreemptionRequested request = Fixture.request(high, 90);
+        request = new PreemptionRequested(request.workloadId(), request.team(), request.priority(), request.workload(),
+                request.lacking(), request.message(), request.requestedAt(), request.clusterArn(), java.util.Set.of("low-4", "low-3"));
+        cluster.publish(cluster.topics.preemptionRequested(), high.workloadId(), request, PreemptionRequested.TYPE);
+        cluster.awaitHandled(decider);
+
+        assertThat(preempted()).extracting(WorkloadPreempted::workloadId).containsExactly("low-2", "low-1");
+    }
+
+    @Test
     void a_repeated_request_and_a_competing_one_never_evict_a_victim_twice() {
         PreemptionDecider decider = cluster.startDecider();
         WorkloadSubmitted h1 = fixture.submit("high-1", "team-a", "high-priority", 2);

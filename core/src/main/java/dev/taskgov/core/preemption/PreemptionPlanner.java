@@ -84,6 +84,23 @@ public final class PreemptionPlanner {
 
     /** Like {@link #plan}, reusing candidate lists built at the same state version. */
     public PlanResult planFor(ClusterView view, Workload preemptor) {
+        return planFor(view, preemptor, ANY_VICTIM);
+    }
+
+    /** A plan to admit {@code preemptor} now whose victims all pass {@code mayEvict}, or why there is none. */
+    public static PlanResult plan(ClusterView view, Workload preemptor, Predicate<RunningWorkload> mayEvict) {
+        return new PreemptionPlanner().planFor(view, preemptor, mayEvict);
+    }
+
+    /** Every running workload the strategies allow may be a victim. */
+    public static final Predicate<RunningWorkload> ANY_VICTIM = r -> true;
+
+    /**
+     * Like {@link #planFor(ClusterView, Workload)}, with the victims limited to those that pass {@code mayEvict}: a
+     * workload a preemption evicted in the current run may preempt only workloads admitted before the run began
+     * (docs/semantics.md, "Every run ends"). The candidates are the strategies' own, in their order, less the others.
+     */
+    public PlanResult planFor(ClusterView view, Workload preemptor, Predicate<RunningWorkload> mayEvict) {
         QuotaLedger ledger = view.ledger();
         TeamQuota quota = ledger.quota(preemptor.team());
         if (quota == null || !quota.active()) {
@@ -94,17 +111,17 @@ public final class PreemptionPlanner {
         boolean mayPreemptOwn = quota.preemptTeamTasks() == PreemptTeamTasks.LowerPriority;
         Candidates ownLower = mayPreemptOwn ? Candidates.of(ownLowerPriority(preemptor, types,
                 view.runningVersion(preemptor.team()) < 0 ? null : teamList(view, preemptor.team(), types).list(), view))
-                : Candidates.NONE;
+                .only(mayEvict) : Candidates.NONE;
 
         if (ledger.withinNominal(preemptor.team(), req)) {
-            Candidates candidates = othersWhileBorrowing(view, preemptor, types).then(ownLower);
+            Candidates candidates = othersWhileBorrowing(view, preemptor, types).only(mayEvict).then(ownLower);
             PreemptionPlan p = new Attempt(view, preemptor, false).run(candidates, Rule.RECLAIM);
             if (p != null) return p;
         }
         if (view.config().fairShare()) {
             // Kueue returns the fair-sharing candidates and the own team's lower-priority ones
             // together: others first (already in victim order), then own (design.md, rule 2).
-            Candidates candidates = othersWhileBorrowing(view, preemptor, types).then(ownLower);
+            Candidates candidates = othersWhileBorrowing(view, preemptor, types).only(mayEvict).then(ownLower);
             PreemptionPlan p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_FINAL_SHARE);
             if (p == null) p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_INITIAL_SHARE);
             if (p != null) return p;
@@ -151,6 +168,16 @@ public final class PreemptionPlanner {
             Map<String, Map<String, Resources>> held = new HashMap<>(heldByTeam);
             held.putAll(more.heldByTeam);
             return new Candidates(all, held);
+        }
+
+        /** Only those that pass {@code mayEvict}, in the same order. */
+        Candidates only(Predicate<RunningWorkload> mayEvict) {
+            if (mayEvict == ANY_VICTIM || list.isEmpty()) return this;
+            List<RunningWorkload> kept = new ArrayList<>(list.size());
+            for (RunningWorkload c : list) {
+                if (mayEvict.test(c)) kept.add(c);
+            }
+            return kept.size() == list.size() ? this : of(kept);
         }
 
         /** Without the workloads of {@code team}. */

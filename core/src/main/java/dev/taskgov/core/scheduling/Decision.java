@@ -7,6 +7,7 @@ import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.RejectReason;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.preemption.PlanResult.PreemptionPlan;
+import dev.taskgov.core.preemption.RunningWorkload;
 import dev.taskgov.core.preemption.Victim;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Placement;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** What a scheduling cycle decided, in the order it decided it. */
 public sealed interface Decision {
@@ -98,12 +100,24 @@ public sealed interface Decision {
      * @param suggestedPlan the victims this engine would choose (the preemption service plans again)
      * @param lacking       per instance type, what quota lacks for it now (empty when only placement lacks)
      * @param message       for people, with numbers
+     * @param protectedWorkloads running workloads the preemptor may not evict: when a preemption evicted the
+     *                      preemptor itself in the current run, those admitted since the run began
+     *                      (docs/semantics.md, "Every run ends"); empty otherwise
      */
     record PreemptionNeeded(Workload workload, PreemptionPlan suggestedPlan, Map<String, Resources> lacking,
-                            String message) implements Decision {
+                            String message, Set<String> protectedWorkloads) implements Decision {
+        public PreemptionNeeded {
+            protectedWorkloads = Set.copyOf(protectedWorkloads);
+        }
+
         @Override
         public String workloadId() {
             return workload.id();
+        }
+
+        /** Whether planning may evict this running workload for the preemptor. */
+        public boolean mayEvict(RunningWorkload r) {
+            return !protectedWorkloads.contains(r.id());
         }
 
         /** {@link #lacking} in event form. */
@@ -112,6 +126,21 @@ public sealed interface Decision {
             lacking.forEach((t, r) -> out.put(t, ResourceAmounts.of(r)));
             return out;
         }
+    }
+
+    /**
+     * A guard that the rules make unnecessary: the run of the scheduler evicted more workloads by preemption than its
+     * bound (far above what "Every run ends" allows), so it preempts no more until the next run. Services log it and
+     * count it; the state stays consistent (every eviction so far was carried out whole).
+     *
+     * @param workloadId     the preemptor whose victims crossed the bound
+     * @param run            the run's number
+     * @param evictions      preemption evictions in the run
+     * @param bound          the run's bound
+     * @param lastEvictions  the latest evictions, "victim by preemptor", oldest first: the cycle's members
+     */
+    record PreemptionsStopped(String workloadId, String team, long run, long evictions, long bound,
+                              List<String> lastEvictions, String message) implements Decision {
     }
 
     /** The workload is pending with a new reason or message. */

@@ -6,6 +6,7 @@ import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.preemption.ClusterView;
 import dev.taskgov.core.preemption.PlanResult.PreemptionPlan;
 import dev.taskgov.core.preemption.PreemptionPlanner;
+import dev.taskgov.core.preemption.RunningWorkload;
 import dev.taskgov.core.quota.QuotaCheck;
 import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.resources.ResourceName;
@@ -15,6 +16,7 @@ import dev.taskgov.core.topology.PlacementResult;
 import dev.taskgov.core.topology.TopologyRequest;
 
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Whether a workload can be admitted in the current state of a {@link ClusterView}: directly (with
@@ -37,6 +39,12 @@ sealed interface Evaluation {
     }
 
     static Evaluation of(ClusterView view, PreemptionPlanner planner, Workload w, Map<String, Resources> requests) {
+        return of(view, planner, w, requests, PreemptionPlanner.ANY_VICTIM);
+    }
+
+    /** The evaluation with the victims of a preemption limited to those that pass {@code mayEvict}. */
+    static Evaluation of(ClusterView view, PreemptionPlanner planner, Workload w, Map<String, Resources> requests,
+                         Predicate<RunningWorkload> mayEvict) {
         QuotaLedger ledger = view.ledger();
         QuotaCheck quota = ledger.check(w.team(), requests, true);
         PendingReason reason;
@@ -60,7 +68,7 @@ sealed interface Evaluation {
             reason = PendingReason.Inadmissible;
             message = never;
         }
-        if (planner.planFor(view, w) instanceof PreemptionPlan plan) {
+        if (planner.planFor(view, w, mayEvict) instanceof PreemptionPlan plan) {
             return new NeedsPreemption(plan, reason, message);
         }
         return new Blocked(reason, message);

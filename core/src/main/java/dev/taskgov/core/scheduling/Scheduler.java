@@ -38,6 +38,8 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The admission engine: per-team queues, admitted workloads with their placements, quota usage,
@@ -54,6 +56,11 @@ import java.util.TreeMap;
  * <p>Workloads found inadmissible are parked and looked at again only after something that can
  * help them happened (a release: finish, eviction, quota, node or config change), as Kueue
  * requeues inadmissible workloads. Not thread-safe: one owner drives it.
+ *
+ * <p>Cycles are grouped into runs ({@link SchedulerRun}): a run begins with the first cycle after an input and lasts
+ * while a preemption it asked for is in flight. A workload a preemption evicted in a run may preempt in it only
+ * workloads admitted before the run began, so every run is finite (docs/semantics.md, "Every run ends"); a bound on
+ * a run's evictions stops preemption should that ever fail ({@link Decision.PreemptionsStopped}).
  *
  * <p>Split as Kueue splits its scheduler: the pending workloads per team are in {@link TeamQueue}s
  * (Kueue's queue manager); the nodes, quota ledger and admitted workloads in the
@@ -93,6 +100,16 @@ public final class Scheduler {
     private final boolean reuseParkedVerdicts;
     /** Node failures: the pods lost placed again, or their workloads evicted. */
     private final NodeReplacement nodeReplacement;
+    /** The current run of the scheduler (docs/semantics.md, "Every run ends"); null before the first cycle. */
+    private SchedulerRun run;
+    private long runs;
+    /**
+     * An input arrived since the last cycle began. An eviction reported through {@link #evict} is none: it carries out
+     * a preemption a cycle asked for, and continues that cycle's run.
+     */
+    private boolean inputSinceCycle;
+    /** Delegated mode: a preemption was still in flight when the last cycle ended, so the next cycle continues its run. */
+    private boolean preemptionInFlight;
 
     public Scheduler(Clock clock, Mode mode, Collection<InstanceType> instanceTypes, Collection<Node> nodes) {
         this(clock, mode, instanceTypes, nodes, true);
@@ -113,6 +130,7 @@ public final class Scheduler {
 
     /** Adds or replaces an instance type (its capacity is used to validate pod requests). */
     public void upsertInstanceType(InstanceType type) {
+        inputSinceCycle = true;
         instanceTypes.put(type.name(), type);
     }
 
@@ -123,6 +141,7 @@ public final class Scheduler {
      * Nothing is evicted by the change itself.
      */
     public void applySchedulerConfig(SchedulerConfig newConfig) {
+        inputSinceCycle = true;
         cache.setConfig(newConfig);
         for (WorkloadEntry e : workloads.values()) {
             if (e.state() != WorkloadState.Pending && e.state() != WorkloadState.Admitted) continue;
@@ -153,6 +172,7 @@ public final class Scheduler {
      * enabled again.
      */
     public void applyQuota(TeamQuota quota) {
+        inputSinceCycle = true;
         TeamQuota before = ledger().quota(quota.team());
         ledger().putQuota(quota);
         teams.computeIfAbsent(quota.team(), this::newQueue);
@@ -168,6 +188,7 @@ public final class Scheduler {
      * ({@link PendingReason#NoQuota}) until a quota comes back.
      */
     public void removeQuota(String team) {
+        inputSinceCycle = true;
         TeamQuota before = ledger().quota(team);
         ledger().removeQuota(team);
         if (before != null && before.active()) {
@@ -185,6 +206,7 @@ public final class Scheduler {
      * ready node that becomes not ready fails: see {@link #removeNode}.
      */
     public void upsertNode(Node node) {
+        inputSinceCycle = true;
         Node before = cache.node(node.name());
         boolean fails = before != null && before.ready() && !node.ready();
         List<WorkloadEntry> affected = fails ? nodeReplacement.detachPodsOn(before, workloads::get) : List.of();
@@ -202,6 +224,7 @@ public final class Scheduler {
      * submission time. Then pending heads are tried again.
      */
     public void removeNode(String nodeName) {
+        inputSinceCycle = true;
         Node before = cache.node(nodeName);
         List<WorkloadEntry> affected = before == null ? List.of() : nodeReplacement.detachPodsOn(before, workloads::get);
         cache.removeNode(nodeName);
@@ -236,7 +259,7 @@ public final class Scheduler {
 
     /** An eviction the engine decides by itself (no preemptor): requeued, reported by the next cycle. */
     private void evictWithoutPreemptor(WorkloadEntry e, Victim victim) {
-        requeue(e, "evicted (" + victim.reason() + "): " + victim.message());
+        requeue(e, "evicted (" + victim.reason() + "): " + victim.message(), Shape.ANY_VICTIM);
         changeDecisions.add(new Decision.Evict(victim, clock.instant()));
     }
 
@@ -257,6 +280,7 @@ public final class Scheduler {
      * is one workload, and a finished one is not run again.
      */
     public SubmitResult submit(WorkloadSubmitted submission) {
+        inputSinceCycle = true;
         WorkloadEntry known = submission.workloadId() == null ? null : workloads.get(submission.workloadId());
         if (known != null) {
             return new SubmitResult.Ignored(known.id(), "workload " + known.id() + " is already known ("
@@ -282,6 +306,7 @@ public final class Scheduler {
 
     /** Queues an already validated workload (its team must have a quota). */
     public SubmitResult submit(Workload workload) {
+        inputSinceCycle = true;
         WorkloadEntry known = workloads.get(workload.id());
         if (known != null) {
             return new SubmitResult.Ignored(workload.id(), "workload " + workload.id() + " is already known ("
@@ -299,6 +324,7 @@ public final class Scheduler {
      * unknown or already finished id changes nothing (and says so).
      */
     public ChangeResult finish(String workloadId) {
+        inputSinceCycle = true;
         WorkloadEntry e = workloads.get(workloadId);
         if (e == null) {
             return new ChangeResult(workloadId, ChangeResult.Outcome.Unchanged, "unknown workload " + workloadId + "; nothing changed");
@@ -332,6 +358,7 @@ public final class Scheduler {
      *                 a replay orders the retry as the original run did
      */
     public ChangeResult fail(String workloadId, Instant failedAt) {
+        inputSinceCycle = true;
         WorkloadEntry e = workloads.get(workloadId);
         if (e == null || e.state() != WorkloadState.Admitted) return finish(workloadId);
         if (!e.retriesLeft()) {
@@ -407,6 +434,7 @@ public final class Scheduler {
      * known id changes nothing.
      */
     public ChangeResult restoreAdmitted(Workload workload, Placement placement, Map<String, Resources> borrowed, Instant admittedAt) {
+        inputSinceCycle = true;
         WorkloadEntry known = workloads.get(workload.id());
         if (known != null) {
             return new ChangeResult(workload.id(), ChangeResult.Outcome.Unchanged, "workload " + workload.id()
@@ -425,15 +453,28 @@ public final class Scheduler {
         markReleased();
     }
 
+    /**
+     * An eviction by a preemption also limits the victim's own victims for the rest of the run (docs/semantics.md,
+     * "Every run ends"), and counts against the run's bound; an eviction without a preemptor does neither.
+     */
     private void requeueEvicted(WorkloadEntry e, Victim victim, String preemptorId) {
-        requeue(e, preemptorId == null ? "evicted (" + victim.reason() + "): " + victim.message()
-                : "preempted by " + preemptorId + " (" + victim.reason() + "): " + victim.message());
+        if (preemptorId == null || !victim.reason().hasPreemptor() || run == null) {
+            requeue(e, "evicted (" + victim.reason() + "): " + victim.message(), Shape.ANY_VICTIM);
+            return;
+        }
+        requeue(e, "preempted by " + preemptorId + " (" + victim.reason() + "): " + victim.message(), run.admittedUpTo);
+        run.limited.add(e);
+        run.countEviction(e.id(), preemptorId, e.team());
     }
 
-    /** A running workload goes back to its queue, pending with reason Preempted, at its original submission time. */
-    private void requeue(WorkloadEntry e, String message) {
+    /**
+     * A running workload goes back to its queue, pending with reason Preempted, at its original submission time, its
+     * victims limited to workloads admitted up to {@code victimsAdmittedUpTo} ({@link Shape#ANY_VICTIM}: no limit).
+     */
+    private void requeue(WorkloadEntry e, String message, long victimsAdmittedUpTo) {
         release(e);
         e.evicted(message);
+        if (victimsAdmittedUpTo != Shape.ANY_VICTIM) e.limitVictims(victimsAdmittedUpTo);
         teams.get(e.team()).add(e);
         dirtyTeams.add(e.team());
     }
@@ -447,24 +488,61 @@ public final class Scheduler {
      */
     public List<Decision> cycle() {
         Cycle c = new Cycle();
+        beginRunIfDue();
         c.decisions.addAll(changeDecisions);
         changeDecisions.clear();
-        int rounds = 0;
         do {
             c.progress = false;
             requeueParkedAfterRelease();    // 1. a release may help parked workloads
             nominateTeamHeads(c);           // 2. each changed team's first admissible workload
             admitInOrder(c);                // 3. best head first, then look again
-        } while (released && c.progress && ++rounds < MAX_ROUNDS); // 4. evictions freed room: another round
+        } while (released && c.progress);   // 4. evictions freed room: another round (finite: every run ends)
         explainPending(c);                  // 5. new reasons for those that stay pending
+        preemptionInFlight = preemptionInFlight();
+        Decision stopped = run.takeStopReport();
+        if (stopped != null) c.decisions.add(stopped);
         return c.decisions;
     }
 
-    /** Admissions with evictions per cycle after which heads are no longer all chosen again (a guard against a preemption loop). */
-    private static final int MAX_RECHOICES = 1_000;
+    /**
+     * A new run begins with the first cycle after an input, unless a preemption is still in flight (delegated mode:
+     * the inputs then join the run that asked for it). The limits the last run put on its evicted workloads are lifted
+     * as it begins, and the workloads parked under them are looked at again: in the new run they were not evicted.
+     */
+    private void beginRunIfDue() {
+        boolean due = run == null || inputSinceCycle && !preemptionInFlight;
+        inputSinceCycle = false;
+        if (!due) return;
+        if (run != null && !run.limited.isEmpty()) {
+            for (WorkloadEntry e : run.limited) {
+                if (!e.victimsLimited()) continue;
+                if (e.isPending() && e.inQueue) teams.get(e.team()).reorder(e, e::liftVictimLimit);
+                else e.liftVictimLimit();
+            }
+            markReleased();
+        }
+        // The bound is far above what the rules allow: each workload admitted when the run began is removed at most
+        // once, and each other workload preempts at most once.
+        run = new SchedulerRun(++runs, admissionSeq, evictionBound > 0 ? evictionBound : 4L * workloads.size() + 64);
+    }
 
-    /** A guard against a preemption loop; rules make one impossible, this makes it certain. */
-    private static final int MAX_ROUNDS = 10_000;
+    /** A fixed bound on the preemption evictions of a run instead of the one the rules imply (0: that one). */
+    private long evictionBound;
+
+    /** Tests of the guard: every run may evict at most {@code bound} workloads by preemption. */
+    void boundEvictionsPerRun(long bound) {
+        evictionBound = bound;
+    }
+
+    /** Delegated mode: a preemptor asked for evictions and still waits for them. */
+    private boolean preemptionInFlight() {
+        if (mode != Mode.DELEGATED) return false;
+        for (TeamQueue q : teams.values()) {
+            WorkloadEntry w = q.waitingPreemptor;
+            if (w != null && w.isPending() && w.nominated()) return true;
+        }
+        return false;
+    }
 
     /** The work of one cycle. */
     private static final class Cycle {
@@ -475,8 +553,8 @@ public final class Scheduler {
         final Set<TeamQueue.ShapeQueue> parkedShapes = new LinkedHashSet<>();
         /** Delegated mode: preemptors that asked for room in this cycle; what they need is held for them (Kueue). */
         final Set<WorkloadEntry> held = new LinkedHashSet<>();
-        /** Admissions with evictions in this cycle; bounds a preemption loop design.md leaves open. */
-        int evictingAdmissions;
+        /** Delegated mode: the plan each held preemptor asked for. */
+        final Map<WorkloadEntry, PreemptionPlan> heldPlans = new LinkedHashMap<>();
         boolean progress;
     }
 
@@ -517,7 +595,7 @@ public final class Scheduler {
                 }
                 head = fresh;
             }
-            if (!c.held.isEmpty() && !head.entry.nominated() && !fitsBesideHeld(head.queue, head.entry, c)) {
+            if (!c.held.isEmpty() && !head.entry.nominated() && !fitsBesideHeld(head, c)) {
                 continue; // skipped until the preemption is done; its team is looked at again next cycle
             }
             if (head.plan == null) {
@@ -525,7 +603,7 @@ public final class Scheduler {
                 // mode admits it with its evictions: every head is chosen again after it, likewise.
                 boolean afterEvictions = head.entry.nominated();
                 admit(head.entry, head.placement, c);
-                if (afterEvictions && ++c.evictingAdmissions <= MAX_RECHOICES) {
+                if (afterEvictions) {
                     chooseEveryHeadAgain(c);
                 } else {
                     Candidate next = findCandidate(head.queue, c);
@@ -534,12 +612,7 @@ public final class Scheduler {
             } else if (mode == Mode.IN_PROCESS) {
                 preemptAndAdmit(head, c);
                 dirtyTeams.add(head.entry.team());
-                if (++c.evictingAdmissions <= MAX_RECHOICES) {
-                    chooseEveryHeadAgain(c);
-                } else { // a preemption loop (design.md leaves it open): the victims' teams only, parked ones next round
-                    c.heads.removeIf(h -> dirtyTeams.contains(h.entry.team()));
-                    nominateTeamHeads(c);
-                }
+                chooseEveryHeadAgain(c);
             } else {
                 requestPreemption(head, c);
             }
@@ -583,29 +656,81 @@ public final class Scheduler {
         WorkloadEntry e = head.entry;
         teams.get(e.team()).waitingPreemptor = e;
         if (e.waitForPreemption(head.plan.victims().size())) {
-            c.decisions.add(new Decision.PreemptionNeeded(e.workload(), head.plan, ledger().lacking(e.team(), e.requests()), e.blockedMessage()));
+            c.decisions.add(new Decision.PreemptionNeeded(e.workload(), head.plan, ledger().lacking(e.team(), e.requests()),
+                    e.blockedMessage(), e.victimsLimited() ? admittedAfter(e.victimsAdmittedUpTo()) : Set.of()));
         }
         c.touched.add(e);
         c.held.add(e);
+        c.heldPlans.put(e, head.plan);
         dirtyTeams.add(e.team()); // the team is held until the evictions arrive; look again next cycle
+    }
+
+    /** The running workloads admitted after {@code admissionSeq}: those a workload evicted in this run may not preempt. */
+    private Set<String> admittedAfter(long admissionSeq) {
+        Set<String> out = new TreeSet<>();
+        for (String team : teams.keySet()) {
+            for (RunningWorkload r : cache.running(team)) {
+                if (r.admissionSeq() > admissionSeq) out.add(r.id());
+            }
+        }
+        return out;
     }
 
     /**
      * Delegated mode, as Kueue does while a preemption is in flight: a workload that would need quota a
      * preemptor of this cycle waits for is skipped (stays pending, its team looked at again next cycle);
-     * one that fits beside what the preemptors need goes on.
+     * one that fits beside what the preemptors need goes on, if it goes where it would go after them.
+     * In-process mode admits those preemptors first; a placement that their victims' nodes or theirs
+     * would change waits for them too, so that both modes decide alike.
      */
-    private boolean fitsBesideHeld(TeamQueue q, WorkloadEntry e, Cycle c) {
+    private boolean fitsBesideHeld(Candidate head, Cycle c) {
+        WorkloadEntry e = head.entry;
         QuotaCheck check;
         try (var undo = ledger().simulateAddition(requestsByTeam(c.held))) {
             check = ledger().check(e.team(), e.requests(), true);
         }
-        if (check.fits()) return true;
-        e.stayPending(check.reason(), check.message() + " (counting what " + c.held.stream().map(WorkloadEntry::id).toList()
-                + " wait(s) for by preemption)");
+        List<String> held = c.held.stream().map(WorkloadEntry::id).toList();
+        if (check.fits()) {
+            if (head.plan != null || placedAlikeAfterHeld(e, head.placement, c)) return true;
+            e.stayPending(PendingReason.InsufficientCapacity, "where it would run depends on the preemption(s) "
+                    + held + " wait(s) for; it is looked at again once they are done");
+        } else {
+            e.stayPending(check.reason(), check.message() + " (counting what " + held + " wait(s) for by preemption)");
+        }
         c.touched.add(e);
-        dirtyTeams.add(q.team);
+        dirtyTeams.add(head.queue.team);
         return false;
+    }
+
+    /**
+     * Whether the workload would be placed at {@code now} also once the held preemptors' victims were gone and the
+     * preemptors placed (a what-if on the live topology, undone before it returns).
+     */
+    private boolean placedAlikeAfterHeld(WorkloadEntry e, Placement now, Cycle c) {
+        List<RunningWorkload> victims = new ArrayList<>();
+        for (PreemptionPlan plan : c.heldPlans.values()) {
+            for (Victim v : plan.victims()) {
+                WorkloadEntry victim = workloads.get(v.workloadId());
+                if (victim != null && victim.state() == WorkloadState.Admitted) victims.add(victim.running());
+            }
+        }
+        try (var gone = cache.simulateRemoval(victims)) {
+            List<WorkloadEntry> placed = new ArrayList<>();
+            List<Placement> where = new ArrayList<>();
+            try {
+                for (WorkloadEntry h : c.heldPlans.keySet()) {
+                    if (topology().place(h.workload().podSets()) instanceof PlacementResult.Placed hp) {
+                        topology().reserve(h.workload().podSets(), hp.placement());
+                        placed.add(h);
+                        where.add(hp.placement());
+                    }
+                }
+                return topology().place(e.workload().podSets()) instanceof PlacementResult.Placed after
+                        && after.placement().equals(now);
+            } finally {
+                for (int i = placed.size() - 1; i >= 0; i--) topology().release(placed.get(i).workload().podSets(), where.get(i));
+            }
+        }
     }
 
     /** What the entries request, summed by team and instance type. */
@@ -647,6 +772,7 @@ public final class Scheduler {
         // lower-priority workload is something a parked one of its team may preempt.
         released = true;
         c.held.remove(e);
+        c.heldPlans.remove(e);
         c.touched.remove(e);
         c.progress = true;
         c.decisions.add(new Decision.Admit(e.id(), e.team(), placement, borrowed, e.admittedAt()));
@@ -718,9 +844,20 @@ public final class Scheduler {
     private Evaluation verdictOf(WorkloadEntry e) {
         Evaluation.Blocked known = parkedVerdicts.get(e, cache.version());
         if (known != null) return known;
-        Evaluation result = Evaluation.of(cache, planner, e.workload(), e.requests());
+        Evaluation result = Evaluation.of(cache, planner, e.workload(), e.requests(), victimsOf(e));
+        if (result instanceof Evaluation.NeedsPreemption needs && run.isStopped()) {
+            result = new Evaluation.Blocked(needs.reason(), needs.message() + " (preemption is paused until the next run of "
+                    + "the scheduler: this run reached its bound of evictions)");
+        }
         if (result instanceof Evaluation.Blocked blocked) parkedVerdicts.put(e, blocked);
         return result;
+    }
+
+    /** Whom the workload may preempt: anyone the rules allow, or, evicted by a preemption in this run, only those admitted before it began. */
+    private static Predicate<RunningWorkload> victimsOf(WorkloadEntry e) {
+        if (!e.victimsLimited()) return PreemptionPlanner.ANY_VICTIM;
+        long upTo = e.victimsAdmittedUpTo();
+        return r -> r.admissionSeq() <= upTo;
     }
 
     /** A workload that can be admitted now, directly ({@code Fits}) or by preemption ({@code NeedsPreemption}). */

@@ -231,7 +231,32 @@ final class WorkloadEntry {
     /** Its priority class now weighs {@code priority}. */
     void reprioritize(int priority) {
         workload = workload.withPriority(priority);
+        shape = Shape.of(workload).limitedTo(shape.victimsAdmittedUpTo());
+    }
+
+    /**
+     * A preemption evicted it in the current run of the scheduler: until the run ends it may preempt only workloads
+     * admitted up to {@code admissionSeq}, those admitted before the run began (docs/semantics.md, "Every run ends").
+     * Its shape says so, so that it shares verdicts only with alike workloads under the same limit. Call while it is
+     * out of its queue, or through {@link TeamQueue#reorder}.
+     */
+    void limitVictims(long admissionSeq) {
+        shape = Shape.of(workload).limitedTo(admissionSeq);
+    }
+
+    /** The run that limited its victims ended: it may preempt whatever the rules allow again. */
+    void liftVictimLimit() {
         shape = Shape.of(workload);
+    }
+
+    /** Whether a preemption evicted it in the current run ({@link #limitVictims}). */
+    boolean victimsLimited() {
+        return shape.victimsAdmittedUpTo() != Shape.ANY_VICTIM;
+    }
+
+    /** The highest admission sequence a workload it preempts may have ({@link Shape#ANY_VICTIM} when not limited). */
+    long victimsAdmittedUpTo() {
+        return shape.victimsAdmittedUpTo();
     }
 
     /** Admitted: its pods now run at {@code newPlacement} (some of them lost, or moved after a node failure). */

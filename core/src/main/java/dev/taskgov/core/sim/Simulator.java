@@ -131,11 +131,13 @@ public final class Simulator {
                     }
                 } else if (d instanceof Decision.StayPending sp) {
                     log.add(at + "pending " + sp.workloadId() + " (" + sp.reason() + "): " + sp.message());
+                } else if (d instanceof Decision.PreemptionsStopped stop) {
+                    log.add(at + "preemptions stopped: " + stop.message());
                 } else if (d instanceof Decision.Reject r) {
                     log.add(at + "reject " + r.workloadId() + " (" + r.reason() + "): " + r.message());
                 } else if (d instanceof Decision.PreemptionNeeded n) {
                     log.add(at + "preemption needed for " + n.workloadId() + ": " + n.message());
-                    if (PreemptionPlanner.plan(scheduler.clusterView(), n.workload()) instanceof PlanResult.PreemptionPlan plan) {
+                    if (PreemptionPlanner.plan(scheduler.clusterView(), n.workload(), n::mayEvict) instanceof PlanResult.PreemptionPlan plan) {
                         for (Victim v : plan.victims()) {
                             scheduler.evict(v, plan.preemptorId());
                             preemptedSince.add(v.workloadId());

@@ -29,33 +29,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Seeds: {@code -Drefsim.from=N -Drefsim.count=M} replays another range (and
  * {@code -Drefsim.out=DIR} writes each disagreeing scenario there, with the reference's
- * expectations, for minimising). The default range leaves out the seeds listed in
- * {@link #KNOWN}; a range given on the command line replays every seed.
+ * expectations, for minimising). Every seed of the range is replayed: with "Every run ends" each run of
+ * the rules is finite, so no seed is left out.
  */
 class ReferenceDifferentialTest {
 
     /** The default seed range, replayed on every build. */
     private static final long FROM = Long.getLong("refsim.from", 0);
     private static final long COUNT = Long.getLong("refsim.count", 1000);
-
-    /**
-     * Seeds of 0..2999 left out of the default range, and why: only seeds on which design.md's rules
-     * never settle (checked with {@code -Drefsim.from=0 -Drefsim.count=3000}: every other seed agrees
-     * in both modes). A new class of disagreement gets its minimal scenario file in {@code scenarios/}.
-     */
-    static final Map<Long, String> KNOWN = Map.ofEntries(
-            // Every other seed of 0..2999 agrees, 235, 861, 1439 (victim order vs preferred topology)
-            // and 335, 730, 2435 (team head after eviction) too since core follows design.md there.
-            // On these the reference finds a preemption cycle (reclaim, fair sharing and in-team priority
-            // evicting each other in turn): design.md's rules never settle, so the outcome is not
-            // defined ("the scheduler runs until nothing more can be admitted or preempted").
-            Map.entry(401L, "preemption cycle"),
-            Map.entry(411L, "preemption cycle"),
-            Map.entry(1855L, "preemption cycle"),
-            Map.entry(2200L, "preemption cycle"),
-            Map.entry(2282L, "preemption cycle"),
-            Map.entry(2483L, "preemption cycle"),
-            Map.entry(2835L, "preemption cycle"));
 
     @TestFactory
     Stream<DynamicTest> referenceHoldsEveryScenarioFile() {
@@ -70,8 +51,7 @@ class ReferenceDifferentialTest {
 
     @TestFactory
     Stream<DynamicTest> coreAgreesWithReferenceOnRandomScenarios() {
-        boolean defaultRange = System.getProperty("refsim.from") == null && System.getProperty("refsim.count") == null;
-        return LongStream.range(FROM, FROM + COUNT).boxed().filter(seed -> !defaultRange || !KNOWN.containsKey(seed))
+        return LongStream.range(FROM, FROM + COUNT).boxed()
                 .flatMap(seed -> Stream.of(Scheduler.Mode.values()).map(mode ->
                 DynamicTest.dynamicTest("seed " + seed + " (" + mode + ")", () -> {
                     ObjectNode file = RandomScenarios.withReferenceExpectations(RandomScenarios.generate(seed));

@@ -201,8 +201,15 @@ final class ReferenceSimulator {
 
     // ---------------------------------------------------------------- the admission loop
 
-    /** Admits (and preempts) one workload at a time, recomputing every team head after each. */
+    /**
+     * Admits (and preempts) one workload at a time, recomputing every team head after each: one run of the scheduler.
+     * "Every run ends": a workload a preemption evicted in this run may preempt only workloads admitted when the run
+     * began that are still admitted; a workload not evicted in it preempts at most once in it.
+     */
     private void settle(Set<String> preemptedSince) {
+        Set<W> admittedAtStart = new HashSet<>(running());
+        Set<W> evictedInRun = new HashSet<>();
+        Set<W> preemptedInRun = new HashSet<>();
         for (int guard = 0; ; guard++) {
             if (guard > 1_000) {
                 throw new IllegalStateException("reference does not settle (preemption cycle?): "
@@ -217,7 +224,9 @@ final class ReferenceSimulator {
             for (List<W> queue : queues.values()) {
                 queue.sort(QUEUE_ORDER);
                 for (W w : queue) {
-                    Plan p = admissionPlan(w, running);
+                    Plan p = evictedInRun.contains(w) ? admissionPlan(w, running, admittedAtStart::contains)
+                            : preemptedInRun.contains(w) ? directPlan(w, running)
+                            : admissionPlan(w, running, v -> true);
                     if (p != null) {
                         heads.add(p);
                         break;
@@ -231,7 +240,10 @@ final class ReferenceSimulator {
                 v.state = "Pending";
                 v.placement = null;
                 preemptedSince.add(v.id);
+                evictedInRun.add(v);
+                admittedAtStart.remove(v);
             }
+            if (!winner.victims().isEmpty() && !evictedInRun.contains(winner.workload())) preemptedInRun.add(winner.workload());
             log.add("admit " + winner.workload().id + " evicting " + winner.victims().stream().map(v -> v.id).toList()
                     + " on " + winner.placement());
             winner.workload().state = "Admitted";
@@ -268,18 +280,24 @@ final class ReferenceSimulator {
 
     // ---------------------------------------------------------------- admitting one workload
 
-    /** How the workload can be admitted now (directly, or after evicting victims), or null. */
-    private Plan admissionPlan(W w, List<W> running) {
+    /** How the workload can be admitted now without evicting anything, or null. */
+    private Plan directPlan(W w, List<W> running) {
+        Map<String, Map<String, Integer>> direct = fit(w, running, true);
+        return direct == null ? null : new Plan(w, List.of(), direct);
+    }
+
+    /** How the workload can be admitted now (directly, or after evicting victims that {@code mayEvict} allows), or null. */
+    private Plan admissionPlan(W w, List<W> running, java.util.function.Predicate<W> mayEvict) {
         Map<String, Map<String, Integer>> direct = fit(w, running, true);
         if (direct != null) return new Plan(w, List.of(), direct);
         TeamQuota q = quotas.get(w.team);
         List<W> ownLower = new ArrayList<>();
         if (q.preemptTeamTasks() == PreemptTeamTasks.LowerPriority) {
-            for (W r : running) if (r.team.equals(w.team) && r.priority < w.priority) ownLower.add(r);
+            for (W r : running) if (r.team.equals(w.team) && r.priority < w.priority && mayEvict.test(r)) ownLower.add(r);
         }
         ownLower.sort(VICTIM_ORDER);
         List<W> others = new ArrayList<>();
-        for (W r : running) if (!r.team.equals(w.team)) others.add(r);
+        for (W r : running) if (!r.team.equals(w.team) && mayEvict.test(r)) others.add(r);
         others.sort(VICTIM_ORDER);
         List<W> otherThenOwn = new ArrayList<>(others);
         otherThenOwn.addAll(ownLower);
@@ -525,7 +543,7 @@ final class ReferenceSimulator {
 
     /**
      * "the tightest (best fit: the least free capacity that still fits; ties go to the domain
-     * inside the tightest parent, then to the smallest label values in lexicographic order)".
+     * whose parent is tightest, then whose grandparent is, up to layer 1, then to the smallest label values)".
      */
     private List<String> tightestFitting(PodSet p, Set<List<String>> domains, Map<String, Resources> free) {
         List<String> best = null;
@@ -536,11 +554,12 @@ final class ReferenceSimulator {
         return best;
     }
 
+    /** "ties go to the domain whose parent is tightest, then whose grandparent is, and so on up to layer 1, then to the smallest labels". */
     private boolean tighter(PodSet p, List<String> a, List<String> b, Map<String, Resources> free) {
-        int c = Long.compare(capacity(p, a, free), capacity(p, b, free));
-        if (c != 0) return c < 0;
-        c = Long.compare(capacity(p, a.subList(0, a.size() - 1), free), capacity(p, b.subList(0, b.size() - 1), free));
-        if (c != 0) return c < 0;
+        for (int depth = a.size(); depth >= 1; depth--) {
+            int c = Long.compare(capacity(p, a.subList(0, depth), free), capacity(p, b.subList(0, depth), free));
+            if (c != 0) return c < 0;
+        }
         return PATH_ORDER.compare(a, b) < 0;
     }
 
