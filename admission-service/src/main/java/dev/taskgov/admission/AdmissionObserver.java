@@ -24,7 +24,7 @@ public interface AdmissionObserver {
 
     /**
      * A running workload moved off a failed node ({@code outcome} NodeReplaced) or was evicted without
-     * a preemptor ({@code outcome} NodeFailure or QuotaRemoved).
+     * a preemptor ({@code outcome} NodeFailure, QuotaRemoved or PodsReadyTimeout).
      */
     default void clusterChanged(ClusterArn cluster, String team, String outcome) {
     }

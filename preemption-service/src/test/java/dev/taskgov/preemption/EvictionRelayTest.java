@@ -125,7 +125,7 @@ class EvictionRelayTest {
         List<DeadLetter> letters = cluster.readAll(cluster.topics.deadLetter(), DeadLetter.class);
         assertThat(letters).extracting(DeadLetter::key).containsExactly("low-1", "Low_2", "low-3", "low-4", "low-4");
         assertThat(letters.get(0).reason()).isEqualTo("reason: an eviction admission-service decides itself has no preemptor: "
-                + "NodeFailure or QuotaRemoved, was InTeamPriority (preemption-service decides that one)");
+                + "NodeFailure, QuotaRemoved or PodsReadyTimeout, was InTeamPriority (preemption-service decides that one)");
         assertThat(letters.get(1).reason()).startsWith("workloadId: ").contains("team: is required", "evictedAt: is required",
                 "clusterArn: ");
         assertThat(letters.get(2).reason()).startsWith("unreadable EvictionDecided").contains("reason");

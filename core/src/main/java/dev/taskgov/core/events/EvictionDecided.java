@@ -46,10 +46,10 @@ public record EvictionDecided(String workloadId, String team, PreemptionReason r
         WorkloadIds.check("workloadId", workloadId).ifPresent(v::add);
         if (team == null || team.isBlank()) v.add(new Violation("team", "is required (the evicted workload's team)"));
         if (reason == null) {
-            v.add(new Violation("reason", "is required: NodeFailure or QuotaRemoved"));
+            v.add(new Violation("reason", "is required: NodeFailure, QuotaRemoved or PodsReadyTimeout"));
         } else if (reason.hasPreemptor()) {
-            v.add(new Violation("reason", "an eviction admission-service decides itself has no preemptor: NodeFailure or "
-                    + "QuotaRemoved, was " + reason + " (preemption-service decides that one)"));
+            v.add(new Violation("reason", "an eviction admission-service decides itself has no preemptor: NodeFailure, QuotaRemoved or PodsReadyTimeout, "
+                    + "was " + reason + " (preemption-service decides that one)"));
         }
         if (message == null || message.isBlank()) v.add(new Violation("message", "is required (why it was evicted)"));
         if (evictedAt == null) v.add(new Violation("evictedAt", "is required"));

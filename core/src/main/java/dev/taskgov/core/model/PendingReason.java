@@ -34,5 +34,10 @@ public enum PendingReason {
      * nominal quota plus borrowing limit, or than all the cluster's ready nodes of the instance type
      * offer. It stays pending (and is looked at again) so that it runs if quotas or capacity grow.
      */
-    Inadmissible
+    Inadmissible,
+    /**
+     * Gang admission: its pods were not all ready in time, so it was evicted ({@code PodsReadyTimeout}) and waits out
+     * a backoff before it may be admitted again; meanwhile it is not a head of its team's queue.
+     */
+    Backoff
 }

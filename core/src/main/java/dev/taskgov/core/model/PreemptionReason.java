@@ -11,14 +11,17 @@ public enum PreemptionReason {
     /** A node it ran on became not ready or left, and its pods found no replacement inside their domain (no preemptor). */
     NodeFailure,
     /** Its team's compute quota was disabled or deleted (no preemptor). */
-    QuotaRemoved;
+    QuotaRemoved,
+    /** Gang admission: not all its pods reported ready within the timeout after its admission (no preemptor). */
+    PodsReadyTimeout;
 
     /**
      * Whether an eviction for this reason has a preemptor: true for the three preemption reasons, which
-     * preemption-service decides; false for {@link #NodeFailure} and {@link #QuotaRemoved}, which admission-service
-     * decides and applies itself (and hands to preemption-service to publish, {@code EvictionDecided}).
+     * preemption-service decides; false for {@link #NodeFailure}, {@link #QuotaRemoved} and {@link #PodsReadyTimeout},
+     * which admission-service decides and applies itself (and hands to preemption-service to publish,
+     * {@code EvictionDecided}).
      */
     public boolean hasPreemptor() {
-        return this != NodeFailure && this != QuotaRemoved;
+        return this != NodeFailure && this != QuotaRemoved && this != PodsReadyTimeout;
     }
 }

@@ -13,5 +13,10 @@ public enum RejectReason {
     /** The priority class is not in the scheduler config. */
     UnknownPriorityClass,
     /** One pod asks for more than any node of its instance type can ever offer. */
-    PodFitsNoNode
+    PodFitsNoNode,
+    /**
+     * Gang admission: its pods missed the readiness timeout once more after it had been requeued the most times
+     * allowed ({@code backoffLimitCount}); it ran and ends here.
+     */
+    RequeuingLimitExceeded
 }

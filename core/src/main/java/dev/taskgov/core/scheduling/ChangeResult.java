@@ -20,6 +20,8 @@ public record ChangeResult(String workloadId, Outcome outcome, String message) {
         Retrying,
         /** It was put back as admitted ({@link Scheduler#restoreAdmitted}). */
         Restored,
+        /** It runs and every pod of it is ready now ({@link Scheduler#podsReady}): its readiness timeout no longer applies. */
+        PodsReady,
         /** It had ended (Finished or Rejected) and is forgotten: its id is unknown again ({@link Scheduler#forget}). */
         Forgotten,
         /** Nothing changed (unknown id, already finished, or not running). */

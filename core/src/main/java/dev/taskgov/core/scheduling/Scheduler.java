@@ -5,6 +5,8 @@ import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.PreemptionReason;
+import dev.taskgov.core.model.RejectReason;
+import dev.taskgov.core.model.WaitForPodsReady;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Workload;
@@ -110,6 +112,22 @@ public final class Scheduler {
     private boolean inputSinceCycle;
     /** Delegated mode: a preemption was still in flight when the last cycle ended, so the next cycle continues its run. */
     private boolean preemptionInFlight;
+    /** Gang admission's setting; null while it is off. */
+    private WaitForPodsReady waitForPodsReady;
+    /** Gang admission: readiness deadlines of admitted workloads and ends of backoffs, earliest first (stale ones skipped). */
+    private final PriorityQueue<Timer> timers = new PriorityQueue<>(Comparator.comparing(Timer::at).thenComparingLong(Timer::seq));
+    private long timerSeq;
+
+    /**
+     * A readiness deadline of an admission ({@code backoff} false: valid while that admission runs with pods not all
+     * ready) or the end of a backoff ({@code backoff} true: valid while the workload still backs off until then).
+     */
+    private record Timer(Instant at, long seq, WorkloadEntry entry, boolean backoff, long admissionSeq) {
+        boolean valid() {
+            if (backoff) return entry.state() == WorkloadState.Pending && at.equals(entry.backoffUntil());
+            return entry.state() == WorkloadState.Admitted && entry.admissionSeq() == admissionSeq && !entry.podsReadyReported();
+        }
+    }
 
     public Scheduler(Clock clock, Mode mode, Collection<InstanceType> instanceTypes, Collection<Node> nodes) {
         this(clock, mode, instanceTypes, nodes, true);
@@ -127,6 +145,95 @@ public final class Scheduler {
     }
 
     // ---------------------------------------------------------------- inputs
+
+    /**
+     * Gang admission on ({@code setting}) or off (null). Admissions from now on must report every pod ready within the
+     * setting's timeout ({@link #podsReady}); switching it off drops the deadlines and ends every backoff at once.
+     */
+    public void waitForPodsReady(WaitForPodsReady setting) {
+        inputSinceCycle = true;
+        waitForPodsReady = setting;
+        if (setting != null) return;
+        List<Timer> pending = new ArrayList<>(timers);
+        timers.clear();
+        for (Timer t : pending) {
+            if (t.backoff() && t.valid()) endBackoff(t.entry());
+        }
+    }
+
+    /** Gang admission's setting, or null while it is off. */
+    public WaitForPodsReady waitForPodsReadySetting() {
+        return waitForPodsReady;
+    }
+
+    /**
+     * Every pod of a running workload is ready (gang admission: reported by whoever runs it): its readiness deadline no
+     * longer applies. Readiness is reported again after each admission; another state or an unknown id changes nothing.
+     */
+    public ChangeResult podsReady(String workloadId) {
+        inputSinceCycle = true;
+        WorkloadEntry e = workloads.get(workloadId);
+        if (e == null || e.state() != WorkloadState.Admitted) {
+            return new ChangeResult(workloadId, ChangeResult.Outcome.Unchanged, "workload " + workloadId
+                    + (e == null ? " is unknown" : " is " + e.state() + ", not running") + "; readiness changes nothing");
+        }
+        if (e.podsReadyReported()) {
+            return new ChangeResult(workloadId, ChangeResult.Outcome.Unchanged, "every pod of " + workloadId + " was ready already");
+        }
+        e.podsReady();
+        return new ChangeResult(workloadId, ChangeResult.Outcome.PodsReady, "every pod is ready");
+    }
+
+    /** The earliest time at which gang admission has something to do (a readiness deadline, a backoff's end), if any. */
+    public Optional<Instant> nextDeadline() {
+        while (!timers.isEmpty() && !timers.peek().valid()) timers.poll();
+        return timers.isEmpty() ? Optional.empty() : Optional.of(timers.peek().at());
+    }
+
+    /**
+     * Gang admission's timers that are due by the scheduler's clock, in time order: an admitted workload whose pods are
+     * not all ready by its deadline is evicted ({@link PreemptionReason#PodsReadyTimeout}, no preemptor) and backs off,
+     * or, with no requeue left, ends Rejected ({@link RejectReason#RequeuingLimitExceeded}); a workload whose backoff
+     * ended goes back to its queue. Both are reported by the cycle that runs them.
+     */
+    private void fireDueTimers() {
+        Instant now = clock.instant();
+        while (!timers.isEmpty() && !timers.peek().at().isAfter(now)) {
+            Timer t = timers.poll();
+            if (!t.valid()) continue;
+            inputSinceCycle = true;
+            if (t.backoff()) endBackoff(t.entry());
+            else readinessTimedOut(t.entry(), t.at());
+        }
+    }
+
+    private void readinessTimedOut(WorkloadEntry e, Instant at) {
+        WaitForPodsReady setting = waitForPodsReady;
+        String how = "not every pod was ready " + setting.timeout() + " after its admission at " + e.admittedAt();
+        Victim victim = new Victim(e.id(), e.team(), PreemptionReason.PodsReadyTimeout, how);
+        if (!setting.mayRequeue(e.readinessRequeues())) {
+            release(e);
+            e.rejectAfterRequeues("evicted (PodsReadyTimeout): " + how + "; requeued " + e.readinessRequeues()
+                    + " time(s) already, the most allowed (backoffLimitCount " + setting.backoffLimitCount() + ")");
+            changeDecisions.add(new Decision.Evict(victim, at));
+            changeDecisions.add(new Decision.Reject(e.id(), e.team(), RejectReason.RequeuingLimitExceeded, e.message()));
+            return;
+        }
+        Instant until = at.plus(setting.backoff(e.readinessRequeues() + 1));
+        release(e);
+        e.backOff("evicted (PodsReadyTimeout): " + how, until);
+        timers.add(new Timer(until, ++timerSeq, e, true, 0));
+        changeDecisions.add(new Decision.Evict(victim, at));
+        changeDecisions.add(new Decision.StayPending(e.id(), e.team(), e.pendingReason(), e.message()));
+        e.reportPending(); // reported just now: the cycle's own report of changes leaves it out
+    }
+
+    /** The backoff is over: the workload waits in its queue again by the usual rules. */
+    private void endBackoff(WorkloadEntry e) {
+        e.backoffEnded();
+        teams.get(e.team()).add(e);
+        dirtyTeams.add(e.team());
+    }
 
     /** Adds or replaces an instance type (its capacity is used to validate pod requests). */
     public void upsertInstanceType(InstanceType type) {
@@ -444,6 +551,9 @@ public final class Scheduler {
         workloads.put(workload.id(), e);
         teams.computeIfAbsent(workload.team(), this::newQueue);
         cache.reserve(e);
+        if (waitForPodsReady != null) { // its readiness, if reported before, is put back through podsReady
+            timers.add(new Timer(admittedAt.plus(waitForPodsReady.timeout()), ++timerSeq, e, false, e.admissionSeq()));
+        }
         return new ChangeResult(workload.id(), ChangeResult.Outcome.Restored, "restored as admitted at " + admittedAt);
     }
 
@@ -488,6 +598,7 @@ public final class Scheduler {
      */
     public List<Decision> cycle() {
         Cycle c = new Cycle();
+        fireDueTimers();
         beginRunIfDue();
         c.decisions.addAll(changeDecisions);
         changeDecisions.clear();
@@ -766,6 +877,9 @@ public final class Scheduler {
         teams.get(e.team()).remove(e);
         e.admit(placement, borrowed, clock.instant(), ++admissionSeq);
         cache.reserve(e);
+        if (waitForPodsReady != null) {
+            timers.add(new Timer(e.admittedAt().plus(waitForPodsReady.timeout()), ++timerSeq, e, false, e.admissionSeq()));
+        }
         // Every admission gives the parked workloads another look (design.md: "After every
         // admission or eviction all pending heads are tried again"): the team may now borrow,
         // which lets a lender reclaim and makes its workloads fair-sharing candidates, and a new

@@ -49,6 +49,12 @@ final class WorkloadEntry {
     private long admissionSeq;
     /** Chosen for preemption and waiting for (or just given) the room its victims free. */
     private boolean nominated;
+    /** Gang admission: every pod of its current admission reported ready. */
+    private boolean podsReady;
+    /** Gang admission: how many times it was requeued after its pods missed the readiness timeout. */
+    private int readinessRequeues;
+    /** Gang admission: the end of the backoff it waits out (Pending, reason Backoff), else null. */
+    private Instant backoffUntil;
     /** Queue bookkeeping, kept by {@link TeamQueue} alone: whether it is in its team's queue. */
     boolean inQueue;
     /** Queue bookkeeping, kept by {@link TeamQueue} alone: the epoch in which it was parked, -1 when active. */
@@ -111,6 +117,7 @@ final class WorkloadEntry {
         requeuedReason = null;
         requeuedMessage = null;
         this.admissionSeq = admissionSeq;
+        podsReady = false;
     }
 
     /**
@@ -226,6 +233,54 @@ final class WorkloadEntry {
         state = WorkloadState.Finished;
         pendingReason = null;
         message = "finished while pending; removed from its queue";
+        backoffUntil = null;
+    }
+
+    /** Admitted: whoever runs it reported every pod ready (gang admission). */
+    void podsReady() {
+        podsReady = true;
+    }
+
+    /**
+     * Admitted -> Pending (Backoff): its pods were not all ready in time; it holds nothing, counts the requeue and may
+     * not be admitted before {@code until} (it stays out of its queue until then).
+     */
+    void backOff(String how, Instant until) {
+        readinessRequeues++;
+        backToQueue(PendingReason.Preempted, how);
+        pendingReason = PendingReason.Backoff;
+        message = how + "; backing off until " + until;
+        backoffUntil = until;
+    }
+
+    /** Pending (Backoff) -> Pending: the backoff is over; it waits in its queue again, saying how it was evicted. */
+    void backoffEnded() {
+        backoffUntil = null;
+        pendingReason = requeuedReason;
+        message = requeuedMessage;
+    }
+
+    /** Admitted -> Rejected (RequeuingLimitExceeded): its pods missed the timeout again with no requeue left. */
+    void rejectAfterRequeues(String why) {
+        state = WorkloadState.Rejected;
+        rejectReason = RejectReason.RequeuingLimitExceeded;
+        pendingReason = null;
+        message = why;
+        placement = null;
+        borrowed = Map.of();
+        admittedAt = null;
+    }
+
+    boolean podsReadyReported() {
+        return podsReady;
+    }
+
+    int readinessRequeues() {
+        return readinessRequeues;
+    }
+
+    Instant backoffUntil() {
+        return backoffUntil;
     }
 
     /** Its priority class now weighs {@code priority}. */

@@ -12,6 +12,7 @@ import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
+import dev.taskgov.core.model.WaitForPodsReady;
 import dev.taskgov.core.model.Violation;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
@@ -38,7 +39,14 @@ import java.util.TreeMap;
  *                       schedulerConfig, expect
  */
 public record Scenario(String name, String description, Map<String, InstanceType> instanceTypes, List<Node> nodes,
-                       SchedulerConfig schedulerConfig, List<TeamQuota> quotas, List<Step> steps) {
+                       SchedulerConfig schedulerConfig, List<TeamQuota> quotas, List<Step> steps,
+                       WaitForPodsReady waitForPodsReady) {
+
+    /** Without gang admission. */
+    public Scenario(String name, String description, Map<String, InstanceType> instanceTypes, List<Node> nodes,
+                    SchedulerConfig schedulerConfig, List<TeamQuota> quotas, List<Step> steps) {
+        this(name, description, instanceTypes, nodes, schedulerConfig, quotas, steps, null);
+    }
 
     /** One step of a scenario; {@code index} is its position in {@code $.steps}. */
     public sealed interface Step {
@@ -78,6 +86,14 @@ public record Scenario(String name, String description, Map<String, InstanceType
 
     /** Replace the cluster scheduler config (priority classes, FairShare). */
     public record ConfigChange(int index, SchedulerConfig config) implements Step {
+    }
+
+    /** Gang admission: every pod of a running workload is ready. */
+    public record PodsReady(int index, String workloadId) implements Step {
+    }
+
+    /** Virtual time moves on by exactly {@code by} (not the usual second); timers due meanwhile fire in time order. */
+    public record Advance(int index, java.time.Duration by) implements Step {
     }
 
     /**
@@ -130,7 +146,54 @@ public record Scenario(String name, String description, Map<String, InstanceType
         }
         List<TeamQuota> quotas = quotas(root.get("computeQuotas"), types, nodes);
         List<Step> steps = steps(root.get("steps"), types, nodes, quotas);
-        return new Scenario(name == null ? "" : name, description, types, nodes, config, quotas, steps);
+        return new Scenario(name == null ? "" : name, description, types, nodes, config, quotas, steps,
+                waitForPodsReady(root.get("waitForPodsReady")));
+    }
+
+    /**
+     * {@code "waitForPodsReady": {"timeout": "PT5M", "backoffBaseSeconds": 60, "backoffMaxSeconds": 3600,
+     * "backoffLimitCount": 3}}: gang admission on (absent: off); every member but the timeout has Kueue's default.
+     */
+    private static WaitForPodsReady waitForPodsReady(JsonNode v) {
+        if (v == null || v.isNull()) return null;
+        String path = "$.waitForPodsReady";
+        if (!v.isObject()) throw new ScenarioException(path, "must be an object (timeout, backoffBaseSeconds, backoffMaxSeconds, backoffLimitCount)");
+        for (Iterator<String> names = v.fieldNames(); names.hasNext(); ) {
+            String n = names.next();
+            if (!Set.of("timeout", "backoffBaseSeconds", "backoffMaxSeconds", "backoffLimitCount").contains(n)) {
+                throw new ScenarioException(path + "." + n, "unknown member; use timeout, backoffBaseSeconds, backoffMaxSeconds or backoffLimitCount");
+            }
+        }
+        java.time.Duration timeout = v.has("timeout") ? duration(v.get("timeout"), path + ".timeout") : WaitForPodsReady.DEFAULT_TIMEOUT;
+        java.time.Duration base = v.has("backoffBaseSeconds") ? seconds(v.get("backoffBaseSeconds"), path + ".backoffBaseSeconds")
+                : WaitForPodsReady.DEFAULT_BACKOFF_BASE;
+        java.time.Duration max = v.has("backoffMaxSeconds") ? seconds(v.get("backoffMaxSeconds"), path + ".backoffMaxSeconds")
+                : WaitForPodsReady.DEFAULT_BACKOFF_MAX;
+        Integer limit = null;
+        if (v.hasNonNull("backoffLimitCount")) {
+            if (!v.get("backoffLimitCount").canConvertToInt()) throw new ScenarioException(path + ".backoffLimitCount", "must be a whole number");
+            limit = v.get("backoffLimitCount").asInt();
+        }
+        try {
+            return new WaitForPodsReady(timeout, base, max, limit);
+        } catch (ValidationException e) {
+            throw at(path, e.violations().get(0));
+        }
+    }
+
+    private static java.time.Duration duration(JsonNode v, String path) {
+        try {
+            java.time.Duration d = java.time.Duration.parse(text(v, path, "an ISO-8601 duration such as PT5M"));
+            if (d.isNegative() || d.isZero()) throw new ScenarioException(path, "must be a positive duration, was " + v.asText());
+            return d;
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new ScenarioException(path, "must be an ISO-8601 duration such as PT5M, was '" + v.asText() + "'");
+        }
+    }
+
+    private static java.time.Duration seconds(JsonNode v, String path) {
+        if (v == null || !v.canConvertToLong() || v.asLong() < 0) throw new ScenarioException(path, "must be a whole number of seconds, 0 or more");
+        return java.time.Duration.ofSeconds(v.asLong());
     }
 
     private static ScenarioException at(String prefix, Violation v) {
@@ -229,7 +292,7 @@ public record Scenario(String name, String description, Map<String, InstanceType
         if (!over.isEmpty()) throw at(path, over.get(0));
     }
 
-    private static final String STEP_KINDS = "submit, finish, node, removeNode, quota, deleteQuota, schedulerConfig, expect";
+    private static final String STEP_KINDS = "submit, finish, node, removeNode, quota, deleteQuota, schedulerConfig, podsReady, advance, expect";
 
     /**
      * The steps. The cluster's nodes and quotas are followed through the steps so that a quota
@@ -287,6 +350,8 @@ public record Scenario(String name, String description, Map<String, InstanceType
                         throw at(vp, e.violations().get(0));
                     }
                 }
+                case "podsReady" -> out.add(new PodsReady(i, text(v, vp, "a workload id")));
+                case "advance" -> out.add(new Advance(i, duration(v, vp)));
                 default -> throw new ScenarioException(vp, "unknown step; use one of " + STEP_KINDS);
             }
         }

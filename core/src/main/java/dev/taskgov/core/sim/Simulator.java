@@ -56,13 +56,18 @@ public final class Simulator {
         Scheduler scheduler = new Scheduler(clock, mode, scenario.instanceTypes().values(), scenario.nodes());
         scheduler.applySchedulerConfig(scenario.schedulerConfig());
         for (TeamQuota q : scenario.quotas()) scheduler.applyQuota(q);
+        if (scenario.waitForPodsReady() != null) scheduler.waitForPodsReady(scenario.waitForPodsReady());
         List<ScenarioResult.Check> checks = new ArrayList<>();
         List<String> log = new ArrayList<>();
         Set<String> preemptedSince = new LinkedHashSet<>();
         for (Scenario.Step step : scenario.steps()) {
-            clock.advance(Duration.ofSeconds(1));
             String at = "[" + step.index() + "] ";
-            if (step instanceof Scenario.Expect e) {
+            Duration by = step instanceof Scenario.Advance a ? a.by() : Duration.ofSeconds(1);
+            advance(scheduler, clock, by, at, log, preemptedSince);
+            if (step instanceof Scenario.Advance a) {
+                log.add(at + "advance " + a.by() + " to " + clock.instant());
+                runUntilQuiet(scheduler, at, log, preemptedSince);
+            } else if (step instanceof Scenario.Expect e) {
                 checks.addAll(check(scheduler, e, preemptedSince));
                 preemptedSince.clear();
             } else {
@@ -73,6 +78,21 @@ public final class Simulator {
         boolean ok = checks.stream().allMatch(ScenarioResult.Check::ok);
         List<ScenarioResult.FinalState> finals = scheduler.workloads().stream().map(Simulator::finalState).toList();
         return new ScenarioResult(scenario.name(), file, ok, checks, finals, log);
+    }
+
+    /**
+     * Moves virtual time on by {@code by}: gang admission's timers due meanwhile fire in time order, the scheduler
+     * running at each one's time.
+     */
+    private static void advance(Scheduler scheduler, VirtualClock clock, Duration by, String at, List<String> log,
+                                Set<String> preemptedSince) {
+        Instant target = clock.instant().plus(by);
+        for (Optional<Instant> next = scheduler.nextDeadline(); next.isPresent() && !next.get().isAfter(target);
+             next = scheduler.nextDeadline()) {
+            if (next.get().isAfter(clock.instant())) clock.advance(Duration.between(clock.instant(), next.get()));
+            runUntilQuiet(scheduler, at + "at " + clock.instant() + ": ", log, preemptedSince);
+        }
+        if (target.isAfter(clock.instant())) clock.advance(Duration.between(clock.instant(), target));
     }
 
     /** Feeds one step (not an expect) to the scheduler; returns what happened, for the log. */
@@ -102,6 +122,8 @@ public final class Simulator {
         } else if (step instanceof Scenario.DeleteQuota q) {
             scheduler.removeQuota(q.team());
             return "deleteQuota " + q.team();
+        } else if (step instanceof Scenario.PodsReady r) {
+            return "podsReady " + r.workloadId() + ": " + scheduler.podsReady(r.workloadId()).message();
         } else if (step instanceof Scenario.ConfigChange c) {
             scheduler.applySchedulerConfig(c.config());
             return "schedulerConfig " + c.config().priorityClasses() + " FairShare " + (c.config().fairShare() ? "Enabled" : "Disabled");

@@ -35,7 +35,7 @@ class EvictionDecidedTest {
     @Test
     void onlyTheReasonsWithoutAPreemptorAreAdmissionsOwn() {
         assertThat(Arrays.stream(PreemptionReason.values()).filter(r -> !r.hasPreemptor()))
-                .containsExactly(PreemptionReason.NodeFailure, PreemptionReason.QuotaRemoved);
+                .containsExactly(PreemptionReason.NodeFailure, PreemptionReason.QuotaRemoved, PreemptionReason.PodsReadyTimeout);
         for (PreemptionReason r : PreemptionReason.values()) {
             EvictionDecided e = new EvictionDecided("w", "team-a", r, "m", AT, null);
             assertThat(e.violations().isEmpty()).as("%s", r).isEqualTo(!r.hasPreemptor());
@@ -48,7 +48,7 @@ class EvictionDecidedTest {
                 .containsExactly("workloadId", "team", "reason", "message", "evictedAt", "clusterArn");
         assertThat(new EvictionDecided("w", "team-a", PreemptionReason.FairSharing, "m", AT, null).violations())
                 .singleElement().satisfies(v -> assertThat(v.toString()).isEqualTo("reason: an eviction admission-service "
-                        + "decides itself has no preemptor: NodeFailure or QuotaRemoved, was FairSharing (preemption-service "
+                        + "decides itself has no preemptor: NodeFailure, QuotaRemoved or PodsReadyTimeout, was FairSharing (preemption-service "
                         + "decides that one)"));
     }
 }

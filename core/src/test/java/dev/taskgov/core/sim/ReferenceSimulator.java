@@ -95,7 +95,7 @@ final class ReferenceSimulator {
      * AbsoluteBorrowLimits, a Failed finish that retries).
      */
     static boolean models(Scenario scenario) {
-        return !scenario.schedulerConfig().idleResourceSharing()
+        return scenario.waitForPodsReady() == null && !scenario.schedulerConfig().idleResourceSharing()
                 && scenario.quotas().stream().allMatch(q -> q.absoluteBorrowLimits().isEmpty())
                 && scenario.steps().stream().allMatch(s -> s instanceof Scenario.Submit || s instanceof Scenario.Expect
                         || s instanceof Scenario.Finish f && f.outcome() != dev.taskgov.core.events.WorkloadFinished.Outcome.Failed);

@@ -78,7 +78,7 @@ class ScenarioChangeStepsTest {
                         "must be a whole number in 0..100, was 101",
                         "{\"schedulerConfig\": {\"PriorityClasses\": [{\"Name\": \"training\", \"Weight\": 101}]}}"),
                 invalid("an unknown step", "$.steps[0].drainNode",
-                        "unknown step; use one of submit, finish, node, removeNode, quota, deleteQuota, schedulerConfig, expect",
+                        "unknown step; use one of submit, finish, node, removeNode, quota, deleteQuota, schedulerConfig, podsReady, advance, expect",
                         "{\"drainNode\": \"n1\"}"));
     }
 
