@@ -38,7 +38,7 @@ import io.quarkus.test.junit.QuarkusTest;
 /**
  * The application is wired to a real broker (test-support's shared one): a record written to
  * {@code taskgov.workload.submitted} comes back with its key, value and CloudEvents headers, and the
- * latest-value topics are compacted as design.md says.
+ * latest-value topics are compacted as docs/architecture.md ("The wire contract") says.
  */
 @QuarkusTest
 @WithTestResource(KafkaTestResource.class)

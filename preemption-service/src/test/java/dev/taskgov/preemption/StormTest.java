@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * A storm of 200 preemption requests published concurrently by four teams against a full
  * cluster (25 nodes x 8 accelerators; team-d borrows 20 of team-c's idle quota), checked only by
- * reading the topics: invariants 1-4 of design.md hold on the resulting state (what was admitted,
+ * reading the topics: invariants 1-4 of docs/semantics.md ("Invariants") hold on the resulting state (what was admitted,
  * minus what was evicted, plus the room reserved for each preemptor), no victim is evicted twice,
  * every request is served once. Then the same with the decider replaced in the middle.
  */

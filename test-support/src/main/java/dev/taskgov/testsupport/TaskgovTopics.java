@@ -6,7 +6,7 @@ import dev.taskgov.core.events.TopicCatalog.Names;
 import java.util.List;
 
 /**
- * The topics of design.md ("Kafka topics") as tests create them: names and compaction from
+ * The topics of docs/architecture.md ("The wire contract") as tests create them: names and compaction from
  * {@link TopicCatalog}, which the services and the local runtime ({@code deploy/local/taskgov-local}) use too.
  */
 public final class TaskgovTopics {

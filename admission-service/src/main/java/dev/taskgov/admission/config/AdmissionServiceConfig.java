@@ -13,7 +13,7 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "taskgov")
 public interface AdmissionServiceConfig {
 
-    /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
+    /** Kafka topic names (docs/architecture.md, "The wire contract"); shared by every service, defaults in {@link TopicsConfig}. */
     TopicsConfig topics();
 
     /** This service's Kafka login (service-support). */

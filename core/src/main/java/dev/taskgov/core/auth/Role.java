@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  */
 public sealed interface Role {
 
-    /** A team name as design.md spells it ({@code ComputeQuotaTarget.TeamName}). */
+    /** A team name as SageMaker spells it ({@code ComputeQuotaTarget.TeamName}). */
     Pattern TEAM_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9]){0,39}");
 
     record Admin() implements Role {

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Every Kafka topic taskgov uses, in one place: design.md's nine ("Kafka topics"), the access keys and the audit trail and the two deciders' own
+ * Every Kafka topic taskgov uses, in one place: the nine of docs/architecture.md ("The wire contract"), the access keys and the audit trail and the two deciders' own
  * changelogs, each with its default name, the property that renames it, whether it is compacted (latest value
  * per key) and how many partitions a service gives it when it creates it. The services' typed configuration
  * ({@code TopicsConfig}, the changelog settings), their topic creation, the local runtime, test-support and the
@@ -76,7 +76,7 @@ public final class TopicCatalog {
     public static final Topic PREEMPTION_CHANGELOG =
             new Topic(Names.PREEMPTION_CHANGELOG, "taskgov.preemption.changelog-topic", true, WORKLOAD_PARTITIONS);
 
-    /** design.md's topics, the public contract between the services and their users. */
+    /** the public topics (docs/architecture.md, "The wire contract"), the public contract between the services and their users. */
     public static final List<Topic> SHARED = List.of(WORKLOAD_SUBMITTED, WORKLOAD_FINISHED, WORKLOAD_ADMITTED,
             WORKLOAD_PREEMPTED, WORKLOAD_STATUS, PREEMPTION_REQUESTED, QUOTA, TOPOLOGY, DEADLETTER, CREDENTIALS, AUDIT);
 

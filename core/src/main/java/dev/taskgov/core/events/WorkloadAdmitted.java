@@ -37,7 +37,7 @@ public record WorkloadAdmitted(String workloadId, String team, Instant admittedA
         return new WorkloadAdmitted(workloadId, team, admittedAt, borrowed, podSets, reason, cluster);
     }
 
-    /** The {@link #reason} of a new placement after a node failure (design.md "A cluster that changes while workloads run"). */
+    /** The {@link #reason} of a new placement after a node failure (docs/semantics.md, "A changing cluster"). */
     public static final String NODE_REPLACED = "NodeReplaced";
 
     /** An admission (no reason). */

@@ -80,7 +80,7 @@ public record SchedulerConfig(Map<String, Integer> priorityClasses, boolean fair
         }
     }
 
-    /** A class's weight now; a class that no longer exists (or none) counts as the lowest (design.md). */
+    /** A class's weight now; a class that no longer exists (or none) counts as the lowest (docs/semantics.md, "Priorities and priority classes"). */
     public int weightOf(Optional<String> priorityClass) {
         return priorityClass.map(c -> priorityClasses.getOrDefault(c, defaultPriority())).orElse(defaultPriority());
     }

@@ -58,7 +58,7 @@ import java.util.function.Supplier;
  * The fit test of every step is quota and placement together, the placement honouring the
  * preemptor's topology request and node selectors, on the cluster with the taken victims'
  * resources released: for a required level the set found holds the pod set in one domain of that
- * level. The order above is never left for the sake of the placement (design.md: victims are taken
+ * level. The order above is never left for the sake of the placement (docs/semantics.md, "Restore unneeded victims": victims are taken
  * in this order, then the unneeded ones restored), as in Kueue: a preferred level may be climbed
  * above, or the pods spread, with the set the order gives.
  */
@@ -120,7 +120,7 @@ public final class PreemptionPlanner {
         }
         if (view.config().fairShare()) {
             // Kueue returns the fair-sharing candidates and the own team's lower-priority ones
-            // together: others first (already in victim order), then own (design.md, rule 2).
+            // together: others first (already in victim order), then own (docs/semantics.md, "Fair-sharing preemption").
             Candidates candidates = othersWhileBorrowing(view, preemptor, types).only(mayEvict).then(ownLower);
             PreemptionPlan p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_FINAL_SHARE);
             if (p == null) p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_INITIAL_SHARE);

@@ -693,7 +693,7 @@ public final class Scheduler {
             Candidate head = c.heads.poll();
             if (head.version != cache.version()) {
                 // Evaluated afresh, not just re-checked: its best-fit placement is computed on what
-                // is free now (design.md: after every admission all pending heads are tried again).
+                // is free now (docs/semantics.md, "Which head goes first": after every admission the remaining heads are evaluated again).
                 Candidate fresh = evaluate(head.queue, head.entry, c);
                 if (fresh == null) {
                     Candidate next = findCandidate(head.queue, c);
@@ -731,7 +731,7 @@ public final class Scheduler {
     }
 
     /**
-     * design.md: "After every admission or eviction all pending heads are tried again", and a team
+     * docs/semantics.md, "Team heads": after an admission that evicted workloads every head is chosen again, and a team
      * is represented by its first pending workload in queue order that can be admitted now. After
      * an admission with evictions this is done at once, parked workloads included: the victims free
      * room, and a victim just requeued must not stand before an earlier workload of its team, nor a
@@ -880,8 +880,8 @@ public final class Scheduler {
         if (waitForPodsReady != null) {
             timers.add(new Timer(e.admittedAt().plus(waitForPodsReady.timeout()), ++timerSeq, e, false, e.admissionSeq()));
         }
-        // Every admission gives the parked workloads another look (design.md: "After every
-        // admission or eviction all pending heads are tried again"): the team may now borrow,
+        // Every admission gives the set-aside workloads another look (docs/semantics.md, "Team heads": they are
+        // looked at again after the next release): the team may now borrow,
         // which lets a lender reclaim and makes its workloads fair-sharing candidates, and a new
         // lower-priority workload is something a parked one of its team may preempt.
         released = true;

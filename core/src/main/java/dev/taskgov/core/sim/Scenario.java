@@ -30,7 +30,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A parsed, valid scenario file (see design.md, "Scenario files").
+ * A parsed, valid scenario file (see docs/semantics.md, "Scenario files").
  *
  * @param instanceTypes  by name
  * @param nodes          in file order, allocatable filled in from the instance types

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Input rules for a workload's pod sets (design.md "Input and lifecycle"). Every violation is one
+ * Input rules for a workload's pod sets (docs/semantics.md, "Input validation and rejections"). Every violation is one
  * sentence that starts with the field path, e.g. {@code podSets[1].count: must be at least 1, was 0}.
  * Negative requests cannot be represented ({@link dev.taskgov.core.resources.Resources} refuses them).
  */

@@ -11,7 +11,7 @@ import java.util.Map;
  * on each node. Mutable and not thread-safe: its owner (the scheduler, and the planner's what-ifs,
  * which undo themselves) updates it incrementally as workloads are admitted, finish or are evicted.
  *
- * <h2>Placement rules (design.md "Topology")</h2>
+ * <h2>Placement rules (docs/semantics.md, "Topology placement")</h2>
  * A domain's capacity for a pod set is how many of its pods fit on the domain's ready nodes of the
  * pod set's instance type (per node: the floor of free / per-pod over all three resources).
  * <ul>

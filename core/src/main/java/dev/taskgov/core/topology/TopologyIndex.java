@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * The best-fit topology placement of design.md "Topology".
+ * The best-fit topology placement of docs/semantics.md, "Topology placement".
  *
  * <p>Two parts: the {@link Structure} (one {@link DomainTree} per instance type, node slots) and
  * the state (each slot's node record and reserved resources, plus per pod shape the capacity of

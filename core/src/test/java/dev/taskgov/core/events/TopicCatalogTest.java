@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The one topic catalog says what design.md's "Kafka topics" table says, and names each topic once. */
+/** The one topic catalog says what docs/architecture.md's "The wire contract" table says, and names each topic once. */
 class TopicCatalogTest {
 
     @Test

@@ -187,7 +187,7 @@ class WorkloadValidationTest {
 
     static Stream<org.junit.jupiter.params.provider.Arguments> contractJson() {
         return Stream.of(
-                org.junit.jupiter.params.provider.Arguments.of("WorkloadAdmitted as in design.md", new WorkloadAdmitted("team-a-train-001", "team-a",
+                org.junit.jupiter.params.provider.Arguments.of("WorkloadAdmitted as in the wire contract", new WorkloadAdmitted("team-a-train-001", "team-a",
                                 Instant.parse("2026-11-30T10:00:01Z"), Map.of("ml.p5.48xlarge", acc(8)),
                                 List.of(new WorkloadAdmitted.AdmittedPodSet("worker", "ml.p5.48xlarge",
                                         new WorkloadAdmitted.Domain("topology.k8s.aws/network-node-layer-3", "nn-b1-r2"),

@@ -18,7 +18,7 @@ import static dev.taskgov.core.scheduling.Cluster.never;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * design.md "A cluster that changes while workloads run", one named case per rule: nodes fail,
+ * docs/semantics.md, "A changing cluster", one named case per rule: nodes fail,
  * leave and come back, quotas are created, shrunk, disabled and deleted, and priority classes
  * change while workloads run. Each case compares the whole result: every decision in order
  * (admissions, node replacements, evictions with their reason, preemptions) and every

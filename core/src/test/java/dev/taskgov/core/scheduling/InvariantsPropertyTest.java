@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Random submit/finish sequences (seeded, so a failure replays), also with nodes failing and
- * returning and quotas and priority classes edited between submissions, never break design.md's
+ * returning and quotas and priority classes edited between submissions, never break docs/semantics.md's "Invariants":
  * invariants 1 (team usage within nominal + borrowing limit, or what it kept after its quota
  * shrank; cohort within the ready capacity), 2 (node pods within allocatable, none on a failed
  * node), 3 (admitted at most once per submission; every workload admitted, pending with a reason,

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A differential check of the core scheduler against {@link ReferenceSimulator}, an independent
- * reading of design.md: first the reference must hold every public scenario file (else the
+ * reading of docs/semantics.md: first the reference must hold every public scenario file (else the
  * reference or the file is wrong); then on random scenarios ({@link RandomScenarios}) the core
  * {@link Simulator}, in both scheduler modes, must see exactly what the reference sees after every
  * step (states, preempted sets, placements).
@@ -45,7 +45,7 @@ class ReferenceDifferentialTest {
                 f.getParent().getFileName() + "/" + f.getFileName(), () -> {
                     Scenario s = Scenario.read(f);
                     List<String> wrong = disagreements(s);
-                    assertThat(wrong).as("the reference reading of design.md disagrees with " + f).isEmpty();
+                    assertThat(wrong).as("the reference reading of docs/semantics.md disagrees with " + f).isEmpty();
                 }));
     }
 

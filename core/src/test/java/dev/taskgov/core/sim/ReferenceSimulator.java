@@ -25,11 +25,11 @@ import java.util.TreeSet;
 import java.util.function.BiPredicate;
 
 /**
- * An independent, deliberately naive reading of design.md ("Resources and quotas", "Topology",
+ * An independent, deliberately naive reading of docs/semantics.md ("Quotas", "Lending and borrowing", "Fair share", "Topology placement",
  * "Admission order and preemption", "Precise rules"), used only as a test oracle for the core
  * scheduler. It shares nothing with {@code Scheduler}, {@code PreemptionPlanner} or
  * {@code TopologyIndex}: every decision is recomputed from the list of running workloads, and
- * every rule is written the way design.md words it, without any index or cache. Only the parsed
+ * every rule is written the way docs/semantics.md words it, without any index or cache. Only the parsed
  * input records ({@link Scenario}, {@link TeamQuota}'s derived amounts) are shared.
  *
  * <p>Out of scope (see {@link #models}): the steps of a changing cluster and the repository's
@@ -89,9 +89,9 @@ final class ReferenceSimulator {
     }
 
     /**
-     * Whether the reference models everything a scenario uses: design.md's submit, finish and
+     * Whether the reference models everything a scenario uses: docs/semantics.md's submit, finish and
      * expect steps, on a fixed cluster and policy. Not modelled: the steps of a changing cluster,
-     * and the repository's extensions beyond design.md (IdleResourceSharing Enabled,
+     * and the repository's extensions beyond docs/semantics.md (IdleResourceSharing Enabled,
      * AbsoluteBorrowLimits, a Failed finish that retries).
      */
     static boolean models(Scenario scenario) {

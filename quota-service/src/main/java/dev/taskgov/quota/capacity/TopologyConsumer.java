@@ -16,7 +16,7 @@ import java.util.List;
 
 /**
  * Learns the governed clusters and their capacity from the compacted topology topic (key =
- * {@code <ClusterArn>#<node name>}, value = the node record of design.md, tombstone = node gone; key =
+ * {@code <ClusterArn>#<node name>}, value = the node record of the wire contract, tombstone = node gone; key =
  * {@code <ClusterArn>}: the cluster's declaration; a bare node name: the unnamed cluster). Every instance reads the topic from the start
  * (its own consumer group), so it always knows every node. A record that cannot be read is refused
  * and goes to the dead-letter topic with the reason ({@link QuotaDeadLetters}). Each handled record is told to

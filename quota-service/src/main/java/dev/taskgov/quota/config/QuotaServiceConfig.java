@@ -16,7 +16,7 @@ import java.util.Map;
 @ConfigMapping(prefix = "taskgov")
 public interface QuotaServiceConfig {
 
-    /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
+    /** Kafka topic names (docs/architecture.md, "The wire contract"); shared by every service, defaults in {@link TopicsConfig}. */
     TopicsConfig topics();
 
     /** This service's Kafka login (service-support). */

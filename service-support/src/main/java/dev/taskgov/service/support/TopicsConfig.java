@@ -4,7 +4,7 @@ import dev.taskgov.core.events.TopicCatalog.Names;
 import io.smallrye.config.WithDefault;
 
 /**
- * The Kafka topic names (design.md, "Kafka topics"), as the config group {@code taskgov.topics.*} of every
+ * The Kafka topic names (docs/architecture.md, "The wire contract"), as the config group {@code taskgov.topics.*} of every
  * service's {@code @ConfigMapping}: the defaults come from {@link dev.taskgov.core.events.TopicCatalog}, and
  * {@code application.properties} refers to them, e.g. {@code ${taskgov.topics.quota}}.
  */

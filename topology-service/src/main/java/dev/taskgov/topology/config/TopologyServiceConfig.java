@@ -15,7 +15,7 @@ public interface TopologyServiceConfig {
     /** Node sources, polling and labelling ({@code taskgov.topology.*}). */
     dev.taskgov.topology.TopologyConfig topology();
 
-    /** Kafka topic names (design.md, "Kafka topics"); shared by every service, defaults in {@link TopicsConfig}. */
+    /** Kafka topic names (docs/architecture.md, "The wire contract"); shared by every service, defaults in {@link TopicsConfig}. */
     TopicsConfig topics();
 
     /** This service's Kafka login (service-support). */
