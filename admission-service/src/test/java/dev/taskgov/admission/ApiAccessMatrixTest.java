@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 16's matrix for admission-service's HTTP API: every endpoint x admin, own team, other team, viewer, unknown
+ * The access matrix (docs/security.md) for admission-service's HTTP API: every endpoint x admin, own team, other team, viewer, unknown
  * key, wrong secret, no signature, skewed clock and replay, each allowed or refused with the exact error; a team key
  * asking for another team's workload gets 403 with a message saying why, and none of that team's data.
  */

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The bad inputs of issue 17, each through a real broker: every one ends on the dead-letter topic
+ * Bad inputs, each through a real broker: every one ends on the dead-letter topic
  * with a reason naming the field and the rule, or as a workload whose status says why, never
  * admitted as something else than what was written.
  */

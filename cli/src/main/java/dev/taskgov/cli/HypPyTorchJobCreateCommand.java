@@ -131,7 +131,7 @@ public class HypPyTorchJobCreateCommand extends CliCommand {
      * compute quota allocates in the workload's cluster, when it names exactly one. Read from admission-service's
      * ledger ({@code GET /teams}, as {@code taskgov get teams} shows it): the quota the workload will be governed by, over
      * the signed HTTP client the submission uses anyway, rather than through the SageMaker client, whose build and first
-     * call were most of this command's time (docs/benchmarks.md, "create hyp-pytorch-job without the SageMaker client").
+     * call were most of this command's time (docs/benchmarks.md, "CLI start time").
      */
     private String instanceTypeOfTeamQuota(String clusterArn) {
         String team = new WorkloadSubmitted(flags.jobName, flags.namespace, null, null, null, null, List.of()).team();

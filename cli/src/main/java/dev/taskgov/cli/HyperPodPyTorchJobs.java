@@ -24,7 +24,7 @@ import java.util.Map;
  *
  * <p>Built in code on fabric8's model: the replica spec's {@code template} is a typed {@link PodTemplateSpec}, so the
  * shared manifests translator reads it as it is (no Jackson binding, whose introspection of the pod model was most of
- * the command's own time, docs/benchmarks.md, issue #18), and the same object is what {@code --print-manifest} and
+ * the command's own time, docs/benchmarks.md, "CLI start time"), and the same object is what {@code --print-manifest} and
  * {@code -o yaml} print and what {@code --kubernetes} creates.
  */
 final class HyperPodPyTorchJobs {

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The partition benchmark of issue #15 point 5 (docs/benchmarks.md), NOT part of the test suite (the name does
+ * The partition benchmark (docs/benchmarks.md, "Partitioned deciders and failover"), NOT part of the test suite (the name does
  * not match surefire's test patterns; it runs only when named): admission decisions per second and
  * submit-to-admitted latency with 1, 2 and 4 admission decider processes over 16 clusters, CPU seconds of the
  * deciders per 1,000 decisions, and the failover time from {@code kill -9} of an owner to the next admission in

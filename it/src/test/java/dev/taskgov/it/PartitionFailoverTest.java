@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue #15 point 4 (failover): three admission and three preemption deciders, each in its own process, share
+ * Failover: three admission and three preemption deciders, each in its own process, share
  * eight clusters (the eight partitions of the workload topics); in the middle of a burst that makes every
  * cluster reclaim lent capacity, one admission process and one preemption process are killed with
  * {@code kill -9}. Their partitions move to the survivors; reading every topic afterwards, per cluster: nothing

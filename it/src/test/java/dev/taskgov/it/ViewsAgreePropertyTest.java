@@ -33,7 +33,7 @@ import java.util.TreeSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * issue #14: admission-service and preemption-service build their pictures of the cluster from
+ * Admission-service and preemption-service build their pictures of the cluster from
  * the same records (quotas, scheduler config, nodes, submitted, admitted, finished and preempted
  * workloads), each in its own way (admission's {@code Scheduler}, preemption's
  * {@code ClusterState}). After every step of a random sequence, once both deciders have read

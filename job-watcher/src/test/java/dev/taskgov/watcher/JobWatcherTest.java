@@ -440,7 +440,7 @@ class JobWatcherTest {
     }
 
     /**
-     * Item 5 of issue 16: the namespace is the team (the cluster's RBAC, deploy/k8s/teams, lets a team's group
+     * The namespace is the team (the cluster's RBAC, deploy/k8s/teams, lets a team's group
      * create jobs only in its own namespace). A job that a member of team-name put in team-other's namespace,
      * labelled as if it were team-name's (its queue, a team label), is governed as team-other's.
      */

@@ -216,7 +216,7 @@ class ManifestsTest {
     }
 
     /**
-     * deploy/k8s/teams (issue 16, item 5): each team's group may create jobs only in its own namespace
+     * deploy/k8s/teams: each team's group may create jobs only in its own namespace
      * {@code hyperpod-ns-<team>}, and may not update or patch them (unsuspending is taskgov's decision); nothing
      * cluster-wide, nothing for another namespace.
      */

@@ -41,7 +41,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  * is bound to fabric8's {@link PodTemplateSpec} (Jackson); a {@link PodTemplateSpec} already, as a job built in code
  * carries it ({@code taskgov create hyp-pytorch-job} builds its HyperPodPyTorchJob so), is taken as it is. The rules
  * above then read the same typed template either way. Binding a map makes Jackson introspect the whole pod model
- * (hundreds of fabric8 classes), a cost a short-lived CLI command need not pay for a job it built (docs/benchmarks.md, issue #18).
+ * (hundreds of fabric8 classes), a cost a short-lived CLI command need not pay for a job it built (docs/benchmarks.md, "CLI start time").
  */
 public final class ManifestTranslator {
 

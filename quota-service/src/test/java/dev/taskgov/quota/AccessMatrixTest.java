@@ -45,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 16's matrix for quota-service: every operation of its API (the ten SageMaker operations with the real
+ * The access matrix (docs/security.md) for quota-service: every operation of its API (the ten SageMaker operations with the real
  * {@code SageMakerClient} and the {@code aws} CLI; taskgov's credentials and audit endpoints) x every caller
  * (admin, own team, other team, viewer, unknown key, wrong secret, no signature, skewed clock, replay), each either
  * allowed or refused with the exact AWS error type and status.

@@ -21,7 +21,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 16's matrix for topology-service's one endpoint, {@code GET /topology} (cluster-wide: admins and viewers):
+ * The access matrix (docs/security.md) for topology-service's one endpoint, {@code GET /topology} (cluster-wide: admins and viewers):
  * admin, own team, other team, viewer, unknown key, wrong secret, no signature, skewed clock, replay.
  */
 @QuarkusTest

@@ -5,8 +5,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Who sent a request (the owner of the access key that signed it) and the roles it holds. The access rules of
- * issue 16 are decided here, once, for every service.
+ * Who sent a request (the owner of the access key that signed it) and the roles it holds. The access rules
+ * (docs/security.md) are decided here, once, for every service.
  */
 public record Principal(String name, Set<Role> roles) {
 

@@ -3,7 +3,7 @@ package dev.taskgov.core.auth;
 import java.util.regex.Pattern;
 
 /**
- * What a principal may do (issue 16): {@code admin} changes quotas, scheduler configs and credentials and reads
+ * What a principal may do (docs/security.md): {@code admin} changes quotas, scheduler configs and credentials and reads
  * everything; {@code team:<name>} submits, finishes, dry-runs and reads that team's workloads and reads its own
  * quota; {@code viewer} reads everything and changes nothing.
  */

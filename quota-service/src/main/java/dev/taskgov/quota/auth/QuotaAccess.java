@@ -6,7 +6,7 @@ import dev.taskgov.service.support.auth.AuthFailure;
 import java.util.Set;
 
 /**
- * Who may call which SageMaker operation (issue 16): an admin everything; a viewer the Describe and List calls; a
+ * Who may call which SageMaker operation (docs/security.md): an admin everything; a viewer the Describe and List calls; a
  * team key only {@code DescribeComputeQuota} and {@code ListComputeQuotas}, and only for its own team's quota (the
  * operations check the team of what they return: {@link #mayReadQuotaOf}). Nothing else changes anything.
  */

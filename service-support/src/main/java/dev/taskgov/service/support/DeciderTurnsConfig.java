@@ -15,7 +15,7 @@ public interface DeciderTurnsConfig {
      * ({@link TransactionalLoop.Turns#commitInterval}). Zero (the default) decides each record as soon as it is read.
      * At a steady rate an interval makes the transactions fewer and larger: at 500 submissions per second, 20 ms cut the
      * CPU per workload of all processes by a fifth to a quarter and 50 ms by about a third, while each decision waits up
-     * to the interval more (docs/benchmarks.md, "A commit interval for steady rates"). Kafka Streams'
+     * to the interval more (docs/benchmarks.md, "Decider settings and their measured effect"). Kafka Streams'
      * {@code commit.interval.ms} makes the same trade.
      */
     @WithDefault("0s")

@@ -9,8 +9,8 @@ import java.util.Properties;
  * How a reader that decides nothing fetches (topology-service's view of the workload topics, admission-service's read
  * replica): in batches, the broker answering when {@value #MIN_BYTES} bytes wait or the wait is over, rather than
  * as soon as anything was committed. At a steady rate every small transaction otherwise wakes each such reader for a
- * fetch of a few records, and answering fetches is most of the broker's CPU (docs/benchmarks.md, "Fewer records per
- * workload, fewer fetches"). What they serve is then up to the wait older; the deciders and the clients waiting for
+ * fetch of a few records, and answering fetches is most of the broker's CPU (docs/benchmarks.md, "Decider
+ * settings and their measured effect"). What they serve is then up to the wait older; the deciders and the clients waiting for
  * a decision fetch as before.
  */
 public final class FollowerFetch {

@@ -137,7 +137,7 @@ public final class Outbox {
      * {@code emitLatest} under the same key replaces it; one never replaced is sent when the batch ends ({@link #flush},
      * before the commit). A read_committed reader sees a transaction's records all at once, so a replaced one was never
      * a state anybody could read on its own; a workload submitted and admitted in one batch then costs one changelog and
-     * one status record, not two of each (docs/benchmarks.md, "Fewer records per workload, fewer fetches"). Only such
+     * one status record, not two of each (docs/benchmarks.md, "Decider settings and their measured effect"). Only such
      * states are held: what is held is sent at the end, not while the batch is applied. The value must not change
      * afterwards: it is encoded when sent, so a replaced record is never encoded.
      */

@@ -781,7 +781,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         // The coordinator answers a transaction's first request with CONCURRENT_TRANSACTIONS until the previous
         // commit's markers are written (a few ms after commitTransaction() returns), and the producer's sender thread
         // sleeps retry.backoff.ms before asking again: with Kafka's 100 ms, a quiet partition's commits often waited a
-        // whole backoff (docs/benchmarks.md, "The transactions' retry backoff").
+        // whole backoff (docs/benchmarks.md, "Decider settings and their measured effect").
         props.putIfAbsent(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, TRANSACTION_RETRY_BACKOFF_MS);
         return props;
     }

@@ -47,7 +47,7 @@ import java.util.regex.Pattern;
  * <p>It also tells the holds when they may forget: after the records that recorded release markers were applied, it
  * takes the end offsets of every partition it reads (at most every {@link #SEAL_INTERVAL}) and seals those markers
  * with them; once its positions have passed a sealed snapshot, every admission made before those markers has been
- * read, and they are forgotten ({@link WorkloadHolds}, issue #19).
+ * read, and they are forgotten ({@link WorkloadHolds}).
  */
 final class WorkloadEventsLoop implements AutoCloseable {
 

@@ -114,7 +114,7 @@ class StaticTopologyServiceTest {
     }
 
     /**
-     * Issue #19: a workload with {@code taskgov.dev/max-retry} that fails is admitted again under the same id
+     * A workload with {@code taskgov.dev/max-retry} that fails is admitted again under the same id
      * (admission-service queues it again, reason RetryAfterFailure) and must hold its nodes again; once it ends for
      * good and the consumer has read past its finish, nothing of it is kept.
      */
