@@ -1,12 +1,17 @@
 package dev.taskgov.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.cluster.ClusterArn;
 import picocli.CommandLine.Option;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
 /**
  * {@code --cluster ARN} (env {@code TASKGOV_CLUSTER}, else the cluster of {@code taskgov set-cluster-context}): the
- * governed cluster a command works in. Optional while the deployment governs one cluster; with several,
- * admission-service refuses a command that names none.
+ * governed cluster a command works in. Optional while the deployment governs one cluster; with several, a command
+ * that changes something must name one, and a read that names none covers them all ({@link #toRead}).
  */
 final class ClusterOption {
 
@@ -22,5 +27,24 @@ final class ClusterOption {
             throw CliException.invalid("--cluster: " + p);
         });
         return cluster;
+    }
+
+    /**
+     * The clusters a read covers: the one named (this option, {@code TASKGOV_CLUSTER}, the context), else every cluster
+     * the deployment governs ({@code GET /clusters}); a list of one null when it governs at most one (the only one).
+     */
+    List<String> toRead(AdmissionClient admission) {
+        String named = arn();
+        if (named != null) return List.of(named);
+        List<String> all = new ArrayList<>();
+        for (JsonNode c : admission.clusters().path("clusters")) {
+            if (c.hasNonNull("clusterArn")) all.add(c.get("clusterArn").asText());
+        }
+        return all.size() <= 1 ? Collections.singletonList(null) : all;
+    }
+
+    /** A cluster as a table shows it: its short id (the last part of its ARN). */
+    static String shortName(String arn) {
+        return arn == null ? "(unnamed)" : ClusterArn.of(arn).shortId();
     }
 }

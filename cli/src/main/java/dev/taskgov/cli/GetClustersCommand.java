@@ -29,12 +29,21 @@ public class GetClustersCommand extends CliCommand {
             OutputOption.names("cluster", clusters, c -> Views.text(c, "clusterArn")).forEach(out()::println);
             return 0;
         }
-        Table t = output.wide() ? new Table("CLUSTER", "NODES", "CAPACITY", "QUOTA", "USED", "WORKLOADS", "FAIRSHARE", "CLASSES")
-                : new Table("CLUSTER", "NODES", "CAPACITY", "QUOTA", "USED", "WORKLOADS");
+        // By default a line fits 120 columns: the cluster's short id and accelerators per instance type; -o wide
+        // adds the ARN, every resource and the policy.
+        Table t = output.wide() ? new Table("CLUSTER", "ARN", "NODES", "CAPACITY", "QUOTA", "USED", "WORKLOADS", "FAIRSHARE", "CLASSES")
+                : new Table("CLUSTER", "NODES", "CAPACITY(ACC)", "QUOTA(ACC)", "USED(ACC)", "WORKLOADS");
         for (JsonNode c : clusters) {
-            List<Object> row = new ArrayList<>(List.of(c.hasNonNull("clusterArn") ? Views.text(c, "clusterArn") : "(unnamed)",
-                    c.path("readyNodes").asInt() + "/" + c.path("nodes").asInt(), amounts(c.get("capacity")),
-                    amounts(c.get("quota")), amounts(c.get("used")), Views.counts(c.get("workloads"))));
+            String arn = c.hasNonNull("clusterArn") ? Views.text(c, "clusterArn") : null;
+            List<Object> row = new ArrayList<>(List.of(ClusterOption.shortName(arn)));
+            if (output.wide()) row.add(arn == null ? "(unnamed)" : arn);
+            row.add(c.path("readyNodes").asInt() + "/" + c.path("nodes").asInt());
+            if (output.wide()) {
+                row.addAll(List.of(amounts(c.get("capacity")), amounts(c.get("quota")), amounts(c.get("used"))));
+            } else {
+                row.addAll(List.of(accelerators(c.get("capacity")), accelerators(c.get("quota")), accelerators(c.get("used"))));
+            }
+            row.add(Views.counts(c.get("workloads")));
             if (output.wide()) {
                 row.add(c.path("fairShare").asBoolean() ? "Enabled" : "Disabled");
                 row.add(Views.counts(c.get("priorityClasses")));
@@ -44,6 +53,14 @@ public class GetClustersCommand extends CliCommand {
         if (t.isEmpty()) err().println("No clusters governed yet (topology-service declares them).");
         else t.print(out());
         return 0;
+    }
+
+    /** Accelerators per instance type ("ml.p5.48xlarge=256"), or "-" when there are none. */
+    private static String accelerators(JsonNode byType) {
+        if (byType == null || !byType.isObject() || byType.isEmpty()) return "-";
+        List<String> parts = new ArrayList<>();
+        byType.fields().forEachRemaining(e -> parts.add(e.getKey() + "=" + e.getValue().path("accelerators").asText("0")));
+        return String.join(",", parts);
     }
 
     /** Amounts per instance type, or "-" when there are none (a cluster without quotas, or nothing used). */

@@ -11,12 +11,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code taskgov get teams}: per team and instance type of one cluster, the nominal quota and what the team uses,
+ * {@code taskgov get teams}: per team and instance type of the named cluster, else of every governed one (a CLUSTER
+ * column then says which), the nominal quota and what the team uses,
  * borrows and lends, and its pending workloads, like {@code kubectl get clusterqueues} with usage. The numbers
  * are admission-service's own ({@code GET /teams?cluster=}, the ledger it decides on and its quota gauges read).
  */
 @Command(name = "teams", aliases = {"team"}, mixinStandardHelpOptions = true,
-        description = "Teams' nominal quota, used, borrowed and lent (per instance type), and pending workloads, in one cluster.")
+        description = "Teams' nominal quota, used, borrowed and lent (per instance type), and pending workloads; every governed cluster unless --cluster names one.")
 public class GetTeamsCommand extends CliCommand {
 
     private static final List<String> FIGURES = List.of("nominal", "used", "borrowed", "lent");
@@ -33,42 +34,65 @@ public class GetTeamsCommand extends CliCommand {
 
     @Override
     protected int run() {
-        JsonNode answer = endpoints.admission().teams(cluster.arn());
-        ArrayNode teams = Json.mapper().createArrayNode();
-        for (JsonNode t : answer.path("teams")) if (team == null || team.equals(Views.text(t, "team"))) teams.add(t);
-        if (output.structured()) {
+        List<String> clusters = cluster.toRead(endpoints.admission());
+        boolean several = clusters.size() > 1;
+        List<ObjectNode> answers = new ArrayList<>();
+        int count = 0;
+        for (String c : clusters) {
+            JsonNode answer = endpoints.admission().teams(c);
+            ArrayNode teams = Json.mapper().createArrayNode();
+            for (JsonNode t : answer.path("teams")) if (team == null || team.equals(Views.text(t, "team"))) teams.add(t);
             ObjectNode shown = ((ObjectNode) answer.deepCopy()).put("count", teams.size());
             shown.set("teams", teams);
-            out().println(output.render(shown));
+            answers.add(shown);
+            count += teams.size();
+        }
+        if (output.structured()) {
+            if (!several) {
+                out().println(output.render(answers.get(0)));
+            } else {
+                ObjectNode all = Json.mapper().createObjectNode().put("count", count);
+                all.putArray("clusters").addAll(answers);
+                out().println(output.render(all));
+            }
             return 0;
         }
         if (output.names()) {
-            OutputOption.names("team", teams, t -> Views.text(t, "team")).forEach(out()::println);
+            for (ObjectNode a : answers) OutputOption.names("team", a.path("teams"), t -> Views.text(t, "team")).forEach(out()::println);
             return 0;
         }
-        if (teams.isEmpty()) {
-            err().println("No teams found" + (team == null ? "" : " named " + team) + " in "
-                    + (answer.hasNonNull("clusterArn") ? "cluster " + Views.text(answer, "clusterArn") : "the cluster") + ".");
+        if (count == 0) {
+            JsonNode only = answers.get(0);
+            err().println("No teams found" + (team == null ? "" : " named " + team) + " in " + (several ? clusters.size() + " clusters"
+                    : only.hasNonNull("clusterArn") ? "cluster " + Views.text(only, "clusterArn") : "the cluster") + ".");
             return 0;
         }
-        Table t = output.wide()
-                ? new Table("TEAM", "INSTANCE-TYPE", "NOMINAL(ACC/VCPU/GIB)", "USED", "BORROWED", "LENT", "PENDING", "PENDING-REASONS")
-                : new Table("TEAM", "INSTANCE-TYPE", "NOMINAL(ACC)", "USED", "BORROWED", "LENT", "PENDING");
-        for (JsonNode u : teams) {
-            JsonNode byType = u.path("instanceTypes");
-            List<String> types = new ArrayList<>();
-            byType.fieldNames().forEachRemaining(types::add);
-            if (types.isEmpty()) types.add("");
-            for (String type : types) {
-                JsonNode usage = byType.get(type);
-                List<Object> row = new ArrayList<>(List.of(Views.text(u, "team"), type));
-                for (String figure : FIGURES) {
-                    JsonNode a = usage == null ? null : usage.get(figure);
-                    row.add(a == null ? null : output.wide() ? triplet(a) : Views.text(a, "accelerators"));
+        List<String> columns = new ArrayList<>();
+        if (several) columns.add("CLUSTER");
+        columns.addAll(output.wide()
+                ? List.of("TEAM", "INSTANCE-TYPE", "NOMINAL(ACC/VCPU/GIB)", "USED", "BORROWED", "LENT", "PENDING", "PENDING-REASONS")
+                : List.of("TEAM", "INSTANCE-TYPE", "NOMINAL(ACC)", "USED", "BORROWED", "LENT", "PENDING"));
+        Table t = new Table(columns.toArray(String[]::new));
+        for (ObjectNode answer : answers) {
+            for (JsonNode u : answer.path("teams")) {
+                JsonNode byType = u.path("instanceTypes");
+                List<String> types = new ArrayList<>();
+                byType.fieldNames().forEachRemaining(types::add);
+                if (types.isEmpty()) types.add("");
+                for (String type : types) {
+                    JsonNode usage = byType.get(type);
+                    List<Object> row = new ArrayList<>();
+                    if (several) row.add(ClusterOption.shortName(Views.text(answer, "clusterArn")));
+                    row.add(Views.text(u, "team"));
+                    row.add(type);
+                    for (String figure : FIGURES) {
+                        JsonNode a = usage == null ? null : usage.get(figure);
+                        row.add(a == null ? null : output.wide() ? triplet(a) : Views.text(a, "accelerators"));
+                    }
+                    row.add(u.path("pending").asLong());
+                    if (output.wide()) row.add(Views.counts(u.get("pendingByReason")));
+                    t.row(row.toArray());
                 }
-                row.add(u.path("pending").asLong());
-                if (output.wide()) row.add(Views.counts(u.get("pendingByReason")));
-                t.row(row.toArray());
             }
         }
         t.print(out());

@@ -1,9 +1,13 @@
 package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /** {@code taskgov queue TEAM}: the team's pending workloads in admission order, with why each waits. */
 @Command(name = "queue", mixinStandardHelpOptions = true,
@@ -22,6 +26,9 @@ public class QueueCommand extends CliCommand {
     @Mixin
     WatchOption watch;
 
+    /** The clusters read, resolved on the first poll. */
+    private List<String> clusters;
+
     @Override
     protected int run() {
         return watch.run(this, this::once);
@@ -29,20 +36,32 @@ public class QueueCommand extends CliCommand {
 
     private int once() {
         String t = team.startsWith("hyperpod-ns-") ? team.substring("hyperpod-ns-".length()) : team;
-        JsonNode q = endpoints.admission().pending(t, cluster.arn());
+        if (clusters == null) clusters = cluster.toRead(endpoints.admission()); // once: --watch polls the queues only
+        boolean several = clusters.size() > 1;
+        List<JsonNode> queues = new ArrayList<>();
+        for (String c : clusters) queues.add(endpoints.admission().pending(t, c));
         if (output.structured()) {
-            out().println(output.render(q));
+            if (!several) {
+                out().println(output.render(queues.get(0)));
+            } else {
+                ObjectNode all = Json.mapper().createObjectNode();
+                all.putArray("clusters").addAll(queues);
+                out().println(output.render(all));
+            }
             return 0;
         }
-        JsonNode entries = q.path("workloads");
-        out().println("Team " + t + ": " + entries.size() + " pending");
-        if (entries.isEmpty()) return 0;
-        Table table = new Table("POSITION", "NAME", "PRIORITY", "AGE", "REASON", "MESSAGE");
-        for (JsonNode e : entries) {
-            table.row(e.path("position").asInt(), Views.text(e, "workloadId"), Views.text(e, "priority"),
-                    Views.age(Views.text(e, "submittedAt"), clock), Views.text(e, "reason"), Views.text(e, "message"));
+        for (int i = 0; i < queues.size(); i++) {
+            JsonNode entries = queues.get(i).path("workloads");
+            out().println("Team " + t + (several ? " in cluster " + ClusterOption.shortName(clusters.get(i)) : "") + ": "
+                    + entries.size() + " pending");
+            if (entries.isEmpty()) continue;
+            Table table = new Table("POSITION", "NAME", "PRIORITY", "AGE", "REASON", "MESSAGE");
+            for (JsonNode e : entries) {
+                table.row(e.path("position").asInt(), Views.text(e, "workloadId"), Views.text(e, "priority"),
+                        Views.age(Views.text(e, "submittedAt"), clock), Views.text(e, "reason"), Views.text(e, "message"));
+            }
+            table.print(out());
         }
-        table.print(out());
         return 0;
     }
 }

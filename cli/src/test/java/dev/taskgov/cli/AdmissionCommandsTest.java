@@ -40,6 +40,7 @@ class AdmissionCommandsTest {
     @BeforeEach
     void start() {
         admission = new StubServer()
+                .answer("GET /clusters", 200, "{\"count\": 1, \"clusters\": [{\"clusterArn\": null}]}")
                 .answer("GET /workloads/team-3-train-borrow-x1", 200, json("workload-preempted.json"))
                 .answer("GET /workloads/team-a-train-001", 200, json("workload-admitted.json"))
                 .answer("GET /workloads/team-a-train-002", 200, json("workload-pending-repeated.json"))

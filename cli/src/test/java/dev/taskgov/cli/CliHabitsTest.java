@@ -22,6 +22,7 @@ class CliHabitsTest {
     @BeforeEach
     void start() {
         admission = new StubServer().answer("GET /teams", 200, resource("teams.json"))
+                .answer("GET /clusters", 200, "{\"count\": 1, \"clusters\": [{\"clusterArn\": \"" + DEMO + "\"}]}")
                 .answer("GET /teams?cluster=" + DEMO.replace(":", "%3A").replace("/", "%2F"), 200, resource("teams.json"));
         topology = new StubServer().answer("GET /topology", 200, resource("topology.json"))
                 .answer("GET /topology?cluster=" + DEMO.replace(":", "%3A").replace("/", "%2F"), 200, resource("topology.json"));
@@ -42,7 +43,35 @@ class CliHabitsTest {
         admission.answer("GET /clusters", 200, fresh);
         Cli.Result r = Cli.run("get", "clusters", "--admission-url", admission.url());
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out()).contains(DEMO, "4/4", "ml.p5.48xlarge").containsPattern("(?m)\\s-\\s+-\\s+-\\s*$");
+        assertThat(r.out()).isEqualTo("""
+                CLUSTER        NODES   CAPACITY(ACC)       QUOTA(ACC)   USED(ACC)   WORKLOADS
+                a1b2c3d4e5f6   4/4     ml.p5.48xlarge=32   -            -           -
+                """);
+        Cli.Result wide = Cli.run("get", "clusters", "-o", "wide", "--admission-url", admission.url());
+        assertThat(wide.out()).contains(DEMO, "4/4", "32 accelerators, 768 vCPU, 8192 GiB memory", "Enabled");
+    }
+
+    @Test
+    void readsWithoutAClusterCoverEveryGovernedClusterInOneTable() {
+        String second = "arn:aws:sagemaker:us-west-2:123456789012:cluster/ffffeeeedddd";
+        admission.answer("GET /clusters", 200, """
+                {"count": 2, "clusters": [{"clusterArn": "%s"}, {"clusterArn": "%s"}]}""".formatted(DEMO, second));
+        admission.answer("GET /teams?cluster=" + second.replace(":", "%3A").replace("/", "%2F"), 200, """
+                {"clusterArn": "%s", "teams": [{"team": "team-z", "pending": 1, "pendingByReason": {"QuotaExceeded": 1},
+                 "instanceTypes": {"ml.g5.8xlarge": {"nominal": {"accelerators": 4}, "used": {"accelerators": 1},
+                  "borrowed": {"accelerators": 0}, "lent": {"accelerators": 0}}}}]}""".formatted(second));
+        Cli.Result r = Cli.run("get", "teams", "--admission-url", admission.url());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("""
+                CLUSTER        TEAM     INSTANCE-TYPE    NOMINAL(ACC)   USED     BORROWED   LENT     PENDING
+                a1b2c3d4e5f6   team-a   ml.p5.48xlarge   64             8        0          16       2
+                a1b2c3d4e5f6   team-b   ml.p5.48xlarge   16             32       16         0        0
+                a1b2c3d4e5f6   team-c   <none>           <none>         <none>   <none>     <none>   2
+                ffffeeeedddd   team-z   ml.g5.8xlarge    4              1        0          0        1
+                """);
+        // a named cluster narrows the read to it
+        Cli.Result named = Cli.run("get", "teams", "--cluster", second, "--admission-url", admission.url());
+        assertThat(named.out()).contains("team-z").doesNotContain("team-a").doesNotContain("CLUSTER");
     }
 
     @Test
@@ -60,7 +89,7 @@ class CliHabitsTest {
                 """);
         assertThat(inCluster.out()).isEqualTo(r.out());
         assertThat(admission.requests).extracting(StubServer.Request::uri)
-                .containsExactly("/teams", "/teams?cluster=" + DEMO.replace(":", "%3A").replace("/", "%2F"));
+                .containsExactly("/clusters", "/teams", "/teams?cluster=" + DEMO.replace(":", "%3A").replace("/", "%2F"));
         Cli.Result badCluster = Cli.run("get", "teams", "--cluster", "not-an-arn", "--admission-url", admission.url());
         assertThat(badCluster.exit()).isNotZero();
         assertThat(badCluster.err()).contains("--cluster:");
@@ -143,7 +172,9 @@ class CliHabitsTest {
         admission.answerInTurn("GET /teams/team-a/pending", "{\"team\":\"team-a\",\"pending\":0,\"workloads\":[]}");
         Cli.Result queue = Cli.run("queue", "team-a", "-w", "--watch-interval", "0", "--watch-count", "3", "--admission-url", admission.url());
         assertThat(queue.out()).isEqualTo("Team team-a: 0 pending\n");
-        assertThat(admission.requests).hasSize(3);
+        // the governed clusters are read once, then the queue on every poll
+        assertThat(admission.requests).extracting(StubServer.Request::uri)
+                .containsExactly("/clusters", "/teams/team-a/pending", "/teams/team-a/pending", "/teams/team-a/pending");
 
         admission.answers.put("GET /workloads/team-a-w1", new StubServer.Answer(503, "application/json", "{\"message\":\"not ready\"}"));
         Cli.Result describe = Cli.run("describe", "workload", "team-a-w1", "-w", "--watch-interval", "0", "--watch-count", "2",
