@@ -1,5 +1,6 @@
 package dev.taskgov.admission.api;
 
+import dev.taskgov.service.support.auth.HttpRequests;
 import dev.taskgov.admission.ClusterSummary;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.WorkloadCluster;
@@ -181,8 +182,9 @@ public class WorkloadResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Submit a workload: validated, then published to the submissions topic (202)")
     @RequestBody(content = @Content(schema = @Schema(implementation = WorkloadSubmitted.class)))
-    public Response submit(String body) throws Exception {
-        Principal principal = access.guard().authenticate("POST", uri, headers, body, "SubmitWorkload", null);
+    public Response submit(byte[] raw) throws Exception {
+        Principal principal = access.guard().authenticate("POST", uri, headers, raw, "SubmitWorkload", null);
+        String body = HttpRequests.text(raw);
         WorkloadSubmitted submission;
         try {
             submission = read(body);
