@@ -145,4 +145,37 @@ class CapturedRequestTamperingTest {
         CapturedRequest.Answer raw = sign("ListComputeQuotas", sentBody, ALL_SIGNED).send(service.getPort());
         assertThat(raw.body()).as("a raw 0xFF body signed as such passes the signature").doesNotContain("InvalidSignatureException");
     }
+
+    /**
+     * The real {@code curl --aws-sigv4} (skipped where none is installed): it signs the headers given with
+     * {@code -H}, so a SageMaker call with its target and content type is served; the form content type curl adds
+     * by itself for {@code -d} it does not sign, and that request is refused naming the header.
+     */
+    @Test
+    void curl_aws_sigv4_calls_the_sagemaker_api_with_its_headers_signed() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(curl("--version").startsWith("curl "), "curl is not installed");
+        String user = admin.accessKeyId() + ":" + admin.secret();
+        String url = "http://localhost:" + service.getPort() + "/";
+        String served = curl("-s", "-w", "\n%{http_code}", "--aws-sigv4", "aws:amz:us-west-2:sagemaker", "--user", user,
+                "-H", "X-Amz-Target: SageMaker.ListComputeQuotas", "-H", "Content-Type: application/x-amz-json-1.1", "-d", "{}", url);
+        assertThat(served).as(served).endsWith("\n200").contains("ComputeQuotaSummaries");
+        String refused = curl("-s", "-w", "\n%{http_code}", "--aws-sigv4", "aws:amz:us-west-2:sagemaker", "--user", user,
+                "-H", "X-Amz-Target: SageMaker.ListComputeQuotas", "-d", "{}", url);
+        assertThat(refused).as(refused).endsWith("\n400").contains("InvalidSignatureException",
+                "headers present in the request which were not signed: content-type");
+    }
+
+    private static String curl(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("curl"));
+        command.addAll(List.of(args));
+        Process p;
+        try {
+            p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        } catch (java.io.IOException e) {
+            return "";
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return out;
+    }
 }
