@@ -20,12 +20,27 @@ public final class RevocationLatency {
     private RevocationLatency() {
     }
 
-    /** Revokes a key as quota-service does on the credentials topic: a tombstone under its id. */
-    public static void tombstoneOnTopic(TestCredentials.Key key) {
-        Properties p = new Properties();
-        p.putAll(SharedKafka.adminClientProperties());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+    private static KafkaProducer<String, String> producer;
+
+    /** Connects the revoking producer (login, metadata), outside the time measured. */
+    public static synchronized void connect() {
+        if (producer == null) {
+            Properties p = new Properties();
+            p.putAll(SharedKafka.adminClientProperties());
+            p.put(ProducerConfig.ACKS_CONFIG, "all");
+            producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+            producer.partitionsFor(TopicCatalog.CREDENTIALS.defaultName());
+        }
+    }
+
+    /**
+     * Revokes a key as quota-service does on the credentials topic: a tombstone under its id, sent by a producer
+     * that is already connected, as quota-service's outbox is (a new producer's login and metadata would be
+     * counted otherwise).
+     */
+    public static synchronized void tombstoneOnTopic(TestCredentials.Key key) {
+        connect();
+        try {
             producer.send(new ProducerRecord<>(TopicCatalog.CREDENTIALS.defaultName(), key.accessKeyId(), null)).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("could not revoke test key " + key.accessKeyId() + " on the credentials topic", e);
