@@ -103,11 +103,14 @@ final class Endpoints {
         java.nio.file.Path clients = java.nio.file.Path.of(home == null || home.isBlank() ? ".taskgov" : home.trim(), "kafka", "clients");
         java.nio.file.Path admin = clients.resolve(dev.taskgov.core.events.KafkaAccess.ADMIN + ".properties");
         if (administratorProfile()) return java.nio.file.Files.isRegularFile(admin) ? admin : null;
-        java.nio.file.Path own = clients.resolve(dev.taskgov.core.events.KafkaAccess.teamPrincipal(profile) + ".properties");
-        if (java.nio.file.Files.isRegularFile(own)) return own;
+        // a profile named after no possible team has no team login
+        java.nio.file.Path own = dev.taskgov.core.events.KafkaAccess.TEAM_NAME.matcher(profile).matches()
+                ? clients.resolve(dev.taskgov.core.events.KafkaAccess.teamPrincipal(profile) + ".properties") : null;
+        if (own != null && java.nio.file.Files.isRegularFile(own)) return own;
         if (java.nio.file.Files.isRegularFile(admin)) {
-            throw CliException.invalid("--credentials-profile " + profile + ": the profile has no Kafka login of its own (no " + own
-                    + "; taskgov-local kafka-team " + profile + " makes a team's), and the CLI never writes to Kafka with the"
+            throw CliException.invalid("--credentials-profile " + profile + ": the profile has no Kafka login of its own ("
+                    + (own == null ? "it names no team" : "no " + own + "; taskgov-local kafka-team " + profile + " makes a team's")
+                    + "), and the CLI never writes to Kafka with the"
                     + " administrator's login for another profile: give --kafka-config FILE, or leave out --kafka to go through"
                     + " admission-service with the profile's key");
         }
