@@ -156,4 +156,19 @@ public class AdmissionRuntime {
                 submission.workloadId());
         submissions.send(record).get(30, TimeUnit.SECONDS);
     }
+
+    /**
+     * Publishes a finish that a caller allowed to finish this workload asked for over HTTP (key = workload id), to
+     * its cluster's partition; waits for the broker's ack.
+     */
+    public void publishFinish(dev.taskgov.core.events.WorkloadFinished finish)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        Integer partition = ProducerPartitions.ofNamed(submissions, topics.finished(), finish);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.finished(), partition, finish.workloadId(),
+                EventCodec.bytes(finish));
+        CloudEventHeaders.write(record.headers(), dev.taskgov.core.events.WorkloadFinished.TYPE, config.admission().source(),
+                "http-finish:" + finish.workloadId() + ":" + java.util.UUID.randomUUID(), java.time.Instant.now(),
+                finish.workloadId());
+        submissions.send(record).get(30, TimeUnit.SECONDS);
+    }
 }

@@ -45,6 +45,12 @@ final class AdmissionClient {
         return post("/workloads:dry-run", EventCodec.write(submission));
     }
 
+    /** Ends a workload through admission-service, which allows it only to the workload's team (or an admin). */
+    JsonNode finish(String id, String outcome) {
+        return post("/workloads/" + java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8) + "/finish?outcome="
+                + outcome, null);
+    }
+
     JsonNode submit(Object submission) {
         return post("/workloads", EventCodec.write(submission));
     }

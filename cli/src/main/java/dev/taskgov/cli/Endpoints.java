@@ -36,8 +36,9 @@ final class Endpoints {
     @Option(names = "--kafka-config", paramLabel = "FILE",
             defaultValue = "${sys:taskgov.kafka.config:-${env:TASKGOV_KAFKA_CONFIG:-}}",
             description = "Kafka client settings file with the SASL login (security.protocol, sasl.mechanism,"
-                    + " sasl.jaas.config) (env TASKGOV_KAFKA_CONFIG; default: the local runtime's administrator,"
-                    + " $TASKGOV_HOME/kafka/clients/taskgov-admin.properties, when it exists).")
+                    + " sasl.jaas.config) (env TASKGOV_KAFKA_CONFIG; default: the local runtime's login of the profile's principal,"
+                    + " $TASKGOV_HOME/kafka/clients/taskgov-admin.properties for the admin profile, team.NAME.properties for"
+                    + " profile NAME; never the administrator's for another profile).")
     String kafkaConfig;
 
     @Option(names = "--credentials-profile", paramLabel = "NAME",
@@ -86,12 +87,54 @@ final class Endpoints {
         return p;
     }
 
+    /** The profile the local runtime writes for its administrator's key. */
+    static final String ADMIN_PROFILE = "admin";
+
+    /**
+     * The Kafka login: {@code --kafka-config} when given; else the local runtime's login of the profile's own
+     * principal ({@code taskgov-admin} for the {@code admin} profile, {@code team.<name>} for profile {@code <name>}).
+     * A profile other than the administrator's never gets the administrator's login: the CLI acts as the profile it
+     * is given, and the administrator's login would let a team key write what its team may not. Null when the
+     * runtime keeps no logins at all (a broker without SASL).
+     */
     private java.nio.file.Path kafkaConfigFile() {
-        if (kafkaConfig != null && !kafkaConfig.isBlank()) return java.nio.file.Path.of(kafkaConfig.trim());
-        String home = System.getenv("TASKGOV_HOME");
-        java.nio.file.Path local = java.nio.file.Path.of(home == null || home.isBlank() ? ".taskgov" : home.trim(),
-                "kafka", "clients", dev.taskgov.core.events.KafkaAccess.ADMIN + ".properties");
-        return java.nio.file.Files.isRegularFile(local) ? local : null;
+        if (kafkaLoginGiven()) return java.nio.file.Path.of(kafkaConfig.trim());
+        String home = System.getProperty("taskgov.home", System.getenv("TASKGOV_HOME"));
+        java.nio.file.Path clients = java.nio.file.Path.of(home == null || home.isBlank() ? ".taskgov" : home.trim(), "kafka", "clients");
+        java.nio.file.Path admin = clients.resolve(dev.taskgov.core.events.KafkaAccess.ADMIN + ".properties");
+        if (administratorProfile()) return java.nio.file.Files.isRegularFile(admin) ? admin : null;
+        // a profile named after no possible team has no team login
+        java.nio.file.Path own = dev.taskgov.core.events.KafkaAccess.TEAM_NAME.matcher(profile).matches()
+                ? clients.resolve(dev.taskgov.core.events.KafkaAccess.teamPrincipal(profile) + ".properties") : null;
+        if (own != null && java.nio.file.Files.isRegularFile(own)) return own;
+        if (java.nio.file.Files.isRegularFile(admin)) {
+            throw CliException.invalid("--credentials-profile " + profile + ": the profile has no Kafka login of its own ("
+                    + (own == null ? "it names no team" : "no " + own + "; taskgov-local kafka-team " + profile + " makes a team's")
+                    + "), and the CLI never writes to Kafka with the"
+                    + " administrator's login for another profile: give --kafka-config FILE, or leave out --kafka to go through"
+                    + " admission-service with the profile's key");
+        }
+        return null;
+    }
+
+    /** Whether a Kafka login was named ({@code --kafka-config}, {@code TASKGOV_KAFKA_CONFIG}). */
+    boolean kafkaLoginGiven() {
+        return kafkaConfig != null && !kafkaConfig.isBlank();
+    }
+
+    /** Whether the CLI signs with the administrator's profile. */
+    boolean administratorProfile() {
+        return ADMIN_PROFILE.equals(profile);
+    }
+
+    /**
+     * Whether a finish is written to the finished topic with the Kafka login: when one was named (the broker then
+     * decides; a team's is refused there), or with the administrator's profile. Any other profile finishes through
+     * admission-service with its own key, which allows a team its own workloads only: no team writes the finished
+     * topic, whose records may name any team's workload.
+     */
+    boolean finishesThroughKafka() {
+        return kafkaLoginGiven() || administratorProfile();
     }
 
     AdmissionClient admission() {

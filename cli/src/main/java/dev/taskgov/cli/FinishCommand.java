@@ -6,9 +6,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code taskgov finish ID}: reports a workload's end (what the job watcher does for real jobs). */
+/**
+ * {@code taskgov finish ID}: reports a workload's end (what the job watcher does for real jobs), as the profile the
+ * CLI was given ({@link Finishes}): a team's profile finishes its own team's workloads only.
+ */
 @Command(name = "finish", mixinStandardHelpOptions = true,
-        description = "Report that workloads ended (writes taskgov.workload.finished), freeing their quota and nodes.")
+        description = {"Report that workloads ended, freeing their quota and nodes: with the admin profile (or --kafka-config) writes"
+                + " taskgov.workload.finished with that Kafka login; with another profile asks admission-service with the profile's"
+                + " key, which finishes only its own team's workloads."})
 public class FinishCommand extends CliCommand {
 
     @Parameters(arity = "1..*", paramLabel = "ID", description = "Workload ids.")
@@ -25,9 +30,9 @@ public class FinishCommand extends CliCommand {
     @Override
     protected int run() {
         ids.forEach(CliException::checkWorkloadId);
-        try (KafkaWriter writer = endpoints.kafkaWriter(clock, err())) {
+        try (Finishes finishes = Finishes.open(endpoints, clock, err())) {
             for (String id : ids) {
-                writer.send(KafkaWriter.FINISHED_TOPIC, id, new WorkloadFinished(id, clock.instant(), outcome, cluster.arn()), WorkloadFinished.TYPE);
+                finishes.finish(id, outcome, cluster.arn());
                 out().println("workload/" + id + " finished (" + outcome + ")");
             }
         }

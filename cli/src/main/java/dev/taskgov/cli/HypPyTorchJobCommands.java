@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * The HyperPod CLI's list/describe/delete of hyp-pytorch-job, run as the taskgov command that does
- * the same for the job's workload (its id is the job name), with the same endpoints.
+ * the same for the job's workload (its id is the job name), with the same endpoints, profile and Kafka login.
  */
 final class HypPyTorchJobCommands {
 
@@ -20,6 +20,10 @@ final class HypPyTorchJobCommands {
         List<String> all = new ArrayList<>(List.of(args));
         all.add("--admission-url=" + endpoints.admissionUrl);
         all.add("--kafka-bootstrap=" + endpoints.kafkaBootstrap);
+        all.add("--kafka-retry=" + endpoints.kafkaRetry);
+        // the same key and profile as the caller's: the delegated command acts as the profile it was given
+        all.add("--credentials-profile=" + endpoints.profile);
+        all.add("--profile-file=" + endpoints.profileFile);
         if (endpoints.kafkaConfig != null && !endpoints.kafkaConfig.isBlank()) all.add("--kafka-config=" + endpoints.kafkaConfig);
         CommandLine cmd = TaskgovMain.commandLine(all.toArray(String[]::new));
         cmd.setOut(caller.out());

@@ -186,4 +186,53 @@ class TeamProfileAccessTest {
         assertThat(finish.exit()).isEqualTo(CliException.FAILED);
         assertThat(finish.err()).contains("cannot write to Kafka topic taskgov.workload.finished", "the broker refuses this login there");
     }
+
+    /**
+     * A team member's TASKGOV_HOME as the local runtime leaves it: the Kafka logins of the administrator and of
+     * team-a. With team-a's profile the CLI must not finish (or delete) through the administrator's login: team-b's
+     * workload is refused and stays as it was, and team-a's own is finished.
+     */
+    @Test
+    void a_team_profile_finishes_and_deletes_only_its_own_teams_workloads() throws IOException {
+        Path home = Files.createTempDirectory("taskgov-home");
+        Path clients = Files.createDirectories(home.resolve("kafka").resolve("clients"));
+        for (String principal : List.of(KafkaAccess.ADMIN, KafkaAccess.teamPrincipal(TEAM_A))) {
+            Files.copy(SharedKafka.clientConfigFile(principal), clients.resolve(principal + ".properties"));
+        }
+        System.setProperty("taskgov.home", home.toString());
+        try {
+            assertThat(as(TEAM_A, job("submit", "team-a-to-finish", TEAM_A)).exit()).isZero();
+            assertThat(as(TEAM_B, job("submit", "team-b-keeps", TEAM_B)).exit()).isZero();
+            await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_A, "describe", "workload", "team-a-to-finish").out().contains("Admitted")
+                    && as(TEAM_B, "describe", "workload", "team-b-keeps").out().contains("Admitted"));
+            String[] kafka = {"--kafka-bootstrap", SharedKafka.bootstrapServers(), "--kafka-retry", "0"};
+
+            Cli.Result finish = as(TEAM_A, concat(new String[] {"finish", "team-b-keeps"}, kafka));
+            assertThat(finish.exit()).as(finish.out()).isEqualTo(CliException.FAILED);
+            assertThat(finish.err()).contains("no workload with id 'team-b-keeps' of team(s) [team-a]");
+            Cli.Result delete = as(TEAM_A, concat(new String[] {"delete", "hyp-pytorch-job", "--job-name", "team-b-keeps"}, kafka));
+            assertThat(delete.exit()).as(delete.out()).isEqualTo(CliException.FAILED);
+            assertThat(delete.err()).contains("no workload with id 'team-b-keeps' of team(s) [team-a]");
+
+            Cli.Result own = as(TEAM_A, concat(new String[] {"finish", "team-a-to-finish"}, kafka));
+            assertThat(own.exit()).as(own.err()).isZero();
+            assertThat(own.out()).contains("workload/team-a-to-finish finished (Succeeded)");
+            await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_A, "describe", "workload", "team-a-to-finish").out().contains("Finished"));
+            Cli.Result untouched = as(TEAM_B, "describe", "workload", "team-b-keeps");
+            assertThat(untouched.out()).contains("Admitted").doesNotContain("Finished");
+
+            // a team's own Kafka login is the default for --kafka with its profile, never the administrator's
+            Cli.Result forged = as(TEAM_A, concat(job("submit", "team-b-by-default-login", TEAM_B, "--kafka"), kafka));
+            assertThat(forged.exit()).isEqualTo(CliException.FAILED);
+            assertThat(forged.err()).contains("the broker refuses this login there");
+        } finally {
+            System.clearProperty("taskgov.home");
+        }
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        List<String> all = new ArrayList<>(List.of(a));
+        all.addAll(List.of(b));
+        return all.toArray(String[]::new);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.taskgov.admission.api;
 
+import dev.taskgov.service.support.auth.HttpRequests;
 import dev.taskgov.core.cluster.WorkloadCluster;
 import dev.taskgov.admission.AdmissionProcessor;
 import dev.taskgov.admission.AdmissionRuntime;
@@ -51,8 +52,9 @@ public class DryRunResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Would this workload be admitted now: where, borrowing what, after preempting whom")
     @RequestBody(content = @Content(schema = @Schema(implementation = WorkloadSubmitted.class)))
-    public Response dryRun(String body) {
-        Principal principal = access.guard().authenticate("POST", uri, headers, body, "DryRunWorkload", null);
+    public Response dryRun(byte[] raw) {
+        Principal principal = access.guard().authenticate("POST", uri, headers, raw, "DryRunWorkload", null);
+        String body = HttpRequests.text(raw);
         WorkloadSubmitted submission;
         try {
             submission = WorkloadResource.read(body);

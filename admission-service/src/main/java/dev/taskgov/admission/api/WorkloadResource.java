@@ -1,5 +1,6 @@
 package dev.taskgov.admission.api;
 
+import dev.taskgov.service.support.auth.HttpRequests;
 import dev.taskgov.admission.ClusterSummary;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.WorkloadCluster;
@@ -181,8 +182,9 @@ public class WorkloadResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Submit a workload: validated, then published to the submissions topic (202)")
     @RequestBody(content = @Content(schema = @Schema(implementation = WorkloadSubmitted.class)))
-    public Response submit(String body) throws Exception {
-        Principal principal = access.guard().authenticate("POST", uri, headers, body, "SubmitWorkload", null);
+    public Response submit(byte[] raw) throws Exception {
+        Principal principal = access.guard().authenticate("POST", uri, headers, raw, "SubmitWorkload", null);
+        String body = HttpRequests.text(raw);
         WorkloadSubmitted submission;
         try {
             submission = read(body);
@@ -207,6 +209,49 @@ public class WorkloadResource {
                 EventCodec.mapper().valueToTree(submission));
         return Response.accepted(new Accepted(submission.workloadId(),
                 "published; GET /workloads/" + submission.workloadId() + " shows its state")).build();
+    }
+
+    /**
+     * Ends a workload (what the job watcher reports when a job ends): the workload's own team (or an admin) may; to
+     * any other key the workload reads as absent (404, as an id that does not exist), and the refusal is audited.
+     * The finish is published on the finished topic by this service, so a team finishes its work with its own key
+     * and no team writes that topic, whose records name any team's workload.
+     */
+    @POST
+    @Path("workloads/{id}/finish")
+    @Operation(summary = "End a workload (outcome Succeeded, Failed or Cancelled), freeing its quota and nodes")
+    public Response finish(@PathParam("id") String id, @QueryParam("outcome") String outcome, byte[] raw) throws Exception {
+        String target = "workload " + id;
+        Principal principal = access.guard().authenticate("POST", uri, headers, raw, "FinishWorkload", target);
+        Optional<Violation> badId = WorkloadIds.check("id", id);
+        if (badId.isPresent()) return badRequest("the workload id breaks the id rule", List.of(badId.get()));
+        dev.taskgov.core.events.WorkloadFinished.Outcome how;
+        try {
+            how = dev.taskgov.core.events.WorkloadFinished.Outcome.valueOf(outcome == null || outcome.isBlank() ? "Succeeded" : outcome);
+        } catch (IllegalArgumentException e) {
+            return badRequest("the outcome is not one of " + Arrays.toString(dev.taskgov.core.events.WorkloadFinished.Outcome.values()),
+                    List.of(new Violation("outcome", "must be one of " + Arrays.toString(dev.taskgov.core.events.WorkloadFinished.Outcome.values())
+                            + ", was '" + outcome + "'")));
+        }
+        Optional<AdmissionProcessor> p = runtime.reads();
+        if (p.isEmpty()) return notReady();
+        Optional<WorkloadRecord> found = p.get().workload(id);
+        if (found.isEmpty() || !principal.mayRead(found.get().team())) {
+            if (found.isPresent()) {
+                access.guard().record(principal.name(), "FinishWorkload", target, AuditEvent.refused(
+                        dev.taskgov.service.support.auth.AuthFailure.ACCESS_DENIED, "another team's workload: answered as not found"), null);
+            }
+            return Response.status(404).entity(Problem.of("no workload with id '" + id + "'"
+                    + (principal.mayReadAll() ? "" : " of team(s) " + new java.util.TreeSet<>(principal.teams())))).build();
+        }
+        WorkloadRecord r = found.get();
+        if (!principal.maySubmitFor(r.team())) {
+            throw access.guard().deny(principal, "FinishWorkload", target, "only team '" + r.team() + "' (or an admin) finishes team '"
+                    + r.team() + "''s workloads");
+        }
+        runtime.publishFinish(new dev.taskgov.core.events.WorkloadFinished(id, java.time.Instant.now(), how, r.cluster().orNull()));
+        access.guard().record(principal.name(), "FinishWorkload", target, AuditEvent.ALLOWED, null);
+        return Response.accepted(new Accepted(id, "finish published (" + how + "); GET /workloads/" + id + " shows its state")).build();
     }
 
     /**

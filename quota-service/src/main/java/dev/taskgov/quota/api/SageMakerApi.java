@@ -74,7 +74,8 @@ public class SageMakerApi {
     @POST
     @Consumes(MediaType.WILDCARD)
     @Produces(AwsJson.CONTENT_TYPE)
-    public Response call(@HeaderParam("X-Amz-Target") String target, String body) {
+    public Response call(@HeaderParam("X-Amz-Target") String target, byte[] raw) {
+        String body = HttpRequests.text(raw);
         String requestId = UUID.randomUUID().toString();
         String operationName = target != null && target.startsWith(TARGET_PREFIX)
                 ? target.substring(TARGET_PREFIX.length()) : String.valueOf(target);
@@ -82,7 +83,7 @@ public class SageMakerApi {
         Principal principal = null;
         ChangeAudit change = ChangeAudit.of(operationName, operations);
         try {
-            principal = verifier.verify(HttpRequests.of("POST", uri, headers, body));
+            principal = verifier.verify(HttpRequests.of("POST", uri, headers, raw));
             caller.set(principal);
             if (operation != null) {
                 QuotaAccess.check(principal, operationName);

@@ -3,6 +3,7 @@ package dev.taskgov.quota.auth;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.service.support.auth.HttpRequests;
 import dev.taskgov.core.auth.Principal;
 import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.service.support.auth.AuthFailure;
@@ -54,9 +55,9 @@ public class CredentialsResource {
 
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Response create(String body) {
+    public Response create(byte[] body) {
         return asAdmin("POST", body, "CreateAccessKey", null, () -> {
-            JsonNode request = parse(body);
+            JsonNode request = parse(HttpRequests.text(body));
             List<String> roles = new ArrayList<>();
             if (request.has("roles") && !request.get("roles").isArray()) {
                 throw new IllegalArgumentException("roles: must be a JSON array of strings such as [\"team:team-a\"]");
@@ -99,7 +100,7 @@ public class CredentialsResource {
         });
     }
 
-    private Response asAdmin(String method, String body, String operation, String target, Supplier<Response> action) {
+    private Response asAdmin(String method, byte[] body, String operation, String target, Supplier<Response> action) {
         Principal principal = guard.authenticate(method, uri, headers, body, operation, target);
         caller.set(principal);
         if (!principal.mayAdminister()) {

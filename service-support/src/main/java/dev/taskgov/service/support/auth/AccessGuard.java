@@ -36,8 +36,11 @@ public final class AccessGuard {
         this.clock = clock;
     }
 
-    /** The principal that signed the request; an audited {@link AuthFailure} when none did. */
-    public Principal authenticate(String method, UriInfo uri, HttpHeaders headers, String body, String operation,
+    /**
+     * The principal that signed the request; an audited {@link AuthFailure} when none did. {@code body} is the
+     * request's body as it arrived (the signature covers those bytes, not a decoding of them).
+     */
+    public Principal authenticate(String method, UriInfo uri, HttpHeaders headers, byte[] body, String operation,
                                   String target) {
         try {
             return verifier.verify(HttpRequests.of(method, uri, headers, body));

@@ -74,8 +74,9 @@ public final class SigV4Verifier {
     }
 
     private Principal verify(SignedRequest request, String keyId, String[] scope, String signedHeaders, String signature) {
+        requireSigned(request, signedHeaders);
         Instant signedAt = requestTime(request);
-        if (!AMZ_DATE.format(signedAt).startsWith(scope[1])) {
+        if (!AMZ_DATE.format(signedAt).substring(0, 8).equals(scope[1])) {
             throw AuthFailure.invalidSignature("Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '"
                     + scope[1] + "' != '" + AMZ_DATE.format(signedAt).substring(0, 8) + "'");
         }
@@ -98,6 +99,41 @@ public final class SigV4Verifier {
             throw AuthFailure.invalidSignature("Signature has already been used: a request is accepted once (replay refused)");
         }
         return found.principal();
+    }
+
+    /**
+     * Refuses a request that carries, unsigned, a header that decides what it does or where it goes, as AWS does:
+     * an unsigned header can be changed by whoever holds the request (an {@code X-Amz-Target} swapped turns a List
+     * into a Delete; a {@code Host} rewritten sends it to another service) without breaking the signature. So
+     * {@code host}, the date header, and, when the request carries them, {@code content-type} and every
+     * {@code x-amz-*} header (among them {@code x-amz-target}) must be among the {@code SignedHeaders}.
+     */
+    private static void requireSigned(SignedRequest request, String signedHeaders) {
+        java.util.Set<String> signed = new java.util.HashSet<>();
+        for (String name : signedHeaders.split(";")) {
+            signed.add(name.trim().toLowerCase(Locale.ROOT));
+        }
+        if (!signed.contains("host")) {
+            throw AuthFailure.invalidSignature("'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.");
+        }
+        if (request.header("X-Amz-Date") == null && request.header("Date") != null && !signed.contains("date")) {
+            throw AuthFailure.invalidSignature("'Date' must be a 'SignedHeader' in the AWS Authorization.");
+        }
+        java.util.Set<String> unsigned = new java.util.TreeSet<>();
+        for (String name : request.headers().keySet()) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if ((lower.equals("content-type") || lower.startsWith("x-amz-")) && !signed.contains(lower)) {
+                unsigned.add(lower);
+            }
+        }
+        if (unsigned.contains("x-amz-date")) {
+            throw AuthFailure.invalidSignature("'X-Amz-Date' must be a 'SignedHeader' in the AWS Authorization.");
+        }
+        if (!unsigned.isEmpty()) {
+            throw AuthFailure.invalidSignature("There were headers present in the request which were not signed: "
+                    + String.join(", ", unsigned) + " (SignedHeaders must name host, x-amz-date, content-type and every "
+                    + "x-amz-* header the request carries)");
+        }
     }
 
     /**

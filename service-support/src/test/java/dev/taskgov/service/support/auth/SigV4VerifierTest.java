@@ -105,4 +105,60 @@ class SigV4VerifierTest {
         assertThatThrownBy(() -> v.verify(new SignedRequest("POST", uri.getRawPath(), uri.getRawQuery(), again, changed)))
                 .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INVALID_SIGNATURE));
     }
+
+    /** A request the SDK's signer signed for {@code now}, with {@code extra} headers added unsigned afterwards. */
+    private static SignedRequest sdkSigned(Instant now, Map<String, String> signedHeaders, Map<String, String> extra) {
+        RequestSigner signer = new RequestSigner("TGAKTEST", "s3cr3t", Clock.fixed(now, ZoneOffset.UTC));
+        URI uri = URI.create("http://127.0.0.1:8081/");
+        byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+        Map<String, List<String>> headers = new HashMap<>();
+        signer.sign("POST", uri, signedHeaders, body).forEach((k, val) -> headers.put(k, List.of(val)));
+        headers.put("Host", List.of("127.0.0.1:8081"));
+        extra.forEach((k, val) -> headers.put(k, List.of(val)));
+        return new SignedRequest("POST", "/", null, headers, body);
+    }
+
+    private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
+
+    @Test
+    void a_target_content_type_or_any_x_amz_header_sent_unsigned_is_refused_naming_it() {
+        Map<String, String> signedTarget = Map.of("X-Amz-Target", "SageMaker.ListComputeQuotas");
+        assertThat(verifier("TGAKTEST", "s3cr3t", NOW).verify(sdkSigned(NOW, signedTarget, Map.of()))).isEqualTo(ADMIN);
+        for (Map.Entry<String, String> unsigned : Map.of("X-Amz-Target", "SageMaker.DeleteComputeQuota",
+                "Content-Type", "application/x-amz-json-1.1", "X-Amz-Meta-Anything", "x").entrySet()) {
+            assertThatThrownBy(() -> verifier("TGAKTEST", "s3cr3t", NOW).verify(sdkSigned(NOW, Map.of(), Map.of(unsigned.getKey(), unsigned.getValue()))))
+                    .as(unsigned.getKey())
+                    .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INVALID_SIGNATURE))
+                    .hasMessageContaining("headers present in the request which were not signed: " + unsigned.getKey().toLowerCase(java.util.Locale.ROOT));
+        }
+        // a header outside those rules (User-Agent, which botocore does not sign) may stay unsigned
+        assertThat(verifier("TGAKTEST", "s3cr3t", NOW).verify(sdkSigned(NOW, signedTarget, Map.of("User-Agent", "x")))).isEqualTo(ADMIN);
+    }
+
+    @Test
+    void host_and_the_date_must_be_signed() {
+        SignedRequest r = botocoreRequest();
+        for (String signedHeaders : List.of("content-type;x-amz-date;x-amz-target", "content-type;host;x-amz-target")) {
+            Map<String, List<String>> h = new HashMap<>(r.headers());
+            h.put("Authorization", List.of(r.header("Authorization").replace("content-type;host;x-amz-date;x-amz-target", signedHeaders)));
+            assertThatThrownBy(() -> verifier("AKIDEXAMPLE", "secret", CAPTURED_AT).verify(new SignedRequest("POST", "/", null, h, r.body())))
+                    .as(signedHeaders)
+                    .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INVALID_SIGNATURE))
+                    .hasMessageContaining(signedHeaders.contains("host") ? "'X-Amz-Date' must be a 'SignedHeader'"
+                            : "'Host' or ':authority' must be a 'SignedHeader'");
+        }
+    }
+
+    @Test
+    void the_credential_scope_date_must_be_the_request_date_exactly() {
+        for (String cut : List.of("2026", "", "202612", "20261202")) {
+            SignedRequest r = botocoreRequest();
+            Map<String, List<String>> h = new HashMap<>(r.headers());
+            h.put("Authorization", List.of(r.header("Authorization").replace("/20261201/", "/" + cut + "/")));
+            assertThatThrownBy(() -> verifier("AKIDEXAMPLE", "secret", CAPTURED_AT).verify(new SignedRequest("POST", "/", null, h, r.body())))
+                    .as("scope date '" + cut + "'")
+                    .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INVALID_SIGNATURE))
+                    .hasMessageContaining("Date in Credential scope does not match");
+        }
+    }
 }
