@@ -15,6 +15,7 @@ import dev.taskgov.quota.api.Operation;
 import dev.taskgov.quota.api.OperationRegistry;
 import dev.taskgov.quota.api.ListRequest;
 import dev.taskgov.quota.api.RequestFields;
+import dev.taskgov.quota.api.VersionedResources;
 import dev.taskgov.quota.auth.Caller;
 import dev.taskgov.quota.auth.QuotaAccess;
 import dev.taskgov.core.auth.Principal;
@@ -25,28 +26,27 @@ import dev.taskgov.quota.rules.EffectiveQuota;
 import dev.taskgov.quota.rules.QuotaRules;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.OptimisticLockException;
-import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
 
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * {@code CreateComputeQuota}, {@code DescribeComputeQuota}, {@code UpdateComputeQuota},
- * {@code DeleteComputeQuota} and {@code ListComputeQuotas}. Every change runs in one transaction:
- * a per-cluster advisory lock (so the capacity sum is checked against committed quotas only), the
- * row, its version document, and the outbox record for the quota topic.
+ * {@code DeleteComputeQuota} and {@code ListComputeQuotas}. Every change runs in one transaction through
+ * {@link VersionedResources} (the cluster's lock, so the capacity sum is checked against committed quotas only; the
+ * row read again; the version rule), then the row, its version document, and the outbox record for the quota topic.
  */
 @ApplicationScoped
 public class ComputeQuotaOperations implements OperationRegistry {
+
+    private static final VersionedResources.Kind KIND = VersionedResources.Kind.COMPUTE_QUOTA;
 
     private static final Set<String> CREATE_MEMBERS = Set.of("Name", "Description", "ClusterArn", "ComputeQuotaConfig",
             "ComputeQuotaTarget", "ActivationState", "Tags");
@@ -68,10 +68,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
     QuotaServiceConfig config;
 
     @Inject
-    EntityManager entityManager;
-
-    @Inject
-    Clock clock;
+    VersionedResources versioned;
 
     @Inject
     Caller caller;
@@ -100,14 +97,14 @@ public class ComputeQuotaOperations implements OperationRegistry {
 
         // after the request's own rules, so a bad request names all its broken fields first
         capacity.requireGoverned(clusterArn);
-        lockCluster(clusterArn);
+        versioned.lockCluster(KIND, clusterArn);
         if (ComputeQuotaEntity.count("clusterArn = ?1 and teamName = ?2", clusterArn, quota.team()) > 0) {
             throw AwsApiException.conflict("ComputeQuotaTarget.TeamName: team '" + quota.team()
                     + "' already has a compute quota in cluster " + clusterArn + " (one quota per team)");
         }
         checkCapacity(clusterArn, null, quota);
 
-        Instant now = now();
+        Instant now = versioned.now();
         ComputeQuotaEntity e = new ComputeQuotaEntity();
         e.id = Ids.newId();
         e.clusterArn = clusterArn;
@@ -117,7 +114,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
         apply(e, request, quota, description, Status.Created, now);
         e.persist();
         recordVersion(e);
-        flush("team '" + quota.team() + "' already has a compute quota in cluster " + clusterArn);
+        versioned.flush("team '" + quota.team() + "' already has a compute quota in cluster " + clusterArn);
         outbox.quotaChanged(e.clusterArn, e.teamName, e.documentJson);
 
         ObjectNode response = AwsJson.object();
@@ -137,11 +134,9 @@ public class ComputeQuotaOperations implements OperationRegistry {
             throw QuotaAccess.denied(principal, "DescribeComputeQuota", "compute quota " + id + " belongs to team '"
                     + e.teamName + "'; a team key reads only its own team's quota " + principal.teams());
         }
-        if (version != null && version != e.version) {
-            return ComputeQuotaVersionEntity.find(id, version).map(v -> AwsJson.parse(v.documentJson))
-                    .orElseThrow(() -> AwsApiException.notFound("ComputeQuotaVersion: compute quota " + id
-                            + " has no version " + version + " (current version " + e.version + ")"));
-        }
+        Optional<ObjectNode> older = versioned.olderVersion(KIND, id, e.version, version,
+                v -> ComputeQuotaVersionEntity.find(id, v).map(stored -> stored.documentJson));
+        if (older.isPresent()) return older.get();
         ObjectNode document = AwsJson.parse(e.documentJson);
         String overCommit = overCommitReport(e);
         if (overCommit != null) {
@@ -160,14 +155,8 @@ public class ComputeQuotaOperations implements OperationRegistry {
         RequestFields.optionalObject(request, "", "ComputeQuotaTarget");
         RequestFields.optionalEnum(request, "ActivationState", ActivationState.class);
 
-        ComputeQuotaEntity found = find(id);
-        lockCluster(found.clusterArn);
-        ComputeQuotaEntity e = find(id);
-        entityManager.refresh(e);
-        if (e.version != targetVersion) {
-            throw AwsApiException.conflict("TargetVersion: " + targetVersion + " is not the current ComputeQuotaVersion "
-                    + e.version + " of compute quota " + id + "; describe it again and retry");
-        }
+        ComputeQuotaEntity e = versioned.lockedForChange(KIND, id, this::find, q -> q.clusterArn);
+        versioned.requireVersion(KIND, id, e.version, targetVersion);
         ObjectNode merged = AwsJson.parse(e.requestJson);
         for (String member : List.of("ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "Description")) {
             if (request.hasNonNull(member)) {
@@ -185,9 +174,9 @@ public class ComputeQuotaOperations implements OperationRegistry {
 
         e.version = e.version + 1;
         apply(e, merged, quota, merged.hasNonNull("Description") ? merged.get("Description").asText() : description,
-                Status.Updated, now());
+                Status.Updated, versioned.now());
         recordVersion(e);
-        flush("compute quota " + id + " was changed concurrently");
+        versioned.flush("compute quota " + id + " was changed concurrently");
         if (!previousTeam.equals(e.teamName)) {
             outbox.quotaDeleted(e.clusterArn, previousTeam);
         }
@@ -203,12 +192,10 @@ public class ComputeQuotaOperations implements OperationRegistry {
     public ObjectNode delete(JsonNode request) {
         RequestFields.onlyKnown(request, "", Set.of("ComputeQuotaId"));
         String id = RequestFields.requiredString(request, "ComputeQuotaId", RequestFields.RESOURCE_ID, 12);
-        ComputeQuotaEntity found = find(id);
-        lockCluster(found.clusterArn);
-        ComputeQuotaEntity e = find(id);
+        ComputeQuotaEntity e = versioned.lockedForChange(KIND, id, this::find, q -> q.clusterArn);
         ComputeQuotaVersionEntity.delete("quotaId", id);
         e.delete();
-        flush("compute quota " + id + " was changed concurrently");
+        versioned.flush("compute quota " + id + " was changed concurrently");
         outbox.quotaDeleted(e.clusterArn, e.teamName);
         return AwsJson.object();
     }
@@ -317,32 +304,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
         return e;
     }
 
-    /** Serializes the changes of one cluster's quotas, so that each sees the others committed. */
-    private void lockCluster(String clusterArn) {
-        entityManager.createNativeQuery("select count(*) from (select pg_advisory_xact_lock(hashtext(?1))) l")
-                .setParameter(1, "compute-quota:" + clusterArn).getSingleResult();
-    }
-
-    private void flush(String conflictMessage) {
-        try {
-            entityManager.flush();
-        } catch (OptimisticLockException e) {
-            throw AwsApiException.conflict(conflictMessage);
-        } catch (PersistenceException e) {
-            if (e.getCause() instanceof org.hibernate.exception.ConstraintViolationException
-                    || e instanceof org.hibernate.exception.ConstraintViolationException) {
-                throw AwsApiException.conflict(conflictMessage);
-            }
-            throw e;
-        }
-    }
-
     private String arn(String id) {
-        return "arn:aws:sagemaker:" + config.quota().region() + ":" + config.quota().accountId() + ":compute-quota/" + id;
-    }
-
-    /** Millisecond precision: what the API returns is what the list filters compare. */
-    private Instant now() {
-        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        return versioned.arn(KIND, id);
     }
 }

@@ -13,17 +13,13 @@ import dev.taskgov.quota.api.Operation;
 import dev.taskgov.quota.api.OperationRegistry;
 import dev.taskgov.quota.api.ListRequest;
 import dev.taskgov.quota.api.RequestFields;
-import dev.taskgov.quota.config.QuotaServiceConfig;
+import dev.taskgov.quota.api.VersionedResources;
 import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import dev.taskgov.quota.rules.QuotaRules;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.OptimisticLockException;
-import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
 
-import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +32,8 @@ import java.util.Set;
  */
 @ApplicationScoped
 public class SchedulerConfigOperations implements OperationRegistry {
+
+    private static final VersionedResources.Kind KIND = VersionedResources.Kind.SCHEDULER_CONFIG;
 
     private static final Set<String> CREATE_MEMBERS = Set.of("Name", "ClusterArn", "SchedulerConfig", "Description", "Tags");
     private static final Set<String> UPDATE_MEMBERS = Set.of("ClusterSchedulerConfigId", "TargetVersion",
@@ -53,13 +51,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
     QuotaTopicOutbox outbox;
 
     @Inject
-    QuotaServiceConfig config;
-
-    @Inject
-    EntityManager entityManager;
-
-    @Inject
-    Clock clock;
+    VersionedResources versioned;
 
     @Inject
     Caller caller;
@@ -86,13 +78,13 @@ public class SchedulerConfigOperations implements OperationRegistry {
 
         // after the request's own rules, so a bad request names all its broken fields first
         capacity.requireGoverned(clusterArn);
-        lockCluster(clusterArn);
+        versioned.lockCluster(KIND, clusterArn);
         SchedulerConfigEntity existing = SchedulerConfigEntity.find("clusterArn", clusterArn).firstResult();
         if (existing != null) {
             throw AwsApiException.conflict("ClusterArn: cluster " + clusterArn
                     + " already has a cluster scheduler config (" + existing.id + "); update it instead");
         }
-        Instant now = now();
+        Instant now = versioned.now();
         SchedulerConfigEntity e = new SchedulerConfigEntity();
         e.id = Ids.newId();
         e.clusterArn = clusterArn;
@@ -102,7 +94,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
         apply(e, effective, description, Status.Created, now);
         e.persist();
         SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson, Caller.nameOf(caller)).persist();
-        flush("cluster " + clusterArn + " already has a cluster scheduler config");
+        versioned.flush("cluster " + clusterArn + " already has a cluster scheduler config");
         outbox.schedulerConfigChanged(e.clusterArn, e.documentJson);
 
         ObjectNode response = AwsJson.object();
@@ -117,12 +109,9 @@ public class SchedulerConfigOperations implements OperationRegistry {
         String id = RequestFields.requiredString(request, "ClusterSchedulerConfigId", RequestFields.RESOURCE_ID, 12);
         Integer version = RequestFields.optionalInt(request, "ClusterSchedulerConfigVersion", 1, Integer.MAX_VALUE);
         SchedulerConfigEntity e = find(id);
-        if (version != null && version != e.version) {
-            return SchedulerConfigVersionEntity.find(id, version).map(v -> AwsJson.parse(v.documentJson))
-                    .orElseThrow(() -> AwsApiException.notFound("ClusterSchedulerConfigVersion: cluster scheduler config "
-                            + id + " has no version " + version + " (current version " + e.version + ")"));
-        }
-        return AwsJson.parse(e.documentJson);
+        return versioned.olderVersion(KIND, id, e.version, version,
+                v -> SchedulerConfigVersionEntity.find(id, v).map(stored -> stored.documentJson))
+                .orElseGet(() -> AwsJson.parse(e.documentJson));
     }
 
     @Transactional
@@ -134,14 +123,8 @@ public class SchedulerConfigOperations implements OperationRegistry {
         JsonNode requested = RequestFields.optionalObject(request, "", "SchedulerConfig");
         ObjectNode effective = requested == null ? null : rules.schedulerConfig(requested, "SchedulerConfig");
 
-        SchedulerConfigEntity e = find(id);
-        lockCluster(e.clusterArn);
-        entityManager.refresh(e);
-        if (e.version != targetVersion) {
-            throw AwsApiException.conflict("TargetVersion: " + targetVersion
-                    + " is not the current ClusterSchedulerConfigVersion " + e.version + " of cluster scheduler config "
-                    + id + "; describe it again and retry");
-        }
+        SchedulerConfigEntity e = versioned.lockedForChange(KIND, id, this::find, c -> c.clusterArn);
+        versioned.requireVersion(KIND, id, e.version, targetVersion);
         ObjectNode current = AwsJson.parse(e.documentJson);
         if (effective == null) {
             effective = (ObjectNode) current.get("SchedulerConfig");
@@ -150,9 +133,9 @@ public class SchedulerConfigOperations implements OperationRegistry {
             description = current.get("Description").asText();
         }
         e.version = e.version + 1;
-        apply(e, effective, description, Status.Updated, now());
+        apply(e, effective, description, Status.Updated, versioned.now());
         SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson, Caller.nameOf(caller)).persist();
-        flush("cluster scheduler config " + id + " was changed concurrently");
+        versioned.flush("cluster scheduler config " + id + " was changed concurrently");
         outbox.schedulerConfigChanged(e.clusterArn, e.documentJson);
 
         ObjectNode response = AwsJson.object();
@@ -165,11 +148,10 @@ public class SchedulerConfigOperations implements OperationRegistry {
     public ObjectNode delete(JsonNode request) {
         RequestFields.onlyKnown(request, "", Set.of("ClusterSchedulerConfigId"));
         String id = RequestFields.requiredString(request, "ClusterSchedulerConfigId", RequestFields.RESOURCE_ID, 12);
-        SchedulerConfigEntity e = find(id);
-        lockCluster(e.clusterArn);
+        SchedulerConfigEntity e = versioned.lockedForChange(KIND, id, this::find, c -> c.clusterArn);
         SchedulerConfigVersionEntity.delete("configId", id);
         e.delete();
-        flush("cluster scheduler config " + id + " was changed concurrently");
+        versioned.flush("cluster scheduler config " + id + " was changed concurrently");
         outbox.schedulerConfigDeleted(e.clusterArn);
         return AwsJson.object();
     }
@@ -224,32 +206,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
         return e;
     }
 
-    private void lockCluster(String clusterArn) {
-        entityManager.createNativeQuery("select count(*) from (select pg_advisory_xact_lock(hashtext(?1))) l")
-                .setParameter(1, "scheduler-config:" + clusterArn).getSingleResult();
-    }
-
-    private void flush(String conflictMessage) {
-        try {
-            entityManager.flush();
-        } catch (OptimisticLockException e) {
-            throw AwsApiException.conflict(conflictMessage);
-        } catch (PersistenceException e) {
-            if (e instanceof org.hibernate.exception.ConstraintViolationException
-                    || e.getCause() instanceof org.hibernate.exception.ConstraintViolationException) {
-                throw AwsApiException.conflict(conflictMessage);
-            }
-            throw e;
-        }
-    }
-
     private String arn(String id) {
-        return "arn:aws:sagemaker:" + config.quota().region() + ":" + config.quota().accountId()
-                + ":cluster-scheduler-config/" + id;
-    }
-
-    /** Millisecond precision: what the API returns is what the list filters compare. */
-    private Instant now() {
-        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        return versioned.arn(KIND, id);
     }
 }
