@@ -93,6 +93,11 @@ class AuditTrailIntegrityTest {
             expect4xx(problems, h.getKey() + " path admin",
                     TestCredentials.send(admin, "DELETE", uri("/credentials/" + pct(m)), null));
             markers.put(h.getKey() + " path admin", tag + "b");
+            // Query: a viewer's since= that is no instant is a 400, recorded with the value it refused.
+            m = tag + "g" + payload;
+            expect4xx(problems, h.getKey() + " query",
+                    TestCredentials.send(viewer, "GET", uri("/audit?since=" + pct(m)), null));
+            markers.put(h.getKey() + " query", tag + "g");
             // Body field: the target a refused change names (a viewer may not change quotas).
             m = tag + "c" + payload;
             expect4xx(problems, h.getKey() + " body",

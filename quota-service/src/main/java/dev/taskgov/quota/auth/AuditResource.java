@@ -3,6 +3,7 @@ package dev.taskgov.quota.auth;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.core.auth.AuditChain;
+import dev.taskgov.core.auth.AuditEvent;
 import dev.taskgov.core.auth.Principal;
 import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.service.support.auth.AccessGuard;
@@ -64,8 +65,11 @@ public class AuditResource {
             try {
                 params.and("since", Instant.parse(since));
             } catch (DateTimeParseException e) {
-                return AccessGuard.response(new AuthFailure("ValidationException", 400,
-                        "since: must be an ISO-8601 instant such as 2026-12-01T10:00:00Z, was '" + since + "'"));
+                AuthFailure refused = new AuthFailure("ValidationException", 400,
+                        "since: must be an ISO-8601 instant such as 2026-12-01T10:00:00Z, was '" + since + "'");
+                guard.record(caller.name(), "ListAuditEvents", "audit trail",
+                        AuditEvent.refused(refused.type(), refused.getMessage()), null);
+                return AccessGuard.response(refused);
             }
             where.add("at >= :since");
         }
