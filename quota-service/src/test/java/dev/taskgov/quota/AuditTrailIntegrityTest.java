@@ -139,6 +139,9 @@ class AuditTrailIntegrityTest {
                         problems.add(marker.getKey() + ": no audit record");
                         continue;
                     }
+                    if (marker.getKey().contains("body") && !String.valueOf(rs.getString(3)).contains(marker.getValue())) {
+                        problems.add(marker.getKey() + ": the refused change's record does not name its target: " + rs.getString(3));
+                    }
                     for (int col = 1; col <= 4; col++) {
                         if (!SafeText.isSafe(rs.getString(col))) {
                             problems.add(marker.getKey() + ": stored unescaped: " + SafeText.escape(rs.getString(col)));
