@@ -215,6 +215,28 @@ class AuditTrailIntegrityTest {
     }
 
     @Test
+    void a_record_from_the_topic_holding_nul_and_escapes_is_stored_escaped_not_dead_lettered() throws Exception {
+        // As a service that did not escape would have written it: JSON carries NUL and ESC as \u0000 and \u001b.
+        String id = "raw-" + UUID.randomUUID();
+        String json = JSON.createObjectNode().put("eventId", id).put("at", "2026-12-01T10:00:00Z")
+                .put("service", "topology-service").put("principal", "anonymous").put("operation", "GetTopology")
+                .put("target", "/topology\u0000\nadmin Allowed\u001b[2J").put("outcome", "Refused: x").toString();
+        QuotaTestKit.send(dev.taskgov.testsupport.TaskgovTopics.AUDIT, id, json);
+        DatabaseAddress db = SharedPostgres.address();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).untilAsserted(() -> {
+            try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
+                 PreparedStatement ps = c.prepareStatement("select target, chain from audit_event where event_id = ?")) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).isEqualTo("/topology\\x00\\nadmin Allowed\\x1B[2J");
+                    assertThat(rs.getString(2)).isEqualTo("topology-service");
+                }
+            }
+        });
+    }
+
+    @Test
     void concurrent_writers_keep_one_whole_chain() throws Exception {
         TestCredentials.Key admin = QuotaTestKit.admin();
         ExecutorService pool = Executors.newFixedThreadPool(8);
