@@ -35,10 +35,20 @@ public final class AdmissionDecider implements AutoCloseable {
      * @param source                CloudEvents ce_source
      * @param membership            session timeout, heartbeat and static identity in the group (failover speed)
      * @param turns                 the loop's second poll and commit interval (how large its transactions are)
+     * @param auditTopic            where the decider records the submissions and finishes it reads from Kafka, or
+     *                              null for none (an isolated test cluster has no audit topic)
      */
     public record Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
                            String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
-                           TransactionalLoop.Membership membership, TransactionalLoop.Turns turns) {
+                           TransactionalLoop.Membership membership, TransactionalLoop.Turns turns, String auditTopic) {
+
+        /** A decider that records nothing in the audit trail. */
+        public Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
+                        String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
+                        TransactionalLoop.Membership membership, TransactionalLoop.Turns turns) {
+            this(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout, createTopics,
+                    membership, turns, null);
+        }
 
         /** The loop's default turns (no commit interval). */
         public Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
@@ -77,7 +87,7 @@ public final class AdmissionDecider implements AutoCloseable {
                 Set.of(t.changelog()),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
                 settings.rebuildTimeout(), settings.membership(), KafkaAccess.submissionTopics(t.submitted()), settings.turns()),
-                scope -> new AdmissionProcessor(t, clock, observer, scope, retention), clock);
+                scope -> new AdmissionProcessor(t, clock, observer, scope, retention, settings.auditTopic()), clock);
     }
 
     /**

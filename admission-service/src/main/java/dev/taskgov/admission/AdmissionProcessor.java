@@ -12,6 +12,8 @@ import dev.taskgov.core.events.PreemptionRequested;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.auth.AuditEvent;
+import dev.taskgov.service.support.auth.AuditRecords;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
@@ -147,11 +149,43 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
      */
     public AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer, PartitionScope scope,
                               FinishedRetention retention) {
+        this(topics, clock, observer, scope, retention, null);
+    }
+
+    /**
+     * @param auditTopic where the decider records what it reads from Kafka that changes a workload (submissions and
+     *                   finishes: they reach no HTTP door that could record them), in the transaction of the decision;
+     *                   null records nothing (a test's isolated cluster, which has no audit topic)
+     */
+    public AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer, PartitionScope scope,
+                              FinishedRetention retention, String auditTopic) {
         this.topics = topics;
         this.clock = clock;
         this.observer = observer;
         this.scope = scope;
         this.retention = retention;
+        this.auditTopic = auditTopic;
+    }
+
+    private final String auditTopic;
+
+    /** The service name of the decider's audit records (their chain). */
+    static final String AUDIT_SERVICE = "admission-service";
+
+    /**
+     * Records a submission or finish read from Kafka, in the decision's transaction. Kafka does not tell a consumer who
+     * wrote a record; the topic does: a team's own submission topic is written only by that team's principal (the
+     * broker's ACLs), the shared topics only by the administrator and the services granted them. The event id is the
+     * record's coordinates, so a transaction retried after a crash records it once (quota-service stores an id once).
+     */
+    private void audit(Outbox out, ConsumerRecord<String, byte[]> record, String operation, String target, String outcome) {
+        if (auditTopic == null) return;
+        String topicTeam = KafkaAccess.teamOfSubmissionTopic(topics.submitted(), record.topic());
+        String writer = topicTeam != null ? KafkaAccess.teamPrincipal(topicTeam)
+                : "kafka:" + record.topic() + " (admin or a service granted it)";
+        String eventId = "kafka:" + record.topic() + "-" + record.partition() + "@" + record.offset();
+        AuditEvent event = new AuditEvent(eventId, clock.instant(), AUDIT_SERVICE, writer, operation, target, outcome, null, null);
+        out.emit(auditTopic, eventId, event, AuditRecords.TYPE, eventId);
     }
 
     /** The retention of the configuration's defaults ({@code taskgov.admission.finished-retention} and {@code -max}). */
@@ -429,15 +463,19 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private void onSubmitted(ConsumerRecord<String, byte[]> record, String topicTeam, Outbox out) {
         WorkloadSubmitted s = decode(record, WorkloadSubmitted.class, out);
         if (s == null || !identified(record, s.workloadId(), out)) return;
+        String target = "workload " + s.workloadId();
         if (topicTeam != null && !topicTeam.equals(s.team())) {
-            deadLetter(out, record, "namespace: a submission on team " + topicTeam + "'s topic " + record.topic()
+            String why = "namespace: a submission on team " + topicTeam + "'s topic " + record.topic()
                     + " must be for team " + topicTeam + " (namespace hyperpod-ns-" + topicTeam + "), was namespace "
-                    + s.namespace());
+                    + s.namespace();
+            deadLetter(out, record, why);
+            audit(out, record, "SubmitWorkload", target, AuditEvent.refused("AccessDeniedException", why));
             return;
         }
         WorkloadRecord known = workloads.get(s.workloadId());
         if (known != null) {
             LOG.debugf("workload %s is already known (%s); the submission changes nothing", s.workloadId(), known.state());
+            audit(out, record, "SubmitWorkload", target, "Unchanged: workload already known (" + known.state() + ")");
             return;
         }
         Instant now = clock.instant();
@@ -450,15 +488,19 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                     RejectReason.UnknownCluster.name(), refused.violation().toString(), now), out);
             observer.rejected(ClusterArn.isValid(s.clusterArn()) ? ClusterArn.of(s.clusterArn()) : ClusterArn.UNNAMED,
                     team, RejectReason.UnknownCluster.name());
+            audit(out, record, "SubmitWorkload", target, "Rejected: " + RejectReason.UnknownCluster.name() + ": "
+                    + refused.violation());
             return;
         }
         ClusterArn chosen = ((WorkloadCluster.Chosen) where).cluster();
         if (!owns(chosen)) {
             // Only where a topic's partitions do not match the workload topics' (a team's submission topic created
             // with another count): the record's partition number is not its cluster's, and no owner can take it.
-            deadLetter(out, record, "partition: " + record.topic() + "-" + record.partition() + " is not the partition of cluster "
+            String why = "partition: " + record.topic() + "-" + record.partition() + " is not the partition of cluster "
                     + chosen + " (" + scope.home(chosen.value()) + " of " + scope.partitions() + "); a submission topic must "
-                    + "have as many partitions as " + topics.submitted());
+                    + "have as many partitions as " + topics.submitted();
+            deadLetter(out, record, why);
+            audit(out, record, "SubmitWorkload", target, "Failed: " + why);
             return;
         }
         Governed g = cluster(chosen);
@@ -470,22 +512,28 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                     w.submittedAt(), WorkloadState.Pending, PendingReason.Queued.name(),
                     "queued: looked at when it reaches the head of its team's queue (the head goes first, also while it waits for a preemption)", now), out);
             g.dirty = true;
+            audit(out, record, "SubmitWorkload", target, AuditEvent.ALLOWED);
         } else if (result instanceof SubmitResult.Rejected r) {
             Decision.Reject d = r.decision();
             persist(WorkloadRecord.first(s, team, null, 0, s.submittedAt() == null ? now : s.submittedAt(),
                     WorkloadState.Rejected, d.reason().name(), d.message(), now), out);
             observer.rejected(g.cluster, team, d.reason().name());
+            audit(out, record, "SubmitWorkload", target, "Rejected: " + d.reason().name() + ": " + d.message());
         } else if (result instanceof SubmitResult.Ignored i) {
             LOG.debugf("%s", i.message());
+            audit(out, record, "SubmitWorkload", target, "Unchanged: " + i.message());
         }
     }
 
     private void onFinished(ConsumerRecord<String, byte[]> record, Outbox out) {
         WorkloadFinished f = decode(record, WorkloadFinished.class, out);
         if (f == null || !identified(record, f.workloadId(), out)) return;
+        String target = "workload " + f.workloadId();
+        String operation = "FinishWorkload";
         WorkloadRecord rec = workloads.get(f.workloadId());
         if (rec == null) {
             LOG.infof("finish of %s: no such workload; nothing changes", f.workloadId());
+            audit(out, record, operation, target, "Unchanged: no such workload");
             return;
         }
         Governed g = cluster(rec.cluster());
@@ -494,6 +542,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 : g.scheduler.finish(f.workloadId());
         if (change.outcome() == ChangeResult.Outcome.Unchanged) {
             LOG.infof("finish of %s: %s", f.workloadId(), change.message());
+            audit(out, record, operation, target, "Unchanged: " + change.message());
             return;
         }
         if (change.outcome() == ChangeResult.Outcome.Retrying) {
@@ -501,12 +550,14 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             persist(rec.retryAfterFailure(PendingReason.RetryAfterFailure.name(), change.message(),
                     g.scheduler.workload(f.workloadId()).orElseThrow().submittedAt()), out);
             g.dirty = true;
+            audit(out, record, operation, target, AuditEvent.ALLOWED + " (" + f.outcome() + "): " + change.message());
             return;
         }
         String outcome = f.outcome() == null ? null : f.outcome().name();
         persist(rec.moveTo(WorkloadState.Finished, outcome, change.message(), clock.instant()), out);
         observer.finished(g.cluster, rec.team());
         g.dirty = true;
+        audit(out, record, operation, target, AuditEvent.ALLOWED + " (" + outcome + ")");
     }
 
     private void onPreempted(ConsumerRecord<String, byte[]> record, Outbox out) {

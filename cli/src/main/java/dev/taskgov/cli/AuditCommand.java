@@ -10,9 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.StringJoiner;
 
-/** {@code taskgov audit}: who did what (changes, HTTP submissions, refused accesses), from quota-service's store. */
-@Command(name = "audit", mixinStandardHelpOptions = true,
-        description = "The audit trail: principal, time, operation, target, outcome; admins and viewers.")
+/**
+ * {@code taskgov audit}: who did what (changes, HTTP submissions, refused accesses), from quota-service's store;
+ * {@code taskgov audit verify} checks its hash chains.
+ */
+@Command(name = "audit", mixinStandardHelpOptions = true, subcommands = AuditVerifyCommand.class,
+        description = "The audit trail: principal, time, operation, target, outcome; admins and viewers. Every field is "
+                + "printed escaped (control characters as \\n, \\x1B, ...), so no record can forge or hide a line.")
 public class AuditCommand extends CliCommand {
 
     @Option(names = "--since", paramLabel = "TIME|DURATION",

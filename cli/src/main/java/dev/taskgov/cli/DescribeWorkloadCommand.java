@@ -1,6 +1,7 @@
 package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.auth.SafeText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -52,7 +53,9 @@ public class DescribeWorkloadCommand extends CliCommand {
         JsonNode annotations = w.path("annotations");
         if (annotations.isObject() && !annotations.isEmpty()) {
             out.println("Annotations:");
-            annotations.fields().forEachRemaining(e -> out.println("  " + e.getKey() + ": " + e.getValue().asText()));
+            // A team writes its annotations: escaped, so one cannot forge the lines after it or drive the terminal.
+            annotations.fields().forEachRemaining(e -> out.println("  " + SafeText.escape(e.getKey()) + ": "
+                    + SafeText.escape(e.getValue().asText())));
         }
         out.println("Status:");
         field(out, "  State:", Views.text(w, "state"));
@@ -67,7 +70,7 @@ public class DescribeWorkloadCommand extends CliCommand {
         JsonNode placement = w.path("placement");
         if (placement.isArray() && !placement.isEmpty()) {
             out.println("  Placement:");
-            for (JsonNode p : placement) out.println("    " + Views.placement(p));
+            for (JsonNode p : placement) out.println("    " + SafeText.escape(Views.placement(p)));
         } else {
             field(out, "  Placement:", null);
         }
@@ -90,6 +93,6 @@ public class DescribeWorkloadCommand extends CliCommand {
     }
 
     private static void field(PrintWriter out, String label, String value) {
-        out.println(String.format("%-14s%s", label, value == null ? "<none>" : value));
+        out.println(String.format("%-14s%s", label, value == null ? "<none>" : SafeText.escape(value)));
     }
 }

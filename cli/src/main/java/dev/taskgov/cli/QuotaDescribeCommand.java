@@ -1,6 +1,7 @@
 package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.auth.SafeText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -62,6 +63,6 @@ public class QuotaDescribeCommand extends CliCommand {
     }
 
     private static void line(PrintWriter out, String label, String value) {
-        out.println(String.format("%-12s%s", label, value == null || value.isEmpty() ? "<none>" : value));
+        out.println(String.format("%-12s%s", label, value == null || value.isEmpty() ? "<none>" : SafeText.escape(value)));
     }
 }

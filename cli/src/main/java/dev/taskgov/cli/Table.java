@@ -1,11 +1,17 @@
 package dev.taskgov.cli;
 
+import dev.taskgov.core.auth.SafeText;
+
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** A kubectl-style table: upper-case headers, columns padded to their widest cell, three spaces apart. */
+/**
+ * A kubectl-style table: upper-case headers, columns padded to their widest cell, three spaces apart. Every cell is
+ * printed escaped ({@link SafeText}): cells carry text from callers (audit records, messages, names), and a newline or
+ * an ANSI escape in one must not forge a row or rewrite the screen.
+ */
 final class Table {
 
     private final List<String> headers;
@@ -17,7 +23,7 @@ final class Table {
 
     Table row(Object... cells) {
         List<String> r = new ArrayList<>();
-        for (Object c : cells) r.add(c == null || c.toString().isEmpty() ? "<none>" : c.toString());
+        for (Object c : cells) r.add(c == null || c.toString().isEmpty() ? "<none>" : SafeText.escape(c.toString()));
         rows.add(r);
         return this;
     }

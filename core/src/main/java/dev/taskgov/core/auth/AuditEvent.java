@@ -5,12 +5,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 
 /**
  * One audit record (value of {@code taskgov.audit}, row of quota-service's {@code audit_event}): who
  * ({@code principal}, {@code "anonymous"} when the request proved no key), when, which operation on which target, the
  * outcome ({@code Allowed}, or the refusal's error type and message) and, for changes, the state before and after.
+ * Every text field is {@linkplain SafeText#escape escaped} on construction (a caller's path, header or body field can
+ * neither forge nor hide a line of the trail, nor make PostgreSQL refuse the record), and {@code at} is cut to the
+ * microseconds PostgreSQL stores, so the record hashed into the audit chain is the record read back.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AuditEvent(String eventId, Instant at, String service, String principal, String operation, String target,
@@ -21,6 +25,16 @@ public record AuditEvent(String eventId, Instant at, String service, String prin
     public static final String ALLOWED = "Allowed";
 
     private static final ObjectMapper JSON = dev.taskgov.core.events.EventCodec.mapper();
+
+    public AuditEvent {
+        at = at == null ? null : at.truncatedTo(ChronoUnit.MICROS);
+        eventId = SafeText.escape(eventId);
+        service = SafeText.escape(service);
+        principal = SafeText.escape(principal);
+        operation = SafeText.escape(operation);
+        target = SafeText.escape(target);
+        outcome = SafeText.escape(outcome);
+    }
 
     public static AuditEvent of(Instant at, String service, String principal, String operation, String target,
                                 String outcome, JsonNode before, JsonNode after) {

@@ -39,6 +39,28 @@ final class ChangeAudit {
         return c == null ? null : new ChangeAudit(c, operations);
     }
 
+    /**
+     * What a change request names, for the record of its refusal (no state is read for a request that may not run):
+     * the quota or config id it updates or deletes, or the name it creates; null when it changes nothing or names
+     * nothing readable.
+     */
+    static String requestedTarget(ChangeAudit audit, String body) {
+        if (audit == null || body == null || body.isBlank()) {
+            return null;
+        }
+        JsonNode request;
+        try {
+            request = AwsJson.MAPPER.readTree(body);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return null;
+        }
+        if (request == null || !request.isObject()) {
+            return null;
+        }
+        String member = audit.change.creates ? "Name" : audit.change.idMember;
+        return request.path(member).isTextual() ? request.get(member).asText() : null;
+    }
+
     /** Reads the state before the change (nothing for a create). */
     void before(JsonNode request) {
         if (!change.creates && request.path(change.idMember).isTextual()) {

@@ -106,7 +106,7 @@ public class SageMakerApi {
                     .header("x-amzn-RequestId", requestId).build();
         } catch (AuthFailure e) {
             metrics.countRequest(operation == null ? "unknown" : operationName, e.type());
-            audit.refused(principal == null ? null : principal.name(), operationName, null, e);
+            audit.refused(principal == null ? null : principal.name(), operationName, ChangeAudit.requestedTarget(change, body), e);
             return error(e.status(), e.type(), e.getMessage(), requestId);
         } catch (AwsApiException e) {
             metrics.countRequest(operationName, e.type());

@@ -8,7 +8,10 @@ import jakarta.persistence.Table;
 
 import java.time.Instant;
 
-/** One audit record (table {@code audit_event}, migration V16); the shape of core's AuditEvent. */
+/**
+ * One audit record (table {@code audit_event}, migrations V16, V20); the shape of core's AuditEvent and its place in
+ * its service's hash chain (core's AuditChain).
+ */
 @Entity
 @Table(name = "audit_event")
 public class AuditEventEntity extends PanacheEntityBase {
@@ -40,4 +43,14 @@ public class AuditEventEntity extends PanacheEntityBase {
 
     @Column(name = "after_json", columnDefinition = "text")
     public String afterJson;
+
+    /** The chain this record belongs to (its service); null for a record written before the chain existed. */
+    public String chain;
+
+    public Long seq;
+
+    @Column(name = "prev_hash")
+    public String prevHash;
+
+    public String hash;
 }

@@ -1,12 +1,14 @@
 package dev.taskgov.quota.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.auth.AuditChain;
 import dev.taskgov.core.auth.AuditEvent;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import dev.taskgov.service.support.auth.AuthFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
@@ -29,6 +31,9 @@ public class AuditTrail {
 
     @Inject
     Clock clock;
+
+    @Inject
+    EntityManager em;
 
     /** A change or an allowed call: joins the caller's transaction when there is one. */
     @Transactional
@@ -62,7 +67,19 @@ public class AuditTrail {
         outbox.write(config.topics().audit(), event.eventId(), event.toJson(), AUDIT_RECORDED);
     }
 
-    private static void persist(AuditEvent event) {
+    /**
+     * Stores the record as the next link of its service's chain: the head row's lock (held to the end of the
+     * transaction) makes concurrent writers of one chain, on any instance, take turns, and a rolled-back change takes
+     * its record and the head's move back together.
+     */
+    private void persist(AuditEvent event) {
+        String chain = event.service();
+        em.createNativeQuery("insert into audit_chain_head (chain, seq, hash) values (?1, 0, ?2) on conflict (chain) do nothing")
+                .setParameter(1, chain).setParameter(2, AuditChain.GENESIS).executeUpdate();
+        Object[] head = (Object[]) em.createNativeQuery("select seq, hash from audit_chain_head where chain = ?1 for update")
+                .setParameter(1, chain).getSingleResult();
+        long seq = ((Number) head[0]).longValue() + 1;
+        String prevHash = (String) head[1];
         AuditEventEntity e = new AuditEventEntity();
         e.eventId = event.eventId();
         e.at = event.at();
@@ -73,6 +90,13 @@ public class AuditTrail {
         e.outcome = event.outcome();
         e.beforeJson = event.before() == null ? null : event.before().toString();
         e.afterJson = event.after() == null ? null : event.after().toString();
+        e.chain = chain;
+        e.seq = seq;
+        e.prevHash = prevHash;
+        e.hash = AuditChain.hash(prevHash, seq, e.eventId, e.at.toString(), e.service, e.principal, e.operation, e.target,
+                e.outcome, e.beforeJson, e.afterJson);
         e.persist();
+        em.createNativeQuery("update audit_chain_head set seq = ?1, hash = ?2 where chain = ?3")
+                .setParameter(1, seq).setParameter(2, e.hash).setParameter(3, chain).executeUpdate();
     }
 }

@@ -3,8 +3,10 @@ package dev.taskgov.quota.auth;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.core.auth.AuditEvent;
 import dev.taskgov.service.support.auth.HttpRequests;
 import dev.taskgov.core.auth.Principal;
+import dev.taskgov.core.auth.SafeText;
 import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.service.support.auth.AuthFailure;
 import dev.taskgov.service.support.auth.AccessGuard;
@@ -22,10 +24,12 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * Access keys over HTTP+JSON ({@code taskgov credentials create|list|revoke}), admin only, SigV4-signed like every
@@ -34,6 +38,8 @@ import java.util.function.Supplier;
 @Path("/credentials")
 @Produces(MediaType.APPLICATION_JSON)
 public class CredentialsResource {
+
+    private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     @Inject
     AccessGuard guard;
@@ -46,6 +52,9 @@ public class CredentialsResource {
 
     @Inject
     AuditTrail audit;
+
+    @Inject
+    Clock clock;
 
     @Context
     HttpHeaders headers;
@@ -92,6 +101,11 @@ public class CredentialsResource {
     @Path("{id}")
     public Response revoke(@PathParam("id") String id) {
         return asAdmin("DELETE", null, "RevokeAccessKey", id, () -> {
+            if (!KEY_ID.matcher(id).matches()) {
+                // Checked before the database sees it: PostgreSQL refuses NUL in text, which answered 500.
+                throw new IllegalArgumentException("access key id: must be 1 to 64 letters, digits, '-' or '_' (such as "
+                        + "TGAK...), was '" + SafeText.escape(id) + "'");
+            }
             AccessKeyEntity before = AccessKeyEntity.findById(id);
             ObjectNode beforeDoc = before == null ? null : AccessKeys.describe(before);
             AccessKeyEntity e = keys.revoke(id, caller.name());
@@ -109,10 +123,17 @@ public class CredentialsResource {
         try {
             return action.get();
         } catch (IllegalArgumentException e) {
-            return error(400, "ValidationException", e.getMessage());
+            return failed(principal, operation, target, 400, "ValidationException", e.getMessage());
         } catch (NoSuchElementException e) {
-            return error(404, "ResourceNotFound", e.getMessage());
+            return failed(principal, operation, target, 404, "ResourceNotFound", e.getMessage());
         }
+    }
+
+    /** An admin's request this service refused as invalid: answered, and recorded like every refusal. */
+    private Response failed(Principal principal, String operation, String target, int status, String type, String message) {
+        audit.storeNew(AuditEvent.of(clock.instant(), AuditTrail.SERVICE, principal.name(), operation, target,
+                AuditEvent.refused(type, message), null, null));
+        return error(status, type, message);
     }
 
     private static JsonNode parse(String body) {
