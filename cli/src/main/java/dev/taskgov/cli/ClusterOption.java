@@ -43,8 +43,8 @@ final class ClusterOption {
         return all.size() <= 1 ? Collections.singletonList(null) : all;
     }
 
-    /** A cluster as a table shows it: its short id (the last part of its ARN). */
+    /** A cluster as a table shows it: its short id (the last part of its ARN, whatever a service answered). */
     static String shortName(String arn) {
-        return arn == null ? "(unnamed)" : ClusterArn.of(arn).shortId();
+        return arn == null || arn.isEmpty() ? "(unnamed)" : arn.substring(arn.lastIndexOf('/') + 1);
     }
 }
