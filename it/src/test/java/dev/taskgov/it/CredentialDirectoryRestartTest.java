@@ -63,7 +63,8 @@ class CredentialDirectoryRestartTest {
 
     private static AccessKey key(SecretBox box, String principal) {
         String id = AccessKey.newKeyId();
-        return new AccessKey(id, principal, List.of("team:" + principal.substring("team.".length())), box.encrypt(id, AccessKey.newSecret()));
+        List<String> roles = List.of("team:" + principal.substring("team.".length()));
+        return new AccessKey(id, principal, roles, box.encrypt(id, principal, roles, AccessKey.newSecret()));
     }
 
     private static void createCompacted(Map<String, Object> props, String topic) throws Exception {
