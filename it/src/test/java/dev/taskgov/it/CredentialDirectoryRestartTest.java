@@ -67,7 +67,7 @@ class CredentialDirectoryRestartTest {
         return new AccessKey(id, principal, roles, box.encrypt(id, principal, roles, AccessKey.newSecret()));
     }
 
-    private static void createCompacted(Map<String, Object> props, String topic) throws Exception {
+    static void createCompacted(Map<String, Object> props, String topic) throws Exception {
         try (Admin admin = Admin.create(props)) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)
                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)))).all().get(1, TimeUnit.MINUTES);
@@ -76,7 +76,7 @@ class CredentialDirectoryRestartTest {
         }
     }
 
-    private static void write(Map<String, Object> props, String topic, String key, String value) throws Exception {
+    static void write(Map<String, Object> props, String topic, String key, String value) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>(topic, key, value)).get(1, TimeUnit.MINUTES);
         }
