@@ -3,6 +3,7 @@ package dev.taskgov.local;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -32,6 +33,15 @@ public final class LocalPostgres {
         Path dataDir = Path.of(args[0]).toAbsolutePath();
         int port = Integer.parseInt(args[1]);
         Path credentials = Path.of(args[2]).toAbsolutePath();
+        EmbeddedPostgres postgres = start(dataDir, port, credentials);
+        System.out.println("taskgov postgres ready: " + DatabaseRoles.url("127.0.0.1:" + port) + " (roles "
+                + DatabaseRoles.OWNER + ", " + DatabaseRoles.QUOTA + "; passwords in " + credentials + ")");
+        new CountDownLatch(1).await();
+        postgres.close();
+    }
+
+    /** Starts (making it on first start) the secured cluster in this data directory, its roles provisioned. */
+    static EmbeddedPostgres start(Path dataDir, int port, Path credentials) throws IOException, SQLException {
         Map<String, String> passwords = DatabaseRoles.passwords(credentials);
         Files.createDirectories(dataDir);
         EmbeddedPostgres postgres = securedEmbedded(dataDir, passwords)
@@ -41,10 +51,7 @@ public final class LocalPostgres {
                 .setRegisterShutdownHook(true)
                 .start();
         DatabaseRoles.provision("127.0.0.1:" + port, passwords, dataDir.resolve("pg_hba.conf"));
-        System.out.println("taskgov postgres ready: " + DatabaseRoles.url("127.0.0.1:" + port) + " (roles "
-                + DatabaseRoles.OWNER + ", " + DatabaseRoles.QUOTA + "; passwords in " + credentials + ")");
-        new CountDownLatch(1).await();
-        postgres.close();
+        return postgres;
     }
 
     /**
