@@ -37,10 +37,21 @@ public final class AdmissionDecider implements AutoCloseable {
      * @param turns                 the loop's second poll and commit interval (how large its transactions are)
      * @param auditTopic            where the decider records the submissions and finishes it reads from Kafka, or
      *                              null for none (an isolated test cluster has no audit topic)
+     * @param statusRefresh         how often a workload's figures alone (same state and reason) may be written to the
+     *                              status topic and the changelog; zero writes every change
      */
     public record Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
                            String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
-                           TransactionalLoop.Membership membership, TransactionalLoop.Turns turns, String auditTopic) {
+                           TransactionalLoop.Membership membership, TransactionalLoop.Turns turns, String auditTopic,
+                           Duration statusRefresh) {
+
+        /** The default status refresh ({@link AdmissionProcessor#DEFAULT_STATUS_REFRESH}). */
+        public Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
+                        String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
+                        TransactionalLoop.Membership membership, TransactionalLoop.Turns turns, String auditTopic) {
+            this(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout, createTopics,
+                    membership, turns, auditTopic, AdmissionProcessor.DEFAULT_STATUS_REFRESH);
+        }
 
         /** A decider that records nothing in the audit trail. */
         public Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
@@ -87,7 +98,8 @@ public final class AdmissionDecider implements AutoCloseable {
                 Set.of(t.changelog()),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
                 settings.rebuildTimeout(), settings.membership(), KafkaAccess.submissionTopics(t.submitted()), settings.turns()),
-                scope -> new AdmissionProcessor(t, clock, observer, scope, retention, settings.auditTopic()), clock);
+                scope -> new AdmissionProcessor(t, clock, observer, scope, retention, settings.auditTopic())
+                        .statusRefresh(settings.statusRefresh()), clock);
     }
 
     /**

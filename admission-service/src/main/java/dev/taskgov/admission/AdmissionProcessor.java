@@ -427,6 +427,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     @Override
     public synchronized void afterBatch(Outbox out) {
         forgetExpired(out);
+        writeDueFigures(out);
         for (Governed g : clusters.values()) if (g.dirty) cycle(g, out);
         observer.stateChanged(this);
     }
@@ -434,7 +435,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     /** An ended workload's retention elapsed: forgotten without waiting for the next record ({@link #afterBatch}). */
     @Override
     public synchronized boolean dueWhileIdle(Instant now) {
-        return ready && !expiries.isEmpty() && !expiries.first().at().isAfter(now);
+        return ready && (!expiries.isEmpty() && !expiries.first().at().isAfter(now)
+                || !figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now));
     }
 
     @Override
@@ -448,6 +450,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         clusters.clear();
         workloads.clear();
         expiries.clear();
+        heldFigures.clear();
+        figuresDue.clear();
         expiryOf.clear();
         changelog.clear();
         inputs.clear();
@@ -805,14 +809,71 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         observer.preemptionRequested(g.cluster, rec.team());
     }
 
+    /**
+     * A workload's new state, reason and message. A new state or reason is written at once; new figures alone (what a
+     * pending workload lacks, with the same reason) at most once per {@link #statusRefresh} per workload: within it the
+     * latest are held ({@link #heldFigures}) and written when it has passed ({@link #writeDueFigures}), while reads
+     * show them at once ({@link #workload}). A waiting workload's figures change with every admission around it; written
+     * each time they were most of the status topic.
+     */
     private void update(String id, WorkloadState state, String reason, String message, Outbox out) {
         WorkloadRecord rec = workloads.get(id);
-        if (rec == null || !rec.differs(state, reason, message)) return;
-        persist(rec.moveTo(state, reason, message, clock.instant()), out);
+        if (rec == null) return;
+        if (!rec.differs(state, reason, message)) {
+            dropHeldFigures(id);
+            return;
+        }
+        Instant now = clock.instant();
+        boolean figuresOnly = rec.state() == state && java.util.Objects.equals(rec.reason(), reason);
+        if (figuresOnly && !statusRefresh.isZero()) {
+            Instant due = rec.writtenAt().plus(statusRefresh);
+            if (now.isBefore(due)) {
+                HeldFigures before = heldFigures.put(id, new HeldFigures(message, due));
+                if (before != null) figuresDue.remove(new Expiry(before.due(), id));
+                figuresDue.add(new Expiry(due, id));
+                return;
+            }
+        }
+        dropHeldFigures(id);
+        persist(rec.moveTo(state, reason, message, now), out);
+    }
+
+    /** The latest figures of a workload not yet written, and when they may be. */
+    private record HeldFigures(String message, Instant due) {
+    }
+
+    /** How often a workload's figures alone may be written (taskgov.admission.status-refresh); zero: every change. */
+    private Duration statusRefresh = DEFAULT_STATUS_REFRESH;
+    public static final Duration DEFAULT_STATUS_REFRESH = Duration.ofSeconds(10);
+    private final Map<String, HeldFigures> heldFigures = new HashMap<>();
+    private final java.util.TreeSet<Expiry> figuresDue = new java.util.TreeSet<>();
+
+    /** Sets how often a workload's figures alone may be written (zero: every change at once). */
+    public AdmissionProcessor statusRefresh(Duration refresh) {
+        this.statusRefresh = refresh == null || refresh.isNegative() ? Duration.ZERO : refresh;
+        return this;
+    }
+
+    private void dropHeldFigures(String id) {
+        HeldFigures held = heldFigures.remove(id);
+        if (held != null) figuresDue.remove(new Expiry(held.due(), id));
+    }
+
+    /** Writes the held figures whose refresh has passed, each as its workload's next version. */
+    private void writeDueFigures(Outbox out) {
+        Instant now = clock.instant();
+        while (!figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now)) {
+            Expiry due = figuresDue.pollFirst();
+            HeldFigures held = heldFigures.remove(due.workloadId());
+            WorkloadRecord rec = workloads.get(due.workloadId());
+            if (held == null || rec == null || !rec.differs(rec.state(), rec.reason(), held.message())) continue;
+            persist(rec.moveTo(rec.state(), rec.reason(), held.message(), now), out);
+        }
     }
 
     /** The record goes to the changelog and its status to the status topic, in the current transaction. */
     private void persist(WorkloadRecord rec, Outbox out) {
+        dropHeldFigures(rec.workloadId()); // a new version says what the held figures would have
         workloads.put(rec.workloadId(), rec);
         expireLater(rec);
         out.emit(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
@@ -826,6 +887,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
      * followed by it (its history still tells both); one that waits has its Pending records sent when the batch ends.
      */
     private void persistQueued(WorkloadRecord rec, Outbox out) {
+        dropHeldFigures(rec.workloadId());
         workloads.put(rec.workloadId(), rec);
         expireLater(rec);
         out.emitLatest(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
@@ -967,9 +1029,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         return ready;
     }
 
+    /** A workload as it is now: its last version, showing figures not yet written ({@link #update}). */
     public synchronized Optional<WorkloadRecord> workload(String id) {
         followedWorkloads();
-        return Optional.ofNullable(workloads.get(id));
+        WorkloadRecord rec = workloads.get(id);
+        HeldFigures held = rec == null ? null : heldFigures.get(id);
+        return Optional.ofNullable(held == null ? rec : rec.showing(held.message()));
     }
 
     /** Records filtered by cluster, team and state (null = any), by id. */
@@ -980,6 +1045,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 .filter(r -> team == null || team.equals(r.team()))
                 .filter(r -> state == null || state == r.state())
                 .sorted(Comparator.comparing(WorkloadRecord::workloadId))
+                .map(r -> {
+                    HeldFigures held = heldFigures.get(r.workloadId());
+                    return held == null ? r : r.showing(held.message());
+                })
                 .toList();
     }
 

@@ -141,6 +141,17 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
         return history.isEmpty() ? submittedAt : history.get(history.size() - 1).firstTime();
     }
 
+    /** The same version with the message a read should show now (figures held back from the topics, not a new version). */
+    public WorkloadRecord showing(String currentMessage) {
+        return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, state, reason, currentMessage, submittedAt,
+                admittedAt, admissionSeq, placement, borrowed, history, version, retries, queuedAt);
+    }
+
+    /** When this version was written: its last condition's time. */
+    public Instant writtenAt() {
+        return history.isEmpty() ? submittedAt : history.get(history.size() - 1).time();
+    }
+
     /** Whether a new (state, reason, message) differs from the current one. */
     public boolean differs(WorkloadState s, String r, String m) {
         return s != state || !java.util.Objects.equals(r, reason) || !java.util.Objects.equals(m, message);

@@ -155,8 +155,59 @@ class LocalRuntimeIT {
         return ChildProcesses.run(cliEnv, command, 120);
     }
 
+    /**
+     * A local user other than the platform's owner can read nothing of it from disk (broker segments, database
+     * files, logs, keys, passwords) and cannot log in to its database without the generated password; the service's
+     * own login cannot rewrite the audit trail.
+     */
     @Test
     @Order(2)
+    void its_state_is_its_owners_alone_and_its_database_admits_only_the_generated_logins() throws Exception {
+        // This test's own files (its logs, the seeds' inputs of the first test), not the runtime's.
+        List<Path> testsOwn = List.of(HOME.resolve("test-logs"), HOME.resolve("seed-input"));
+        List<String> readableByOthers = new ArrayList<>();
+        try (var paths = Files.walk(HOME)) {
+            paths.filter(p -> testsOwn.stream().noneMatch(p::startsWith) && !Files.isSymbolicLink(p)).forEach(p -> {
+                try {
+                    var permissions = Files.getPosixFilePermissions(p);
+                    if (permissions.stream().anyMatch(x -> x.name().startsWith("GROUP") || x.name().startsWith("OTHERS"))) {
+                        readableByOthers.add(java.nio.file.attribute.PosixFilePermissions.toString(permissions) + " " + p);
+                    }
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    // a segment or temporary file removed while walking
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        }
+        assertThat(readableByOthers).as("files under TASKGOV_HOME that a group or other users may use").isEmpty();
+        assertThat(HOME.resolve("kafka/data")).isDirectory();
+        assertThat(HOME.resolve("database/credentials.properties")).isRegularFile();
+
+        java.util.Properties logins = new java.util.Properties();
+        try (var in = Files.newBufferedReader(HOME.resolve("database/credentials.properties"))) {
+            logins.load(in);
+        }
+        String url = "jdbc:postgresql://127.0.0.1:" + env.get("TASKGOV_DB_PORT") + "/taskgov";
+        for (String[] login : List.of(new String[] {"postgres", "postgres"}, new String[] {"postgres", "x"},
+                new String[] {"taskgov_quota", "postgres"}, new String[] {"taskgov_owner", "postgres"})) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> java.sql.DriverManager.getConnection(url, login[0], login[1]).close())
+                    .as("login as %s with password %s", login[0], login[1])
+                    .isInstanceOf(java.sql.SQLException.class).hasMessageContaining("password authentication failed");
+        }
+        try (var app = java.sql.DriverManager.getConnection(url, "taskgov_quota", logins.getProperty("taskgov_quota"));
+             var statement = app.createStatement()) {
+            for (String rewrite : List.of("update audit_event set outcome = 'Allowed'", "delete from audit_event",
+                    "update access_key set roles = 'admin'")) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> statement.execute(rewrite)).as(rewrite)
+                        .hasMessageContaining("permission denied");
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
     void the_platform_moves_with_its_port_variables_is_supervised_in_the_foreground_and_leaves_with_down() throws Exception {
         ChildProcesses.Result status = ChildProcesses.run(env, List.of("bash", SCRIPT.toString(), "status"), 60);
         assertThat(status.out())

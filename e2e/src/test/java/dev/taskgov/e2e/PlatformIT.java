@@ -71,6 +71,8 @@ class PlatformIT {
         env.put("TASKGOV_DB_URL", db.jdbcUrl());
         env.put("TASKGOV_DB_USER", db.username());
         env.put("TASKGOV_DB_PASSWORD", db.password());
+        env.put("TASKGOV_DB_MIGRATION_USER", SharedPostgres.owner().username());
+        env.put("TASKGOV_DB_MIGRATION_PASSWORD", SharedPostgres.owner().password());
         env.put("TASKGOV_HTTP_HOST", "127.0.0.1");
         env.put("TASKGOV_QUOTA_PORT", String.valueOf(ports.get("quota-service")));
         env.put("TASKGOV_TOPOLOGY_PORT", String.valueOf(ports.get("topology-service")));

@@ -63,10 +63,11 @@ class CredentialDirectoryRestartTest {
 
     private static AccessKey key(SecretBox box, String principal) {
         String id = AccessKey.newKeyId();
-        return new AccessKey(id, principal, List.of("team:" + principal.substring("team.".length())), box.encrypt(id, AccessKey.newSecret()));
+        List<String> roles = List.of("team:" + principal.substring("team.".length()));
+        return new AccessKey(id, principal, roles, box.encrypt(id, principal, roles, AccessKey.newSecret()));
     }
 
-    private static void createCompacted(Map<String, Object> props, String topic) throws Exception {
+    static void createCompacted(Map<String, Object> props, String topic) throws Exception {
         try (Admin admin = Admin.create(props)) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)
                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)))).all().get(1, TimeUnit.MINUTES);
@@ -75,7 +76,7 @@ class CredentialDirectoryRestartTest {
         }
     }
 
-    private static void write(Map<String, Object> props, String topic, String key, String value) throws Exception {
+    static void write(Map<String, Object> props, String topic, String key, String value) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>(topic, key, value)).get(1, TimeUnit.MINUTES);
         }

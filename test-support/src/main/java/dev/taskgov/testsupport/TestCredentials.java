@@ -57,7 +57,7 @@ public final class TestCredentials {
             insert.setString(1, key.accessKeyId());
             insert.setString(2, principal);
             insert.setString(3, String.join(" ", roles));
-            insert.setString(4, BOX.encrypt(key.accessKeyId(), key.secret()));
+            insert.setString(4, BOX.encrypt(key.accessKeyId(), principal, List.of(roles), key.secret()));
             insert.setTimestamp(5, Timestamp.from(Instant.now()));
             insert.executeUpdate();
         } catch (SQLException e) {
@@ -77,7 +77,7 @@ public final class TestCredentials {
      */
     public static Key onTopicNamed(String topic, String principal, String... roles) {
         Key key = newKey(principal, roles);
-        AccessKey record = new AccessKey(key.accessKeyId(), principal, List.of(roles), BOX.encrypt(key.accessKeyId(), key.secret()));
+        AccessKey record = new AccessKey(key.accessKeyId(), principal, List.of(roles), BOX.encrypt(key.accessKeyId(), principal, List.of(roles), key.secret()));
         Properties p = new Properties();
         p.putAll(SharedKafka.adminClientProperties());
         p.put(ProducerConfig.ACKS_CONFIG, "all");

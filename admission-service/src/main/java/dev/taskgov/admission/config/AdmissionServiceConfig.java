@@ -68,6 +68,15 @@ public interface AdmissionServiceConfig {
         java.time.Duration replicaFetchWait();
 
         /**
+         * How often a workload's figures alone (what it lacks while it waits, with the same state and reason) may be
+         * written to the status topic and the changelog: a new state or reason is written at once, new figures at most
+         * once per interval per workload (the latest when it has passed), while {@code GET /workloads/{id}} shows them
+         * at once. Zero writes every change.
+         */
+        @WithDefault("PT10S")
+        java.time.Duration statusRefresh();
+
+        /**
          * How often the per-team gauges are recomputed when decisions changed them. A recomputation walks every
          * workload record and quota, so it runs at most once per interval, off the decider's thread, rather than
          * after every batch (during a burst it cost a sixth of the decider's CPU).

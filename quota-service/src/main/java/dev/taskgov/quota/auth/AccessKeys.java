@@ -67,10 +67,47 @@ public class AccessKeys implements CredentialLookup {
         // active key again costs a duplicate at most.
         QuarkusTransaction.requiringNew().run(() -> {
             for (AccessKeyEntity e : AccessKeyEntity.<AccessKeyEntity>list("revokedAt is null", Sort.by("createdAt"))) {
+                resealIfKeyIdOnly(e);
                 publish(e);
             }
         });
         config.auth().bootstrapProfile().ifPresent(this::bootstrapAdmin);
+    }
+
+    /**
+     * A key stored before secrets were sealed to their principal and roles is sealed to them now, by the owner of the
+     * keys, so that an upgrade leaves every key working. Its principal and roles are taken as they stand in the table,
+     * so each one is logged for the operator to compare with the keys they made; from now on a change to them in the
+     * table makes the key unusable. A key whose secret does not decrypt at all is left as it is (and keeps failing).
+     */
+    boolean resealIfKeyIdOnly(AccessKeyEntity e) {
+        if (SecretBox.isBound(e.secretCiphertext)) {
+            return false;
+        }
+        String secret;
+        try {
+            secret = box.decryptKeyIdOnly(e.accessKeyId, e.secretCiphertext);
+        } catch (IllegalStateException wrongMasterKey) {
+            LOG.warnf("access key %s: %s; not re-sealed", e.accessKeyId, wrongMasterKey.getMessage());
+            return false;
+        }
+        e.secretCiphertext = box.encrypt(e.accessKeyId, e.principal, e.roleList(), secret);
+        LOG.warnf("access key %s: re-sealed its secret to principal '%s' and roles %s as stored (it was sealed to its"
+                + " key id only); if these are not the roles it was given, revoke it", e.accessKeyId, e.principal, e.roleList());
+        return true;
+    }
+
+    /** Re-seals every active key still sealed to its key id only (as at start) and publishes it; answers how many. */
+    @Transactional
+    public int resealKeyIdOnlyKeys() {
+        int resealed = 0;
+        for (AccessKeyEntity e : AccessKeyEntity.<AccessKeyEntity>list("revokedAt is null", Sort.by("createdAt"))) {
+            if (resealIfKeyIdOnly(e)) {
+                publish(e);
+                resealed++;
+            }
+        }
+        return resealed;
     }
 
     /**
@@ -109,7 +146,7 @@ public class AccessKeys implements CredentialLookup {
         String secret = AccessKey.newSecret();
         e.principal = principal;
         e.roles = String.join(" ", canonical);
-        e.secretCiphertext = box.encrypt(e.accessKeyId, secret);
+        e.secretCiphertext = box.encrypt(e.accessKeyId, principal, List.copyOf(canonical), secret);
         e.description = description;
         e.createdAt = clock.instant();
         e.createdBy = createdBy;
@@ -154,9 +191,11 @@ public class AccessKeys implements CredentialLookup {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Found(Principal.of(e.principal, e.roleList()), box.decrypt(e.accessKeyId, e.secretCiphertext)));
-        } catch (IllegalStateException wrongMasterKey) {
-            LOG.warnf("access key %s: %s", accessKeyId, wrongMasterKey.getMessage());
+            return Optional.of(new Found(Principal.of(e.principal, e.roleList()),
+                    box.decrypt(e.accessKeyId, e.principal, e.roleList(), e.secretCiphertext)));
+        } catch (IllegalStateException unsealed) {
+            // Principal or roles changed in the table (or another master key): the key is refused, never trusted.
+            LOG.warnf("access key %s refused: %s", accessKeyId, unsealed.getMessage());
             return Optional.empty();
         }
     }

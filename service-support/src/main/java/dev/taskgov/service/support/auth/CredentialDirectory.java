@@ -56,9 +56,10 @@ public final class CredentialDirectory implements CredentialLookup, AutoCloseabl
             return Optional.empty();
         }
         try {
-            return Optional.of(new Found(k.toPrincipal(), box.decrypt(k.accessKeyId(), k.secretCiphertext())));
+            return Optional.of(new Found(k.toPrincipal(), box.decrypt(k.accessKeyId(), k.principal(), k.roles(), k.secretCiphertext())));
         } catch (IllegalStateException e) {
-            LOG.warnf("access key %s: %s", accessKeyId, e.getMessage());
+            // A record whose principal or roles differ from those its secret was sealed to: refused, not trusted.
+            LOG.warnf("access key %s refused: %s", accessKeyId, e.getMessage());
             return Optional.empty();
         }
     }
