@@ -20,6 +20,8 @@ begin
     execute format('grant usage, select on all sequences in schema public to %I', app);
     execute format('revoke all on table flyway_schema_history from %I', app);
     execute format('revoke update, delete, truncate on table audit_event from %I', app);
+    -- a chain's head only moves forward (its trigger); it is never removed
+    execute format('revoke delete, truncate on table audit_chain_head from %I', app);
     execute format('revoke update, delete, truncate on table access_key from %I', app);
     execute format('grant update (secret_ciphertext, revoked_at, revoked_by) on table access_key to %I', app);
 end $$;
