@@ -265,7 +265,17 @@ class AuditTrailIntegrityTest {
             TestCredentials.send(null, "DELETE", uri("/credentials/tamper" + n), null);
         }
         assertThat(verify(admin).path("intact").asBoolean()).isTrue();
-        DatabaseAddress db = SharedPostgres.address();
+        DatabaseAddress app = SharedPostgres.address();
+        try (Connection c = DriverManager.getConnection(app.jdbcUrl(), app.username(), app.password());
+             Statement st = c.createStatement()) {
+            // The service's own role may not even try (it holds no UPDATE or DELETE right on the table).
+            assertThat(catchSql(() -> st.executeUpdate("update audit_event set principal = 'x' where target = 'tamper1'")))
+                    .contains("permission denied");
+            assertThat(catchSql(() -> st.executeUpdate("delete from audit_event where target = 'tamper1'")))
+                    .contains("permission denied");
+        }
+        // The tables' owner, which may: append-only still refuses it, until it disables the triggers as a superuser could.
+        DatabaseAddress db = SharedPostgres.owner();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password())) {
             c.setAutoCommit(true);
             // Append-only: an ordinary UPDATE or DELETE is refused.

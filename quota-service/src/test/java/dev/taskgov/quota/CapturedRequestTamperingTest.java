@@ -156,11 +156,13 @@ class CapturedRequestTamperingTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(curl("--version").startsWith("curl "), "curl is not installed");
         String user = admin.accessKeyId() + ":" + admin.secret();
         String url = "http://localhost:" + service.getPort() + "/";
+        // a body of its own: an identical request signed in the same second (another test's) would be a replay
+        String body = "{\"NameContains\":\"curl-" + java.util.UUID.randomUUID().toString().substring(0, 8) + "\"}";
         String served = curl("-s", "-w", "\n%{http_code}", "--aws-sigv4", "aws:amz:us-west-2:sagemaker", "--user", user,
-                "-H", "X-Amz-Target: SageMaker.ListComputeQuotas", "-H", "Content-Type: application/x-amz-json-1.1", "-d", "{}", url);
+                "-H", "X-Amz-Target: SageMaker.ListComputeQuotas", "-H", "Content-Type: application/x-amz-json-1.1", "-d", body, url);
         assertThat(served).as(served).endsWith("\n200").contains("ComputeQuotaSummaries");
         String refused = curl("-s", "-w", "\n%{http_code}", "--aws-sigv4", "aws:amz:us-west-2:sagemaker", "--user", user,
-                "-H", "X-Amz-Target: SageMaker.ListComputeQuotas", "-d", "{}", url);
+                "-H", "X-Amz-Target: SageMaker.ListComputeQuotas", "-d", body, url);
         assertThat(refused).as(refused).endsWith("\n400").contains("InvalidSignatureException",
                 "headers present in the request which were not signed: content-type");
     }
