@@ -8,6 +8,7 @@ import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadIdTaken;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.ClusterView;
@@ -254,10 +255,14 @@ public final class Scheduler {
 
     /**
      * Queues a submission (validated here). A known id changes nothing: a workload id seen twice
-     * is one workload, and a finished one is not run again.
+     * is one workload, and a finished one is not run again. The id belongs to the team that first
+     * submitted it: another team's submission of it is refused ({@link SubmitResult.IdTaken}).
      */
     public SubmitResult submit(WorkloadSubmitted submission) {
         WorkloadEntry known = submission.workloadId() == null ? null : workloads.get(submission.workloadId());
+        if (known != null && !known.team().equals(submission.team())) {
+            return new SubmitResult.IdTaken(new WorkloadIdTaken(known.id(), submission.team()));
+        }
         if (known != null) {
             return new SubmitResult.Ignored(known.id(), "workload " + known.id() + " is already known ("
                     + known.state() + "); the submission changes nothing");
@@ -283,6 +288,9 @@ public final class Scheduler {
     /** Queues an already validated workload (its team must have a quota). */
     public SubmitResult submit(Workload workload) {
         WorkloadEntry known = workloads.get(workload.id());
+        if (known != null && !known.team().equals(workload.team())) {
+            return new SubmitResult.IdTaken(new WorkloadIdTaken(known.id(), workload.team()));
+        }
         if (known != null) {
             return new SubmitResult.Ignored(workload.id(), "workload " + workload.id() + " is already known ("
                     + known.state() + "); the submission changes nothing");
