@@ -15,6 +15,7 @@ import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.WorkloadIdTaken;
 import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.FinishedRetention;
 import dev.taskgov.core.model.PendingReason;
@@ -436,11 +437,20 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             return;
         }
         WorkloadRecord known = workloads.get(s.workloadId());
+        if (known != null && !known.team().equals(s.team() == null ? "" : s.team())) {
+            // The id belongs to the team that first submitted it: refused where the submitter can find why, and
+            // the owner's workload is left as it was.
+            deadLetter(out, record, new WorkloadIdTaken(s.workloadId(), s.team()).message());
+            return;
+        }
         if (known != null) {
             LOG.debugf("workload %s is already known (%s); the submission changes nothing", s.workloadId(), known.state());
             return;
         }
         Instant now = clock.instant();
+        // The platform's time of first receipt is the workload's place in the queue; a client's time is kept as
+        // information only. The record written below keeps it, so a rebuild from the changelog restores this time.
+        s = s.receivedAt(now);
         String team = s.team() == null ? "" : s.team();
         WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
         if (where instanceof WorkloadCluster.Refused refused) {
@@ -475,6 +485,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             persist(WorkloadRecord.first(s, team, null, 0, s.submittedAt() == null ? now : s.submittedAt(),
                     WorkloadState.Rejected, d.reason().name(), d.message(), now), out);
             observer.rejected(g.cluster, team, d.reason().name());
+        } else if (result instanceof SubmitResult.IdTaken t) {
+            deadLetter(out, record, t.refusal().message());
         } else if (result instanceof SubmitResult.Ignored i) {
             LOG.debugf("%s", i.message());
         }
