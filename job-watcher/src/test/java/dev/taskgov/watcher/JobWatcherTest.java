@@ -471,6 +471,39 @@ class JobWatcherTest {
                 .get("spec"))), PodSpec.class);
     }
 
+    @Test
+    @Order(16)
+    void aSubmissionRefusedBecauseItsIdIsAnotherTeamsIsAWarningOnTheJobAndNoOtherTeamsDecisionTouchesIt() {
+        Job created = load("job-required-topology.yaml", Job.class);
+        created.getMetadata().setName("taken-id-job");
+        created = k8s.batch().v1().jobs().resource(created).create();
+        String id = "team-name-taken-id-job-" + created.getMetadata().getUid().substring(0, 8);
+        ConsumerRecord<String, String> submitted = awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(job("taken-id-job").getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.SUBMITTED));
+
+        // the owner of the id is another team: its admission is not this job's
+        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "another-team", Instant.now(), Map.of(),
+                List.of(new AdmittedPodSet("main", P5, new Domain(TopologyLevels.LAYER_3, "nn-b1-r2"),
+                        List.of(new NodeCount("p5-b1r2h1", 8), new NodeCount("p5-b1r2h2", 2))))));
+        // the decider refused this job's submission, as it does: a dead letter with the reason
+        String reason = new dev.taskgov.core.model.WorkloadIdTaken(id, "team-name").message();
+        send(TaskgovTopics.DEADLETTER, id, dev.taskgov.core.events.DeadLetter.of(submitted.topic(), submitted.partition(),
+                submitted.offset(), id, submitted.value().getBytes(java.nio.charset.StandardCharsets.UTF_8), reason, Instant.now()));
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(job("taken-id-job").getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.INVALID)
+                    .containsEntry(JobStates.REASON, "WorkloadIdTaken");
+            assertThat(events("taken-id-job")).anySatisfy(e -> {
+                assertThat(e.getType()).isEqualTo("Warning");
+                assertThat(e.getReason()).isEqualTo("WorkloadIdTaken");
+                assertThat(e.getMessage()).contains("workloadId: '" + id + "' is taken");
+            });
+        });
+        assertThat(job("taken-id-job").getSpec().getSuspend()).isTrue();
+        assertThat(reasons("taken-id-job")).doesNotContain("Admitted");
+    }
+
     private Job job(String name) {
         return k8s.batch().v1().jobs().inNamespace(NS).withName(name).get();
     }
