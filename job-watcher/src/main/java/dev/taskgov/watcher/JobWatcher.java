@@ -32,7 +32,9 @@ import org.jboss.logging.Logger;
 import dev.taskgov.core.cluster.InCluster;
 import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.DeadLetter;
+import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.WorkloadIdTaken;
+import dev.taskgov.core.view.Redaction;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
@@ -410,9 +412,14 @@ public class JobWatcher {
     }
 
     private void preempted(JobKind kind, GenericKubernetesResource job, WorkloadPreempted p) {
-        // node failures and quota removals evict without a preemptor
-        String message = (p.preemptorWorkloadId() == null ? "evicted" : "preempted by " + p.preemptorWorkloadId())
-                + " (" + p.reason() + ")" + (p.message() == null ? "" : ": " + p.message());
+        // node failures and quota removals evict without a preemptor. The job's namespace is its team's: a preemptor
+        // of another team (a reclaim or fair sharing) is not named there, as admission's answers name it to no team key.
+        String preemptor = p.preemptorWorkloadId();
+        boolean otherTeams = p.reason() == PreemptionReason.ReclaimLentCapacity || p.reason() == PreemptionReason.FairSharing;
+        Redaction redaction = otherTeams && preemptor != null
+                ? new Redaction(team -> false, id -> id.equals(preemptor) ? "" : null) : Redaction.none();
+        String message = (preemptor == null ? "evicted" : "preempted by " + redaction.text(preemptor))
+                + " (" + p.reason() + ")" + (p.message() == null ? "" : ": " + redaction.text(p.message()));
         boolean[] applied = {false};
         annotate(kind, job, j -> {
             if (!JobStates.ADMITTED.equals(JobEditor.annotations(j).get(JobStates.STATE))) return j;
