@@ -502,7 +502,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
         Governed g = cluster(rec.cluster());
         boolean failed = f.outcome() == WorkloadFinished.Outcome.Failed;
-        ChangeResult change = failed ? g.scheduler.fail(f.workloadId(), f.finishedAt() != null ? f.finishedAt() : clock.instant())
+        // A retry is queued as of the failure as the platform received it, as a submission is: a finish record's own
+        // finishedAt (the writer's clock) could otherwise put a retry ahead of workloads that waited while it ran.
+        ChangeResult change = failed ? g.scheduler.fail(f.workloadId(), clock.instant())
                 : g.scheduler.finish(f.workloadId());
         if (change.outcome() == ChangeResult.Outcome.Unchanged) {
             LOG.infof("finish of %s: %s", f.workloadId(), change.message());
