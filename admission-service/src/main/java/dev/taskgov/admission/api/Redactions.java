@@ -12,6 +12,7 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.view.Redaction;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -41,7 +42,7 @@ final class Redactions {
         if (all) return d;
         return new Described(d.workloadId(), d.team(), d.clusterArn(), d.state(), d.reason(), redaction.text(d.message()),
                 d.submittedAt(), d.clientSubmittedAt(), d.admittedAt(), d.placement(), d.borrowed(),
-                d.history().stream().map(c -> new WorkloadRecord.Condition(c.time(), c.state(), c.reason(),
+                d.history() == null ? null : d.history().stream().map(c -> new WorkloadRecord.Condition(c.time(), c.state(), c.reason(),
                         redaction.text(c.message()), c.count(), c.firstTime())).toList(),
                 d.annotations(), d.retries());
     }
@@ -53,7 +54,7 @@ final class Redactions {
 
     DryRun dryRun(DryRun d) {
         if (all) return d;
-        Redaction.Victims v = redaction.victims(d.preempting(), this::requestsOf);
+        Redaction.Victims v = redaction.victims(d.preempting() == null ? List.of() : d.preempting(), this::requestsOf);
         String message = redaction.text(d.message());
         if (v.otherTeams() > 0) message = message + "; " + v.summary();
         return new DryRun(d.workloadId(), d.team(), d.clusterArn(), d.verdict(), d.wouldBeAdmitted(), d.reason(), message,
