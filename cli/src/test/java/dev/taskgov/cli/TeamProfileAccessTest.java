@@ -136,7 +136,9 @@ class TeamProfileAccessTest {
         assertThat(dryRun.exit()).as(dryRun.err()).isZero();
         assertThat(dryRun.out()).contains("Workload:   team-a-maybe (team team-a)", "Verdict:");
         await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_A, "describe", "workload", "team-a-own").exit() == 0);
-        assertThat(as(TEAM_A, "describe", "workload", "team-a-own").out()).contains("team-a-own", "Admitted");
+        // the queue orders by the platform's receipt; the time the CLI sent is shown apart
+        assertThat(as(TEAM_A, "describe", "workload", "team-a-own").out()).contains("team-a-own", "Admitted", "Submitted:",
+                "Client:", "(the time the submitter sent; the queue orders by Submitted)");
         Cli.Result theirs = as(TEAM_B, job("submit", "team-b-own", TEAM_B));
         assertThat(theirs.exit()).as(theirs.err()).isZero();
         await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_B, "describe", "workload", "team-b-own").exit() == 0);
