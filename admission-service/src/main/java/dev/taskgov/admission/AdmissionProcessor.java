@@ -17,6 +17,7 @@ import dev.taskgov.service.support.auth.AuditRecords;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.WorkloadIdTaken;
 import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.FinishedRetention;
 import dev.taskgov.core.model.PendingReason;
@@ -477,12 +478,21 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             return;
         }
         WorkloadRecord known = workloads.get(s.workloadId());
+        if (known != null && !known.team().equals(s.team() == null ? "" : s.team())) {
+            // The id belongs to the team that first submitted it: refused where the submitter can find why, and
+            // the owner's workload is left as it was.
+            deadLetter(out, record, new WorkloadIdTaken(s.workloadId(), s.team()).message());
+            return;
+        }
         if (known != null) {
             LOG.debugf("workload %s is already known (%s); the submission changes nothing", s.workloadId(), known.state());
             audit(out, record, "SubmitWorkload", target, "Unchanged: workload already known (" + known.state() + ")");
             return;
         }
         Instant now = clock.instant();
+        // The platform's time of first receipt is the workload's place in the queue; a client's time is kept as
+        // information only. The record written below keeps it, so a rebuild from the changelog restores this time.
+        s = s.receivedAt(now);
         String team = s.team() == null ? "" : s.team();
         WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
         if (where instanceof WorkloadCluster.Refused refused) {
@@ -523,6 +533,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                     WorkloadState.Rejected, d.reason().name(), d.message(), now), out);
             observer.rejected(g.cluster, team, d.reason().name());
             audit(out, record, "SubmitWorkload", target, "Rejected: " + d.reason().name() + ": " + d.message());
+        } else if (result instanceof SubmitResult.IdTaken t) {
+            deadLetter(out, record, t.refusal().message());
+            audit(out, record, "SubmitWorkload", target, "Refused: " + t.refusal().message());
         } else if (result instanceof SubmitResult.Ignored i) {
             LOG.debugf("%s", i.message());
             audit(out, record, "SubmitWorkload", target, "Unchanged: " + i.message());
@@ -542,7 +555,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
         Governed g = cluster(rec.cluster());
         boolean failed = f.outcome() == WorkloadFinished.Outcome.Failed;
-        ChangeResult change = failed ? g.scheduler.fail(f.workloadId(), f.finishedAt() != null ? f.finishedAt() : clock.instant())
+        // A retry is queued as of the failure as the platform received it, as a submission is: a finish record's own
+        // finishedAt (the writer's clock) could otherwise put a retry ahead of workloads that waited while it ran.
+        ChangeResult change = failed ? g.scheduler.fail(f.workloadId(), clock.instant())
                 : g.scheduler.finish(f.workloadId());
         if (change.outcome() == ChangeResult.Outcome.Unchanged) {
             LOG.infof("finish of %s: %s", f.workloadId(), change.message());

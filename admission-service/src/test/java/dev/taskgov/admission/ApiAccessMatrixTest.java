@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The access matrix (docs/security.md) for admission-service's HTTP API: every endpoint x admin, own team, other team, viewer, unknown
  * key, wrong secret, no signature, skewed clock and replay, each allowed or refused with the exact error; a team key
- * asking for another team's workload gets 403 with a message saying why, and none of that team's data.
+ * asking for another team's workload gets 404, as for an id nobody submitted, and none of that team's data.
  */
 @QuarkusTest
 @WithTestResource(KafkaTestResource.class)
@@ -110,16 +110,21 @@ class ApiAccessMatrixTest {
             case "admin", "own team" -> null;
             case "viewer" -> write ? "AccessDeniedException" : null;
             // every key lists (its share of) the workloads and the teams, and the clusters' totals
+            // another team's workload id reads as an unknown one: 404, neither its existence nor its owner shows
             case "other team" -> endpoint.equals("ListWorkloads") || endpoint.equals("ListClusters") || endpoint.equals("ListTeams")
-                    ? null : "AccessDeniedException";
+                    ? null : endpoint.equals("DescribeWorkload") ? NOT_FOUND : "AccessDeniedException";
             case "unknown key" -> "UnrecognizedClientException";
             case "wrong secret" -> "InvalidSignatureException";
             default -> throw new IllegalArgumentException(who);
         };
     }
 
+    /** The answer for an id that is unknown to the caller: 404 with the service's own error shape, no AWS error type. */
+    private static final String NOT_FOUND = "NotFound";
+
     private static int statusOf(String type) {
         return switch (type) {
+            case NOT_FOUND -> 404;
             case "AccessDeniedException", "MissingAuthenticationTokenException" -> 403;
             default -> 400;
         };
@@ -134,7 +139,10 @@ class ApiAccessMatrixTest {
                 HttpResponse<String> r = call(signer, e.getValue()[0], e.getValue()[1], e.getValue()[2]);
                 String want = expected(who.getKey(), e.getKey());
                 String got = r.headers().firstValue("x-amzn-ErrorType").orElse(null);
-                if (want == null ? r.statusCode() / 100 != 2 : !(want.equals(got) && r.statusCode() == statusOf(want))) {
+                boolean matches = want == null ? r.statusCode() / 100 == 2
+                        : want.equals(NOT_FOUND) ? got == null && r.statusCode() == 404
+                        : want.equals(got) && r.statusCode() == statusOf(want);
+                if (!matches) {
                     mismatches.add(who.getKey() + " " + e.getKey() + ": expected " + (want == null ? "allowed" : want)
                             + ", got " + r.statusCode() + " " + r.body());
                 }
@@ -144,15 +152,14 @@ class ApiAccessMatrixTest {
     }
 
     @Test
-    void another_teams_key_gets_403_saying_why_and_none_of_the_data() throws Exception {
+    void another_teams_key_reads_its_ids_as_unknown_is_refused_its_writes_saying_why_and_gets_none_of_the_data() throws Exception {
         TestCredentials.Key other = keys.get("other team");
         RequestSigner signer = new RequestSigner(other.accessKeyId(), other.secret());
         HttpResponse<String> describe = call(signer, "GET", "/workloads/" + ownWorkload, null);
-        assertThat(describe.statusCode()).isEqualTo(403);
+        assertThat(describe.statusCode()).isEqualTo(404);
         JsonNode body = EventCodec.mapper().readTree(describe.body());
-        assertThat(body.path("__type").asText()).isEqualTo("AccessDeniedException");
-        assertThat(body.path("message").asText()).contains(OTHER, "belongs to team '" + OWN + "'", "team(s) [" + OTHER + "]");
-        assertThat(describe.body()).doesNotContain("placement", "history");
+        assertThat(body.path("message").asText()).isEqualTo("no workload with id '" + ownWorkload + "'");
+        assertThat(describe.body()).doesNotContain("placement", "history", OWN + "'", "belongs");
         HttpResponse<String> submit = call(signer, "POST", "/workloads", submission("mx-forged", OWN));
         assertThat(submit.statusCode()).isEqualTo(403);
         assertThat(submit.body()).contains("only team '" + OWN + "' (or an admin) submits for team '" + OWN + "'");

@@ -41,6 +41,24 @@ final class DefaultTopics implements AutoCloseable {
         producer.flush();
     }
 
+    /**
+     * A cluster of its own inside the shared one: {@code nodes} nodes of an instance type no other test uses, and
+     * quotas of that type only, so what these teams use and borrow is theirs alone.
+     */
+    void clusterOfType(String type, String nodePrefix, int nodes, Map<String, Long> acceleratorsByTeam) {
+        send(topics.quota(), QuotaRecords.SCHEDULER_CONFIG_KEY,
+                QuotaRecords.schedulerConfig(new SchedulerConfig(Map.of("training", 50, "inference", 90), false)));
+        acceleratorsByTeam.forEach((team, acc) -> send(topics.quota(), team, QuotaRecords.effectiveQuota(
+                TeamQuota.of(team, Map.of(type, Resources.of(acc, acc * 12_000, acc * 144 * 1024))))));
+        for (int i = 0; i < nodes; i++) {
+            String name = nodePrefix + i;
+            send(topics.topology(), name, new NodeRecord(name, "i-" + name, type,
+                    Map.of(TopologyLevels.LAYER_1, "nn-9", TopologyLevels.LAYER_2, "nn-9-1", TopologyLevels.LAYER_3, "nn-9-1-1"),
+                    ResourceAmounts.of(Fixtures.NODE), true));
+        }
+        producer.flush();
+    }
+
     /** A pipeline's finish of a workload. */
     void finished(dev.taskgov.core.events.WorkloadFinished finished) {
         send(topics.finished(), finished.workloadId(), finished);

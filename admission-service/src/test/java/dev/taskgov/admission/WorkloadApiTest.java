@@ -73,7 +73,9 @@ class WorkloadApiTest {
                 given().get("/workloads/api-train-1").then().statusCode(200).body("state", equalTo("Admitted")));
         given().get("/workloads/api-train-1").then()
                 .body("team", equalTo(TEAM))
-                .body("submittedAt", equalTo("2026-11-30T10:00:00Z"))
+                // the platform stamps its place in the queue; the client's time is kept as information only
+                .body("submittedAt", notNullValue())
+                .body("clientSubmittedAt", equalTo("2026-11-30T10:00:00Z"))
                 .body("admittedAt", notNullValue())
                 .body("placement[0].name", equalTo("worker"))
                 .body("placement[0].nodes.size()", equalTo(1))

@@ -64,6 +64,9 @@ public class DescribeWorkloadCommand extends CliCommand {
         String maxRetry = Views.text(annotations, dev.taskgov.core.events.WorkloadSubmitted.MAX_RETRY_ANNOTATION);
         if (maxRetry != null) field(out, "  Retries:", w.path("retries").asInt() + " of " + maxRetry + " (queued again after a failure)");
         field(out, "  Submitted:", when(Views.text(w, "submittedAt")));
+        // the time the submitter sent: information only, shown only when it sent one
+        String clientTime = Views.text(w, "clientSubmittedAt");
+        if (clientTime != null) field(out, "  Client:", when(clientTime) + " (the time the submitter sent; the queue orders by Submitted)");
         field(out, "  Admitted:", when(Views.text(w, "admittedAt")));
         String borrowed = Views.amounts(w.get("borrowed"));
         field(out, "  Borrowed:", borrowed == null ? "nothing (within the team's nominal quota)" : borrowed);

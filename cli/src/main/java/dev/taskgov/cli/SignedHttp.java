@@ -96,6 +96,8 @@ final class SignedHttp {
         String message = problem(parse(answer), answer);
         if (status == 400) throw CliException.invalid(message);
         if (status == 404) throw CliException.failed(message);
+        // a conflict (a workload id that is another team's: WorkloadIdTaken) is said as the service says it, with its field
+        if (status == 409) throw CliException.failed(message);
         throw CliException.failed(service + " answered " + status + " to " + method + " " + uri.getPath() + ": " + message);
     }
 

@@ -128,7 +128,7 @@ class TeamProfileAccessTest {
     }
 
     @Test
-    void a_team_key_works_for_its_own_team_and_gets_a_clear_403_for_another_teams_workloads() {
+    void a_team_key_works_for_its_own_team_and_gets_a_clear_refusal_for_another_teams_workloads() {
         Cli.Result own = as(TEAM_A, job("submit", "team-a-own", TEAM_A));
         assertThat(own.exit()).as(own.err()).isZero();
         assertThat(own.out()).contains("workload/team-a-own submitted (team team-a");
@@ -136,7 +136,9 @@ class TeamProfileAccessTest {
         assertThat(dryRun.exit()).as(dryRun.err()).isZero();
         assertThat(dryRun.out()).contains("Workload:   team-a-maybe (team team-a)", "Verdict:");
         await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_A, "describe", "workload", "team-a-own").exit() == 0);
-        assertThat(as(TEAM_A, "describe", "workload", "team-a-own").out()).contains("team-a-own", "Admitted");
+        // the queue orders by the platform's receipt; the time the CLI sent is shown apart
+        assertThat(as(TEAM_A, "describe", "workload", "team-a-own").out()).contains("team-a-own", "Admitted", "Submitted:",
+                "Client:", "(the time the submitter sent; the queue orders by Submitted)");
         Cli.Result theirs = as(TEAM_B, job("submit", "team-b-own", TEAM_B));
         assertThat(theirs.exit()).as(theirs.err()).isZero();
         await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_B, "describe", "workload", "team-b-own").exit() == 0);
@@ -151,10 +153,11 @@ class TeamProfileAccessTest {
         assertThat(dry.exit()).isEqualTo(CliException.FAILED);
         assertThat(dry.err()).contains(who + "POST /workloads:dry-run: " + principal + "DryRunWorkload",
                 "only team 'team-b' (or an admin) submits for team 'team-b'");
+        // another team's workload id reads as one nobody submitted
         Cli.Result describe = as(TEAM_A, "describe", "workload", "team-b-own");
         assertThat(describe.exit()).isEqualTo(CliException.FAILED);
-        assertThat(describe.err()).contains(who + "GET /workloads/team-b-own: " + principal + "DescribeWorkload",
-                "it belongs to team 'team-b', and this key reads only team(s) [team-a]");
+        assertThat(describe.err()).isEqualTo(as(TEAM_A, "describe", "workload", "team-b-none").err().replace("team-b-none", "team-b-own"));
+        assertThat(describe.err()).contains("no workload with id 'team-b-own'").doesNotContain("403", "belongs");
         Cli.Result queue = as(TEAM_A, "queue", TEAM_B);
         assertThat(queue.exit()).isEqualTo(CliException.FAILED);
         assertThat(queue.err()).contains(who, principal + "ListPendingWorkloads", "it belongs to team 'team-b'");
@@ -165,6 +168,21 @@ class TeamProfileAccessTest {
         Cli.Result forged = as(TEAM_B, "describe", "workload", "team-b-forged");
         assertThat(forged.exit()).isNotZero();
         assertThat(forged.err()).doesNotContain("403");
+    }
+
+    @Test
+    void another_teams_workload_id_is_refused_with_a_clear_error() {
+        // team-a takes an id in team-b's naming scheme first
+        Cli.Result first = as(TEAM_A, job("submit", "team-b-train-7", TEAM_A));
+        assertThat(first.exit()).as(first.err()).isZero();
+        await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_A, "describe", "workload", "team-b-train-7").exit() == 0);
+
+        Cli.Result taken = as(TEAM_B, job("submit", "team-b-train-7", TEAM_B));
+
+        assertThat(taken.exit()).isEqualTo(CliException.FAILED);
+        assertThat(taken.err()).isEqualTo("error: WorkloadIdTaken: the workload id is another team's\n  workloadId: 'team-b-train-7' is taken:"
+                + " a workload id belongs to the team that first submitted it, and team 'team-b' is not that team; choose another id\n");
+        assertThat(as(TEAM_A, "describe", "workload", "team-b-train-7").out()).contains("team-a");
     }
 
     @Test

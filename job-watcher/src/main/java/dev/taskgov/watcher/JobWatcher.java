@@ -31,6 +31,10 @@ import org.jboss.logging.Logger;
 
 import dev.taskgov.core.cluster.InCluster;
 import dev.taskgov.core.events.CloudEvents;
+import dev.taskgov.core.events.DeadLetter;
+import dev.taskgov.core.model.PreemptionReason;
+import dev.taskgov.core.model.WorkloadIdTaken;
+import dev.taskgov.core.view.Redaction;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
@@ -135,8 +139,9 @@ public class JobWatcher {
         ungater = new TopologyUngater(client, worker);
         ungater.start();
         consumer = new KafkaConsumer<>(consumerProps());
+        // the dead letters too: a submission refused there (another team's workload id) is said on its job
         consumer.subscribe(List.of(config.topics().workloadAdmitted(), config.topics().workloadPreempted(),
-                config.topics().workloadStatus()));
+                config.topics().workloadStatus(), config.topics().deadletter()));
         consumerThread = new Thread(this::consumeDecisions, "job-watcher-decisions");
         started = true;
         consumerThread.start();
@@ -331,17 +336,42 @@ public class JobWatcher {
         JobKind kind = found.get().kind();
         GenericKubernetesResource job = found.get().job();
         String topic = r.topic();
+        // A decision is about the workload of the team that owns the id: never applied to a job of another team's
+        // namespace that asked for the same id (its submission was refused: WorkloadIdTaken).
+        String jobTeam = translator.team(job.getMetadata().getNamespace());
         try {
             if (topic.equals(config.topics().workloadAdmitted())) {
-                admitted(kind, job, EventCodec.read(r.value(), WorkloadAdmitted.class));
+                WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);
+                if (jobTeam.equals(a.team())) admitted(kind, job, a);
             } else if (topic.equals(config.topics().workloadPreempted())) {
-                preempted(kind, job, EventCodec.read(r.value(), WorkloadPreempted.class));
+                WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
+                if (jobTeam.equals(p.team())) preempted(kind, job, p);
             } else if (topic.equals(config.topics().workloadStatus())) {
-                status(kind, job, EventCodec.read(r.value(), WorkloadStatus.class));
+                WorkloadStatus st = EventCodec.read(r.value(), WorkloadStatus.class);
+                if (jobTeam.equals(st.team())) status(kind, job, st);
+            } else if (topic.equals(config.topics().deadletter())) {
+                deadLettered(kind, job, jobTeam, EventCodec.read(r.value(), DeadLetter.class));
             }
         } catch (EventCodec.EventFormatException e) {
             LOG.warnf("unreadable record on %s for %s: %s", topic, r.key(), e.getMessage());
         }
+    }
+
+    /**
+     * A submission of this job refused because its workload id is another team's: the job stays suspended, marked
+     * invalid with a Warning event that says why (the reason names the field and the rule, not the owner).
+     */
+    private void deadLettered(JobKind kind, GenericKubernetesResource job, String jobTeam, DeadLetter letter) {
+        if (letter == null || letter.reason() == null || !letter.reason().startsWith(WorkloadIdTaken.REASON + ":")) return;
+        WorkloadSubmitted refused;
+        try {
+            refused = letter.value() == null ? null : EventCodec.read(letter.value(), WorkloadSubmitted.class);
+        } catch (EventCodec.EventFormatException e) {
+            return;
+        }
+        if (refused == null || !jobTeam.equals(refused.team())) return;
+        if (!JobStates.SUBMITTED.equals(JobEditor.annotations(job).get(JobStates.STATE))) return;
+        refuse(kind, job, WorkloadIdTaken.REASON, letter.reason().substring(WorkloadIdTaken.REASON.length() + 1).strip());
     }
 
     private void admitted(JobKind kind, GenericKubernetesResource job, WorkloadAdmitted a) {
@@ -382,9 +412,14 @@ public class JobWatcher {
     }
 
     private void preempted(JobKind kind, GenericKubernetesResource job, WorkloadPreempted p) {
-        // node failures and quota removals evict without a preemptor
-        String message = (p.preemptorWorkloadId() == null ? "evicted" : "preempted by " + p.preemptorWorkloadId())
-                + " (" + p.reason() + ")" + (p.message() == null ? "" : ": " + p.message());
+        // node failures and quota removals evict without a preemptor. The job's namespace is its team's: a preemptor
+        // of another team (a reclaim or fair sharing) is not named there, as admission's answers name it to no team key.
+        String preemptor = p.preemptorWorkloadId();
+        boolean otherTeams = p.reason() == PreemptionReason.ReclaimLentCapacity || p.reason() == PreemptionReason.FairSharing;
+        Redaction redaction = otherTeams && preemptor != null
+                ? new Redaction(team -> false, id -> id.equals(preemptor) ? "" : null) : Redaction.none();
+        String message = (preemptor == null ? "evicted" : "preempted by " + redaction.text(preemptor))
+                + " (" + p.reason() + ")" + (p.message() == null ? "" : ": " + redaction.text(p.message()));
         boolean[] applied = {false};
         annotate(kind, job, j -> {
             if (!JobStates.ADMITTED.equals(JobEditor.annotations(j).get(JobStates.STATE))) return j;

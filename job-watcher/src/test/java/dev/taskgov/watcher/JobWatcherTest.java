@@ -152,7 +152,7 @@ class JobWatcherTest {
     void aPreemptionSuspendsTheJobAndRestoresTheUsersSelectorsAndExplainsWhy() {
         String id = workloadId("test-tas-job");
         send(TaskgovTopics.WORKLOAD_PREEMPTED, id, new WorkloadPreempted(id, "team-name", "team-owner-big-job",
-                PreemptionReason.ReclaimLentCapacity, "team-owner reclaims its lent quota", Instant.now()));
+                PreemptionReason.ReclaimLentCapacity, "team-owner reclaims its lent quota for team-owner-big-job", Instant.now()));
 
         await().atMost(WAIT).untilAsserted(() -> {
             Job job = job("test-tas-job");
@@ -164,12 +164,13 @@ class JobWatcherTest {
             assertThat(job.getMetadata().getAnnotations())
                     .containsEntry(JobStates.STATE, JobStates.PREEMPTED)
                     .containsEntry(JobStates.REASON, "ReclaimLentCapacity")
-                    .containsEntry(JobStates.MESSAGE, "preempted by team-owner-big-job (ReclaimLentCapacity): "
-                            + "team-owner reclaims its lent quota");
+                    // the preemptor is another team's workload: this team sees it counted, not named
+                    .containsEntry(JobStates.MESSAGE, "preempted by a workload of another team (ReclaimLentCapacity): "
+                            + "team-owner reclaims its lent quota for a workload of another team");
             assertThat(events("test-tas-job")).anySatisfy(e -> {
                 assertThat(e.getReason()).isEqualTo("Preempted");
                 assertThat(e.getInvolvedObject().getKind()).isEqualTo("Job");
-                assertThat(e.getMessage()).contains("team-owner-big-job");
+                assertThat(e.getMessage()).contains("ReclaimLentCapacity").doesNotContain("team-owner-big-job");
             });
         });
     }
@@ -469,6 +470,39 @@ class JobWatcherTest {
     private static PodSpec podSpec(GenericKubernetesResource job, String podSet) {
         return Serialization.unmarshal(Serialization.asJson(JobMaps.map(JobEditor.template(JobKind.PYTORCH_JOB, job, podSet)
                 .get("spec"))), PodSpec.class);
+    }
+
+    @Test
+    @Order(16)
+    void aSubmissionRefusedBecauseItsIdIsAnotherTeamsIsAWarningOnTheJobAndNoOtherTeamsDecisionTouchesIt() {
+        Job created = load("job-required-topology.yaml", Job.class);
+        created.getMetadata().setName("taken-id-job");
+        created = k8s.batch().v1().jobs().resource(created).create();
+        String id = "team-name-taken-id-job-" + created.getMetadata().getUid().substring(0, 8);
+        ConsumerRecord<String, String> submitted = awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(job("taken-id-job").getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.SUBMITTED));
+
+        // the owner of the id is another team: its admission is not this job's
+        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "another-team", Instant.now(), Map.of(),
+                List.of(new AdmittedPodSet("main", P5, new Domain(TopologyLevels.LAYER_3, "nn-b1-r2"),
+                        List.of(new NodeCount("p5-b1r2h1", 8), new NodeCount("p5-b1r2h2", 2))))));
+        // the decider refused this job's submission, as it does: a dead letter with the reason
+        String reason = new dev.taskgov.core.model.WorkloadIdTaken(id, "team-name").message();
+        send(TaskgovTopics.DEADLETTER, id, dev.taskgov.core.events.DeadLetter.of(submitted.topic(), submitted.partition(),
+                submitted.offset(), id, submitted.value().getBytes(java.nio.charset.StandardCharsets.UTF_8), reason, Instant.now()));
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(job("taken-id-job").getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.INVALID)
+                    .containsEntry(JobStates.REASON, "WorkloadIdTaken");
+            assertThat(events("taken-id-job")).anySatisfy(e -> {
+                assertThat(e.getType()).isEqualTo("Warning");
+                assertThat(e.getReason()).isEqualTo("WorkloadIdTaken");
+                assertThat(e.getMessage()).contains("workloadId: '" + id + "' is taken");
+            });
+        });
+        assertThat(job("taken-id-job").getSpec().getSuspend()).isTrue();
+        assertThat(reasons("taken-id-job")).doesNotContain("Admitted");
     }
 
     private Job job(String name) {

@@ -68,6 +68,7 @@ public class DryRunResource {
         if (p.isEmpty()) return WorkloadResource.notReady();
         WorkloadCluster.Result where = p.get().clusterOf(submission);
         if (where instanceof WorkloadCluster.Refused r) return WorkloadResource.clusterRefused(r, "clusterArn");
-        return Response.ok(DryRun.of(((WorkloadCluster.Chosen) where).cluster(), p.get().dryRun(submission))).build();
+        return Response.ok(Redactions.of(principal, p.get())
+                .dryRun(DryRun.of(((WorkloadCluster.Chosen) where).cluster(), p.get().dryRun(submission)))).build();
     }
 }

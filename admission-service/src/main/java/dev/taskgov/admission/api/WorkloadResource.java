@@ -22,6 +22,7 @@ import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.Violation;
+import dev.taskgov.core.model.WorkloadIdTaken;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.scheduling.WorkloadView;
@@ -83,10 +84,22 @@ public class WorkloadResource {
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         Optional<WorkloadRecord> found = p.get().workload(id);
-        found.ifPresent(r -> access.guard().requireRead(principal, r.team(), "DescribeWorkload", "workload " + id));
+        if (found.isPresent() && !principal.mayRead(found.get().team())) {
+            // Another team's id answers exactly as an id nobody submitted: neither its existence nor its owner shows.
+            // The audit, which only administrators read, says what happened.
+            access.guard().record(principal.name(), "DescribeWorkload", "workload " + id, AuditEvent.refused("ResourceNotFound",
+                    "the workload belongs to team '" + found.get().team() + "', which this key does not read; answered as unknown"), null);
+            found = Optional.empty();
+        }
+        Redactions redact = Redactions.of(principal, p.get());
         return found
-                .map(r -> Response.ok(Described.of(r)).build())
-                .orElseGet(() -> Response.status(404).entity(Problem.of("no workload with id '" + id + "'")).build());
+                .map(r -> Response.ok(redact.described(Described.of(r))).build())
+                .orElseGet(() -> Response.status(404).entity(Problem.of(unknownWorkload(id))).build());
+    }
+
+    /** The answer for an unknown id, and for another team's id to a team key: the same words. */
+    static String unknownWorkload(String id) {
+        return "no workload with id '" + id + "'";
     }
 
     @GET
@@ -116,8 +129,9 @@ public class WorkloadResource {
         Optional<AdmissionProcessor> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         // Without ?team=, a team key sees its own teams' workloads only; an admin or a viewer sees all.
+        Redactions redact = Redactions.of(principal, p.get());
         return Response.ok(p.get().workloads(c, t, s).stream().filter(r -> principal.mayRead(r.team()))
-                .map(Described::of).toList()).build();
+                .map(r -> redact.described(Described.of(r))).toList()).build();
     }
 
     @GET
@@ -134,7 +148,8 @@ public class WorkloadResource {
         ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
         List<WorkloadView> queue = p.get().queue(c, team);
         List<QueueEntry> entries = new ArrayList<>();
-        for (int i = 0; i < queue.size(); i++) entries.add(QueueEntry.of(i + 1, queue.get(i)));
+        Redactions redact = Redactions.of(principal, p.get());
+        for (int i = 0; i < queue.size(); i++) entries.add(redact.queueEntry(QueueEntry.of(i + 1, queue.get(i))));
         return Response.ok(new Queue(team, c.orNull(), entries.size(), entries)).build();
     }
 
@@ -203,6 +218,14 @@ public class WorkloadResource {
         if (!violations.isEmpty()) {
             access.guard().record(principal.name(), "SubmitWorkload", target, "Failed: " + violations, null);
             return badRequest("the workload breaks " + violations.size() + " rule(s)", violations);
+        }
+        Optional<WorkloadRecord> known = p.flatMap(r -> r.workload(submission.workloadId()));
+        if (known.isPresent() && !known.get().team().equals(submission.team())) {
+            // Refused here already so the client hears why; the decider refuses it too (a dead letter) if two teams race.
+            WorkloadIdTaken taken = new WorkloadIdTaken(submission.workloadId(), submission.team());
+            access.guard().record(principal.name(), "SubmitWorkload", target, "Failed: " + taken.message(), null);
+            return Response.status(409).entity(new Problem(WorkloadIdTaken.REASON + ": the workload id is another team's",
+                    List.of(new FieldError(taken.violation().field(), taken.violation().rule())))).build();
         }
         runtime.publishSubmission(submission);
         access.guard().record(principal.name(), "SubmitWorkload", target, AuditEvent.ALLOWED,

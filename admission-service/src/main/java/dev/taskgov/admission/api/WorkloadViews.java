@@ -29,16 +29,18 @@ public final class WorkloadViews {
     /**
      * {@code GET /workloads/{id}}: like {@code kubectl describe workload}.
      *
+     * @param submittedAt       its place in the queue: when the platform first received it
+     * @param clientSubmittedAt the time its submitter sent, kept as information only; left out when none
      * @param retries how many times it was queued again after a failure ({@code taskgov.dev/max-retry}); left out while 0
      */
     public record Described(String workloadId, String team, String clusterArn, WorkloadState state, String reason, String message,
-                            Instant submittedAt, Instant admittedAt, List<WorkloadAdmitted.AdmittedPodSet> placement,
+                            Instant submittedAt, @JsonInclude(JsonInclude.Include.NON_NULL) Instant clientSubmittedAt, Instant admittedAt, List<WorkloadAdmitted.AdmittedPodSet> placement,
                             Map<String, ResourceAmounts> borrowed, List<WorkloadRecord.Condition> history,
                             @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> annotations,
                             @JsonInclude(JsonInclude.Include.NON_DEFAULT) int retries) {
         public static Described of(WorkloadRecord r) {
             return new Described(r.workloadId(), r.team(), r.spec() == null ? null : r.spec().clusterArn(), r.state(), r.reason(),
-                    r.message(), r.submittedAt(), r.admittedAt(), r.placement(), r.borrowed(), r.history(),
+                    r.message(), r.submittedAt(), r.spec() == null ? null : r.spec().clientSubmittedAt(), r.admittedAt(), r.placement(), r.borrowed(), r.history(),
                     r.spec() == null ? Map.of() : r.spec().annotations(), r.retries());
         }
     }
@@ -55,17 +57,28 @@ public final class WorkloadViews {
     public record Queue(String team, String clusterArn, int pending, List<QueueEntry> workloads) {
     }
 
-    /** {@code POST /workloads:dry-run}. */
+    /**
+     * {@code POST /workloads:dry-run}.
+     *
+     * @param preempting           the victims the reader may read (all of them for an admin or a viewer)
+     * @param preemptingOtherTeams for a team key, the victims of other teams as a count and what they hold; left out
+     *                             when there are none
+     */
     public record DryRun(String workloadId, String team, String clusterArn, DryRunResult.Verdict verdict, boolean wouldBeAdmitted,
                          String reason, String message, List<WorkloadAdmitted.AdmittedPodSet> placement,
-                         Map<String, ResourceAmounts> borrowed, List<Victim> preempting) {
+                         Map<String, ResourceAmounts> borrowed, List<Victim> preempting,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) OtherTeams preemptingOtherTeams) {
         public static DryRun of(ClusterArn cluster, DryRunResult r) {
             boolean admitted = r.verdict() == DryRunResult.Verdict.Admitted
                     || r.verdict() == DryRunResult.Verdict.AdmittedAfterPreemption;
             return new DryRun(r.workloadId(), r.team(), cluster.orNull(), r.verdict(), admitted, r.reason(), r.message(),
                     r.placement() == null ? null : WorkloadAdmitted.podSets(r.placement()), amounts(r.borrowed()),
-                    r.victims());
+                    r.victims(), null);
         }
+    }
+
+    /** Other teams' workloads as a team key sees them: how many, and what they hold per instance type. */
+    public record OtherTeams(int workloads, Map<String, ResourceAmounts> holding) {
     }
 
     /** A refused request: the message and, when known, each field with its rule. */

@@ -158,12 +158,13 @@ public final class KafkaAccess {
         transactional(grants, PREEMPTION_SERVICE, "taskgov-preemption-");
 
         // job-watcher: submits each job to the submission topic of its namespace's team (it trusts the namespace,
-        // not the job's labels) and reports finished jobs; reads the decisions to resume or suspend jobs.
+        // not the job's labels) and reports finished jobs; reads the decisions to resume or suspend jobs, and the dead
+        // letters to tell a job that its submission was refused (its workload id is another team's).
         prefixed(grants, JOB_WATCHER, submittedTeams, Operation.WRITE);
         write(grants, JOB_WATCHER, names, TopicCatalog.WORKLOAD_SUBMITTED, TopicCatalog.WORKLOAD_FINISHED,
                 TopicCatalog.DEADLETTER);
         read(grants, JOB_WATCHER, names, TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_PREEMPTED,
-                TopicCatalog.WORKLOAD_STATUS);
+                TopicCatalog.WORKLOAD_STATUS, TopicCatalog.DEADLETTER);
         group(grants, JOB_WATCHER, "taskgov-job-watcher");
         return List.copyOf(grants);
     }

@@ -23,14 +23,20 @@ import java.util.TreeMap;
  * @param clusterArn  the cluster it runs in; may be left out only while the deployment governs exactly one
  *                    cluster ({@link dev.taskgov.core.cluster.WorkloadCluster}); the decider records the
  *                    cluster it chose, so every later record of the workload names it
+ * @param submittedAt its place in the queue. Live, the platform stamps it when it first receives the workload
+ *                    ({@link #receivedAt}); whatever a client sent is kept as {@code clientSubmittedAt}. Scenario
+ *                    files and the simulator give it their virtual times.
  * @param annotations what the submitter records on the workload and taskgov does not decide on (such as
  *                    {@link #IMAGE_ANNOTATION}); shown by {@code GET /workloads/{id}}, left out of the JSON
  *                    when empty; never null (a missing one is empty)
+ * @param clientSubmittedAt the time the submitter gave, kept only as information: a client cannot choose its
+ *                    place in the queue or win a tie-break by sending an early time; null when it gave none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkloadSubmitted(String workloadId, String namespace, String queueName, String priorityClass,
                                 String jobKind, Instant submittedAt, List<PodSetSpec> podSets, String clusterArn,
-                                @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> annotations) implements InCluster {
+                                @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> annotations,
+                                Instant clientSubmittedAt) implements InCluster {
 
     /** The job's container image, as {@code hyp create hyp-pytorch-job --image} gives it. */
     public static final String IMAGE_ANNOTATION = "taskgov.dev/image";
@@ -44,6 +50,13 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
     public WorkloadSubmitted {
         // Sorted for stable output; a TreeMap keeps null values so validation can name them.
         annotations = annotations == null || annotations.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(annotations));
+    }
+
+    /** A submission as its submitter writes it: no time of the client's kept apart. */
+    public WorkloadSubmitted(String workloadId, String namespace, String queueName, String priorityClass,
+                             String jobKind, Instant submittedAt, List<PodSetSpec> podSets, String clusterArn,
+                             Map<String, String> annotations) {
+        this(workloadId, namespace, queueName, priorityClass, jobKind, submittedAt, podSets, clusterArn, annotations, null);
     }
 
     /** A submission in a cluster, without annotations. */
@@ -111,19 +124,32 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
 
     /** A copy with another submission time. */
     public WorkloadSubmitted withSubmittedAt(Instant at) {
-        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, at, podSets, clusterArn, annotations);
+        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, at, podSets, clusterArn, annotations,
+                clientSubmittedAt);
+    }
+
+    /**
+     * The submission as the platform keeps it once it first received it at {@code at}: its place in the queue is
+     * {@code at}; the time the client sent, if any, is kept as {@code clientSubmittedAt} (a client's own
+     * {@code clientSubmittedAt} is kept when it sent no {@code submittedAt}).
+     */
+    public WorkloadSubmitted receivedAt(Instant at) {
+        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, at, podSets, clusterArn, annotations,
+                submittedAt != null ? submittedAt : clientSubmittedAt);
     }
 
     /** A copy with these annotations added (replacing any of the same key). */
     public WorkloadSubmitted withAnnotations(Map<String, String> more) {
         Map<String, String> all = new TreeMap<>(annotations);
         all.putAll(more);
-        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, submittedAt, podSets, clusterArn, all);
+        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, submittedAt, podSets, clusterArn, all,
+                clientSubmittedAt);
     }
 
     /** A copy in another cluster (null: none named). */
     public WorkloadSubmitted withClusterArn(String cluster) {
-        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, submittedAt, podSets, cluster, annotations);
+        return new WorkloadSubmitted(workloadId, namespace, queueName, priorityClass, jobKind, submittedAt, podSets, cluster, annotations,
+                clientSubmittedAt);
     }
 
 }

@@ -10,6 +10,7 @@ import dev.taskgov.core.model.WaitForPodsReady;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadIdTaken;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.ClusterView;
@@ -384,11 +385,15 @@ public final class Scheduler {
 
     /**
      * Queues a submission (validated here). A known id changes nothing: a workload id seen twice
-     * is one workload, and a finished one is not run again.
+     * is one workload, and a finished one is not run again. The id belongs to the team that first
+     * submitted it: another team's submission of it is refused ({@link SubmitResult.IdTaken}).
      */
     public SubmitResult submit(WorkloadSubmitted submission) {
         inputSinceCycle = true;
         WorkloadEntry known = submission.workloadId() == null ? null : workloads.get(submission.workloadId());
+        if (known != null && !known.team().equals(submission.team())) {
+            return new SubmitResult.IdTaken(new WorkloadIdTaken(known.id(), submission.team()));
+        }
         if (known != null) {
             return new SubmitResult.Ignored(known.id(), "workload " + known.id() + " is already known ("
                     + known.state() + "); the submission changes nothing");
@@ -415,6 +420,9 @@ public final class Scheduler {
     public SubmitResult submit(Workload workload) {
         inputSinceCycle = true;
         WorkloadEntry known = workloads.get(workload.id());
+        if (known != null && !known.team().equals(workload.team())) {
+            return new SubmitResult.IdTaken(new WorkloadIdTaken(known.id(), workload.team()));
+        }
         if (known != null) {
             return new SubmitResult.Ignored(workload.id(), "workload " + workload.id() + " is already known ("
                     + known.state() + "); the submission changes nothing");

@@ -1,6 +1,7 @@
 package dev.taskgov.core.scheduling;
 
 import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadIdTaken;
 
 /** What {@link Scheduler#submit} did. */
 public sealed interface SubmitResult {
@@ -9,8 +10,12 @@ public sealed interface SubmitResult {
     record Accepted(Workload workload) implements SubmitResult {
     }
 
-    /** The id is already known (queued, running, finished or rejected): nothing changed. */
+    /** The id is already known as this team's workload (queued, running, finished or rejected): nothing changed. */
     record Ignored(String workloadId, String message) implements SubmitResult {
+    }
+
+    /** The id is another team's workload: refused, and nothing changed (the owner's workload least of all). */
+    record IdTaken(WorkloadIdTaken refusal) implements SubmitResult {
     }
 
     /** Refused for good. */

@@ -101,6 +101,7 @@ public final class Simulator {
             WorkloadSubmitted w = s.workload().submittedAt() == null ? s.workload().withSubmittedAt(clock.instant()) : s.workload();
             SubmitResult r = scheduler.submit(w);
             if (r instanceof SubmitResult.Ignored ig) return "submit " + w.workloadId() + ": " + ig.message();
+            if (r instanceof SubmitResult.IdTaken t) return "submit " + w.workloadId() + ": refused, " + t.refusal().message();
             if (r instanceof SubmitResult.Rejected rj) {
                 return "submit " + w.workloadId() + ": rejected (" + rj.decision().reason() + ") " + rj.decision().message();
             }
