@@ -51,6 +51,12 @@ final class ClusterState {
     /** What is known of one workload id. */
     static final class Tracked {
         WorkloadSubmitted spec;
+        /**
+         * Submissions of this id by other teams than {@link #spec}'s, kept until an admission names the team the id
+         * belongs to: a workload id is its first submitter's (admission refuses the others), but the topics of two
+         * teams are read in no set order, so the first read here need not be the first admission took.
+         */
+        Map<String, WorkloadSubmitted> otherTeams;
         int admissions;
         int evictionsRead;
         int evictionsExpected;
@@ -101,9 +107,15 @@ final class ClusterState {
     // ------------------------------------------------------------------ inputs from the state topics
 
     void onSubmitted(WorkloadSubmitted s) {
-        // The first submission of an id is the workload (admission ignores resubmissions).
+        // The first submission of an id is the workload (admission ignores the same team's resubmissions, and refuses
+        // another team's); which team's that is, an admission says.
         Tracked t = tracked(s.workloadId());
-        if (t.spec == null) t.spec = s;
+        if (t.spec == null) {
+            t.spec = s;
+        } else if (t.lastAdmission == null && !java.util.Objects.equals(t.spec.team(), s.team())) {
+            if (t.otherTeams == null) t.otherTeams = new HashMap<>();
+            t.otherTeams.putIfAbsent(s.team(), s);
+        }
     }
 
     void onAdmitted(WorkloadAdmitted a) {
@@ -112,6 +124,13 @@ final class ClusterState {
             // The same admission on a new placement (a node under it failed): not an admission.
             if (t.lastAdmission != null) t.lastAdmission = a;
             return;
+        }
+        if (t.otherTeams != null) {
+            // the id is the admitted team's: its submission is the workload, the others' were refused
+            if (t.spec != null && !java.util.Objects.equals(t.spec.team(), a.team()) && t.otherTeams.containsKey(a.team())) {
+                t.spec = t.otherTeams.get(a.team());
+            }
+            t.otherTeams = null;
         }
         t.admissions++;
         t.lastAdmission = a;

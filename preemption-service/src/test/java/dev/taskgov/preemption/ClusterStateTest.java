@@ -92,4 +92,23 @@ class ClusterStateTest {
         assertThat(followed.preemptorState("p")).isEqualTo(rebuilt.preemptorState("p")).isEqualTo(ClusterState.PreemptorState.ROOM_RESERVED);
         assertThat(followed.drainEnded()).as("changelog keys to tombstone").isEqualTo(rebuilt.drainEnded()).isEmpty();
     }
+
+    /**
+     * A workload id belongs to the team that submitted it first, as admission decides; another team's submission of
+     * the id, read here first (the teams' topics are read in no set order), must not become the workload.
+     */
+    @org.junit.jupiter.api.Test
+    void the_admitted_teams_submission_is_the_workload_whatever_order_the_teams_topics_were_read_in() {
+        ClusterState state = new ClusterState(Duration.ofMinutes(5));
+        state.onSubmitted(new WorkloadSubmitted("w", "hyperpod-ns-team-b", null, null, null, Instant.EPOCH, List.of(), Map.of()));
+        state.onSubmitted(new WorkloadSubmitted("w", "hyperpod-ns-team-a", null, null, null, Instant.EPOCH.plusSeconds(1), List.of(),
+                Map.of(WorkloadSubmitted.MAX_RETRY_ANNOTATION, "1")));
+        assertThat(state.spec("w").team()).isEqualTo("team-b"); // not known yet whose it is
+        ADMIT.accept(state); // team-a's
+        assertThat(state.spec("w").team()).isEqualTo("team-a");
+        assertThat(state.spec("w").maxRetry()).contains(1);
+        // later submissions of the id change nothing
+        state.onSubmitted(new WorkloadSubmitted("w", "hyperpod-ns-team-b", null, null, null, Instant.EPOCH, List.of(), Map.of()));
+        assertThat(state.spec("w").team()).isEqualTo("team-a");
+    }
 }

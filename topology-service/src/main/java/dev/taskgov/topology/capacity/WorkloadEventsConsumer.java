@@ -129,7 +129,8 @@ public class WorkloadEventsConsumer {
             }
         }
         Integer maxRetry = s.maxRetry().orElse(null);
-        return holds -> holds.submitted(id, requests, maxRetry, s.submittedAt());
+        String team = s.team();
+        return holds -> holds.submitted(id, team, requests, maxRetry, s.submittedAt());
     }
 
     private static Consumer<WorkloadHolds> admitted(String value) {
@@ -152,7 +153,7 @@ public class WorkloadEventsConsumer {
             }
             placements.add(new WorkloadHolds.PodSetPlacement(ps.name(), pods));
         }
-        return holds -> holds.admitted(id, a.admittedAt(), placements, a.cluster());
+        return holds -> holds.admitted(id, a.team(), a.admittedAt(), placements, a.cluster());
     }
 
     /** A release orders against admissions by its time: one that names none is taken at the time it was written. */

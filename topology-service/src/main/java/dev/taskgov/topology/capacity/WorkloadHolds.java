@@ -85,6 +85,13 @@ public final class WorkloadHolds {
         long generation;
         /** Distinct times of Failed finishes, to count retries; null unless some were read and it may retry. */
         TreeSet<Instant> failures;
+        /** The team of the submission kept; null when not known. */
+        String team;
+        /**
+         * Submissions of the id by other teams, kept until an admission names the team it belongs to (admission refuses
+         * every team's but the first submitter's, and the teams' topics are read in no set order).
+         */
+        Map<String, Submission> otherTeams;
 
         boolean idle() {
             return requests == null && releasedAt == null;
@@ -92,6 +99,10 @@ public final class WorkloadHolds {
     }
 
     private record Marked(long generation, String workloadId) {
+    }
+
+    /** Another team's submission of an id, as kept until the id's admission. */
+    private record Submission(Map<String, Resources> requests, Integer maxRetry) {
     }
 
     /** What each workload holds now: kept apart from {@link #entries} so that reads walk the holding ones only. */
@@ -125,6 +136,15 @@ public final class WorkloadHolds {
      * @param submittedAt when it was made; null when not known
      */
     public synchronized void submitted(String workloadId, Map<String, Resources> perPodRequests, Integer maxRetry, Instant submittedAt) {
+        submitted(workloadId, null, perPodRequests, maxRetry, submittedAt);
+    }
+
+    /**
+     * {@link #submitted(String, Map, Integer, Instant)} by a team: the first team's is kept, another team's only until an
+     * admission says the id is that team's ({@link #admitted(String, String, Instant, List, ClusterArn)}).
+     */
+    public synchronized void submitted(String workloadId, String team, Map<String, Resources> perPodRequests, Integer maxRetry,
+                                       Instant submittedAt) {
         Entry e = entries.get(workloadId);
         if (e != null && e.endedAt != null) {
             if (submittedAt == null || !submittedAt.isAfter(e.endedAt)) return;
@@ -137,8 +157,15 @@ public final class WorkloadHolds {
             e = new Entry();
             entries.put(workloadId, e);
         }
-        if (e.requests != null) return;
+        if (e.requests != null) {
+            if (team != null && e.team != null && !team.equals(e.team) && !admissions.containsKey(workloadId)) {
+                if (e.otherTeams == null) e.otherTeams = new HashMap<>();
+                e.otherTeams.putIfAbsent(team, new Submission(Map.copyOf(perPodRequests), maxRetry));
+            }
+            return;
+        }
         e.requests = Map.copyOf(perPodRequests);
+        e.team = team;
         e.maxRetry = maxRetry == null ? 0 : maxRetry;
         // Failures read before the submission (a catch-up reads the finished topic faster) count now.
         if (e.failures != null && e.failures.size() > e.maxRetry) end(workloadId, e, e.failures.last());
@@ -155,7 +182,22 @@ public final class WorkloadHolds {
      * One without a time is taken as older than any release.
      */
     public synchronized boolean admitted(String workloadId, Instant admittedAt, List<PodSetPlacement> podSets, ClusterArn cluster) {
+        return admitted(workloadId, null, admittedAt, podSets, cluster);
+    }
+
+    /** An admission of a team's workload: the id is that team's, so its submission is the one whose requests count. */
+    public synchronized boolean admitted(String workloadId, String team, Instant admittedAt, List<PodSetPlacement> podSets,
+                                         ClusterArn cluster) {
         Entry e = entries.get(workloadId);
+        if (e != null && e.otherTeams != null) {
+            Submission owner = team == null || team.equals(e.team) ? null : e.otherTeams.get(team);
+            if (owner != null) {
+                e.requests = owner.requests();
+                e.maxRetry = owner.maxRetry() == null ? 0 : owner.maxRetry();
+                e.team = team;
+            }
+            e.otherTeams = null;
+        }
         if (e != null && e.releasedAt != null && (admittedAt == null || !admittedAt.isAfter(e.releasedAt))) return false;
         Admission held = admissions.get(workloadId);
         // A record read again (a dead letter's partition rewound) does not put an older placement back.

@@ -167,6 +167,22 @@ class WorkloadHoldsTest {
         assertThat(h.heldPerNode()).isEqualTo(c.held());
     }
 
+    /**
+     * A workload id belongs to the team that submitted it first, as admission decides: another team's submission of
+     * the id, read first here (the teams' topics are read in no set order), does not decide what the workload holds.
+     */
+    @Test
+    void theAdmittedTeamsSubmissionDecidesWhatTheWorkloadHolds() {
+        WorkloadHolds h = new WorkloadHolds();
+        h.submitted("w", "team-b", Map.of("worker", GPU.times(8)), null, T0);
+        h.submitted("w", "team-a", Map.of("worker", GPU), null, at(1));
+        h.admitted("w", "team-a", at(2), on(Map.of("n1", 2)), dev.taskgov.core.cluster.ClusterArn.UNNAMED);
+        assertThat(h.heldPerNode()).isEqualTo(Map.of("n1", GPU.times(2)));
+        // a later submission by another team changes nothing
+        h.submitted("w", "team-b", Map.of("worker", GPU.times(8)), null, at(3));
+        assertThat(h.heldPerNode()).isEqualTo(Map.of("n1", GPU.times(2)));
+    }
+
     @Test
     void aMarkerIsForgottenOnceItsGenerationIsReadPastAndUntilThenALateAdmissionHoldsNothing() {
         WorkloadHolds h = new WorkloadHolds();
