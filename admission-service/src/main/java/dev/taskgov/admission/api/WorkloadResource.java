@@ -187,7 +187,12 @@ public class WorkloadResource {
      * unknown cluster), a malformed or missing one 400 naming the field.
      */
     static Response clusterRefused(WorkloadCluster.Refused r, String field) {
-        Violation v = new Violation(field, r.violation().rule());
+        String rule = r.violation().rule();
+        if ("cluster".equals(field)) {
+            // a read, not a submission: say what to read rather than where a workload runs
+            rule = rule.replace("; name the one the workload runs in", "; name the one to read with ?cluster=ARN (GET /clusters lists them)");
+        }
+        Violation v = new Violation(field, rule);
         int status = v.rule().contains("is not governed") ? 404 : 400;
         return Response.status(status).entity(new Problem(v.toString(), List.of(new FieldError(v.field(), v.rule())))).build();
     }
