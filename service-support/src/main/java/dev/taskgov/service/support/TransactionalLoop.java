@@ -348,11 +348,32 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
+    /**
+     * Why handling a record failed, and whether the next time it comes it is refused (dead-lettered with the reason)
+     * rather than tried again: a failure is retried once, after the rebuild that follows it; a second one, or one while
+     * restoring the state, is not.
+     */
+    private record Poison(String reason, boolean refuse) {
+        static Poison retryOnce(String reason) {
+            return new Poison(reason, false);
+        }
+
+        static Poison refused(String reason) {
+            return new Poison(reason, true);
+        }
+
+        /** The retry is spent: the next time the record comes, it is refused. */
+        Poison retried() {
+            return refuse ? this : refused(reason);
+        }
+    }
+
     /** One owned partition number: its processor, producer and side reader. */
     private final class Task {
         final PartitionScope scope;
         final Processor processor;
-        final Map<String, String> poison = new HashMap<>();
+        /** Records whose handling failed, by coordinates: retried once after a rebuild, then refused. */
+        final Map<String, Poison> poison = new HashMap<>();
         /** Side records whose restore threw, to dead-letter in the task's next settle (they have no offset to commit). */
         final List<ConsumerRecord<String, byte[]>> unrestorable = new ArrayList<>();
         KafkaProducer<String, byte[]> producer;
@@ -929,7 +950,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             task.processor.restoreSide(r);
         } catch (RuntimeException e) {
             LOG.errorf(e, "partition %d: restoring %s failed; it is left out of the state and dead-lettered", task.scope.partition(), at);
-            task.poison.put(at, "!restoring the state failed: " + e);
+            task.poison.put(at, Poison.refused("restoring the state failed: " + e));
             task.unrestorable.add(r);
         }
     }
@@ -942,7 +963,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         task.producer.beginTransaction();
         Outbox out = task.outbox();
         for (ConsumerRecord<String, byte[]> r : task.unrestorable) {
-            String reason = task.poison.get(coordinates(r)).substring(1);
+            String reason = task.poison.get(coordinates(r)).reason();
             out.deadLetter(r, reason);
             out.afterCommit(() -> task.processor.refusedAfterFailure(r, reason));
         }
@@ -1108,7 +1129,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             // has nobody to blame: the batch is retried after a pause, and the partition stalls until fixed.
             refused.forEach((input, output) -> {
                 if (input.isPresent()) {
-                    task.poison.merge(coordinates(input.get()), "processing failed: " + output, (a, b) -> a);
+                    task.poison.merge(coordinates(input.get()), Poison.retryOnce("processing failed: " + output), (a, b) -> a);
                 } else {
                     LOG.errorf("partition %d: %s, emitted by no input record; the batch is retried", task.scope.partition(), output);
                 }
@@ -1116,9 +1137,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             if (refused.keySet().stream().anyMatch(Optional::isEmpty)) pause(DEAD_LETTER_RETRY_PAUSE);
         } else if (current != null) {
             // Retried once after the rebuild below; dead-lettered the second time.
-            task.poison.merge(coordinates(current), "processing failed: " + e, (a, b) -> a);
+            task.poison.merge(coordinates(current), Poison.retryOnce("processing failed: " + e), (a, b) -> a);
         }
-        task.poison.replaceAll((k, v) -> v.startsWith("!") ? v : "!" + v);
+        task.poison.replaceAll((k, v) -> v.retried());
         rebuild(task);
         seekToCommitted(c, task.scope.partition());
     }
@@ -1166,10 +1187,10 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     }
 
     private void applyOrRefuse(Task task, ConsumerRecord<String, byte[]> r, Outbox out) {
-        String reason = task.poison.get(coordinates(r));
-        if (reason != null && reason.startsWith("!")) {
-            out.deadLetter(r, reason.substring(1));
-            out.afterCommit(() -> task.processor.refusedAfterFailure(r, reason.substring(1)));
+        Poison poisoned = task.poison.get(coordinates(r));
+        if (poisoned != null && poisoned.refuse()) {
+            out.deadLetter(r, poisoned.reason());
+            out.afterCommit(() -> task.processor.refusedAfterFailure(r, poisoned.reason()));
             return;
         }
         task.processor.apply(r, out);
