@@ -5,12 +5,6 @@ import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
 
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.jboss.logging.Logger;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -29,10 +23,7 @@ import java.util.TreeMap;
  */
 public final class PreemptionDecider implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(PreemptionDecider.class);
     /** Key of the changelog record that only wakes the loop up. */
-    public static final String WAKE_UP_KEY = "wake-up";
-    private static final Duration WAKE_UP_SPACING = Duration.ofMillis(500);
 
     /**
      * @param clientProps           Kafka client settings (bootstrap servers)
@@ -68,8 +59,6 @@ public final class PreemptionDecider implements AutoCloseable {
     private final TransactionalLoop loop;
     private final Clock clock;
     private Thread thread;
-    private Thread waker;
-    private volatile boolean running = true;
 
     public PreemptionDecider(Settings settings, Clock clock, PreemptionObserver observer) {
         this.settings = settings;
@@ -88,49 +77,6 @@ public final class PreemptionDecider implements AutoCloseable {
         thread = new Thread(loop, "preemption-decider");
         thread.setDaemon(true);
         thread.start();
-        waker = new Thread(this::wakeOnDeadlines, "preemption-grace-waker");
-        waker.setDaemon(true);
-        waker.start();
-    }
-
-    /**
-     * The loop acts on records only; when a grace period ends with no record arriving, this
-     * thread writes a wake-up record (key {@value #WAKE_UP_KEY}) to the changelog, the loop's side
-     * topic, on the partition of the processor whose grace ended, so the next batch of that partition publishes
-     * the due evictions in a transaction like any other.
-     */
-    private void wakeOnDeadlines() {
-        Properties props = new Properties();
-        props.putAll(settings.clientProps());
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        String topic = settings.processor().topics().changelog();
-        long lastWakeUp = 0;
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
-            while (running) {
-                long now = System.nanoTime();
-                if (now - lastWakeUp > WAKE_UP_SPACING.toNanos()) {
-                    boolean sent = false;
-                    for (Map.Entry<Integer, PreemptionProcessor> e : processorsByPartition().entrySet()) {
-                        if (!e.getValue().hasDueWork(clock.instant())) continue;
-                        int changelogPartitions = producer.partitionsFor(topic).size();
-                        Integer partition = changelogPartitions == loop.inputPartitions() ? e.getKey() : null;
-                        producer.send(new ProducerRecord<>(topic, partition, WAKE_UP_KEY, (byte[]) null));
-                        sent = true;
-                    }
-                    if (sent) {
-                        producer.flush();
-                        lastWakeUp = now;
-                    }
-                }
-                try {
-                    Thread.sleep(settings.pollTimeout().toMillis());
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        } catch (RuntimeException e) {
-            if (running) LOG.warn("grace wake-up thread stopped", e);
-        }
     }
 
     /** Creates the topics preemption uses when missing: one partition per cluster, compacted where latest-value. */
@@ -178,8 +124,6 @@ public final class PreemptionDecider implements AutoCloseable {
     /** Stops the loop and waits for its thread to leave the group. */
     @Override
     public synchronized void close() {
-        running = false;
-        if (waker != null) waker.interrupt();
         loop.close();
         if (thread != null) {
             try {

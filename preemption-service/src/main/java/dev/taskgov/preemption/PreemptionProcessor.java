@@ -245,6 +245,12 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         state.clear();
     }
 
+    /** A grace period ended with no record arriving: the loop runs a batch for it by itself ({@link #afterBatch}). */
+    @Override
+    public synchronized boolean dueWhileIdle(Instant now) {
+        return hasDueWork(now);
+    }
+
     /** True when a grace period has ended and its eviction waits to be published. */
     public synchronized boolean hasDueWork(Instant now) {
         return ready && state.graces().stream().anyMatch(g -> !g.deadline().isAfter(now));
