@@ -13,16 +13,12 @@ import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.quota.Share;
 import dev.taskgov.core.quota.WhatIf;
 import dev.taskgov.core.topology.PlacementResult;
-import dev.taskgov.core.topology.PodSetPlacement;
 import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.Topology;
-import dev.taskgov.core.topology.TopologyDomain;
-import dev.taskgov.core.topology.TopologyRequest;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -343,11 +339,8 @@ public final class PreemptionPlanner {
         PreemptionPlan run(Candidates candidates, Rule rule) {
             if (candidates.list().isEmpty()) return null;
             if (!fitsWithAllEvicted(candidates)) return null;
-            // The generic search first: it is cheap, and when it finds nothing no one-domain set
-            // exists either (that would be a subset of the candidates it took, and evicting more
-            // never makes quota or placement fit less).
             try {
-                return toPlan(search(List.of(), candidates.list(), null, rule, preemptor.podSets()));
+                return toPlan(search(candidates.list(), rule, preemptor.podSets()));
             } finally {
                 for (RunningWorkload t : taken) giveBack(t);
                 taken.clear();
@@ -364,13 +357,6 @@ public final class PreemptionPlanner {
             }
         }
 
-        /** Takes from {@code first}, then from {@code then} except what {@code skip} says, until the preemptor fits. */
-        private List<Taken> search(List<RunningWorkload> first, List<RunningWorkload> then, Predicate<RunningWorkload> skip,
-                                   Rule rule, List<PodSetRequest> target) {
-            List<Taken> p = searchIn(first, null, rule, target);
-            return p != null ? p : searchIn(then, skip, rule, target);
-        }
-
         /** The victims with their reasons; the messages are written only now, for the chosen set. */
         private PreemptionPlan toPlan(List<Taken> victims) {
             if (victims == null) return null;
@@ -379,10 +365,12 @@ public final class PreemptionPlanner {
             return new PreemptionPlan(preemptor.id(), preemptor.team(), out);
         }
 
-        private List<Taken> searchIn(List<RunningWorkload> candidates, Predicate<RunningWorkload> skip, Rule rule,
-                                        List<PodSetRequest> target) {
+        /**
+         * Takes the candidates the rule allows, in order, until the preemptor fits ({@code target}: its pod sets), then
+         * gives back every taken one it still fits without (from the second-last backwards); null when none fits.
+         */
+        private List<Taken> search(List<RunningWorkload> candidates, Rule rule, List<PodSetRequest> target) {
             for (RunningWorkload c : candidates) {
-                if (skip != null && skip.test(c)) continue;
                 Supplier<Victim> v = eligible(c, rule);
                 if (v == null) continue;
                 take(c);
