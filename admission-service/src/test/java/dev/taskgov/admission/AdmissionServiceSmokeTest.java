@@ -28,7 +28,7 @@ class AdmissionServiceSmokeTest {
     AdmissionServiceConfig config;
 
     @Test
-    void health_is_up_once_the_instance_answers_reads() {
+    void healthIsUpOnceTheInstanceAnswersReads() {
         // Readiness waits for the decider's state (or the read replica's): until then reads would answer 503.
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(2)).untilAsserted(() ->
                 given().when().get("/q/health")
@@ -42,14 +42,14 @@ class AdmissionServiceSmokeTest {
     }
 
     @Test
-    void metrics_are_exposed_for_prometheus() {
+    void metricsAreExposedForPrometheus() {
         given().when().get("/q/metrics")
                 .then().statusCode(200)
                 .body(containsString("jvm_memory_used_bytes"));
     }
 
     @Test
-    void the_dead_letter_counter_is_there_from_the_start_for_every_input_topic_and_reason() {
+    void theDeadLetterCounterIsThereFromTheStartForEveryInputTopicAndReason() {
         String metrics = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
         for (String topic : java.util.List.of("taskgov.workload.submitted", "taskgov.workload.finished", "taskgov.workload.preempted", "taskgov.quota", "taskgov.topology")) {
             for (String reason : java.util.List.of("unreadable", "invalid", "failed")) {
@@ -60,14 +60,14 @@ class AdmissionServiceSmokeTest {
     }
 
     @Test
-    void openapi_document_names_the_service() {
+    void openapiDocumentNamesTheService() {
         given().when().get("/q/openapi?format=json")
                 .then().statusCode(200)
                 .body("info.title", equalTo("taskgov admission-service"));
     }
 
     @Test
-    void topic_names_default_to_the_design() {
+    void topicNamesDefaultToTheDesign() {
         assertThat(config.topics().workloadSubmitted()).isEqualTo("taskgov.workload.submitted");
         assertThat(config.topics().workloadStatus()).isEqualTo("taskgov.workload.status");
         assertThat(config.topics().quota()).isEqualTo("taskgov.quota");

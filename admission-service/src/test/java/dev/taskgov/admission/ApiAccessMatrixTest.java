@@ -131,7 +131,7 @@ class ApiAccessMatrixTest {
     }
 
     @Test
-    void every_endpoint_for_every_key_holder() throws Exception {
+    void everyEndpointForEveryKeyHolder() throws Exception {
         List<String> mismatches = new ArrayList<>();
         for (Map.Entry<String, TestCredentials.Key> who : keys.entrySet()) {
             RequestSigner signer = new RequestSigner(who.getValue().accessKeyId(), who.getValue().secret());
@@ -152,7 +152,7 @@ class ApiAccessMatrixTest {
     }
 
     @Test
-    void another_teams_key_reads_its_ids_as_unknown_is_refused_its_writes_saying_why_and_gets_none_of_the_data() throws Exception {
+    void anotherTeamsKeyReadsItsIdsAsUnknownIsRefusedItsWritesSayingWhyAndGetsNoneOfTheData() throws Exception {
         TestCredentials.Key other = keys.get("other team");
         RequestSigner signer = new RequestSigner(other.accessKeyId(), other.secret());
         HttpResponse<String> describe = call(signer, "GET", "/workloads/" + ownWorkload, null);
@@ -179,7 +179,7 @@ class ApiAccessMatrixTest {
     }
 
     @Test
-    void no_signature_a_skewed_clock_and_a_replay_are_refused_on_every_endpoint() {
+    void noSignatureASkewedClockAndAReplayAreRefusedOnEveryEndpoint() {
         TestCredentials.Key admin = keys.get("admin");
         for (Map.Entry<String, String[]> e : endpoints().entrySet()) {
             String[] c = e.getValue();

@@ -45,7 +45,7 @@ class BadInputTest {
             "{\"workloadId\":\"x\",\"podSets\":{\"name\":\"w\"}}".getBytes(StandardCharsets.UTF_8));
 
     @Test
-    void five_hundred_malformed_records_are_dead_lettered_and_the_good_ones_still_processed() {
+    void fiveHundredMalformedRecordsAreDeadLetteredAndTheGoodOnesStillProcessed() {
         try (LiveCluster c = new LiveCluster("bad-input")) {
             Fixtures.cluster(c, 8, Map.of("team-a", 64L));
             AdmissionDecider d = c.startDecider(Clock.systemUTC());
@@ -86,7 +86,7 @@ class BadInputTest {
     }
 
     @Test
-    void well_formed_submissions_that_break_a_rule_are_rejected_with_the_reason() {
+    void wellFormedSubmissionsThatBreakARuleAreRejectedWithTheReason() {
         try (LiveCluster c = new LiveCluster("rules")) {
             Fixtures.cluster(c, 2, Map.of("team-a", 16L));
             AdmissionDecider d = c.startDecider(Clock.systemUTC());
@@ -125,7 +125,7 @@ class BadInputTest {
     }
 
     @Test
-    void a_workload_id_seen_twice_is_one_workload() {
+    void aWorkloadIdSeenTwiceIsOneWorkload() {
         try (LiveCluster c = new LiveCluster("duplicates")) {
             Fixtures.cluster(c, 2, Map.of("team-a", 16L));
             AdmissionDecider d = c.startDecider(Clock.systemUTC());

@@ -97,7 +97,7 @@ class CurlSigV4Test {
     }
 
     @Test
-    void an_admin_key_reads_a_teams_queue_with_the_documented_curl_commands() throws Exception {
+    void anAdminKeyReadsATeamsQueueWithTheDocumentedCurlCommands() throws Exception {
         Answer byClusterQueue = curl("admin", base() + KUEUE + "/clusterqueues/hyperpod-ns-" + TEAM + "-clusterqueue/pendingworkloads");
         assertThat(byClusterQueue.status()).as(byClusterQueue.body()).isEqualTo(200);
         JsonNode summary = EventCodec.mapper().readTree(byClusterQueue.body());
@@ -115,7 +115,7 @@ class CurlSigV4Test {
     }
 
     @Test
-    void another_teams_key_is_refused_with_403_saying_why() throws Exception {
+    void anotherTeamsKeyIsRefusedWith403SayingWhy() throws Exception {
         Answer refused = curl(OTHER, base() + KUEUE + "/clusterqueues/hyperpod-ns-" + TEAM + "-clusterqueue/pendingworkloads");
         assertThat(refused.status()).as(refused.body()).isEqualTo(403);
         JsonNode body = EventCodec.mapper().readTree(refused.body());

@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
 class DeadLetterWriteFailureTest {
 
     @Test
-    void a_refused_dead_letter_leaves_the_offset_uncommitted_and_is_counted_and_nothing_is_lost() throws Exception {
+    void aRefusedDeadLetterLeavesTheOffsetUncommittedAndIsCountedAndNothingIsLost() throws Exception {
         try (LiveCluster c = new LiveCluster("dlq-refused"); Admin admin = Admin.create(c.client)) {
             Fixtures.cluster(c, 2, Map.of("team-a", 16L));
             DeciderTopics t = c.topics;

@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
 class DeciderAuditTest {
 
     @Test
-    void team_submissions_and_finishes_read_from_kafka_are_recorded_with_who_wrote_their_topic() throws Exception {
+    void teamSubmissionsAndFinishesReadFromKafkaAreRecordedWithWhoWroteTheirTopic() throws Exception {
         try (LiveCluster c = new LiveCluster("decider-audit"); Admin admin = Admin.create(c.client)) {
             Fixtures.cluster(c, 2, Map.of("team-a", 8L, "team-b", 8L));
             String teamA = KafkaAccess.submissionTopic(c.topics.submitted(), "team-a");

@@ -60,7 +60,7 @@ class DoorAuditEscapingTest {
     }
 
     @Test
-    void every_control_character_in_path_query_and_body_is_recorded_escaped() throws Exception {
+    void everyControlCharacterInPathQueryAndBodyIsRecordedEscaped() throws Exception {
         TestCredentials.Key teamA = SignedRestAssured.keyOnTopic("/workloads", "door-a", "team:door-a");
         Map<String, String> markers = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();

@@ -30,7 +30,7 @@ class FinishedRetentionLiveTest {
     private static final FinishedRetention ONE_HOUR = new FinishedRetention(Duration.ofHours(1));
 
     @Test
-    void a_finished_workload_is_described_within_its_retention_and_forgotten_after_it_also_across_a_rebuild() {
+    void aFinishedWorkloadIsDescribedWithinItsRetentionAndForgottenAfterItAlsoAcrossARebuild() {
         try (LiveCluster c = new LiveCluster("retention")) {
             VirtualClock clock = new VirtualClock(T0);
             Forgotten forgotten = new Forgotten();
@@ -88,7 +88,7 @@ class FinishedRetentionLiveTest {
     }
 
     @Test
-    void an_idle_decider_forgets_an_ended_workload_once_its_retention_elapsed_without_another_record() {
+    void anIdleDeciderForgetsAnEndedWorkloadOnceItsRetentionElapsedWithoutAnotherRecord() {
         try (LiveCluster c = new LiveCluster("retention-idle")) {
             VirtualClock clock = new VirtualClock(T0);
             Forgotten forgotten = new Forgotten();
@@ -116,7 +116,7 @@ class FinishedRetentionLiveTest {
     }
 
     @Test
-    void past_the_bound_on_ended_workloads_the_earliest_ended_is_forgotten_first_within_its_period_also_across_a_rebuild() {
+    void pastTheBoundOnEndedWorkloadsTheEarliestEndedIsForgottenFirstWithinItsPeriodAlsoAcrossARebuild() {
         FinishedRetention hourButTwo = new FinishedRetention(Duration.ofHours(1), 2);
         try (LiveCluster c = new LiveCluster("retention-bound")) {
             VirtualClock clock = new VirtualClock(T0);

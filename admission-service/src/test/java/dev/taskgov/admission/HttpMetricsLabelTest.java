@@ -33,7 +33,7 @@ class HttpMetricsLabelTest {
     }
 
     @Test
-    void random_unmatched_paths_do_not_grow_the_series_count() {
+    void randomUnmatchedPathsDoNotGrowTheSeriesCount() {
         for (int i = 0; i < 3; i++) unmatched(UUID.randomUUID().toString()); // every kind of answer once
         long before = httpSeries();
         for (int i = 0; i < 40; i++) unmatched(UUID.randomUUID().toString());

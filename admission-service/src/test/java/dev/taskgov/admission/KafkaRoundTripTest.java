@@ -48,7 +48,7 @@ class KafkaRoundTripTest {
     String bootstrapServers;
 
     @Test
-    void a_record_round_trips_through_the_broker() throws Exception {
+    void aRecordRoundTripsThroughTheBroker() throws Exception {
         String workloadId = "team-a-train-" + UUID.randomUUID();
         String value = "{\"workloadId\":\"" + workloadId + "\",\"namespace\":\"hyperpod-ns-team-a\"}";
 
@@ -76,7 +76,7 @@ class KafkaRoundTripTest {
     }
 
     @Test
-    void latest_value_topics_are_compacted_and_event_topics_are_not() throws Exception {
+    void latestValueTopicsAreCompactedAndEventTopicsAreNot() throws Exception {
         Properties props = new Properties();
         props.putAll(SharedKafka.adminClientProperties());
         try (Admin admin = Admin.create(props)) {

@@ -39,7 +39,7 @@ class LatestRecordPerTransactionTest {
     private static final Instant T0 = Instant.parse("2026-12-03T10:00:00Z");
 
     @Test
-    void a_workload_admitted_in_its_submissions_transaction_has_one_changelog_and_one_status_record() {
+    void aWorkloadAdmittedInItsSubmissionsTransactionHasOneChangelogAndOneStatusRecord() {
         try (LiveCluster c = new LiveCluster("latest-per-txn")) {
             // 2 nodes of 8 accelerators, a quota of 16: 16 workloads of one pod are admitted at once, 4 wait
             Fixtures.cluster(c, 2, Map.of("team-a", 16L));
@@ -87,7 +87,7 @@ class LatestRecordPerTransactionTest {
      * error: only the first refusal is blamed.
      */
     @Test
-    void a_submission_whose_latest_changelog_record_is_refused_is_dead_lettered_and_the_next_one_is_admitted() throws Exception {
+    void aSubmissionWhoseLatestChangelogRecordIsRefusedIsDeadLetteredAndTheNextOneIsAdmitted() throws Exception {
         try (LiveCluster c = new LiveCluster("latest-refused")) {
             Fixtures.cluster(c, 2, Map.of("team-a", 16L));
             try (Admin admin = Admin.create(c.client)) {

@@ -22,7 +22,7 @@ import static org.awaitility.Awaitility.await;
 class ReadReplicaTest {
 
     @Test
-    void an_instance_not_deciding_for_the_cluster_answers_every_read_from_its_replica_as_the_decider_would() {
+    void anInstanceNotDecidingForTheClusterAnswersEveryReadFromItsReplicaAsTheDeciderWould() {
         try (LiveCluster c = new LiveCluster("replica")) {
             Fixtures.cluster(c, 2, Map.of("team-a", 16L));
             AdmissionDecider first = c.startDecider(Clock.systemUTC());

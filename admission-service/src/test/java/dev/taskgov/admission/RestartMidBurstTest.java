@@ -37,7 +37,7 @@ class RestartMidBurstTest {
     private static final int NODES = 75; // 600 accelerators: 600 workloads of 1 pod fit, 400 wait
 
     @Test
-    void a_takeover_mid_burst_loses_nothing_and_admits_nothing_twice() {
+    void aTakeoverMidBurstLosesNothingAndAdmitsNothingTwice() {
         try (LiveCluster c = new LiveCluster("restart")) {
             Fixtures.cluster(c, NODES, Map.of("team-a", 300L, "team-b", 300L));
             AdmissionDecider first = c.startDecider(Clock.systemUTC());

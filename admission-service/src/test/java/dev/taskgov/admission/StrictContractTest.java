@@ -40,7 +40,7 @@ class StrictContractTest {
     }
 
     @Test
-    void each_bad_record_ends_dead_lettered_naming_the_field_or_pending_as_inadmissible_with_the_numbers() {
+    void eachBadRecordEndsDeadLetteredNamingTheFieldOrPendingAsInadmissibleWithTheNumbers() {
         try (LiveCluster c = new LiveCluster("strict-contract")) {
             Fixtures.cluster(c, 4, Map.of("team-a", 16L, "team-b", 16L));
             AdmissionDecider d = c.startDecider(Clock.systemUTC());
@@ -99,7 +99,7 @@ class StrictContractTest {
     }
 
     @Test
-    void a_submission_whose_key_is_its_id_or_absent_is_the_same_workload() {
+    void aSubmissionWhoseKeyIsItsIdOrAbsentIsTheSameWorkload() {
         try (LiveCluster c = new LiveCluster("identity")) {
             Fixtures.cluster(c, 1, Map.of("team-a", 8L));
             AdmissionDecider d = c.startDecider(Clock.systemUTC());

@@ -88,7 +88,7 @@ class TeamIsolationApiTest {
     }
 
     @Test
-    void another_teams_submission_of_a_taken_id_is_409_and_changes_nothing() throws Exception {
+    void anotherTeamsSubmissionOfATakenIdIs409AndChangesNothing() throws Exception {
         // team one takes an id in team two's naming scheme
         submitAndAwait(ONE, "ti-two-train-7", ONE, 1, WorkloadState.Admitted);
 
@@ -108,7 +108,7 @@ class TeamIsolationApiTest {
     }
 
     @Test
-    void another_teams_id_reads_as_404_exactly_as_an_unknown_one() {
+    void anotherTeamsIdReadsAs404ExactlyAsAnUnknownOne() {
         submitAndAwait(ONE, "ti-one-secret", ONE, 1, WorkloadState.Admitted);
 
         HttpResponse<String> other = call(TWO, "GET", "/workloads/ti-one-secret", null);
@@ -123,7 +123,7 @@ class TeamIsolationApiTest {
     }
 
     @Test
-    void the_platform_stamps_submittedAt_over_http() throws Exception {
+    void thePlatformStampsSubmittedAtOverHttp() throws Exception {
         Instant before = Instant.now();
         HttpResponse<String> r = call(ONE, "POST", "/workloads", submission("ti-one-early", ONE, 1, Instant.parse("2001-01-01T00:00:00Z")));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
@@ -134,7 +134,7 @@ class TeamIsolationApiTest {
     }
 
     @Test
-    void a_dry_run_names_other_teams_victims_only_as_a_count_and_an_amount() throws Exception {
+    void aDryRunNamesOtherTeamsVictimsOnlyAsACountAndAnAmount() throws Exception {
         // team two borrows 4 of team one's idle 8: two workloads of 6
         submitAndAwait(TWO, "ti-two-a", TWO, 6, WorkloadState.Admitted);
         submitAndAwait(TWO, "ti-two-b", TWO, 6, WorkloadState.Admitted);

@@ -30,7 +30,7 @@ class WarmStandbyTest {
     private static final int WORKLOADS = 120;
 
     @Test
-    void a_takeover_from_the_warm_standby_holds_what_a_rebuild_from_the_changelog_holds() {
+    void aTakeoverFromTheWarmStandbyHoldsWhatARebuildFromTheChangelogHolds() {
         try (LiveCluster c = new LiveCluster("standby")) {
             Fixtures.cluster(c, 10, Map.of("team-a", 40L, "team-b", 40L)); // 80 accelerators for 120 one-pod workloads
             AdmissionDecider first = c.startDecider(Clock.systemUTC());

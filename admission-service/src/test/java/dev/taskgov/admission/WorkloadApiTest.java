@@ -64,7 +64,7 @@ class WorkloadApiTest {
     }
 
     @Test
-    void a_submission_over_http_is_admitted_and_described() {
+    void aSubmissionOverHttpIsAdmittedAndDescribed() {
         WorkloadSubmitted w = Fixtures.workload("api-train-1", TEAM, 4, Instant.parse("2026-11-30T10:00:00Z"))
                 .withAnnotations(java.util.Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "example/train:1"));
         given().contentType(ContentType.JSON).body(EventCodec.bytes(w)).post("/workloads")
@@ -87,7 +87,7 @@ class WorkloadApiTest {
     }
 
     @Test
-    void a_finished_workload_keeps_the_admission_time_and_placement_it_ran_with() {
+    void aFinishedWorkloadKeepsTheAdmissionTimeAndPlacementItRanWith() {
         WorkloadSubmitted w = Fixtures.workload("api-finish-1", TEAM, 2, Instant.parse("2026-11-30T10:00:00Z"));
         given().contentType(ContentType.JSON).body(EventCodec.bytes(w)).post("/workloads").then().statusCode(202);
         await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
@@ -110,7 +110,7 @@ class WorkloadApiTest {
     }
 
     @Test
-    void teams_shows_each_teams_quota_use_and_pending_in_the_one_cluster() {
+    void teamsShowsEachTeamsQuotaUseAndPendingInTheOneCluster() {
         WorkloadSubmitted w = Fixtures.workload("api-teams-1", TEAM, 4, Instant.parse("2026-11-30T10:00:00Z"));
         given().contentType(ContentType.JSON).body(EventCodec.bytes(w)).post("/workloads").then().statusCode(202);
         await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
@@ -132,12 +132,12 @@ class WorkloadApiTest {
     }
 
     @Test
-    void an_unknown_workload_is_404_with_a_message() {
+    void anUnknownWorkloadIs404WithAMessage() {
         given().get("/workloads/nobody").then().statusCode(404).body("message", containsString("nobody"));
     }
 
     @Test
-    void an_invalid_submission_is_400_naming_the_field() {
+    void anInvalidSubmissionIs400NamingTheField() {
         WorkloadSubmitted w = Fixtures.workload("api-bad", TEAM, 1, Instant.parse("2026-11-30T10:00:00Z"));
         String body = new String(EventCodec.bytes(w)).replace("\"count\":1", "\"count\":0");
         given().contentType(ContentType.JSON).body(body).post("/workloads")
@@ -148,7 +148,7 @@ class WorkloadApiTest {
     }
 
     @Test
-    void an_id_that_breaks_the_id_rule_or_a_body_the_codec_refuses_is_400_naming_the_field() {
+    void anIdThatBreaksTheIdRuleOrABodyTheCodecRefusesIs400NamingTheField() {
         WorkloadSubmitted w = Fixtures.workload("api-strict", TEAM, 1, Instant.parse("2026-11-30T10:00:00Z"));
         String good = new String(EventCodec.bytes(w));
         given().contentType(ContentType.JSON).body(good.replace("\"api-strict\"", "\"../../etc/passwd\"")).post("/workloads")
@@ -168,7 +168,7 @@ class WorkloadApiTest {
     }
 
     @Test
-    void a_dry_run_says_where_it_would_go_and_the_queue_says_why_others_wait() {
+    void aDryRunSaysWhereItWouldGoAndTheQueueSaysWhyOthersWait() {
         WorkloadSubmitted probe = Fixtures.workload("api-probe", TEAM, 2, Instant.parse("2026-11-30T10:00:00Z"));
         given().urlEncodingEnabled(false) // curl and other clients send the colon as is
                 .contentType(ContentType.JSON).body(EventCodec.bytes(probe)).post("/workloads:dry-run")
@@ -185,7 +185,7 @@ class WorkloadApiTest {
     }
 
     @Test
-    void kueues_visibility_api_lists_a_teams_pending_workloads_by_its_cluster_queue_and_local_queue() {
+    void kueuesVisibilityApiListsATeamsPendingWorkloadsByItsClusterQueueAndLocalQueue() {
         for (String id : new String[] {"api-kueue-first", "api-kueue-second"}) {
             Instant at = Instant.parse(id.endsWith("first") ? "2026-11-30T11:00:00Z" : "2026-11-30T11:01:00Z");
             given().contentType(ContentType.JSON).body(EventCodec.bytes(Fixtures.workload(id, TEAM, 17, at)))

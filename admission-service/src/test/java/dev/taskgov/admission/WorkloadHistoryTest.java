@@ -98,7 +98,7 @@ class WorkloadHistoryTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
-    void history_entries(String scenario, History history, List<Entry> expected) {
+    void historyEntries(String scenario, History history, List<Entry> expected) {
         WorkloadRecord r = history.apply();
         List<Entry> actual = r.history().stream().map(c -> new Entry(c.state(), c.reason(), c.count(),
                 (int) Duration.between(T0, c.firstTime()).toSeconds(), (int) Duration.between(T0, c.time()).toSeconds(),
@@ -111,7 +111,7 @@ class WorkloadHistoryTest {
     }
 
     @Test
-    void an_aggregated_history_survives_the_changelog_round_trip() {
+    void anAggregatedHistorySurvivesTheChangelogRoundTrip() {
         WorkloadRecord r = history().change(10, Pending, "QuotaExceeded", "a").change(20, Pending, "QuotaExceeded", "b").apply();
 
         WorkloadRecord back = EventCodec.read(EventCodec.bytes(r), WorkloadRecord.class);
@@ -121,7 +121,7 @@ class WorkloadHistoryTest {
     }
 
     @Test
-    void a_changelog_entry_written_before_counts_existed_reads_as_one_occurrence() {
+    void aChangelogEntryWrittenBeforeCountsExistedReadsAsOneOccurrence() {
         String json = "{\"time\":\"2026-11-30T10:00:05Z\",\"state\":\"Pending\",\"reason\":\"Queued\",\"message\":\"m\"}";
         WorkloadRecord.Condition c = EventCodec.read(json.getBytes(StandardCharsets.UTF_8), WorkloadRecord.Condition.class);
         assertThat(c.count()).isEqualTo(1);

@@ -26,7 +26,7 @@ class WorkloadIdentityLiveTest {
     private static final Instant CLIENT_TIME = Instant.parse("2026-11-30T10:00:00Z");
 
     @Test
-    void another_teams_submission_of_a_taken_id_is_dead_lettered_and_changes_nothing() {
+    void anotherTeamsSubmissionOfATakenIdIsDeadLetteredAndChangesNothing() {
         try (LiveCluster c = new LiveCluster("id-taken")) {
             Fixtures.cluster(c, 2, Map.of("team-a", 8L, "team-b", 8L));
             AdmissionDecider d = c.startDecider(Clock.systemUTC());
@@ -61,7 +61,7 @@ class WorkloadIdentityLiveTest {
     }
 
     @Test
-    void the_platform_stamps_submittedAt_and_a_restarted_decider_keeps_the_stamp() {
+    void thePlatformStampsSubmittedAtAndARestartedDeciderKeepsTheStamp() {
         try (LiveCluster c = new LiveCluster("stamped")) {
             Fixtures.cluster(c, 1, Map.of("team-a", 1L));
             AdmissionDecider d = c.startDecider(Clock.systemUTC());

@@ -35,7 +35,7 @@ class CredentialsCommandsTest {
     }
 
     @Test
-    void create_writes_the_new_key_to_the_profile_file_and_never_prints_its_secret_then() throws Exception {
+    void createWritesTheNewKeyToTheProfileFileAndNeverPrintsItsSecretThen() throws Exception {
         Path profile = Files.createTempDirectory("taskgov-profile").resolve("credentials");
         ProfileFile.write(profile, Cli.KEY);
         Cli.Result r = Cli.run("credentials", "create", "--quota-url", quota.url(), "--profile-file", profile.toString(),
@@ -49,7 +49,7 @@ class CredentialsCommandsTest {
     }
 
     @Test
-    void list_revoke_and_audit_show_what_quota_service_answers_and_a_refusal_keeps_its_aws_error_type() {
+    void listRevokeAndAuditShowWhatQuotaServiceAnswersAndARefusalKeepsItsAwsErrorType() {
         Cli.Result list = Cli.run("credentials", "list", "--quota-url", quota.url());
         assertThat(list.out()).contains("TGAKNEWKEY", "team-a", "team:team-a", "Active");
         Cli.Result revoke = Cli.run("credentials", "revoke", "TGAKNEWKEY", "--quota-url", quota.url());
@@ -62,7 +62,7 @@ class CredentialsCommandsTest {
     }
 
     @Test
-    void a_missing_profile_is_a_clear_error_naming_the_file() {
+    void aMissingProfileIsAClearErrorNamingTheFile() {
         Cli.Result r = Cli.run("credentials", "list", "--quota-url", quota.url(), "--profile-file", "/nonexistent/credentials");
         assertThat(r.exit()).isNotZero();
         assertThat(r.err()).contains("/nonexistent/credentials", "taskgov-local up");

@@ -60,7 +60,7 @@ class EscapedOutputTest {
     }
 
     @Test
-    void audit_prints_every_field_escaped_one_record_per_line() {
+    void auditPrintsEveryFieldEscapedOneRecordPerLine() {
         Cli.Result r = Cli.run("audit", "--quota-url", quota.url());
         assertThat(r.exit()).as(r.err()).isZero();
         String[] lines = r.out().split("\n");
@@ -70,7 +70,7 @@ class EscapedOutputTest {
     }
 
     @Test
-    void describe_workload_prints_a_teams_annotation_escaped() {
+    void describeWorkloadPrintsATeamsAnnotationEscaped() {
         Cli.Result r = Cli.run("describe", "workload", "team-a-train-001", "--admission-url", admission.url());
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(SafeText.isSafe(r.out().replace("\n", ""))).as(r.out()).isTrue();
@@ -79,7 +79,7 @@ class EscapedOutputTest {
     }
 
     @Test
-    void audit_verify_prints_each_chain_and_fails_naming_the_first_broken_link() {
+    void auditVerifyPrintsEachChainAndFailsNamingTheFirstBrokenLink() {
         Cli.Result r = Cli.run("audit", "verify", "--quota-url", quota.url());
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.out()).contains("admission-service", "intact", "quota-service", "BROKEN at #4: record #4 missing (deleted)");

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ExactlyOnceFloorTest {
 
     @Test
-    void every_record_is_answered_once_on_each_output_topic_and_the_measured_ones_are_timed() {
+    void everyRecordIsAnsweredOnceOnEachOutputTopicAndTheMeasuredOnesAreTimed() {
         KafkaTopics.createTaskgovTopics(SharedKafka.adminClientProperties()); // the dead-letter topic
         Properties client = new Properties();
         client.putAll(SharedKafka.adminClientProperties());

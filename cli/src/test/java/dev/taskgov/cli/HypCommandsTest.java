@@ -77,7 +77,7 @@ class HypCommandsTest {
     }
 
     @Test
-    void seed_000_submits_the_job_on_the_team_quota_instance_type_with_priority_queue_and_preferred_topology() throws Exception {
+    void seed000SubmitsTheJobOnTheTeamQuotaInstanceTypeWithPriorityQueueAndPreferredTopology() throws Exception {
         Cli.Result r = Cli.run(asTaskgov(SEED_000));
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("hyp-pytorch-job/sample-pytorch-job submitted as workload sample-pytorch-job",
@@ -100,7 +100,7 @@ class HypCommandsTest {
     }
 
     @Test
-    void seed_002_submits_requests_and_reports_limits() throws Exception {
+    void seed002SubmitsRequestsAndReportsLimits() throws Exception {
         Cli.Result r = Cli.run(asTaskgov(SEED_002));
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("limits: accelerators 1, vcpu 4, memory 2 GiB");
@@ -110,7 +110,7 @@ class HypCommandsTest {
     }
 
     @Test
-    void the_manifest_is_a_hyperpod_pytorch_job_with_replica_specs_run_policy_and_both_resource_maps() {
+    void theManifestIsAHyperpodPytorchJobWithReplicaSpecsRunPolicyAndBothResourceMaps() {
         List<String> args = new ArrayList<>(List.of(asTaskgov(SEED_002)));
         args.add("--print-manifest");
         Cli.Result r = Cli.run(args.toArray(String[]::new));
@@ -121,7 +121,7 @@ class HypCommandsTest {
     }
 
     @Test
-    void memory_is_a_number_of_gib_as_hyp_takes_it_and_a_unit_is_refused_naming_the_flag() {
+    void memoryIsANumberOfGibAsHypTakesItAndAUnitIsRefusedNamingTheFlag() {
         Cli.Result unit = Cli.run("create", "hyp-pytorch-job", "--job-name", "j", "--image", "i",
                 "--namespace", "hyperpod-ns-team-name", "--instance-type", "ml.p5.48xlarge", "--memory", "32Gi");
         assertThat(unit.exit()).isEqualTo(CliException.INVALID_INPUT);
@@ -134,7 +134,7 @@ class HypCommandsTest {
     }
 
     @Test
-    void version_is_the_template_version_here_and_taskgov_own_version_elsewhere() {
+    void versionIsTheTemplateVersionHereAndTaskgovOwnVersionElsewhere() {
         Cli.Result bad = Cli.run("create", "hyp-pytorch-job", "--version", "9.9", "--job-name", "j", "--image", "i",
                 "--namespace", "hyperpod-ns-team-name", "--instance-type", "ml.p5.48xlarge");
         assertThat(bad.exit()).isEqualTo(CliException.INVALID_INPUT);
@@ -149,7 +149,7 @@ class HypCommandsTest {
 
     /** Without --instance-type, a team whose quota names no instance type, or several, is told to give one. */
     @Test
-    void without_instance_type_a_team_with_no_quota_or_several_instance_types_is_told_to_give_one() {
+    void withoutInstanceTypeATeamWithNoQuotaOrSeveralInstanceTypesIsToldToGiveOne() {
         String cluster = "arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovdemo1";
         String several = teams(cluster, "ml.p5.48xlarge").replace("\"ml.g5.48xlarge\": {\"nominal\": {\"accelerators\": 0",
                 "\"ml.g5.48xlarge\": {\"nominal\": {\"accelerators\": 8");
@@ -175,7 +175,7 @@ class HypCommandsTest {
      * cluster's).
      */
     @Test
-    void after_set_cluster_context_the_seed_command_runs_verbatim_in_that_cluster_of_several() throws Exception {
+    void afterSetClusterContextTheSeedCommandRunsVerbatimInThatClusterOfSeveral() throws Exception {
         String demo = "arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovdemo1";
         String small = "arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovsmall";
         try (StubServer clusters = new StubServer().answer("GET /clusters", 200,

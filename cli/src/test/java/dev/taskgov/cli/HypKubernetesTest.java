@@ -44,7 +44,7 @@ class HypKubernetesTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void seed_002_with_kubernetes_creates_the_suspended_hyperpod_pytorch_job_the_watcher_governs() {
+    void seed002WithKubernetesCreatesTheSuspendedHyperpodPytorchJobTheWatcherGoverns() {
         List<String> args = new ArrayList<>(List.of(HypCommandsTest.asTaskgov(HypCommandsTest.SEED_002)));
         args.add("--kubernetes");
         Cli.Result r = Cli.run(args.toArray(String[]::new));

@@ -66,7 +66,7 @@ class HypManifestTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("commands")
-    void the_command_submits_what_the_watcher_reads_from_its_manifest(String name, List<String> command, PodSetSpec podSet) {
+    void theCommandSubmitsWhatTheWatcherReadsFromItsManifest(String name, List<String> command, PodSetSpec podSet) {
         List<String> args = new ArrayList<>(command);
         args.addAll(List.of("--print-manifest", "--admission-url", admission.url()));
         Cli.Result r = Cli.run(args.toArray(String[]::new));

@@ -47,7 +47,7 @@ class KafkaWriterRestartTest {
     }
 
     @Test
-    void a_write_while_the_broker_restarts_is_retried_and_lands_and_a_broker_that_stays_away_fails_it_in_bounded_time()
+    void aWriteWhileTheBrokerRestartsIsRetriedAndLandsAndABrokerThatStaysAwayFailsItInBoundedTime()
             throws Exception {
         Cli.Result before = Cli.run("finish", "before-restart", "--kafka-bootstrap", broker.bootstrapServers(), "--kafka-config", adminConfig);
         assertThat(before.exit()).as(before.err()).isZero();
@@ -80,7 +80,7 @@ class KafkaWriterRestartTest {
     }
 
     @Test
-    void a_bad_retry_duration_is_refused_naming_the_option() {
+    void aBadRetryDurationIsRefusedNamingTheOption() {
         Cli.Result r = Cli.run("finish", "x", "--kafka-bootstrap", broker.bootstrapServers(), "--kafka-config", adminConfig, "--kafka-retry", "soon");
         assertThat(r.exit()).isNotZero();
         assertThat(r.err()).contains("--kafka-retry: 'soon' is not a duration");

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class KueueBenchProfileTest {
 
     @Test
-    void baseline_is_kueues_mix_on_600_accelerators_with_a_66_second_bound() {
+    void baselineIsKueuesMixOn600AcceleratorsWithA66SecondBound() {
         KueueBenchProfile p = KueueBenchProfile.named("baseline", 1.0);
         assertThat(p.teams()).isEqualTo(30);
         assertThat(p.totalWorkloads()).isEqualTo(15_000);
@@ -24,7 +24,7 @@ class KueueBenchProfileTest {
     }
 
     @Test
-    void tas_has_ten_racks_of_64_one_accelerator_nodes_and_rotates_topology_requests() {
+    void tasHasTenRacksOf64OneAcceleratorNodesAndRotatesTopologyRequests() {
         KueueBenchProfile p = KueueBenchProfile.named("tas", 1.0);
         assertThat(p.nodes()).isEqualTo(640);
         assertThat(p.racks()).isEqualTo(10);
@@ -36,7 +36,7 @@ class KueueBenchProfileTest {
     }
 
     @Test
-    void scale_keeps_the_mix_and_shrinks_the_teams_and_nodes() {
+    void scaleKeepsTheMixAndShrinksTheTeamsAndNodes() {
         KueueBenchProfile p = KueueBenchProfile.named("baseline", 0.1);
         assertThat(p.teams()).isEqualTo(3);
         assertThat(p.capacity()).isEqualTo(64); // 60 accelerators of quota, rounded up to whole 8-accelerator nodes
@@ -46,7 +46,7 @@ class KueueBenchProfileTest {
     }
 
     @Test
-    void taskgovs_own_profiles_load_baselines_quotas_with_one_accelerator_50_ms_workloads() {
+    void taskgovsOwnProfilesLoadBaselinesQuotasWithOneAccelerator50MsWorkloads() {
         KueueBenchProfile throughput = KueueBenchProfile.named("throughput", 1.0);
         assertThat(throughput.capacity()).isEqualTo(600);
         assertThat(throughput.totalWorkloads()).isEqualTo(30_000);
@@ -66,7 +66,7 @@ class KueueBenchProfileTest {
     }
 
     @Test
-    void recorder_counts_pending_and_the_end_to_end_admission_rate() {
+    void recorderCountsPendingAndTheEndToEndAdmissionRate() {
         KueueBenchRecorder r = new KueueBenchRecorder();
         for (String id : List.of("a", "b", "c")) {
             r.planned(id, "tiny", 1, 50);
@@ -83,7 +83,7 @@ class KueueBenchProfileTest {
     }
 
     @Test
-    void recorder_counts_time_to_admission_from_the_first_admission_and_usage_over_the_wall_time() {
+    void recorderCountsTimeToAdmissionFromTheFirstAdmissionAndUsageOverTheWallTime() {
         KueueBenchRecorder r = new KueueBenchRecorder();
         r.planned("a", "small", 1, 100);
         r.planned("b", "large", 2, 100);
@@ -106,7 +106,7 @@ class KueueBenchProfileTest {
     }
 
     @Test
-    void a_readmission_read_before_its_preemption_runs_once_the_preemption_is_read() {
+    void aReadmissionReadBeforeItsPreemptionRunsOnceThePreemptionIsRead() {
         KueueBenchRecorder r = new KueueBenchRecorder();
         r.planned("b", "large", 2, 100);
         r.submitted("b", 0);
@@ -127,7 +127,7 @@ class KueueBenchProfileTest {
     }
 
     @Test
-    void a_preemption_read_in_order_leaves_no_early_readmission() {
+    void aPreemptionReadInOrderLeavesNoEarlyReadmission() {
         KueueBenchRecorder r = new KueueBenchRecorder();
         r.planned("b", "large", 2, 100);
         r.submitted("b", 0);

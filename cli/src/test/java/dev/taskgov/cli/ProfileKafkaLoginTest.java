@@ -43,7 +43,7 @@ class ProfileKafkaLoginTest {
     }
 
     @Test
-    void a_team_profile_without_a_kafka_login_of_its_own_is_told_so_not_given_the_administrators() {
+    void aTeamProfileWithoutAKafkaLoginOfItsOwnIsToldSoNotGivenTheAdministrators() {
         Cli.Result r = as("team-z", "submit", "--job-name", "team-z-1", "--team", "team-z", "--instance-type", "ml.p5.48xlarge",
                 "--pods", "1", "--accelerators", "1", "--kafka");
         assertThat(r.exit()).as(r.err()).isEqualTo(CliException.INVALID_INPUT);
@@ -56,7 +56,7 @@ class ProfileKafkaLoginTest {
     }
 
     @Test
-    void a_team_profile_finishes_through_admission_service_with_its_key_not_through_kafka() {
+    void aTeamProfileFinishesThroughAdmissionServiceWithItsKeyNotThroughKafka() {
         Cli.Result r = as("team-z", "finish", "team-z-1");
         assertThat(r.exit()).isEqualTo(CliException.FAILED);
         assertThat(r.err()).contains("cannot reach admission-service at http://127.0.0.1:1").doesNotContain("Kafka");

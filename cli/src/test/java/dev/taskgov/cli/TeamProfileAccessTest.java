@@ -128,7 +128,7 @@ class TeamProfileAccessTest {
     }
 
     @Test
-    void a_team_key_works_for_its_own_team_and_gets_a_clear_refusal_for_another_teams_workloads() {
+    void aTeamKeyWorksForItsOwnTeamAndGetsAClearRefusalForAnotherTeamsWorkloads() {
         Cli.Result own = as(TEAM_A, job("submit", "team-a-own", TEAM_A));
         assertThat(own.exit()).as(own.err()).isZero();
         assertThat(own.out()).contains("workload/team-a-own submitted (team team-a");
@@ -171,7 +171,7 @@ class TeamProfileAccessTest {
     }
 
     @Test
-    void another_teams_workload_id_is_refused_with_a_clear_error() {
+    void anotherTeamsWorkloadIdIsRefusedWithAClearError() {
         // team-a takes an id in team-b's naming scheme first
         Cli.Result first = as(TEAM_A, job("submit", "team-b-train-7", TEAM_A));
         assertThat(first.exit()).as(first.err()).isZero();
@@ -186,7 +186,7 @@ class TeamProfileAccessTest {
     }
 
     @Test
-    void a_team_kafka_login_writes_its_own_submission_topic_and_the_broker_refuses_another_teams() throws IOException {
+    void aTeamKafkaLoginWritesItsOwnSubmissionTopicAndTheBrokerRefusesAnotherTeams() throws IOException {
         String teamA = SharedKafka.clientConfigFile(KafkaAccess.teamPrincipal(TEAM_A)).toString();
         Cli.Result own = as(TEAM_A, job("submit", "team-a-by-kafka", TEAM_A, "--kafka", "--kafka-config", teamA,
                 "--kafka-bootstrap", SharedKafka.bootstrapServers(), "--kafka-retry", "0"));
@@ -211,7 +211,7 @@ class TeamProfileAccessTest {
      * workload is refused and stays as it was, and team-a's own is finished.
      */
     @Test
-    void a_team_profile_finishes_and_deletes_only_its_own_teams_workloads() throws IOException {
+    void aTeamProfileFinishesAndDeletesOnlyItsOwnTeamsWorkloads() throws IOException {
         Path home = Files.createTempDirectory("taskgov-home");
         Path clients = Files.createDirectories(home.resolve("kafka").resolve("clients"));
         for (String principal : List.of(KafkaAccess.ADMIN, KafkaAccess.teamPrincipal(TEAM_A))) {

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TopologyTopicTest {
 
     @Test
-    void the_latest_record_of_a_node_is_read_back_and_a_removed_or_unknown_node_has_none() throws Exception {
+    void theLatestRecordOfANodeIsReadBackAndARemovedOrUnknownNodeHasNone() throws Exception {
         KafkaTopics.createTaskgovTopics(SharedKafka.adminClientProperties());
         String cluster = "arn:aws:sagemaker:us-east-1:123456789012:cluster/" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         NodeRecord node = new NodeRecord("node-1", "i-1", "ml.p5.48xlarge", Map.of("kubernetes.io/hostname", "node-1"),

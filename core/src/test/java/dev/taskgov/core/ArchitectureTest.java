@@ -37,7 +37,7 @@ class ArchitectureTest {
             "io.fabric8..",
             "io.smallrye..",
             "org.eclipse.microprofile.."})
-    void core_does_not_depend_on(String forbiddenPackage) {
+    void coreDoesNotDependOn(String forbiddenPackage) {
         ArchRule rule = noClasses().that().resideInAPackage("dev.taskgov.core..")
                 .should().dependOnClassesThat().resideInAPackage(forbiddenPackage)
                 .because("core is pure Java; frameworks belong to the services");
@@ -50,7 +50,7 @@ class ArchitectureTest {
      * every package of it one unit to read and change).
      */
     @Test
-    void core_has_no_package_cycles() {
+    void coreHasNoPackageCycles() {
         slices().matching("dev.taskgov.core.(**)").should().beFreeOfCycles()
                 .because("core's packages are layered: a cycle makes them one unit")
                 .check(coreClasses);

@@ -98,7 +98,7 @@ class LocalRuntimeIT {
      */
     @Test
     @Order(1)
-    void the_seeds_hyp_commands_run_verbatim_after_set_cluster_context() throws Exception {
+    void theSeedsHypCommandsRunVerbatimAfterSetClusterContext() throws Exception {
         Path input = HOME.resolve("seed-input");
         Files.createDirectories(input);
         Files.writeString(input.resolve("policy.json"), """
@@ -162,7 +162,7 @@ class LocalRuntimeIT {
      */
     @Test
     @Order(2)
-    void its_state_is_its_owners_alone_and_its_database_admits_only_the_generated_logins() throws Exception {
+    void itsStateIsItsOwnersAloneAndItsDatabaseAdmitsOnlyTheGeneratedLogins() throws Exception {
         // This test's own files (its logs, the seeds' inputs of the first test), not the runtime's.
         List<Path> testsOwn = List.of(HOME.resolve("test-logs"), HOME.resolve("seed-input"));
         List<String> readableByOthers = new ArrayList<>();
@@ -208,7 +208,7 @@ class LocalRuntimeIT {
 
     @Test
     @Order(3)
-    void the_platform_moves_with_its_port_variables_is_supervised_in_the_foreground_and_leaves_with_down() throws Exception {
+    void thePlatformMovesWithItsPortVariablesIsSupervisedInTheForegroundAndLeavesWithDown() throws Exception {
         ChildProcesses.Result status = ChildProcesses.run(env, List.of("bash", SCRIPT.toString(), "status"), 60);
         assertThat(status.out())
                 .contains("127.0.0.1:" + env.get("TASKGOV_KAFKA_PORT"))

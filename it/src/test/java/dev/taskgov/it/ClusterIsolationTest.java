@@ -44,7 +44,7 @@ class ClusterIsolationTest {
     static final String P5 = "ml.p5.48xlarge";
 
     @Test
-    void two_clusters_with_the_same_teams_never_share_quota_policy_cohort_capacity_or_preemption() {
+    void twoClustersWithTheSameTeamsNeverShareQuotaPolicyCohortCapacityOrPreemption() {
         try (LiveServices live = new LiveServices("clusters")) {
             var t = live.admissionTopics;
             // the demo cluster: 4 nodes (32 accelerators), classes experiment/training/inference

@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 class CredentialDirectoryRestartTest {
 
     @Test
-    void the_reader_started_while_the_broker_is_down_retries_and_then_sees_new_and_revoked_keys() throws Exception {
+    void theReaderStartedWhileTheBrokerIsDownRetriesAndThenSeesNewAndRevokedKeys() throws Exception {
         try (RestartableKafka broker = RestartableKafka.start("credentials-reader")) {
             Map<String, Object> admin = broker.clientProperties(KafkaAccess.ADMIN);
             String topic = TopicCatalog.Names.CREDENTIALS;

@@ -26,7 +26,7 @@ import static org.awaitility.Awaitility.await;
 class CredentialRecordBindingTest {
 
     @Test
-    void a_record_whose_roles_or_principal_were_changed_makes_the_key_unusable() throws Exception {
+    void aRecordWhoseRolesOrPrincipalWereChangedMakesTheKeyUnusable() throws Exception {
         try (RestartableKafka broker = RestartableKafka.start("credentials-binding")) {
             Map<String, Object> admin = broker.clientProperties(KafkaAccess.ADMIN);
             String topic = TopicCatalog.Names.CREDENTIALS;

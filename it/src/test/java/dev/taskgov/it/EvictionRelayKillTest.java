@@ -42,7 +42,7 @@ class EvictionRelayKillTest {
     static final int PER_CLUSTER = 400;
 
     @Test
-    void every_relayed_eviction_is_published_once_across_a_kill_9_of_the_preemption_decider() {
+    void everyRelayedEvictionIsPublishedOnceAcrossAKill9OfThePreemptionDecider() {
         try (DeciderFleet fleet = new DeciderFleet("relay-kill")) {
             int partitions = TopicCatalog.WORKLOAD_PARTITIONS;
             fleet.declareClusters(CLUSTERS, 1, Map.of("team-a", 8L));

@@ -71,7 +71,7 @@ class LiveScenarioTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
-    void both_services_live_agree_with_the_simulator(Path file) {
+    void bothServicesLiveAgreeWithTheSimulator(Path file) {
         Scenario scenario = Scenario.read(file);
         ScenarioResult simulated = Simulator.run(scenario, file.toString());
         List<Check> expected = simulated.expectations().stream()

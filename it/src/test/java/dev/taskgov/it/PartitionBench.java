@@ -44,7 +44,7 @@ class PartitionBench {
     private static final int NODES = 32; // 256 accelerators per cluster
 
     @Test
-    void decisions_per_second_latency_cpu_and_failover() throws Exception {
+    void decisionsPerSecondLatencyCpuAndFailover() throws Exception {
         int perCluster = Integer.getInteger("taskgov.bench.per-cluster", 250);
         List<Integer> deciders = Arrays.stream(System.getProperty("taskgov.bench.deciders", "1,2,4").split(","))
                 .map(String::trim).filter(x -> !x.isEmpty()).map(Integer::parseInt).toList();

@@ -44,7 +44,7 @@ class PartitionFailoverTest {
     private static final int B = 16;
 
     @Test
-    void a_killed_deciders_clusters_move_and_every_cluster_keeps_its_invariants() {
+    void aKilledDecidersClustersMoveAndEveryClusterKeepsItsInvariants() {
         try (DeciderFleet fleet = new DeciderFleet("failover")) {
             fleet.declareClusters(CLUSTERS, NODES, Map.of("team-a", QUOTA, "team-b", QUOTA));
             for (String role : List.of("admission", "preemption")) {

@@ -44,7 +44,7 @@ class ProducerPartitionsTest {
     }
 
     @Test
-    void a_record_naming_a_cluster_lands_on_its_partition_by_each_topics_own_count() throws Exception {
+    void aRecordNamingAClusterLandsOnItsPartitionByEachTopicsOwnCount() throws Exception {
         WorkloadFinished named = finished(ARN);
         for (int partitions : new int[] {3, 7}) {
             String topic = topic(partitions);
@@ -56,7 +56,7 @@ class ProducerPartitionsTest {
     }
 
     @Test
-    void a_record_naming_no_cluster_a_bad_name_or_no_clusters_record_goes_by_its_key() {
+    void aRecordNamingNoClusterABadNameOrNoClustersRecordGoesByItsKey() {
         String topic = topic(5);
         assertThat(ProducerPartitions.ofNamed(producer, topic, finished(null))).isNull();
         // A name that breaks the ARN rule is refused by the owner where it is kept, not here.

@@ -33,7 +33,7 @@ class SingleClusterScenarioTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
-    void a_deployment_of_one_unnamed_cluster_agrees_with_the_simulator(Path file) {
+    void aDeploymentOfOneUnnamedClusterAgreesWithTheSimulator(Path file) {
         Scenario scenario = Scenario.read(file);
         ScenarioResult simulated = Simulator.run(scenario, file.toString());
         List<LiveScenarioTest.Check> expected = simulated.expectations().stream()

@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
 class TopicFollowerTest {
 
     @Test
-    void a_failed_session_is_undone_and_followed_by_one_that_reads() throws Exception {
+    void aFailedSessionIsUndoneAndFollowedByOneThatReads() throws Exception {
         String topic = topic();
         write(topic, "a");
         AtomicInteger sessions = new AtomicInteger();
@@ -67,7 +67,7 @@ class TopicFollowerTest {
     }
 
     @Test
-    void closing_ends_a_follower_whose_sessions_keep_failing() {
+    void closingEndsAFollowerWhoseSessionsKeepFailing() {
         TopicFollower<byte[]> follower = new TopicFollower<>("failing-follower", this::consumer, (c, follow) -> {
             throw new IllegalStateException("never reads");
         }, () -> { }).start();

@@ -58,7 +58,7 @@ class ViewsAgreePropertyTest {
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
-    void admission_and_preemption_see_the_same_cluster(long seed) {
+    void admissionAndPreemptionSeeTheSameCluster(long seed) {
         Scenario scenario = Scenario.parse(randomScenario(seed));
         try (LiveServices live = new LiveServices("views-" + seed)) {
             live.startWith(scenario);

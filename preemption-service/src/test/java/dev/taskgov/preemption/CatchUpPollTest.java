@@ -84,7 +84,7 @@ class CatchUpPollTest {
     }
 
     @Test
-    void what_arrives_during_a_busy_turn_beyond_the_pipelined_fetch_joins_the_next_batch() throws Exception {
+    void whatArrivesDuringABusyTurnBeyondThePipelinedFetchJoinsTheNextBatch() throws Exception {
         try (TestCluster c = new TestCluster("catch-up")) {
             String topic = c.topics.preemptionRequested();
             Loop l = startLoop(c, topic, "catch-up",
@@ -118,7 +118,7 @@ class CatchUpPollTest {
     }
 
     @Test
-    void with_a_commit_interval_what_arrives_while_the_loop_waits_after_a_turn_is_taken_in_one_batch() throws Exception {
+    void withACommitIntervalWhatArrivesWhileTheLoopWaitsAfterATurnIsTakenInOneBatch() throws Exception {
         try (TestCluster c = new TestCluster("commit-interval")) {
             String topic = c.topics.preemptionRequested();
             Loop l = startLoop(c, topic, "commit-interval",

@@ -57,7 +57,7 @@ class ClusterStateTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void running_follows_the_counts(String name, List<Consumer<ClusterState>> records, boolean running) {
+    void runningFollowsTheCounts(String name, List<Consumer<ClusterState>> records, boolean running) {
         ClusterState state = new ClusterState(Duration.ofMinutes(5));
         records.forEach(r -> r.accept(state));
         assertThat(state.isRunning("w")).isEqualTo(running);
@@ -69,7 +69,7 @@ class ClusterStateTest {
      * the same key: the standby must not end up tombstoning the live reservation that a rebuild keeps.
      */
     @org.junit.jupiter.api.Test
-    void a_reservation_made_again_under_its_key_survives_either_order_of_changelog_and_state_topics() {
+    void aReservationMadeAgainUnderItsKeySurvivesEitherOrderOfChangelogAndStateTopics() {
         Instant now = Instant.parse("2026-12-02T08:00:00Z");
         ChangelogRecords.Reservation first = new ChangelogRecords.Reservation("p", "team-a", 0, List.of(), now, null);
         ChangelogRecords.Reservation again = new ChangelogRecords.Reservation("p", "team-a", 1, List.of(), now, null);
@@ -98,7 +98,7 @@ class ClusterStateTest {
      * the id, read here first (the teams' topics are read in no set order), must not become the workload.
      */
     @org.junit.jupiter.api.Test
-    void the_admitted_teams_submission_is_the_workload_whatever_order_the_teams_topics_were_read_in() {
+    void theAdmittedTeamsSubmissionIsTheWorkloadWhateverOrderTheTeamsTopicsWereReadIn() {
         ClusterState state = new ClusterState(Duration.ofMinutes(5));
         state.onSubmitted(new WorkloadSubmitted("w", "hyperpod-ns-team-b", null, null, null, Instant.EPOCH, List.of(), Map.of()));
         state.onSubmitted(new WorkloadSubmitted("w", "hyperpod-ns-team-a", null, null, null, Instant.EPOCH.plusSeconds(1), List.of(),

@@ -23,7 +23,7 @@ import static org.awaitility.Awaitility.await;
 class DeciderStartTest {
 
     @Test
-    void a_decider_started_before_its_topics_exist_decides_on_their_real_partitions() {
+    void aDeciderStartedBeforeItsTopicsExistDecidesOnTheirRealPartitions() {
         try (TestCluster c = new TestCluster("decider-start", false)) {
             PreemptionDecider decider = c.start(Map.of(), Clock.systemUTC());
             c.createTopics();

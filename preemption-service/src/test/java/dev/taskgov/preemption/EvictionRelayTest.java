@@ -63,7 +63,7 @@ class EvictionRelayTest {
     }
 
     @Test
-    void an_eviction_admission_decided_is_published_once_as_decided_and_counts_in_the_view_at_once() {
+    void anEvictionAdmissionDecidedIsPublishedOnceAsDecidedAndCountsInTheViewAtOnce() {
         PreemptionDecider decider = cluster.startDecider();
         relay(nodeFailure("low-2"), "low-2:7");
         relay(new EvictionDecided("low-3", "team-a", PreemptionReason.QuotaRemoved,
@@ -98,7 +98,7 @@ class EvictionRelayTest {
     }
 
     @Test
-    void a_workload_admitted_again_before_its_relayed_eviction_is_published_runs_in_the_view() {
+    void aWorkloadAdmittedAgainBeforeItsRelayedEvictionIsPublishedRunsInTheView() {
         PreemptionDecider decider = cluster.startDecider();
         // admission evicted low-1 and admitted it again on another node in the same transaction, before this decider
         // handled the eviction: the admission is on the admitted topic first
@@ -111,7 +111,7 @@ class EvictionRelayTest {
     }
 
     @Test
-    void a_relayed_eviction_that_breaks_a_rule_goes_to_the_dead_letter_topic_naming_the_field() {
+    void aRelayedEvictionThatBreaksARuleGoesToTheDeadLetterTopicNamingTheField() {
         PreemptionDecider decider = cluster.startDecider();
         relay(new EvictionDecided("low-1", "team-a", PreemptionReason.InTeamPriority, "m", EVICTED_AT, null), "a:1");
         relay(new EvictionDecided("Low_2", null, PreemptionReason.NodeFailure, "m", null, "not-an-arn"), "b:1");

@@ -48,7 +48,7 @@ class GracePeriodTest {
     }
 
     @Test
-    void the_victim_is_told_keeps_its_place_until_the_deadline_then_is_evicted() {
+    void theVictimIsToldKeepsItsPlaceUntilTheDeadlineThenIsEvicted() {
         PreemptionDecider decider = cluster.startDecider(GRACES, Clock.systemUTC());
         WorkloadSubmitted high = fixture.submit("high-1", "team-a", "high-priority", 1);
         Instant asked = Instant.now();
@@ -79,7 +79,7 @@ class GracePeriodTest {
     }
 
     @Test
-    void a_pending_grace_survives_a_restart_and_is_evicted_once() {
+    void aPendingGraceSurvivesARestartAndIsEvictedOnce() {
         PreemptionDecider first = cluster.startDecider(Map.of("low", Duration.ofSeconds(20)), Clock.systemUTC());
         WorkloadSubmitted high = fixture.submit("high-1", "team-a", "high-priority", 1);
         fixture.requestPreemption(high, 90);
@@ -100,7 +100,7 @@ class GracePeriodTest {
     }
 
     @Test
-    void a_victim_that_finishes_during_its_grace_is_not_evicted() {
+    void aVictimThatFinishesDuringItsGraceIsNotEvicted() {
         PreemptionDecider decider = cluster.startDecider(GRACES, Clock.systemUTC());
         WorkloadSubmitted high = fixture.submit("high-1", "team-a", "high-priority", 1);
         fixture.requestPreemption(high, 90);

@@ -47,7 +47,7 @@ class PreemptionDeciderTest {
     }
 
     @Test
-    void evicts_the_most_recently_admitted_lower_priority_workloads_and_names_preemptor_and_reason() {
+    void evictsTheMostRecentlyAdmittedLowerPriorityWorkloadsAndNamesPreemptorAndReason() {
         PreemptionDecider decider = cluster.startDecider();
         WorkloadSubmitted high = fixture.submit("high-1", "team-a", "high-priority", 2);
         fixture.requestPreemption(high, 90);
@@ -74,7 +74,7 @@ class PreemptionDeciderTest {
     }
 
     @Test
-    void a_request_that_protects_workloads_admitted_in_the_deciders_run_never_evicts_them() {
+    void aRequestThatProtectsWorkloadsAdmittedInTheDecidersRunNeverEvictsThem() {
         PreemptionDecider decider = cluster.startDecider();
         WorkloadSubmitted high = fixture.submit("high-1", "team-a", "high-priority", 2);
         // The preemptor was itself evicted in admission's current run: low-4 and low-3, admitted since, are protected
@@ -88,7 +88,7 @@ class PreemptionDeciderTest {
     }
 
     @Test
-    void a_repeated_request_and_a_competing_one_never_evict_a_victim_twice() {
+    void aRepeatedRequestAndACompetingOneNeverEvictAVictimTwice() {
         PreemptionDecider decider = cluster.startDecider();
         WorkloadSubmitted h1 = fixture.submit("high-1", "team-a", "high-priority", 2);
         WorkloadSubmitted h2 = fixture.submit("high-2", "team-a", "high-priority", 2);
@@ -105,7 +105,7 @@ class PreemptionDeciderTest {
     }
 
     @Test
-    void a_stale_request_evicts_nothing_needlessly_and_plans_use_the_fresh_view() {
+    void aStaleRequestEvictsNothingNeedlesslyAndPlansUseTheFreshView() {
         PreemptionDecider decider = cluster.startDecider();
         // Admitted meanwhile (low-1 finished): nothing to do.
         WorkloadSubmitted admitted = fixture.submit("high-admitted", "team-a", "high-priority", 1);
@@ -134,7 +134,7 @@ class PreemptionDeciderTest {
     }
 
     @Test
-    void bad_requests_go_to_the_dead_letter_topic_with_the_reason() {
+    void badRequestsGoToTheDeadLetterTopicWithTheReason() {
         PreemptionDecider decider = cluster.startDecider();
         cluster.publishRaw(cluster.topics.preemptionRequested(), "x", "{not json".getBytes(StandardCharsets.UTF_8), PreemptionRequested.TYPE);
         cluster.publishRaw(cluster.topics.preemptionRequested(), "y", null, PreemptionRequested.TYPE);

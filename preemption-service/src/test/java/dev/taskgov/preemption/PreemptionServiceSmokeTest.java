@@ -25,7 +25,7 @@ class PreemptionServiceSmokeTest {
     PreemptionServiceConfig config;
 
     @Test
-    void health_is_up() {
+    void healthIsUp() {
         given().when().get("/q/health")
                 .then().statusCode(200)
                 .body("status", equalTo("UP"))
@@ -33,14 +33,14 @@ class PreemptionServiceSmokeTest {
     }
 
     @Test
-    void metrics_are_exposed_for_prometheus() {
+    void metricsAreExposedForPrometheus() {
         given().when().get("/q/metrics")
                 .then().statusCode(200)
                 .body(containsString("jvm_memory_used_bytes"));
     }
 
     @Test
-    void the_decider_takes_the_requests_and_reports_its_meters() {
+    void theDeciderTakesTheRequestsAndReportsItsMeters() {
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(1)).untilAsserted(() ->
                 given().when().get("/q/health/ready").then().statusCode(200)
                         .body("checks.find { it.name == 'preemption-decider' }.data.role", equalTo("decider")));
@@ -51,7 +51,7 @@ class PreemptionServiceSmokeTest {
     }
 
     @Test
-    void the_dead_letter_counter_is_there_from_the_start_for_every_input_topic_and_reason() {
+    void theDeadLetterCounterIsThereFromTheStartForEveryInputTopicAndReason() {
         String metrics = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
         for (String topic : java.util.List.of("taskgov.preemption.requested")) {
             for (String reason : java.util.List.of("unreadable", "invalid", "failed")) {
@@ -62,14 +62,14 @@ class PreemptionServiceSmokeTest {
     }
 
     @Test
-    void openapi_document_names_the_service() {
+    void openapiDocumentNamesTheService() {
         given().when().get("/q/openapi?format=json")
                 .then().statusCode(200)
                 .body("info.title", equalTo("taskgov preemption-service"));
     }
 
     @Test
-    void topic_names_default_to_the_design() {
+    void topicNamesDefaultToTheDesign() {
         assertThat(config.topics().workloadSubmitted()).isEqualTo("taskgov.workload.submitted");
         assertThat(config.topics().workloadStatus()).isEqualTo("taskgov.workload.status");
         assertThat(config.topics().quota()).isEqualTo("taskgov.quota");

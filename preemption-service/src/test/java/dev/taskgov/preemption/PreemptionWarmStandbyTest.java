@@ -29,7 +29,7 @@ class PreemptionWarmStandbyTest {
     private static final Map<String, Duration> GRACES = Map.of("mid", Duration.ofHours(1));
 
     @Test
-    void a_takeover_from_the_warm_standby_holds_what_a_rebuild_holds_and_evicts_nothing_twice() {
+    void aTakeoverFromTheWarmStandbyHoldsWhatARebuildHoldsAndEvictsNothingTwice() {
         try (TestCluster c = new TestCluster("preemption-standby")) {
             Fixture f = new Fixture(c).nodes(8, 1).config(CLASSES, false).quota("team-a", 8, 50);
             for (int i = 1; i <= 4; i++) f.running("low-" + i, "team-a", "low-priority", "n" + i);
@@ -99,7 +99,7 @@ class PreemptionWarmStandbyTest {
     }
 
     @Test
-    void a_standby_opened_before_a_state_topic_has_partitions_reads_it_from_its_beginning() {
+    void aStandbyOpenedBeforeAStateTopicHasPartitionsReadsItFromItsBeginning() {
         try (TestCluster c = new TestCluster("preemption-standby-late-topic", false)) {
             // Every topic but the finished one, which comes later (as a just-created topic's metadata does).
             dev.taskgov.service.support.Topics.ensure(c.client, c.topics.specs(dev.taskgov.core.events.TopicCatalog.PREEMPTION_CHANGELOG)

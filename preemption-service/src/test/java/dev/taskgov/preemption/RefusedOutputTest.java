@@ -31,7 +31,7 @@ class RefusedOutputTest {
     private static final Instant EVICTED_AT = Instant.parse("2026-11-30T11:00:00Z");
 
     @Test
-    void a_record_whose_output_the_broker_refuses_is_dead_lettered_with_the_refusal_and_the_next_ones_are_served() throws Exception {
+    void aRecordWhoseOutputTheBrokerRefusesIsDeadLetteredWithTheRefusalAndTheNextOnesAreServed() throws Exception {
         try (TestCluster c = new TestCluster("refused-output")) {
             Fixture f = new Fixture(c).nodes(4, 1).config(Map.of("low", 10, "high", 90), false).quota("team-a", 4, 50);
             for (int i = 1; i <= 4; i++) f.running("low-" + i, "team-a", "low-priority", "n" + i);

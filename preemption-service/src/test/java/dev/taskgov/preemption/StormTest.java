@@ -70,7 +70,7 @@ class StormTest {
     }
 
     @Test
-    void a_storm_of_200_concurrent_requests_keeps_the_invariants() throws Exception {
+    void aStormOf200ConcurrentRequestsKeepsTheInvariants() throws Exception {
         PreemptionDecider decider = cluster.startDecider();
         storm(i -> true);
         cluster.awaitHandled(decider);
@@ -78,7 +78,7 @@ class StormTest {
     }
 
     @Test
-    void a_restart_in_the_middle_of_the_storm_loses_and_duplicates_no_eviction() throws Exception {
+    void aRestartInTheMiddleOfTheStormLosesAndDuplicatesNoEviction() throws Exception {
         PreemptionDecider first = cluster.startDecider();
         storm(i -> i < REQUESTS_PER_TEAM / 2);
         await().atMost(Duration.ofMinutes(2)).until(() ->

@@ -68,7 +68,7 @@ class UnrestorableSideRecordTest {
     }
 
     @Test
-    void a_side_record_that_cannot_be_restored_is_dead_lettered_and_the_loop_goes_on() {
+    void aSideRecordThatCannotBeRestoredIsDeadLetteredAndTheLoopGoesOn() {
         try (TestCluster c = new TestCluster("unrestorable")) {
             byte[] value = "{}".getBytes(StandardCharsets.UTF_8);
             c.publishRaw(c.topics.changelog(), "good-1", value);

@@ -154,7 +154,7 @@ class AccessMatrixTest {
     }
 
     @Test
-    void every_sagemaker_operation_for_every_key_holder_through_the_aws_sdk() {
+    void everySagemakerOperationForEveryKeyHolderThroughTheAwsSdk() {
         List<String> mismatches = new ArrayList<>();
         for (Map.Entry<String, TestCredentials.Key> who : keys.entrySet()) {
             try (SageMakerClient client = sdk(who.getValue())) {
@@ -184,7 +184,7 @@ class AccessMatrixTest {
     }
 
     @Test
-    void a_team_key_lists_only_its_own_quota_and_the_other_teams_key_sees_none_of_it() {
+    void aTeamKeyListsOnlyItsOwnQuotaAndTheOtherTeamsKeySeesNoneOfIt() {
         var own = sdk(keys.get("own team")).listComputeQuotas(r -> r.maxResults(100)).computeQuotaSummaries();
         assertThat(own).extracting(s -> s.computeQuotaTarget().teamName()).containsOnly(ownTeam);
         assertThat(own).extracting(s -> s.computeQuotaId()).contains(ownQuotaId);
@@ -199,7 +199,7 @@ class AccessMatrixTest {
             "UpdateClusterSchedulerConfig", "DeleteClusterSchedulerConfig", "ListClusterSchedulerConfigs");
 
     @Test
-    void no_signature_a_skewed_clock_and_a_replay_are_refused_for_every_operation() throws Exception {
+    void noSignatureASkewedClockAndAReplayAreRefusedForEveryOperation() throws Exception {
         for (String op : TARGETS) {
             String body = op.equals("DescribeComputeQuota") ? "{\"ComputeQuotaId\":\"" + ownQuotaId + "\"}" : "{}";
             HttpResponse<String> unsigned = QuotaTestKit.wire(service, null, "SageMaker." + op, body);
@@ -224,7 +224,7 @@ class AccessMatrixTest {
     }
 
     @Test
-    void an_exact_replay_of_an_accepted_request_is_refused_and_audited() throws Exception {
+    void anExactReplayOfAnAcceptedRequestIsRefusedAndAudited() throws Exception {
         HttpRequest request = signed(new RequestSigner(admin.accessKeyId(), admin.secret()), "ListComputeQuotas", "{}");
         assertThat(send(request).statusCode()).isEqualTo(200);
         HttpResponse<String> replay = send(request);
@@ -238,7 +238,7 @@ class AccessMatrixTest {
     }
 
     @Test
-    void credentials_and_audit_endpoints_are_for_admins_and_audit_also_for_viewers() throws Exception {
+    void credentialsAndAuditEndpointsAreForAdminsAndAuditAlsoForViewers() throws Exception {
         URI credentials = URI.create("http://localhost:" + service.getPort() + "/credentials");
         URI audit = URI.create("http://localhost:" + service.getPort() + "/audit");
         String create = "{\"principal\":\"m-team\",\"roles\":[\"team:m-team\"]}";
@@ -281,7 +281,7 @@ class AccessMatrixTest {
     }
 
     @Test
-    void a_new_key_works_at_once_a_revoked_one_is_unrecognized_and_versions_and_audit_name_the_author() throws Exception {
+    void aNewKeyWorksAtOnceARevokedOneIsUnrecognizedAndVersionsAndAuditNameTheAuthor() throws Exception {
         URI credentials = URI.create("http://localhost:" + service.getPort() + "/credentials");
         JsonNode created = JSON.readTree(TestCredentials.send(admin, "POST", credentials,
                 "{\"principal\":\"ops-2\",\"roles\":[\"admin\"]}", "Content-Type", "application/json").body());
@@ -314,7 +314,7 @@ class AccessMatrixTest {
     }
 
     @Test
-    void audit_records_of_the_other_services_from_the_audit_topic_are_stored_once_and_shown() throws Exception {
+    void auditRecordsOfTheOtherServicesFromTheAuditTopicAreStoredOnceAndShown() throws Exception {
         dev.taskgov.core.auth.AuditEvent event = dev.taskgov.core.auth.AuditEvent.of(java.time.Instant.now(), "admission-service",
                 "team-z", "SubmitWorkload", "workload z-1", "Allowed", null, null);
         QuotaTestKit.send(dev.taskgov.testsupport.TaskgovTopics.AUDIT, event.eventId(), event.toJson());
@@ -330,7 +330,7 @@ class AccessMatrixTest {
 
     /** The broker's refusals (deploy/local's AuditingAuthorizer) reach the same trail as the HTTP ones. */
     @Test
-    void a_team_producing_to_another_teams_submission_topic_is_refused_by_the_broker_and_shown_in_the_audit() throws Exception {
+    void aTeamProducingToAnotherTeamsSubmissionTopicIsRefusedByTheBrokerAndShownInTheAudit() throws Exception {
         SharedKafka.addTeams("kafka-intruder", "kafka-victim");
         String intruder = KafkaAccess.teamPrincipal("kafka-intruder");
         String victimTopic = KafkaAccess.submissionTopic(TopicCatalog.Names.WORKLOAD_SUBMITTED, "kafka-victim");
@@ -351,7 +351,7 @@ class AccessMatrixTest {
     }
 
     @Test
-    void the_aws_cli_gets_the_same_answers() {
+    void theAwsCliGetsTheSameAnswers() {
         String cluster = newClusterArn();
         for (Map.Entry<String, TestCredentials.Key> who : keys.entrySet()) {
             Map<String, String[]> calls = new LinkedHashMap<>();

@@ -41,7 +41,7 @@ class AuditChainRestartTest {
     URL service;
 
     @Test
-    void a_new_instance_continues_the_chain_it_finds() throws Exception {
+    void aNewInstanceContinuesTheChainItFinds() throws Exception {
         DatabaseAddress db = SharedPostgres.address();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
              Statement st = c.createStatement()) {

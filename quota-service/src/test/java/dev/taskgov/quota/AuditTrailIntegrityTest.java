@@ -74,7 +74,7 @@ class AuditTrailIntegrityTest {
     }
 
     @Test
-    void every_control_character_in_every_recorded_field_is_recorded_escaped() throws Exception {
+    void everyControlCharacterInEveryRecordedFieldIsRecordedEscaped() throws Exception {
         TestCredentials.Key admin = QuotaTestKit.admin();
         TestCredentials.Key viewer = TestCredentials.inDatabase("auditor", "viewer");
         List<String> problems = new ArrayList<>();
@@ -215,7 +215,7 @@ class AuditTrailIntegrityTest {
     }
 
     @Test
-    void a_record_from_the_topic_holding_nul_and_escapes_is_stored_escaped_not_dead_lettered() throws Exception {
+    void aRecordFromTheTopicHoldingNulAndEscapesIsStoredEscapedNotDeadLettered() throws Exception {
         // As a service that did not escape would have written it: JSON carries NUL and ESC as \u0000 and \u001b.
         String id = "raw-" + UUID.randomUUID();
         String json = JSON.createObjectNode().put("eventId", id).put("at", "2026-12-01T10:00:00Z")
@@ -237,7 +237,7 @@ class AuditTrailIntegrityTest {
     }
 
     @Test
-    void concurrent_writers_keep_one_whole_chain() throws Exception {
+    void concurrentWritersKeepOneWholeChain() throws Exception {
         TestCredentials.Key admin = QuotaTestKit.admin();
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
@@ -259,7 +259,7 @@ class AuditTrailIntegrityTest {
     }
 
     @Test
-    void verify_names_an_edited_row_and_a_deleted_row() throws Exception {
+    void verifyNamesAnEditedRowAndADeletedRow() throws Exception {
         TestCredentials.Key admin = QuotaTestKit.admin();
         for (int n = 0; n < 3; n++) {
             TestCredentials.send(null, "DELETE", uri("/credentials/tamper" + n), null);

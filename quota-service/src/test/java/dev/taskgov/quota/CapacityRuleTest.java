@@ -61,7 +61,7 @@ class CapacityRuleTest {
     }
 
     @Test
-    void a_quota_sum_above_capacity_is_refused_with_type_resource_sum_and_capacity() {
+    void aQuotaSumAboveCapacityIsRefusedWithTypeResourceSumAndCapacity() {
         String type = "ml.p4de.24xlarge";
         QuotaTestKit.publishNodes(type, 3, 8, 96, 1152);
         // a node that is not ready holds nothing
@@ -94,7 +94,7 @@ class CapacityRuleTest {
     }
 
     @Test
-    void a_capacity_drop_is_reported_in_describe_and_as_a_metric_and_nothing_is_deleted() throws Exception {
+    void aCapacityDropIsReportedInDescribeAndAsAMetricAndNothingIsDeleted() throws Exception {
         String type = "ml.trn1n.32xlarge";
         List<String> nodes = QuotaTestKit.publishNodes(type, 4, 16, 128, 512);
         awaitAccelerators(type, 64);
@@ -143,7 +143,7 @@ class CapacityRuleTest {
             an amount written as text is invalid     | {"name": "NODE", "instanceType": "t", "allocatable": {"accelerators": "8"}} | invalid | $.allocatable.accelerators:
             an unknown resource is invalid           | {"name": "NODE", "instanceType": "t", "allocatable": {"gpus": 8}} | invalid | $.allocatable.gpus:
             """)
-    void a_bad_node_record_goes_to_the_dead_letter_topic_with_its_reason_and_is_counted(
+    void aBadNodeRecordGoesToTheDeadLetterTopicWithItsReasonAndIsCounted(
             String scenario, String value, String reason, String reasonText) throws Exception {
         String key = "broken-" + team("node");
         String counter = "taskgov_deadletter_records_total{reason=\"" + reason + "\",topic=\"taskgov.topology\"}";

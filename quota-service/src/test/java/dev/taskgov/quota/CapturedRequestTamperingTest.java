@@ -92,7 +92,7 @@ class CapturedRequestTamperingTest {
     }
 
     @Test
-    void a_describe_signed_without_its_target_cannot_be_turned_into_a_delete() throws Exception {
+    void aDescribeSignedWithoutItsTargetCannotBeTurnedIntoADelete() throws Exception {
         String quota = newQuota();
         byte[] body = ("{\"ComputeQuotaId\":\"" + quota + "\"}").getBytes(StandardCharsets.UTF_8);
         CapturedRequest captured = sign("DescribeComputeQuota", body, List.of("host", "x-amz-date"));
@@ -108,7 +108,7 @@ class CapturedRequestTamperingTest {
     }
 
     @Test
-    void a_request_that_does_not_sign_its_host_is_refused_wherever_it_is_sent() throws Exception {
+    void aRequestThatDoesNotSignItsHostIsRefusedWhereverItIsSent() throws Exception {
         byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
         CapturedRequest unsignedHost = sign("ListComputeQuotas", body, List.of("content-type", "x-amz-date", "x-amz-target"))
                 .with("Host", "quota.other-deployment.example:8081");
@@ -118,7 +118,7 @@ class CapturedRequestTamperingTest {
     }
 
     @Test
-    void a_credential_scope_date_cut_short_or_emptied_is_refused() throws Exception {
+    void aCredentialScopeDateCutShortOrEmptiedIsRefused() throws Exception {
         byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
         for (String cut : List.of("2026", "", Instant.now().toString().substring(0, 7).replace("-", ""))) {
             CapturedRequest r = sign("ListComputeQuotas", body, ALL_SIGNED);
@@ -130,7 +130,7 @@ class CapturedRequestTamperingTest {
     }
 
     @Test
-    void the_payload_hash_is_over_the_bytes_sent_not_over_their_decoding() throws Exception {
+    void thePayloadHashIsOverTheBytesSentNotOverTheirDecoding() throws Exception {
         byte[] signedBody = "{\"NameContains\":\"\uFFFD\"}".getBytes(StandardCharsets.UTF_8);
         byte[] sentBody = new byte[signedBody.length - 2];
         String prefix = "{\"NameContains\":\"";
@@ -152,7 +152,7 @@ class CapturedRequestTamperingTest {
      * by itself for {@code -d} it does not sign, and that request is refused naming the header.
      */
     @Test
-    void curl_aws_sigv4_calls_the_sagemaker_api_with_its_headers_signed() throws Exception {
+    void curlAwsSigv4CallsTheSagemakerApiWithItsHeadersSigned() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(curl("--version").startsWith("curl "), "curl is not installed");
         String user = admin.accessKeyId() + ":" + admin.secret();
         String url = "http://localhost:" + service.getPort() + "/";

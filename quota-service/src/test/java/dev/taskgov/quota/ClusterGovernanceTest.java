@@ -36,7 +36,7 @@ class ClusterGovernanceTest {
     URL service;
 
     @Test
-    void a_quota_or_policy_for_a_cluster_the_deployment_does_not_govern_is_resource_not_found_naming_it() {
+    void aQuotaOrPolicyForAClusterTheDeploymentDoesNotGovernIsResourceNotFoundNamingIt() {
         String unknown = "arn:aws:sagemaker:us-west-2:123456789012:cluster/" + Ids.newId();
         try (SageMakerClient sageMaker = QuotaTestKit.sageMaker(service)) {
             assertThatThrownBy(() -> sageMaker.createComputeQuota(r -> r.name("q").clusterArn(unknown)
@@ -53,7 +53,7 @@ class ClusterGovernanceTest {
     }
 
     @Test
-    void a_second_clusters_policy_is_a_record_of_its_own_and_replaces_nothing() {
+    void aSecondClustersPolicyIsARecordOfItsOwnAndReplacesNothing() {
         String demo = QuotaTestKit.newClusterArn();
         String second = QuotaTestKit.newClusterArn();
         try (SageMakerClient sageMaker = QuotaTestKit.sageMaker(service)) {
@@ -75,7 +75,7 @@ class ClusterGovernanceTest {
     }
 
     @Test
-    void the_quota_sum_rule_counts_only_the_clusters_own_nodes() {
+    void theQuotaSumRuleCountsOnlyTheClustersOwnNodes() {
         String type = "ml.g6e.48xlarge";
         String withNodes = QuotaTestKit.newClusterArn();
         String without = QuotaTestKit.newClusterArn();

@@ -77,7 +77,7 @@ class ComputeQuotaApiTest {
     }
 
     @Test
-    void create_describe_update_delete_round_trip() {
+    void createDescribeUpdateDeleteRoundTrip() {
         String cluster = newClusterArn();
         String team = team("round");
         Instant before = Instant.now().minusSeconds(1);
@@ -144,7 +144,7 @@ class ComputeQuotaApiTest {
     }
 
     @Test
-    void one_quota_per_team_and_cluster() {
+    void oneQuotaPerTeamAndCluster() {
         String cluster = newClusterArn();
         String team = team("dup");
         createP5(cluster, team, 1);
@@ -156,7 +156,7 @@ class ComputeQuotaApiTest {
     }
 
     @Test
-    void stale_target_version_is_a_conflict() {
+    void staleTargetVersionIsAConflict() {
         String cluster = newClusterArn();
         String id = createP5(cluster, team("stale"), 2).computeQuotaId();
         sageMaker.updateComputeQuota(r -> r.computeQuotaId(id).targetVersion(1).description("first"));
@@ -167,7 +167,7 @@ class ComputeQuotaApiTest {
     }
 
     @Test
-    void list_filters_sorts_and_pages() {
+    void listFiltersSortsAndPages() {
         String cluster = newClusterArn();
         List<String> teams = new ArrayList<>();
         for (int i = 0; i < 7; i++) {

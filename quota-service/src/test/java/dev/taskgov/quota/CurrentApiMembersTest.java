@@ -53,7 +53,7 @@ class CurrentApiMembersTest {
     }
 
     @Test
-    void a_scheduler_config_without_fair_share_gets_the_api_default_enabled_and_idle_sharing_round_trips() throws Exception {
+    void aSchedulerConfigWithoutFairShareGetsTheApiDefaultEnabledAndIdleSharingRoundTrips() throws Exception {
         String cluster = newClusterArn();
         AwsCli.Result created = AwsCli.sagemaker(service, "create-cluster-scheduler-config", "--name", "policy",
                 "--cluster-arn", cluster, "--scheduler-config", "{\"PriorityClasses\": [{\"Name\": \"training\", \"Weight\": 50}]}");
@@ -88,7 +88,7 @@ class CurrentApiMembersTest {
     }
 
     @Test
-    void absolute_borrow_limits_are_stored_with_ratio_defaults_and_returned_by_describe_and_on_the_topic() throws Exception {
+    void absoluteBorrowLimitsAreStoredWithRatioDefaultsAndReturnedByDescribeAndOnTheTopic() throws Exception {
         String team = team("absolute");
         String cluster = newClusterArn();
         String body = """
@@ -118,7 +118,7 @@ class CurrentApiMembersTest {
     }
 
     @Test
-    void unknown_members_are_refused_with_their_path_by_the_cli_and_by_the_wire_api() throws Exception {
+    void unknownMembersAreRefusedWithTheirPathByTheCliAndByTheWireApi() throws Exception {
         String team = team("unknown");
         String body = """
                 {"Name": "%s", "ClusterArn": "%s", "ComputeQuotaTarget": {"TeamName": "%s"},

@@ -45,7 +45,7 @@ class OutboxPersistenceTest {
     }
 
     @Test
-    void flyway_applied_v1_to_a_real_postgresql() throws Exception {
+    void flywayAppliedV1ToARealPostgresql() throws Exception {
         // The migrations' history is the owner role's (Flyway migrates as it); the service's own role may not read it.
         DatabaseAddress owner = SharedPostgres.owner();
         try (var connection = DriverManager.getConnection(owner.jdbcUrl(), owner.username(), owner.password());
@@ -59,7 +59,7 @@ class OutboxPersistenceTest {
     }
 
     @Test
-    void an_outbox_event_is_stored_and_read_back() {
+    void anOutboxEventIsStoredAndReadBack() {
         Instant createdAt = Instant.parse("2026-11-30T10:00:00.123456Z");
         Long id = QuarkusTransaction.requiringNew().call(() -> {
             OutboxEvent event = OutboxEvent.of("taskgov.quota", "team-a", "{\"team\":\"team-a\"}", createdAt);
@@ -78,7 +78,7 @@ class OutboxPersistenceTest {
 
     @Test
     @Transactional
-    void unpublished_lists_only_records_without_published_at() {
+    void unpublishedListsOnlyRecordsWithoutPublishedAt() {
         OutboxEvent published = OutboxEvent.of("taskgov.quota", "team-b", "{}", Instant.parse("2026-11-30T10:00:01Z"));
         published.publishedAt = Instant.parse("2026-11-30T10:00:02Z");
         published.persist();

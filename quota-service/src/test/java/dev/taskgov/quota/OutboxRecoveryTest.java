@@ -89,7 +89,7 @@ class OutboxRecoveryTest {
     }
 
     @Test
-    void a_change_committed_while_publishing_is_down_arrives_once_publishing_is_back() throws Exception {
+    void aChangeCommittedWhilePublishingIsDownArrivesOncePublishingIsBack() throws Exception {
         String team = QuotaTestKit.team("crash");
         String cluster = QuotaTestKit.newClusterArn();
         String key = QuotaTestKit.quotaKey(cluster, team);
@@ -127,7 +127,7 @@ class OutboxRecoveryTest {
     }
 
     @Test
-    void updates_and_deletion_reach_the_topic_in_order_and_deletion_is_a_tombstone() {
+    void updatesAndDeletionReachTheTopicInOrderAndDeletionIsATombstone() {
         String team = QuotaTestKit.team("lifecycle");
         String cluster = QuotaTestKit.newClusterArn();
         String key = QuotaTestKit.quotaKey(cluster, team);
@@ -153,7 +153,7 @@ class OutboxRecoveryTest {
     }
 
     @Test
-    void the_scheduler_config_is_published_under_its_clusters_key() {
+    void theSchedulerConfigIsPublishedUnderItsClustersKey() {
         String cluster = QuotaTestKit.newClusterArn();
         String id = sageMaker.createClusterSchedulerConfig(r -> r.name("policy").clusterArn(cluster)
                 .schedulerConfig(s -> s.priorityClasses(PriorityClass.builder().name("inference").weight(90).build(),
@@ -178,7 +178,7 @@ class OutboxRecoveryTest {
     }
 
     @Test
-    void a_start_republishes_the_current_state_of_every_quota() {
+    void aStartRepublishesTheCurrentStateOfEveryQuota() {
         String team = QuotaTestKit.team("restart");
         String cluster = QuotaTestKit.newClusterArn();
         String key = QuotaTestKit.quotaKey(cluster, team);

@@ -25,7 +25,7 @@ class QuotaServiceSmokeTest {
     QuotaServiceConfig config;
 
     @Test
-    void health_is_up() {
+    void healthIsUp() {
         given().when().get("/q/health")
                 .then().statusCode(200)
                 .body("status", equalTo("UP"))
@@ -33,14 +33,14 @@ class QuotaServiceSmokeTest {
     }
 
     @Test
-    void metrics_are_exposed_for_prometheus() {
+    void metricsAreExposedForPrometheus() {
         given().when().get("/q/metrics")
                 .then().statusCode(200)
                 .body(containsString("jvm_memory_used_bytes"));
     }
 
     @Test
-    void the_dead_letter_counter_is_there_from_the_start_for_every_input_topic_and_reason() {
+    void theDeadLetterCounterIsThereFromTheStartForEveryInputTopicAndReason() {
         String metrics = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
         for (String reason : new String[] {"unreadable", "invalid", "failed"}) {
             assertThat(metrics).containsPattern("(?m)^taskgov_deadletter_records_total\\{reason=\"" + reason
@@ -49,21 +49,21 @@ class QuotaServiceSmokeTest {
     }
 
     @Test
-    void the_topology_consumer_reports_its_lag() {
+    void theTopologyConsumerReportsItsLag() {
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).untilAsserted(() ->
                 assertThat(given().when().get("/q/metrics").then().statusCode(200).extract().asString())
                         .containsPattern("(?m)^kafka_consumer_fetch_manager_records_lag_max\\{.*client_id=\"kafka-consumer-topology\".*} [0-9.E-]+$"));
     }
 
     @Test
-    void openapi_document_names_the_service() {
+    void openapiDocumentNamesTheService() {
         given().when().get("/q/openapi?format=json")
                 .then().statusCode(200)
                 .body("info.title", equalTo("taskgov quota-service"));
     }
 
     @Test
-    void topic_names_default_to_the_design() {
+    void topicNamesDefaultToTheDesign() {
         assertThat(config.topics().workloadSubmitted()).isEqualTo("taskgov.workload.submitted");
         assertThat(config.topics().workloadStatus()).isEqualTo("taskgov.workload.status");
         assertThat(config.topics().quota()).isEqualTo("taskgov.quota");

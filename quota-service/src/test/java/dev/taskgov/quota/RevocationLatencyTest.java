@@ -31,7 +31,7 @@ class RevocationLatencyTest {
     URL service;
 
     @Test
-    void a_revoked_key_is_refused_from_the_next_request_on() {
+    void aRevokedKeyIsRefusedFromTheNextRequestOn() {
         TestCredentials.Key admin = QuotaTestKit.admin();
         URI credentials = URI.create("http://localhost:" + service.getPort() + "/credentials");
         List<Long> millis = new ArrayList<>();

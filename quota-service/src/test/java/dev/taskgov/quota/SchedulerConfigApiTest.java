@@ -49,7 +49,7 @@ class SchedulerConfigApiTest {
     }
 
     @Test
-    void create_describe_update_delete_round_trip() {
+    void createDescribeUpdateDeleteRoundTrip() {
         String cluster = newClusterArn();
         CreateClusterSchedulerConfigResponse created = sageMaker.createClusterSchedulerConfig(r -> r.name("cluster-policy")
                 .clusterArn(cluster).description("inference first")
@@ -94,7 +94,7 @@ class SchedulerConfigApiTest {
     }
 
     @Test
-    void one_scheduler_config_per_cluster() {
+    void oneSchedulerConfigPerCluster() {
         String cluster = newClusterArn();
         sageMaker.createClusterSchedulerConfig(r -> r.name("first").clusterArn(cluster).schedulerConfig(s -> s.fairShare("Enabled")));
         assertThatThrownBy(() -> sageMaker.createClusterSchedulerConfig(r -> r.name("second").clusterArn(cluster)
@@ -104,7 +104,7 @@ class SchedulerConfigApiTest {
     }
 
     @Test
-    void invalid_scheduler_configs_are_refused_with_the_field() {
+    void invalidSchedulerConfigsAreRefusedWithTheField() {
         String cluster = newClusterArn();
         record Case(String name, List<PriorityClass> classes, String fairShare, String message) {
         }
@@ -137,7 +137,7 @@ class SchedulerConfigApiTest {
     }
 
     @Test
-    void list_filters_sorts_and_pages() {
+    void listFiltersSortsAndPages() {
         List<String> clusters = new ArrayList<>();
         String marker = "lst" + QuotaTestKit.team("c").substring(2);
         for (int i = 0; i < 5; i++) {

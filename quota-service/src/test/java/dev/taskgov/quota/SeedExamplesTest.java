@@ -66,7 +66,7 @@ class SeedExamplesTest {
     }
 
     @Test
-    void seed_002_compute_quota_config_with_explicit_vcpu_and_memory() {
+    void seed002ComputeQuotaConfigWithExplicitVcpuAndMemory() {
         String team = team("seed002");
         String id = sageMaker.createComputeQuota(r -> r.name(team).clusterArn(newClusterArn())
                 .computeQuotaConfig(c -> c.computeQuotaResources(ComputeQuotaResourceConfig.builder()
@@ -84,7 +84,7 @@ class SeedExamplesTest {
     }
 
     @Test
-    void seed_002_example_as_written_in_the_documentation_is_refused_as_the_real_service_refuses_it() throws Exception {
+    void seed002ExampleAsWrittenInTheDocumentationIsRefusedAsTheRealServiceRefusesIt() throws Exception {
         // the documentation writes "vCpu" with a small v and numbers as strings; the service model
         // knows VCpu and numbers only, so the aws CLI refuses the example before sending it ...
         String team = team("seed002-doc");
@@ -119,7 +119,7 @@ class SeedExamplesTest {
     }
 
     @Test
-    void seed_002_ratio_defaults_when_only_accelerators_are_given() {
+    void seed002RatioDefaultsWhenOnlyAcceleratorsAreGiven() {
         String team = team("ratio");
         // 2 of a 4-accelerator instance: half of its 96 vCPU and 384 GiB
         String id = sageMaker.createComputeQuota(r -> r.name(team).clusterArn(newClusterArn())
@@ -186,7 +186,7 @@ class SeedExamplesTest {
     }
 
     @Test
-    void seed_001_team_a_6_and_team_b_5_lend_and_borrow_at_100_percent() {
+    void seed001TeamA6AndTeamB5LendAndBorrowAt100Percent() {
         Team a = new Team(team("team-a"), 6, ResourceSharingStrategy.LEND_AND_BORROW, 100, 0);
         Team b = new Team(team("team-b"), 5, ResourceSharingStrategy.LEND_AND_BORROW, 100, 0);
         Map<String, String> ids = createTeams("ml.g5.8xlarge", a, b);
@@ -194,7 +194,7 @@ class SeedExamplesTest {
     }
 
     @Test
-    void seed_001_startup_three_teams_share_15_gpus() {
+    void seed001StartupThreeTeamsShare15Gpus() {
         Team engineering = new Team(team("ml-engineering"), 6, ResourceSharingStrategy.LEND_AND_BORROW, 50, 100);
         Team researchers = new Team(team("researchers"), 5, ResourceSharingStrategy.LEND_AND_BORROW, 50, 100);
         Team chatbot = new Team(team("realtime-chatbot"), 4, ResourceSharingStrategy.DONT_LEND, null, 100);
@@ -211,7 +211,7 @@ class SeedExamplesTest {
     }
 
     @Test
-    void seed_001_enterprise_five_teams_share_80_gpus() {
+    void seed001EnterpriseFiveTeamsShare80Gpus() {
         Team t1 = new Team(team("team-1"), 20, ResourceSharingStrategy.DONT_LEND, null, 0);
         Team t2 = new Team(team("team-2"), 20, ResourceSharingStrategy.DONT_LEND, null, 0);
         Team t3 = new Team(team("team-3"), 5, ResourceSharingStrategy.LEND_AND_BORROW, 150, 100);

@@ -93,7 +93,7 @@ class TopologyCatchUpTest {
 
     @Test
     @Order(1)
-    void before_any_record_is_handled_readiness_is_down_naming_each_partition_and_capacity_answers_wait() throws Exception {
+    void beforeAnyRecordIsHandledReadinessIsDownNamingEachPartitionAndCapacityAnswersWait() throws Exception {
         Map<Integer, Long> lastRecordEnds = new TreeMap<>();
         Map<Integer, Long> ends = read(lastRecordEnds);
         assertThat(ends).as("partitions").hasSize(PrefilledTopologyTopic.PARTITIONS);
@@ -118,7 +118,7 @@ class TopologyCatchUpTest {
 
     @Test
     @Order(2)
-    void a_quota_asked_while_a_part_of_the_nodes_was_read_is_not_refused_and_fits_the_whole_cluster_once_read() throws Exception {
+    void aQuotaAskedWhileAPartOfTheNodesWasReadIsNotRefusedAndFitsTheWholeClusterOnceRead() throws Exception {
         CountDownLatch paused = partialView.pauseAfter(ClusterArn.of(cluster), NODES / 3);
         channels.getPausable("topology").resume();
         assertThat(paused.await(60, TimeUnit.SECONDS)).as("paused after a third of the nodes").isTrue();
@@ -159,7 +159,7 @@ class TopologyCatchUpTest {
 
     @Test
     @Order(3)
-    void once_read_to_the_end_it_stays_ready_while_new_records_come() {
+    void onceReadToTheEndItStaysReadyWhileNewRecordsCome() {
         await().atMost(Duration.ofSeconds(60)).until(() -> "UP".equals(topologyCheck().get("status")));
         for (int i = 0; i < 50; i++) {
             QuotaTestKit.send(topic, dev.taskgov.core.cluster.ClusterScopedKey.of(ClusterArn.of(cluster), "later-" + i),

@@ -121,7 +121,7 @@ class ValidationErrorsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("invalidCreateRequests")
-    void create_is_refused(String name, UnaryOperator<CreateComputeQuotaRequest.Builder> breakIt, String message) {
+    void createIsRefused(String name, UnaryOperator<CreateComputeQuotaRequest.Builder> breakIt, String message) {
         try (SageMakerClient sageMaker = QuotaTestKit.sageMaker(service)) {
             SageMakerException e = catchThrowableOfType(SageMakerException.class,
                     () -> sageMaker.createComputeQuota(breakIt.apply(valid()).build()));
@@ -174,7 +174,7 @@ class ValidationErrorsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("invalidRawRequests")
-    void raw_request_is_refused(String name, String target, String body, int status, String type, String message)
+    void rawRequestIsRefused(String name, String target, String body, int status, String type, String message)
             throws Exception {
         HttpResponse<String> response = post(target, body);
         assertThat(response.statusCode()).as(name).isEqualTo(status);
@@ -186,7 +186,7 @@ class ValidationErrorsTest {
     }
 
     @Test
-    void several_broken_fields_are_all_named() throws Exception {
+    void severalBrokenFieldsAreAllNamed() throws Exception {
         HttpResponse<String> response = post("SageMaker.CreateComputeQuota", "{\"Name\":\"n\",\"ClusterArn\":\"" + CLUSTER
                 + "\",\"ComputeQuotaTarget\":{\"TeamName\":\"BAD\",\"FairShareWeight\":500},"
                 + "\"ComputeQuotaConfig\":{\"ComputeQuotaResources\":[{\"InstanceType\":\"ml.nope\",\"Accelerators\":1}]}}");

@@ -50,7 +50,7 @@ class DeciderProgressTest {
     }
 
     @Test
-    void an_open_transaction_holds_the_last_stable_offset_back_until_its_commit_marker_is_written() throws Exception {
+    void anOpenTransactionHoldsTheLastStableOffsetBackUntilItsCommitMarkerIsWritten() throws Exception {
         plain.send(new ProducerRecord<>(input, 0, "k", "v")).get(30, TimeUnit.SECONDS);
         plain.send(new ProducerRecord<>(input, 0, "k", "v")).get(30, TimeUnit.SECONDS);
         assertThat(progress.endOffsets(input, IsolationLevel.READ_UNCOMMITTED))
@@ -71,7 +71,7 @@ class DeciderProgressTest {
     }
 
     @Test
-    void quiet_takes_every_input_processed_at_two_looks_with_the_same_ends_and_no_transaction_open_on_the_outputs()
+    void quietTakesEveryInputProcessedAtTwoLooksWithTheSameEndsAndNoTransactionOpenOnTheOutputs()
             throws Exception {
         plain.send(new ProducerRecord<>(input, 1, "k", "v")).get(30, TimeUnit.SECONDS);
         Map<String, Long> processed = new HashMap<>(Map.of(input + "-0", 0L, input + "-1", 0L));
@@ -100,7 +100,7 @@ class DeciderProgressTest {
     }
 
     @Test
-    void several_deciders_offsets_merge_to_the_furthest_per_partition() {
+    void severalDecidersOffsetsMergeToTheFurthestPerPartition() {
         assertThat(DeciderProgress.furthest(List.of(Map.of("a-0", 5L, "a-1", 2L), Map.of("a-1", 7L, "b-0", 1L))))
                 .isEqualTo(Map.of("a-0", 5L, "a-1", 7L, "b-0", 1L));
     }

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RevocationLatencyTest {
 
     @Test
-    void a_revoked_key_is_refused_within_a_fraction_of_a_second() {
+    void aRevokedKeyIsRefusedWithinAFractionOfASecond() {
         RevocationLatency.connect();
         List<Long> millis = new ArrayList<>();
         for (int i = 0; i < 10; i++) {

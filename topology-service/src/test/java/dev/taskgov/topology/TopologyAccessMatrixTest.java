@@ -32,7 +32,7 @@ class TopologyAccessMatrixTest {
     URL topology;
 
     @Test
-    void get_topology_for_every_caller() {
+    void getTopologyForEveryCaller() {
         TestCredentials.Key admin = SignedRestAssured.keyOnTopic("/topology", "tm-admin", "admin");
         Map<String, TestCredentials.Key> keys = Map.of(
                 "admin", admin,

@@ -23,7 +23,7 @@ class TopologyServiceSmokeTest {
     TopologyServiceConfig config;
 
     @Test
-    void health_is_up() {
+    void healthIsUp() {
         // Ready once the workload topics were read to their end (the shared broker may hold many records by then).
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(2)).untilAsserted(() ->
                 given().when().get("/q/health")
@@ -33,21 +33,21 @@ class TopologyServiceSmokeTest {
     }
 
     @Test
-    void metrics_are_exposed_for_prometheus() {
+    void metricsAreExposedForPrometheus() {
         given().when().get("/q/metrics")
                 .then().statusCode(200)
                 .body(containsString("jvm_memory_used_bytes"));
     }
 
     @Test
-    void openapi_document_names_the_service() {
+    void openapiDocumentNamesTheService() {
         given().when().get("/q/openapi?format=json")
                 .then().statusCode(200)
                 .body("info.title", equalTo("taskgov topology-service"));
     }
 
     @Test
-    void topic_names_default_to_the_design() {
+    void topicNamesDefaultToTheDesign() {
         assertThat(config.topics().workloadSubmitted()).isEqualTo("taskgov.workload.submitted");
         assertThat(config.topics().workloadStatus()).isEqualTo("taskgov.workload.status");
         assertThat(config.topics().quota()).isEqualTo("taskgov.quota");

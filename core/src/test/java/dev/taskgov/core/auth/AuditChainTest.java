@@ -27,7 +27,7 @@ class AuditChainTest {
     }
 
     @Test
-    void an_intact_chain_verifies() {
+    void anIntactChainVerifies() {
         List<AuditChain.Link> c = chain(5);
         AuditChain.Result r = verify(c, 5, c.get(4).hash());
         assertThat(r.intact()).isTrue();
@@ -35,7 +35,7 @@ class AuditChainTest {
     }
 
     @Test
-    void an_edited_record_is_named() {
+    void anEditedRecordIsNamed() {
         List<AuditChain.Link> c = chain(5);
         AuditChain.Link l = c.get(2);
         c.set(2, new AuditChain.Link(l.chain(), l.seq(), l.prevHash(), l.hash(), l.eventId(), l.at(), l.service(), "mallory",
@@ -47,7 +47,7 @@ class AuditChainTest {
     }
 
     @Test
-    void an_edit_with_a_recomputed_hash_breaks_the_next_link() {
+    void anEditWithARecomputedHashBreaksTheNextLink() {
         List<AuditChain.Link> c = chain(5);
         AuditChain.Link l = c.get(2);
         String h = AuditChain.hash(l.prevHash(), 3, "e3", l.at(), "svc", "mallory", "Op", "t3", "Allowed", null, null);
@@ -58,7 +58,7 @@ class AuditChainTest {
     }
 
     @Test
-    void a_deleted_record_is_named_in_the_middle_and_at_the_end() {
+    void aDeletedRecordIsNamedInTheMiddleAndAtTheEnd() {
         List<AuditChain.Link> c = chain(5);
         String head = c.get(4).hash();
         c.remove(1);
@@ -74,7 +74,7 @@ class AuditChainTest {
     }
 
     @Test
-    void escaping_covers_every_control_character_and_is_idempotent() {
+    void escapingCoversEveryControlCharacterAndIsIdempotent() {
         for (char c = 0; c < 0x20; c++) {
             String e = SafeText.escape("a" + c + "b");
             assertThat(SafeText.isSafe(e)).as("char %d", (int) c).isTrue();

@@ -14,7 +14,7 @@ class SecretBoxTest {
     private final String secret = AccessKey.newSecret();
 
     @Test
-    void a_sealed_secret_opens_for_its_own_principal_and_roles_in_any_order() {
+    void aSealedSecretOpensForItsOwnPrincipalAndRolesInAnyOrder() {
         String sealed = box.encrypt(id, "alice", List.of("viewer", "team:team-1"), secret);
 
         assertThat(SecretBox.isBound(sealed)).isTrue();
@@ -22,7 +22,7 @@ class SecretBoxTest {
     }
 
     @Test
-    void another_role_principal_or_key_id_does_not_open_it() {
+    void anotherRolePrincipalOrKeyIdDoesNotOpenIt() {
         String sealed = box.encrypt(id, "alice", List.of("viewer"), secret);
 
         assertThatThrownBy(() -> box.decrypt(id, "alice", List.of("admin"), sealed))
@@ -39,7 +39,7 @@ class SecretBoxTest {
     }
 
     @Test
-    void another_master_key_does_not_open_it() {
+    void anotherMasterKeyDoesNotOpenIt() {
         String sealed = box.encrypt(id, "alice", List.of("viewer"), secret);
 
         assertThatThrownBy(() -> SecretBox.of(SecretBox.newMasterKey()).decrypt(id, "alice", List.of("viewer"), sealed))
@@ -47,7 +47,7 @@ class SecretBoxTest {
     }
 
     @Test
-    void the_key_id_only_format_never_authenticates_but_can_be_resealed() {
+    void theKeyIdOnlyFormatNeverAuthenticatesButCanBeResealed() {
         String old = box.encryptKeyIdOnly(id, secret);
 
         assertThat(SecretBox.isBound(old)).isFalse();

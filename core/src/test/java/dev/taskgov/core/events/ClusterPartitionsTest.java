@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ClusterPartitionsTest {
 
     @Test
-    void the_partition_is_fnv1a_of_the_arn_modulo_the_count_and_never_changes() {
+    void thePartitionIsFnv1aOfTheArnModuloTheCountAndNeverChanges() {
         // FNV-1a 32 of "a" is 0xe40c292c (the published test vector).
         assertThat(ClusterPartitions.of("a", Integer.MAX_VALUE)).isEqualTo((int) (0xe40c292cL % Integer.MAX_VALUE));
         String arn = "arn:aws:sagemaker:us-west-2:123456789012:cluster/demo";
@@ -23,19 +23,19 @@ class ClusterPartitionsTest {
     }
 
     @Test
-    void sixteen_clusters_spread_over_eight_partitions() {
+    void sixteenClustersSpreadOverEightPartitions() {
         Set<Integer> used = new HashSet<>();
         IntStream.range(0, 16).forEach(i -> used.add(ClusterPartitions.of("arn:aws:sagemaker:us-east-1:1:cluster/c" + i, 8)));
         assertThat(used.size()).isGreaterThanOrEqualTo(5);
     }
 
     @Test
-    void a_count_below_one_is_refused_naming_it() {
+    void aCountBelowOneIsRefusedNamingIt() {
         assertThatThrownBy(() -> ClusterPartitions.of("x", 0)).hasMessageContaining("partitions: must be at least 1");
     }
 
     @Test
-    void a_producer_sends_a_record_naming_a_cluster_to_its_partition_and_one_naming_none_by_its_key() {
+    void aProducerSendsARecordNamingAClusterToItsPartitionAndOneNamingNoneByItsKey() {
         String arn = "arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovdemo1";
         assertThat(ClusterPartitions.ofNamed(new WorkloadFinished("w", Instant.EPOCH, WorkloadFinished.Outcome.Succeeded, arn), 8))
                 .isEqualTo(ClusterPartitions.of(arn, 8));

@@ -27,7 +27,7 @@ class DeadLetterTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void the_original_bytes_survive_the_json_round_trip(Case c) {
+    void theOriginalBytesSurviveTheJsonRoundTrip(Case c) {
         DeadLetter letter = DeadLetter.of("taskgov.workload.submitted", 0, 42L, "k", c.value(), "unreadable: x",
                 Instant.parse("2026-11-30T10:00:00Z"));
         DeadLetter back = EventCodec.read(EventCodec.bytes(letter), DeadLetter.class);

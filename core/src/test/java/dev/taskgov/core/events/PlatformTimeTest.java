@@ -18,7 +18,7 @@ class PlatformTimeTest {
     }
 
     @Test
-    void a_clients_early_time_is_kept_apart_and_the_receipt_time_queues() {
+    void aClientsEarlyTimeIsKeptApartAndTheReceiptTimeQueues() {
         WorkloadSubmitted kept = sent(Instant.parse("2001-01-01T00:00:00Z")).receivedAt(RECEIVED);
         assertThat(kept.submittedAt()).isEqualTo(RECEIVED);
         assertThat(kept.clientSubmittedAt()).isEqualTo(Instant.parse("2001-01-01T00:00:00Z"));
@@ -29,7 +29,7 @@ class PlatformTimeTest {
     }
 
     @Test
-    void without_a_clients_time_nothing_is_kept_apart() {
+    void withoutAClientsTimeNothingIsKeptApart() {
         WorkloadSubmitted kept = sent(null).receivedAt(RECEIVED);
         assertThat(kept.submittedAt()).isEqualTo(RECEIVED);
         assertThat(kept.clientSubmittedAt()).isNull();
@@ -37,7 +37,7 @@ class PlatformTimeTest {
     }
 
     @Test
-    void a_client_cannot_move_its_place_with_clientSubmittedAt_either() {
+    void aClientCannotMoveItsPlaceWithClientSubmittedAtEither() {
         WorkloadSubmitted early = new WorkloadSubmitted("w-1", "hyperpod-ns-team-1", null, null, "PyTorchJob", null,
                 List.of(new PodSetSpec("worker", 1, "ml.g5.8xlarge", null, null, null)), null, java.util.Map.of(),
                 Instant.parse("2001-01-01T00:00:00Z"));

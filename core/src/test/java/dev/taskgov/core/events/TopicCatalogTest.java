@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TopicCatalogTest {
 
     @Test
-    void the_shared_topics_are_designs_nine_plus_credentials_and_audit_with_their_compaction() {
+    void theSharedTopicsAreDesignsNinePlusCredentialsAndAuditWithTheirCompaction() {
         Map<String, Boolean> compactedByName = TopicCatalog.SHARED.stream()
                 .collect(Collectors.toMap(TopicCatalog.Topic::defaultName, TopicCatalog.Topic::compacted));
         assertThat(compactedByName).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
@@ -25,7 +25,7 @@ class TopicCatalogTest {
     }
 
     @Test
-    void every_topic_has_one_name_one_property_and_the_deciders_changelogs_are_compacted() {
+    void everyTopicHasOneNameOnePropertyAndTheDecidersChangelogsAreCompacted() {
         assertThat(TopicCatalog.ALL).extracting(TopicCatalog.Topic::defaultName).doesNotHaveDuplicates();
         assertThat(TopicCatalog.ALL).extracting(TopicCatalog.Topic::property).doesNotHaveDuplicates();
         assertThat(TopicCatalog.ALL).containsAll(TopicCatalog.SHARED);
@@ -39,7 +39,7 @@ class TopicCatalogTest {
     }
 
     @Test
-    void a_topic_is_renamed_by_its_property_or_the_matching_environment_variable() {
+    void aTopicIsRenamedByItsPropertyOrTheMatchingEnvironmentVariable() {
         assertThat(TopicCatalog.QUOTA.property()).isEqualTo("taskgov.topics.quota");
         assertThat(TopicCatalog.QUOTA.environmentVariable()).isEqualTo("TASKGOV_TOPICS_QUOTA");
         assertThat(TopicCatalog.WORKLOAD_SUBMITTED.environmentVariable()).isEqualTo("TASKGOV_TOPICS_WORKLOAD_SUBMITTED");

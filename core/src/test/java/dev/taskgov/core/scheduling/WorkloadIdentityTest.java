@@ -26,7 +26,7 @@ class WorkloadIdentityTest {
     }
 
     @Test
-    void another_teams_submission_of_a_taken_id_is_refused_and_changes_nothing() {
+    void anotherTeamsSubmissionOfATakenIdIsRefusedAndChangesNothing() {
         Scheduler s = Cluster.gpus(4).team("a", 2).team("b", 2).replay().scheduler();
         assertThat(s.submit(submission("a-train-7", "a", 1))).isInstanceOf(SubmitResult.Accepted.class);
         s.cycle();
@@ -48,14 +48,14 @@ class WorkloadIdentityTest {
     }
 
     @Test
-    void the_owner_resubmitting_its_own_id_changes_nothing_as_before() {
+    void theOwnerResubmittingItsOwnIdChangesNothingAsBefore() {
         Scheduler s = Cluster.gpus(4).team("a", 2).replay().scheduler();
         s.submit(submission("a-1", "a", 1));
         assertThat(s.submit(submission("a-1", "a", 2))).isInstanceOf(SubmitResult.Ignored.class);
     }
 
     @Test
-    void a_rejected_id_belongs_to_its_team_too() {
+    void aRejectedIdBelongsToItsTeamToo() {
         Scheduler s = Cluster.gpus(4).team("a", 2).team("b", 2).replay().scheduler();
         s.submit(new WorkloadSubmitted("a-bad", "hyperpod-ns-a", null, "no-such-class", "PyTorchJob", null,
                 List.of(new PodSetSpec("worker", 1, Cluster.G5, new ResourceAmounts(BigDecimal.ONE, null, null), null, null))));

@@ -18,7 +18,7 @@ class RedactionTest {
     private final Redaction team1 = new Redaction("team-1"::equals, TEAM_OF::get);
 
     @Test
-    void another_teams_workload_ids_are_replaced_and_quantities_kept() {
+    void anotherTeamsWorkloadIdsAreReplacedAndQuantitiesKept() {
         String message = "team-1 reclaims its lent quota for team-1-train (needs 8 accelerators of ml.p5.48xlarge within its nominal 16);"
                 + " team-2 uses 24 accelerators against its nominal 8; team-2-train-7 and team-2-serve.";
         assertThat(team1.text(message)).isEqualTo("team-1 reclaims its lent quota for team-1-train (needs 8 accelerators of"
@@ -30,7 +30,7 @@ class RedactionTest {
     }
 
     @Test
-    void victims_of_other_teams_are_counted_with_what_they_hold() {
+    void victimsOfOtherTeamsAreCountedWithWhatTheyHold() {
         List<Victim> victims = List.of(
                 new Victim("team-2-train-7", "team-2", PreemptionReason.ReclaimLentCapacity, "team-2 uses 24 against its nominal 8"),
                 new Victim("team-2-serve", "team-2", PreemptionReason.ReclaimLentCapacity, "..."),

@@ -31,7 +31,7 @@ class LocalPostgresTest {
     Path home;
 
     @Test
-    void a_cluster_made_with_trust_is_secured_at_its_next_start_and_keeps_its_passwords_after() throws Exception {
+    void aClusterMadeWithTrustIsSecuredAtItsNextStartAndKeepsItsPasswordsAfter() throws Exception {
         Path data = home.resolve("postgres");
         Path credentials = home.resolve("database/credentials.properties");
         int port = freePort();

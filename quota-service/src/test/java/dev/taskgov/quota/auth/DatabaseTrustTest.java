@@ -46,7 +46,7 @@ class DatabaseTrustTest {
     AccessKeys accessKeys;
 
     @Test
-    void a_login_without_its_generated_password_is_refused() {
+    void aLoginWithoutItsGeneratedPasswordIsRefused() {
         DatabaseAddress app = SharedPostgres.address();
         for (String[] login : List.of(new String[] {"postgres", "postgres"}, new String[] {"postgres", ""},
                 new String[] {app.username(), "postgres"}, new String[] {app.username(), ""},
@@ -60,7 +60,7 @@ class DatabaseTrustTest {
     }
 
     @Test
-    void no_connection_is_trusted_for_its_address_or_os_user() throws Exception {
+    void noConnectionIsTrustedForItsAddressOrOsUser() throws Exception {
         DatabaseAddress superuser = SharedPostgres.superuser().orElseThrow();
         try (Connection c = connect(superuser); Statement s = c.createStatement();
              ResultSet rules = s.executeQuery("select type, database, user_name, auth_method from pg_hba_file_rules")) {
@@ -75,7 +75,7 @@ class DatabaseTrustTest {
     }
 
     @Test
-    void the_app_role_cannot_rewrite_the_audit_trail_nor_an_access_keys_identity() throws Exception {
+    void theAppRoleCannotRewriteTheAuditTrailNorAnAccessKeysIdentity() throws Exception {
         TestCredentials.Key key = TestCredentials.inDatabase("trust-viewer-" + System.nanoTime(), "viewer");
         // a right is checked before any row is looked at: the statements are refused whatever the table holds
         try (Connection app = connect(SharedPostgres.address())) {
@@ -99,7 +99,7 @@ class DatabaseTrustTest {
     }
 
     @Test
-    void a_key_whose_roles_were_changed_in_the_table_no_longer_authenticates() throws Exception {
+    void aKeyWhoseRolesWereChangedInTheTableNoLongerAuthenticates() throws Exception {
         TestCredentials.Key key = TestCredentials.inDatabase("trust-escalating-" + System.nanoTime(), "viewer");
         URI audit = uri("/audit?principal=nobody");
         URI credentials = uri("/credentials");
@@ -118,7 +118,7 @@ class DatabaseTrustTest {
     }
 
     @Test
-    void a_key_stored_before_secrets_were_bound_is_resealed_by_the_service_and_then_bound() throws Exception {
+    void aKeyStoredBeforeSecretsWereBoundIsResealedByTheServiceAndThenBound() throws Exception {
         String id = AccessKey.newKeyId();
         String secret = AccessKey.newSecret();
         String principal = "trust-old-" + System.nanoTime();

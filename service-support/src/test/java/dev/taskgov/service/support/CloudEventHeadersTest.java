@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CloudEventHeadersTest {
 
     @Test
-    void written_headers_read_back_as_the_same_event() {
+    void writtenHeadersReadBackAsTheSameEvent() {
         RecordHeaders h = new RecordHeaders();
         Instant t = Instant.parse("2026-11-30T10:00:00Z");
         CloudEventHeaders.write(h, "dev.taskgov.workload.admitted", "urn:taskgov:admission-service", "w-1:1", t, "w-1");
@@ -24,7 +24,7 @@ class CloudEventHeadersTest {
     }
 
     @Test
-    void a_tombstone_has_no_content_type() {
+    void aTombstoneHasNoContentType() {
         RecordHeaders h = new RecordHeaders();
         CloudEventHeaders.writeTombstone(h, "dev.taskgov.topology.node.removed", "urn:taskgov:topology-service", "n1:3",
                 Instant.parse("2026-11-30T10:00:00Z"), "n1");
@@ -33,7 +33,7 @@ class CloudEventHeadersTest {
     }
 
     @Test
-    void a_record_without_headers_is_no_event_and_a_bad_time_is_dropped() {
+    void aRecordWithoutHeadersIsNoEventAndABadTimeIsDropped() {
         assertThat(CloudEventHeaders.read(new RecordHeaders())).isEmpty();
         RecordHeaders h = new RecordHeaders();
         h.add(CloudEvents.SPEC_VERSION, "1.0".getBytes(StandardCharsets.UTF_8));

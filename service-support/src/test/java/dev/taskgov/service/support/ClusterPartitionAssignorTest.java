@@ -61,7 +61,7 @@ class ClusterPartitionAssignorTest {
     }
 
     @Test
-    void three_new_members_share_eight_partitions_three_three_two_each_number_once() {
+    void threeNewMembersShareEightPartitionsThreeThreeTwoEachNumberOnce() {
         Map<String, Set<Integer>> a = assign(8, Map.of("a", Set.of(), "b", Set.of(), "c", Set.of()));
         assertThat(a.values()).extracting(Set::size).containsExactlyInAnyOrder(3, 3, 2);
         Set<Integer> all = new TreeSet<>();
@@ -70,7 +70,7 @@ class ClusterPartitionAssignorTest {
     }
 
     @Test
-    void a_dead_members_partitions_move_at_once_and_the_others_keep_theirs() {
+    void aDeadMembersPartitionsMoveAtOnceAndTheOthersKeepTheirs() {
         Map<String, Set<Integer>> a = assign(8, Map.of("a", Set.of(0, 1, 2), "b", Set.of(3, 4, 5)));
         assertThat(a.get("a")).containsAll(Set.of(0, 1, 2));
         assertThat(a.get("b")).containsAll(Set.of(3, 4, 5));
@@ -80,7 +80,7 @@ class ClusterPartitionAssignorTest {
     }
 
     @Test
-    void a_joining_member_gets_partitions_only_after_their_owner_gave_them_up() {
+    void aJoiningMemberGetsPartitionsOnlyAfterTheirOwnerGaveThemUp() {
         Map<String, Set<Integer>> first = assign(8, Map.of("a", Set.of(0, 1, 2, 3, 4, 5, 6, 7), "b", Set.of()));
         assertThat(first.get("b")).as("nothing straight from a live owner").isEmpty();
         assertThat(first.get("a")).hasSize(4);
@@ -90,7 +90,7 @@ class ClusterPartitionAssignorTest {
     }
 
     @Test
-    void one_partition_has_one_owner_which_keeps_it_when_a_standby_joins() {
+    void onePartitionHasOneOwnerWhichKeepsItWhenAStandbyJoins() {
         Map<String, Set<Integer>> a = assign(1, Map.of("a", Set.of(), "b", Set.of(0)));
         assertThat(a.get("b")).containsExactly(0);
         assertThat(a.get("a")).isEmpty();

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DeadLetterMetricsTest {
 
     @Test
-    void every_input_topic_and_reason_starts_at_zero() {
+    void everyInputTopicAndReasonStartsAtZero() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new DeadLetterMetrics(registry, List.of("in.a", "in.b"));
 
@@ -24,7 +24,7 @@ class DeadLetterMetricsTest {
     }
 
     @Test
-    void a_count_lands_on_its_topic_and_reason_and_an_unexpected_topic_gets_its_own_series() {
+    void aCountLandsOnItsTopicAndReasonAndAnUnexpectedTopicGetsItsOwnSeries() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         DeadLetterMetrics metrics = new DeadLetterMetrics(registry, List.of("in.a"));
 
@@ -38,7 +38,7 @@ class DeadLetterMetricsTest {
     }
 
     @Test
-    void a_refused_dead_letter_is_its_own_series_per_input_topic_starting_at_zero() {
+    void aRefusedDeadLetterIsItsOwnSeriesPerInputTopicStartingAtZero() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         DeadLetterMetrics metrics = new DeadLetterMetrics(registry, List.of("in.a", "in.b"));
 
@@ -58,7 +58,7 @@ class DeadLetterMetricsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("failures")
-    void a_failure_maps_to_its_reason_label(String scenario, Throwable failure, String label) {
+    void aFailureMapsToItsReasonLabel(String scenario, Throwable failure, String label) {
         assertThat(DeadLetterMetrics.Reason.of(failure).label()).isEqualTo(label);
     }
 }

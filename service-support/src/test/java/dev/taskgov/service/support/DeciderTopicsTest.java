@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DeciderTopicsTest {
 
     @Test
-    void each_decider_creates_every_catalog_topic_but_the_access_ones_and_the_other_deciders_changelog() {
+    void eachDeciderCreatesEveryCatalogTopicButTheAccessOnesAndTheOtherDecidersChangelog() {
         List<TopicCatalog.Topic> changelogs = List.of(TopicCatalog.ADMISSION_CHANGELOG, TopicCatalog.PREEMPTION_CHANGELOG);
         for (TopicCatalog.Topic changelog : changelogs) {
             List<Topics.Spec> expected = TopicCatalog.ALL.stream()
@@ -23,7 +23,7 @@ class DeciderTopicsTest {
     }
 
     @Test
-    void a_prefix_renames_every_topic_and_keeps_what_each_one_is() {
+    void aPrefixRenamesEveryTopicAndKeepsWhatEachOneIs() {
         DeciderTopics t = DeciderTopics.defaults(TopicCatalog.PREEMPTION_CHANGELOG).prefixed("it-7");
 
         assertThat(t).isEqualTo(new DeciderTopics("it-7.taskgov.workload.submitted", "it-7.taskgov.workload.finished",

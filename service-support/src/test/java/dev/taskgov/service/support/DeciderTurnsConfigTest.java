@@ -18,7 +18,7 @@ class DeciderTurnsConfigTest {
     }
 
     @Test
-    void the_configured_interval_is_the_loops_with_the_default_second_poll() {
+    void theConfiguredIntervalIsTheLoopsWithTheDefaultSecondPoll() {
         assertThat(DeciderTurnsConfig.turns(interval(Duration.ofMillis(20)), "taskgov.admission"))
                 .isEqualTo(new TransactionalLoop.Turns(TransactionalLoop.CATCH_UP_WAIT, Duration.ofMillis(20)));
         assertThat(DeciderTurnsConfig.turns(interval(Duration.ZERO), "taskgov.preemption"))
@@ -28,21 +28,21 @@ class DeciderTurnsConfigTest {
     }
 
     @Test
-    void a_negative_interval_names_its_property_and_the_range() {
+    void aNegativeIntervalNamesItsPropertyAndTheRange() {
         assertThatThrownBy(() -> DeciderTurnsConfig.turns(interval(Duration.ofMillis(-5)), "taskgov.admission"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("taskgov.admission.commit-interval: the commit interval must be from 0 to 1000 ms, not -5 ms");
     }
 
     @Test
-    void an_interval_over_a_second_names_its_property_and_the_range() {
+    void anIntervalOverASecondNamesItsPropertyAndTheRange() {
         assertThatThrownBy(() -> DeciderTurnsConfig.turns(interval(Duration.ofMillis(1500)), "taskgov.preemption"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("taskgov.preemption.commit-interval: the commit interval must be from 0 to 1000 ms, not 1500 ms");
     }
 
     @Test
-    void a_negative_second_poll_wait_is_refused() {
+    void aNegativeSecondPollWaitIsRefused() {
         assertThatThrownBy(() -> new TransactionalLoop.Turns(Duration.ofMillis(-1), Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the second poll's wait must be zero or more, not PT-0.001S");

@@ -19,7 +19,7 @@ class FollowerFetchTest {
     }
 
     @Test
-    void a_wait_batches_the_fetches_of_a_copy_of_the_client_settings() {
+    void aWaitBatchesTheFetchesOfACopyOfTheClientSettings() {
         Properties client = client();
         Properties batched = FollowerFetch.batched(client, Duration.ofMillis(50), "x.fetch-wait");
         assertThat(batched).containsAllEntriesOf(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092",
@@ -28,12 +28,12 @@ class FollowerFetchTest {
     }
 
     @Test
-    void zero_keeps_kafkas_defaults() {
+    void zeroKeepsKafkasDefaults() {
         assertThat(FollowerFetch.batched(client(), Duration.ZERO, "x.fetch-wait")).isEqualTo(client());
     }
 
     @Test
-    void a_wait_out_of_range_is_refused_naming_the_property_and_the_range() {
+    void aWaitOutOfRangeIsRefusedNamingThePropertyAndTheRange() {
         assertThatThrownBy(() -> FollowerFetch.batched(client(), Duration.ofSeconds(2), "taskgov.topology.workload-events-fetch-wait"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("taskgov.topology.workload-events-fetch-wait: the fetch wait must be from 0 to 1000 ms, not 2000 ms");

@@ -41,13 +41,13 @@ class QuotaRecordsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void the_effective_quota_reads_back_equal(Case c) {
+    void theEffectiveQuotaReadsBackEqual(Case c) {
         assertThat(ComputeQuotas.fromRequest(QuotaRecords.effectiveQuota(c.quota()), TYPES)).isEqualTo(c.quota());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("configs")
-    void the_scheduler_config_reads_back_equal(SchedulerConfig config) {
+    void theSchedulerConfigReadsBackEqual(SchedulerConfig config) {
         assertThat(SchedulerConfig.fromRequest(QuotaRecords.schedulerConfig(config))).isEqualTo(config);
     }
 

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TransactionalProducerSettingsTest {
 
     @Test
-    void a_tasks_producer_is_idempotent_with_its_transactional_id_and_retries_a_refused_transactional_request_after_2_ms() {
+    void aTasksProducerIsIdempotentWithItsTransactionalIdAndRetriesARefusedTransactionalRequestAfter2Ms() {
         Properties client = new Properties();
         client.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
 
@@ -26,7 +26,7 @@ class TransactionalProducerSettingsTest {
     }
 
     @Test
-    void the_client_settings_may_choose_another_retry_backoff_but_not_another_transactional_id_or_acks() {
+    void theClientSettingsMayChooseAnotherRetryBackoffButNotAnotherTransactionalIdOrAcks() {
         Properties client = new Properties();
         client.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "50");
         client.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "someone-else");

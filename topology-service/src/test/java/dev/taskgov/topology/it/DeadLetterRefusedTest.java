@@ -46,7 +46,7 @@ class DeadLetterRefusedTest {
     String bootstrap;
 
     @Test
-    void a_refused_dead_letter_is_counted_as_a_failure_and_not_as_a_dead_letter() throws Exception {
+    void aRefusedDeadLetterIsCountedAsAFailureAndNotAsADeadLetter() throws Exception {
         String failures = "taskgov_deadletter_write_failures_total{topic=\"" + SUBMITTED + "\"}";
         String deadLettered = "taskgov_deadletter_records_total{reason=\"unreadable\",topic=\"" + SUBMITTED + "\"}";
         assertThat(metricValue(failures)).as("registered at 0").isZero();

@@ -52,7 +52,7 @@ class MultiClusterTopologyTest {
     String bootstrap;
 
     @Test
-    void both_clusters_are_declared_and_each_node_is_keyed_by_its_cluster() {
+    void bothClustersAreDeclaredAndEachNodeIsKeyedByItsCluster() {
         await().atMost(Duration.ofMinutes(3)).until(() -> TopicView.compacted(bootstrap, TOPIC).size() == 2 + 32 + 4);
         Map<String, String> latest = TopicView.compacted(bootstrap, TOPIC);
         ClusterDeclared small = EventCodec.read(latest.get(SMALL), ClusterDeclared.class);
@@ -71,7 +71,7 @@ class MultiClusterTopologyTest {
     }
 
     @Test
-    void each_cluster_has_its_own_tree_and_an_unnamed_request_names_the_field() {
+    void eachClusterHasItsOwnTreeAndAnUnnamedRequestNamesTheField() {
         await().atMost(Duration.ofMinutes(3)).untilAsserted(() ->
                 TopologyReads.asViewer().queryParam("cluster", SMALL).get("/topology").then().statusCode(200).body("readyNodes", equalTo(4)));
         TopologyReads.asViewer().queryParam("cluster", DEMO).get("/topology").then().statusCode(200)

@@ -46,7 +46,7 @@ class SigV4VerifierTest {
     private static final Instant CAPTURED_AT = Instant.parse("2026-12-01T18:13:11Z");
 
     @Test
-    void a_request_signed_by_the_aws_cli_is_verified_once_and_its_replay_refused() {
+    void aRequestSignedByTheAwsCliIsVerifiedOnceAndItsReplayRefused() {
         SigV4Verifier v = verifier("AKIDEXAMPLE", "secret", CAPTURED_AT.plusSeconds(30));
         assertThat(v.verify(botocoreRequest())).isEqualTo(ADMIN);
         assertThatThrownBy(() -> v.verify(botocoreRequest())).isInstanceOf(AuthFailure.class)
@@ -55,7 +55,7 @@ class SigV4VerifierTest {
     }
 
     @Test
-    void a_wrong_secret_an_unknown_key_and_a_skewed_clock_are_refused_with_awss_error_types() {
+    void aWrongSecretAnUnknownKeyAndASkewedClockAreRefusedWithAwssErrorTypes() {
         assertThatThrownBy(() -> verifier("AKIDEXAMPLE", "other", CAPTURED_AT).verify(botocoreRequest()))
                 .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INVALID_SIGNATURE))
                 .hasMessageContaining("does not match");
@@ -70,7 +70,7 @@ class SigV4VerifierTest {
     }
 
     @Test
-    void a_request_without_signature_or_with_parts_missing_is_refused() {
+    void aRequestWithoutSignatureOrWithPartsMissingIsRefused() {
         SignedRequest r = botocoreRequest();
         Map<String, List<String>> noAuth = new HashMap<>(r.headers());
         noAuth.remove("Authorization");
@@ -87,7 +87,7 @@ class SigV4VerifierTest {
     }
 
     @Test
-    void requests_signed_by_the_sdks_signer_verify_with_their_path_query_and_body_and_a_changed_body_does_not() {
+    void requestsSignedByTheSdksSignerVerifyWithTheirPathQueryAndBodyAndAChangedBodyDoesNot() {
         Instant now = Instant.parse("2026-12-01T10:00:00Z");
         RequestSigner signer = new RequestSigner("TGAKTEST", "s3cr3t", Clock.fixed(now, ZoneOffset.UTC));
         SigV4Verifier v = verifier("TGAKTEST", "s3cr3t", now);
@@ -121,7 +121,7 @@ class SigV4VerifierTest {
     private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
 
     @Test
-    void a_target_content_type_or_any_x_amz_header_sent_unsigned_is_refused_naming_it() {
+    void aTargetContentTypeOrAnyXAmzHeaderSentUnsignedIsRefusedNamingIt() {
         Map<String, String> signedTarget = Map.of("X-Amz-Target", "SageMaker.ListComputeQuotas");
         assertThat(verifier("TGAKTEST", "s3cr3t", NOW).verify(sdkSigned(NOW, signedTarget, Map.of()))).isEqualTo(ADMIN);
         for (Map.Entry<String, String> unsigned : Map.of("X-Amz-Target", "SageMaker.DeleteComputeQuota",
@@ -136,7 +136,7 @@ class SigV4VerifierTest {
     }
 
     @Test
-    void host_and_the_date_must_be_signed() {
+    void hostAndTheDateMustBeSigned() {
         SignedRequest r = botocoreRequest();
         for (String signedHeaders : List.of("content-type;x-amz-date;x-amz-target", "content-type;host;x-amz-target")) {
             Map<String, List<String>> h = new HashMap<>(r.headers());
@@ -150,7 +150,7 @@ class SigV4VerifierTest {
     }
 
     @Test
-    void the_credential_scope_date_must_be_the_request_date_exactly() {
+    void theCredentialScopeDateMustBeTheRequestDateExactly() {
         for (String cut : List.of("2026", "", "202612", "20261202")) {
             SignedRequest r = botocoreRequest();
             Map<String, List<String>> h = new HashMap<>(r.headers());
