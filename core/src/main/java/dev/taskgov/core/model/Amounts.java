@@ -22,4 +22,17 @@ public final class Amounts {
     public static String number(ResourceName r, long stored) {
         return Resources.formatScaled(stored, r.unitsPerJsonUnit());
     }
+
+    /** "4 accelerators of ml.g5.8xlarge" style: every non-zero part of every instance type, or "nothing". */
+    public static String byInstanceType(java.util.Map<String, Resources> amounts) {
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        amounts.forEach((type, r) -> {
+            java.util.List<String> rs = new java.util.ArrayList<>();
+            for (ResourceName n : ResourceName.values()) {
+                if (r.get(n) > 0) rs.add(of(n, r.get(n)));
+            }
+            if (!rs.isEmpty()) parts.add(String.join(", ", rs) + " of " + type);
+        });
+        return parts.isEmpty() ? "nothing" : String.join("; ", parts);
+    }
 }

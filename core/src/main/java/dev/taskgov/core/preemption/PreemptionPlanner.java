@@ -7,7 +7,6 @@ import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.preemption.PlanResult.NoPlan;
 import dev.taskgov.core.preemption.PlanResult.PreemptionPlan;
-import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.quota.Share;
@@ -457,16 +456,7 @@ public final class PreemptionPlanner {
         }
     }
 
-    /** "4 accelerators of ml.g5.8xlarge" style, all non-zero parts of all instance types. */
-    static String describe(Map<String, Resources> amounts) {
-        List<String> parts = new ArrayList<>();
-        amounts.forEach((type, r) -> {
-            List<String> rs = new ArrayList<>();
-            for (ResourceName n : ResourceName.values()) {
-                if (r.get(n) > 0) rs.add(Amounts.of(n, r.get(n)));
-            }
-            if (!rs.isEmpty()) parts.add(String.join(", ", rs) + " of " + type);
-        });
-        return parts.isEmpty() ? "nothing" : String.join("; ", parts);
+    private static String describe(Map<String, Resources> amounts) {
+        return Amounts.byInstanceType(amounts);
     }
 }

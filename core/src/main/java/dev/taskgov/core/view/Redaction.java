@@ -2,7 +2,6 @@ package dev.taskgov.core.view;
 
 import dev.taskgov.core.model.Amounts;
 import dev.taskgov.core.preemption.Victim;
-import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 
 import java.util.ArrayList;
@@ -96,19 +95,8 @@ public record Redaction(Predicate<String> mayRead, Function<String, String> team
         public String summary() {
             if (otherTeams == 0) return null;
             return "would preempt " + otherTeams + (otherTeams == 1 ? " workload" : " workloads") + " of other teams, "
-                    + describe(otherTeamsHold);
+                    + Amounts.byInstanceType(otherTeamsHold);
         }
 
-        private static String describe(Map<String, Resources> amounts) {
-            List<String> parts = new ArrayList<>();
-            amounts.forEach((type, r) -> {
-                List<String> rs = new ArrayList<>();
-                for (ResourceName n : ResourceName.values()) {
-                    if (r.get(n) > 0) rs.add(Amounts.of(n, r.get(n)));
-                }
-                if (!rs.isEmpty()) parts.add(String.join(", ", rs) + " of " + type);
-            });
-            return parts.isEmpty() ? "nothing" : String.join("; ", parts);
-        }
     }
 }
