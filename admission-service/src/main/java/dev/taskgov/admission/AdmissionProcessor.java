@@ -2,13 +2,17 @@ package dev.taskgov.admission;
 
 import static dev.taskgov.service.support.DeadLetterMetrics.Reason.UNREADABLE;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.EvictionDecided;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PreemptionRequested;
+import dev.taskgov.core.events.QuotaChange;
+import dev.taskgov.core.events.QuotaRecordTranslator;
+import dev.taskgov.core.events.TopologyChange;
+import dev.taskgov.core.events.TopologyRecordTranslator;
+import dev.taskgov.core.events.Translation;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
@@ -21,7 +25,6 @@ import dev.taskgov.core.model.WorkloadIdTaken;
 import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.FinishedRetention;
 import dev.taskgov.core.model.PendingReason;
-import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Workload;
@@ -36,9 +39,7 @@ import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.scheduling.SubmitResult;
 import dev.taskgov.core.scheduling.WorkloadView;
 import dev.taskgov.core.cluster.ClusterArn;
-import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.cluster.WorkloadCluster;
-import dev.taskgov.core.events.ClusterDeclared;
 import dev.taskgov.core.model.RejectReason;
 import dev.taskgov.core.view.ClusterInputs;
 import dev.taskgov.core.view.ClusterInputsByCluster;
@@ -607,117 +608,73 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     }
 
     /**
-     * Quota records: key = {@code <ClusterArn>#<team>} (null value = deleted) or {@code <ClusterArn>#_scheduler-config};
-     * bare keys belong to the unnamed cluster. A record changes only its own cluster.
+     * Quota records ({@link QuotaRecordTranslator}): key = {@code <ClusterArn>#<team>} (null value = deleted) or
+     * {@code <ClusterArn>#_scheduler-config}; bare keys belong to the unnamed cluster. A record changes only its own
+     * cluster; one that does not translate is dead-lettered with the reason.
      */
     private void readQuotaRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
-        ClusterScopedKey key;
-        try {
-            key = ClusterScopedKey.parse(record.key());
-        } catch (IllegalArgumentException e) {
-            deadLetter(out, record, e.getMessage() + " (on " + record.topic() + ": <ClusterArn>#<team> or <ClusterArn>#"
-                    + ClusterScopedKey.SCHEDULER_CONFIG + ")");
+        Translation<QuotaChange> read = QuotaRecordTranslator.translate(record.key(), record.value());
+        if (read instanceof Translation.Refused<QuotaChange> refused) {
+            deadLetter(out, record, refused);
             return;
         }
-        if (key.isDeclaration()) {
-            deadLetter(out, record, "key: '" + key + "' names a cluster but no team; a quota is keyed <ClusterArn>#<team>");
-            return;
-        }
-        Governed g = cluster(key.cluster());
-        if (key.isSchedulerConfig()) {
-            SchedulerConfig c;
+        QuotaChange change = ((Translation.Translated<QuotaChange>) read).value();
+        Governed g = cluster(change.cluster());
+        if (change instanceof QuotaChange.SchedulerConfigSet set) {
+            g.inputs.setConfig(set.config());
+            if (g.scheduler != null) g.scheduler.applySchedulerConfig(set.config());
+            g.dirty = true;
+        } else if (change instanceof QuotaChange.QuotaRemoved removed) {
+            g.inputs.removeQuota(removed.team());
+            if (g.quotas.remove(removed.team()) != null && g.scheduler != null) g.scheduler.removeQuota(removed.team());
+            g.dirty = true;
+        } else if (change instanceof QuotaChange.QuotaSet set) {
+            g.inputs.putQuota(set.team(), set.request());
+            if (g.scheduler == null) return; // resolved at settle time, when every node is known
             try {
-                c = record.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(EventCodec.tree(record.value()));
-            } catch (ValidationException | EventCodec.EventFormatException e) {
-                deadLetter(out, record, "scheduler config: " + e.getMessage());
-                return;
-            }
-            g.inputs.setConfig(c);
-            if (g.scheduler != null) g.scheduler.applySchedulerConfig(c);
-            g.dirty = true;
-            return;
-        }
-        String team = key.name();
-        if (record.value() == null) {
-            g.inputs.removeQuota(team);
-            if (g.quotas.remove(team) != null && g.scheduler != null) g.scheduler.removeQuota(team);
-            g.dirty = true;
-            return;
-        }
-        JsonNode json;
-        try {
-            json = EventCodec.tree(record.value());
-        } catch (EventCodec.EventFormatException e) {
-            deadLetter(out, record, "unparseable quota JSON: " + e.getMessage());
-            return;
-        }
-        g.inputs.putQuota(team, json);
-        if (g.scheduler == null) return; // parsed at settle time, when every node is known
-        try {
-            TeamQuota q = g.inputs.quota(team);
-            g.quotas.put(q.team(), q);
-            g.scheduler.applyQuota(q);
-            g.dirty = true;
-        } catch (ValidationException e) {
-            if (ClusterInputs.waitsForTopology(e)) {
-                LOG.infof("quota of %s waits for its instance types to appear in the topology: %s", key, e.getMessage());
-            } else {
-                deadLetter(out, record, "quota: " + e.getMessage());
+                TeamQuota q = g.inputs.quota(set.team());
+                g.quotas.put(q.team(), q);
+                g.scheduler.applyQuota(q);
+                g.dirty = true;
+            } catch (ValidationException e) {
+                if (ClusterInputs.waitsForTopology(e)) {
+                    LOG.infof("quota of %s waits for its instance types to appear in the topology: %s", record.key(), e.getMessage());
+                } else {
+                    deadLetter(out, record, "quota: " + e.getMessage());
+                }
             }
         }
     }
 
     /**
-     * Topology records: key = {@code <ClusterArn>#<node>} (bare: the unnamed cluster), null value = node gone;
-     * key = {@code <ClusterArn>}: the cluster's declaration (null value: no longer governed).
+     * Topology records ({@link TopologyRecordTranslator}): key = {@code <ClusterArn>#<node>} (bare: the unnamed
+     * cluster), null value = node gone; key = {@code <ClusterArn>}: the cluster's declaration (null value: no longer
+     * governed). One that does not translate is dead-lettered with the reason.
      */
     private void readNodeRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
-        ClusterScopedKey key;
-        try {
-            key = ClusterScopedKey.parse(record.key());
-        } catch (IllegalArgumentException e) {
-            deadLetter(out, record, e.getMessage() + " (on " + record.topic() + ": <ClusterArn>#<node name>, or <ClusterArn> for a cluster)");
+        Translation<TopologyChange> read = TopologyRecordTranslator.translate(record.key(), record.value());
+        if (read instanceof Translation.Refused<TopologyChange> refused) {
+            deadLetter(out, record, refused);
             return;
         }
-        if (key.isDeclaration()) {
-            if (record.value() == null) {
-                inputs.undeclare(key.cluster());
-                return;
-            }
-            ClusterDeclared d = decode(record, ClusterDeclared.class, out);
-            if (d == null) return;
-            if (d.clusterArn() != null && !d.clusterArn().equals(key.cluster().value())) {
-                deadLetter(out, record, "clusterArn: the declaration names " + d.clusterArn() + " under the key " + key);
-                return;
-            }
-            inputs.declare(key.cluster());
-            cluster(key.cluster());
+        TopologyChange change = ((Translation.Translated<TopologyChange>) read).value();
+        if (change instanceof TopologyChange.Undeclared) {
+            inputs.undeclare(change.cluster());
             return;
         }
-        Governed g = cluster(key.cluster());
-        if (record.value() == null) {
-            g.inputs.removeNode(key.name());
-            if (g.scheduler != null) g.scheduler.removeNode(key.name());
+        if (change instanceof TopologyChange.Declared) {
+            inputs.declare(change.cluster());
+            cluster(change.cluster());
+            return;
+        }
+        Governed g = cluster(change.cluster());
+        if (change instanceof TopologyChange.NodeRemoved removed) {
+            g.inputs.removeNode(removed.name());
+            if (g.scheduler != null) g.scheduler.removeNode(removed.name());
             g.dirty = true;
             return;
         }
-        NodeRecord n = decode(record, NodeRecord.class, out);
-        if (n == null) return;
-        if (!n.violations().isEmpty()) {
-            deadLetter(out, record, String.join("; ", n.violations().stream().map(Object::toString).toList()));
-            return;
-        }
-        Optional<String> misplaced = ClusterInputsByCluster.nodeKeyProblem(key, n);
-        if (misplaced.isPresent()) {
-            deadLetter(out, record, misplaced.get());
-            return;
-        }
-        try {
-            if (n.allocatable() != null) n.allocatable().toResources();
-        } catch (IllegalArgumentException e) {
-            deadLetter(out, record, "allocatable: " + e.getMessage());
-            return;
-        }
+        NodeRecord n = ((TopologyChange.NodeSet) change).node();
         g.inputs.putNode(n);
         if (g.scheduler != null) {
             g.inputs.instanceTypes().values().forEach(g.scheduler::upsertInstanceType);
@@ -1006,6 +963,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     private static String abbreviate(String text) {
         return text.length() <= 80 ? text : text.substring(0, 80) + "... (" + text.length() + " characters)";
+    }
+
+    /** A record that does not translate: dead-lettered with the translator's reason, counted by its kind. */
+    private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, Translation.Refused<?> refused) {
+        deadLetter(out, record, refused.kind() == Translation.Kind.UNREADABLE ? UNREADABLE : DeadLetterMetrics.Reason.INVALID,
+                refused.reason());
     }
 
     private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, String reason) {

@@ -1,15 +1,17 @@
 package dev.taskgov.preemption;
 
 import dev.taskgov.core.cluster.ClusterArn;
-import dev.taskgov.core.cluster.ClusterScopedKey;
-import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.EvictionDecided;
-import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PreemptionRequested;
+import dev.taskgov.core.events.Translation;
+import dev.taskgov.core.events.TopologyRecordTranslator;
+import dev.taskgov.core.events.TopologyChange;
+import dev.taskgov.core.events.QuotaRecordTranslator;
+import dev.taskgov.core.events.QuotaChange;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
@@ -17,7 +19,6 @@ import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.events.WorkloadValidation;
-import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.Violation;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.model.WorkloadState;
@@ -462,38 +463,32 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         for (String key : state.drainEnded()) out.tombstone(topics.changelog(), key);
     }
 
-    /** One state-topic record into the view; a bad one is logged (its owner dead-letters it) and skipped. */
+    /**
+     * One state-topic record into the view. A quota or topology record that does not translate is refused as
+     * admission refuses it: dead-lettered with the reason when read in a batch ({@code out}); logged when read while
+     * the view is rebuilt or followed, where there is no transaction to write a letter in (and a rebuild reads every
+     * record again: a letter per rebuild would repeat). A bad workload record is skipped: its consumer of record
+     * (admission) dead-letters it.
+     */
     private void applyState(ConsumerRecord<String, byte[]> r, Outbox out) {
         String topic = r.topic();
         // A copy that admission forwarded to its cluster's partition: the original counts already (evictions are
         // counted, so one of the two is skipped).
         if (r.headers().lastHeader(TransactionalLoop.FORWARDED_HEADER) != null) return;
+        if (topic.equals(topics.quota())) {
+            Translation<QuotaChange> read = QuotaRecordTranslator.translate(r.key(), r.value());
+            if (read instanceof Translation.Translated<QuotaChange> t) state.onQuota(t.value());
+            else refuse(r, (Translation.Refused<QuotaChange>) read, out);
+            return;
+        }
+        if (topic.equals(topics.topology())) {
+            Translation<TopologyChange> read = TopologyRecordTranslator.translate(r.key(), r.value());
+            if (read instanceof Translation.Translated<TopologyChange> t) state.onTopology(t.value());
+            else refuse(r, (Translation.Refused<TopologyChange>) read, out);
+            return;
+        }
         try {
-            if (topic.equals(topics.quota())) {
-                ClusterScopedKey key = ClusterScopedKey.parse(r.key());
-                if (key.isDeclaration()) return;
-                if (key.isSchedulerConfig()) {
-                    state.onSchedulerConfig(key.cluster(),
-                            r.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(EventCodec.tree(r.value())));
-                } else {
-                    state.onQuota(key.cluster(), key.name(), r.value() == null ? null : EventCodec.tree(r.value()));
-                }
-            } else if (topic.equals(topics.topology())) {
-                ClusterScopedKey key = ClusterScopedKey.parse(r.key());
-                if (key.isDeclaration()) {
-                    state.onDeclared(key.cluster(), r.value() != null);
-                    return;
-                }
-                if (r.value() == null) {
-                    state.onNode(key.cluster(), key.name(), null);
-                    return;
-                }
-                NodeRecord n = EventCodec.read(r.value(), NodeRecord.class);
-                if (n != null && n.name() != null && n.instanceType() != null && n.violations().isEmpty()
-                        && ClusterInputsByCluster.nodeKeyProblem(key, n).isEmpty()) {
-                    state.onNode(key.cluster(), n.name(), n);
-                }
-            } else if (r.value() == null) {
+            if (r.value() == null) {
                 return;
             } else if (topic.equals(topics.submitted()) || KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic) != null) {
                 WorkloadSubmitted s = EventCodec.read(r.value(), WorkloadSubmitted.class);
@@ -520,6 +515,16 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /** A state record that does not translate: dead-lettered with the translator's reason, or logged while restoring. */
+    private void refuse(ConsumerRecord<String, byte[]> record, Translation.Refused<?> refused, Outbox out) {
+        if (out == null) {
+            LOG.warnf("%s-%d@%d refused while restoring: %s", record.topic(), record.partition(), record.offset(), refused.reason());
+            return;
+        }
+        deadLetter(out, record, refused.kind() == Translation.Kind.UNREADABLE ? DeadLetterMetrics.Reason.UNREADABLE
+                : DeadLetterMetrics.Reason.INVALID, refused.reason());
+    }
 
     private <T> T decode(ConsumerRecord<String, byte[]> record, Class<T> type, Outbox out) {
         if (record.value() == null) {
