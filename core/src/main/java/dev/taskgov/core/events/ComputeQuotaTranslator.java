@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.model.ComputeQuotaRequest;
 import dev.taskgov.core.model.ComputeQuotaRequest.ResourceRequest;
 import dev.taskgov.core.model.ComputeQuotas;
+import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.PreemptTeamTasks;
 import dev.taskgov.core.model.SharingStrategy;
 import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Violation;
 
 import java.math.BigDecimal;
@@ -14,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -37,15 +40,49 @@ public final class ComputeQuotaTranslator {
         try {
             body = EventCodec.tree(json);
         } catch (EventCodec.EventFormatException e) {
-            return new Translation.Refused<>(Translation.Kind.UNREADABLE, "unreadable " + SUBJECT,
-                    List.of(new Violation(e.path(), e.problem())));
+            return unreadable(e);
         }
-        return translate(body);
+        List<Violation> v = new ArrayList<>();
+        ComputeQuotaRequest request = read(body, null, v);
+        return v.isEmpty() ? Translation.translated(request) : Translation.invalid(SUBJECT, v);
     }
 
-    private static Translation<ComputeQuotaRequest> translate(JsonNode body) {
-        if (!body.isObject()) return Translation.invalid(SUBJECT, List.of(new Violation("$", "must be a JSON object")));
+    /**
+     * Translates a body and resolves it against these instance types ({@link ComputeQuotas#fromRequest}) in one go,
+     * naming every broken rule in the body's order, those of the instance types included: for an API that answers a
+     * request with all of them, and a file that is checked against its own cluster.
+     */
+    public static Translation<TeamQuota> translate(byte[] json, Map<String, InstanceType> instanceTypes) {
+        JsonNode body;
+        try {
+            body = EventCodec.tree(json);
+        } catch (EventCodec.EventFormatException e) {
+            return unreadable(e);
+        }
         List<Violation> v = new ArrayList<>();
+        ComputeQuotaRequest request = read(body, instanceTypes, v);
+        if (!v.isEmpty()) return Translation.invalid(SUBJECT, v);
+        try {
+            return Translation.translated(ComputeQuotas.fromRequest(request, instanceTypes));
+        } catch (ValidationException e) {
+            return Translation.invalid(SUBJECT, e.violations());
+        }
+    }
+
+    private static <T> Translation<T> unreadable(EventCodec.EventFormatException e) {
+        return new Translation.Refused<>(Translation.Kind.UNREADABLE, "unreadable " + SUBJECT, List.of(new Violation(e.path(), e.problem())));
+    }
+
+    /**
+     * The body's typed values, the broken rules added to {@code v} (then the request is incomplete). With
+     * {@code instanceTypes}, an entry of an unknown type, or asking accelerators of a type without any, is named where
+     * it stands; without, those rules wait for the resolution.
+     */
+    private static ComputeQuotaRequest read(JsonNode body, Map<String, InstanceType> instanceTypes, List<Violation> v) {
+        if (!body.isObject()) {
+            v.add(new Violation("$", "must be a JSON object"));
+            return null;
+        }
         JsonNode target = body.path("ComputeQuotaTarget");
         String team = text(target.get("TeamName"));
         if (team == null) {
@@ -57,9 +94,10 @@ public final class ComputeQuotaTranslator {
         int weight = intField(target, "FairShareWeight", "ComputeQuotaTarget.FairShareWeight", 0, 0, 100, v);
 
         JsonNode config = body.path("ComputeQuotaConfig");
-        List<ResourceRequest> nominal = resources(config.get("ComputeQuotaResources"), RESOURCES, v);
+        List<ResourceRequest> nominal = resources(config.get("ComputeQuotaResources"), RESOURCES, instanceTypes, v);
         JsonNode sharing = config.path("ResourceSharingConfig");
-        List<ResourceRequest> absoluteBorrowLimits = resources(sharing.get("AbsoluteBorrowLimits"), ABSOLUTE_BORROW_LIMITS, v);
+        List<ResourceRequest> absoluteBorrowLimits = resources(sharing.get("AbsoluteBorrowLimits"), ABSOLUTE_BORROW_LIMITS,
+                instanceTypes, v);
         SharingStrategy strategy = enumField(sharing.get("Strategy"), "ComputeQuotaConfig.ResourceSharingConfig.Strategy",
                 SharingStrategy.class, SharingStrategy.LendAndBorrow, v);
         int borrowLimit = intField(sharing, "BorrowLimit", "ComputeQuotaConfig.ResourceSharingConfig.BorrowLimit",
@@ -75,13 +113,13 @@ public final class ComputeQuotaTranslator {
                 v.add(new Violation("ActivationState", "must be Enabled or Disabled, was '" + activation + "'"));
             }
         }
-        if (!v.isEmpty()) return Translation.invalid(SUBJECT, v);
-        return Translation.translated(new ComputeQuotaRequest(text(body.get("Name")), team, weight, nominal, strategy,
-                borrowLimit, absoluteBorrowLimits, preempt, active));
+        return new ComputeQuotaRequest(text(body.get("Name")), team, weight, nominal, strategy, borrowLimit,
+                absoluteBorrowLimits, preempt, active);
     }
 
     /** A list of ComputeQuotaResourceConfig (empty when absent). */
-    private static List<ResourceRequest> resources(JsonNode list, String path, List<Violation> v) {
+    private static List<ResourceRequest> resources(JsonNode list, String path, Map<String, InstanceType> instanceTypes,
+                                                   List<Violation> v) {
         List<ResourceRequest> out = new ArrayList<>();
         if (list == null || list.isNull()) return out;
         if (!list.isArray()) {
@@ -90,13 +128,17 @@ public final class ComputeQuotaTranslator {
         }
         Set<String> types = new HashSet<>();
         for (int i = 0; i < list.size(); i++) {
-            ResourceRequest r = resource(list.get(i), path + "[" + i + "]", types, v);
-            if (r != null) out.add(r);
+            ResourceRequest r = resource(list.get(i), path + "[" + i + "]", instanceTypes, types, v);
+            if (r != null) {
+                types.add(r.instanceType());
+                out.add(r);
+            }
         }
         return out;
     }
 
-    private static ResourceRequest resource(JsonNode r, String path, Set<String> seen, List<Violation> v) {
+    private static ResourceRequest resource(JsonNode r, String path, Map<String, InstanceType> instanceTypes, Set<String> seen,
+                                            List<Violation> v) {
         if (r == null || !r.isObject()) {
             v.add(new Violation(path, "must be an object"));
             return null;
@@ -106,7 +148,12 @@ public final class ComputeQuotaTranslator {
             v.add(new Violation(path + ".InstanceType", "is required"));
             return null;
         }
-        if (!seen.add(typeName)) {
+        InstanceType type = instanceTypes == null ? null : instanceTypes.get(typeName);
+        if (instanceTypes != null && type == null) {
+            v.add(new Violation(path + ".InstanceType", "unknown instance type '" + typeName + "'"));
+            return null;
+        }
+        if (seen.contains(typeName)) {
             v.add(new Violation(path + ".InstanceType", "instance type '" + typeName + "' is given twice"));
             return null;
         }
@@ -122,6 +169,10 @@ public final class ComputeQuotaTranslator {
         }
         if (acc != null && acc.stripTrailingZeros().scale() > 0) {
             v.add(new Violation(path + ".Accelerators", "must be a whole number, was " + acc.toPlainString()));
+            return null;
+        }
+        if (type != null && ComputeQuotas.asksMissingAccelerators(type, acc, vcpu, mem)) {
+            v.add(new Violation(path + ".Accelerators", ComputeQuotas.noAccelerators(type)));
             return null;
         }
         return new ResourceRequest(typeName, count, acc, vcpu, mem);

@@ -88,8 +88,8 @@ public final class ComputeQuotas {
         Resources cap = type.capacity();
         Resources base = count == null ? Resources.ZERO : cap.times(count.longValueExact());
         long accStored = acc != null ? acc.longValueExact() : base.accelerators();
-        if (acc != null && cap.accelerators() == 0 && acc.signum() > 0 && (vcpu == null || mem == null)) {
-            v.add(new Violation(path + ".Accelerators", "instance type '" + type.name() + "' has no accelerators"));
+        if (asksMissingAccelerators(type, acc, vcpu, mem)) {
+            v.add(new Violation(path + ".Accelerators", noAccelerators(type)));
             return null;
         }
         long vcpuStored = vcpu != null ? stored(ResourceName.VCPU, vcpu)
@@ -99,6 +99,20 @@ public final class ComputeQuotas {
                 : acc != null ? ratio(acc.longValueExact(), cap.memoryMiB(), cap.accelerators())
                 : vcpu != null ? ratio(vcpuStored, cap.memoryMiB(), cap.milliVcpu()) : base.memoryMiB();
         return Resources.of(accStored, vcpuStored, memStored);
+    }
+
+    /**
+     * Whether an entry asks accelerators of a type without any and leaves vCPU or memory to the ratio defaults, which
+     * would divide by its zero accelerators.
+     */
+    public static boolean asksMissingAccelerators(InstanceType type, BigDecimal accelerators, BigDecimal vcpu, BigDecimal memoryGiB) {
+        return accelerators != null && type.capacity().accelerators() == 0 && accelerators.signum() > 0
+                && (vcpu == null || memoryGiB == null);
+    }
+
+    /** The rule {@link #asksMissingAccelerators} breaks. */
+    public static String noAccelerators(InstanceType type) {
+        return "instance type '" + type.name() + "' has no accelerators";
     }
 
     /** floor(given x instanceAmount / instanceGiven): the same fraction of another resource of the instance. */

@@ -287,7 +287,7 @@ public record Scenario(String name, String description, Map<String, InstanceType
 
     private static TeamQuota quota(JsonNode body, String path, Map<String, InstanceType> types) {
         try {
-            return ComputeQuotas.fromRequest(ComputeQuotaTranslator.translate(EventCodec.bytes(body)).orThrow(), types);
+            return ComputeQuotaTranslator.translate(EventCodec.bytes(body), types).orThrow();
         } catch (ValidationException e) {
             throw at(path, e.violations().get(0));
         }

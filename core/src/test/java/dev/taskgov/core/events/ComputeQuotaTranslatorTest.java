@@ -2,9 +2,12 @@ package dev.taskgov.core.events;
 
 import dev.taskgov.core.model.ComputeQuotaRequest;
 import dev.taskgov.core.model.ComputeQuotaRequest.ResourceRequest;
+import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.PreemptTeamTasks;
 import dev.taskgov.core.model.SharingStrategy;
+import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Violation;
+import dev.taskgov.core.resources.Resources;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -12,6 +15,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -186,5 +190,41 @@ class ComputeQuotaTranslatorTest {
         } else {
             assertThat(seen).isEqualTo(c.expected());
         }
+    }
+
+    static final InstanceType GPU = new InstanceType("ml.g5.8xlarge", Resources.of(1, 32_000, 128 * 1024));
+    static final InstanceType CPU = new InstanceType("ml.c5.4xlarge", Resources.of(0, 16_000, 32 * 1024));
+
+    record Resolved(String name, String json, Translation<TeamQuota> expected) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Resolved> resolved() {
+        return Stream.of(
+                new Resolved("a valid body resolves with the ratio defaults", Body.quota().json(), Translation.translated(
+                        new TeamQuota("team-a", "q", Map.of("ml.g5.8xlarge", Resources.of(1, 32_000, 128 * 1024)),
+                                SharingStrategy.LendAndBorrow, 50, PreemptTeamTasks.LowerPriority, 0, true))),
+                new Resolved("an unknown instance type is named where it stands, with the body's other rules",
+                        Body.quota().team("\"BAD\"").resources("{\"InstanceType\": \"ml.nope\", \"Accelerators\": 1}")
+                                .sharing("\"Strategy\": \"Share\"").json(),
+                        Translation.invalid("quota", List.of(
+                                new Violation("ComputeQuotaTarget.TeamName", "must match [a-z0-9]([-a-z0-9]*[a-z0-9]){0,39} "
+                                        + "(lower-case letters, digits and '-', at most 41 characters), was 'BAD'"),
+                                new Violation(R0 + ".InstanceType", "unknown instance type 'ml.nope'"),
+                                new Violation("ComputeQuotaConfig.ResourceSharingConfig.Strategy",
+                                        "must be one of [LendAndBorrow, Lend, DontLend], was 'Share'")))),
+                new Resolved("accelerators of a type without any", Body.quota().resources("{\"InstanceType\": \"ml.c5.4xlarge\", \"Accelerators\": 2}").json(),
+                        Translation.invalid("quota", List.of(new Violation(R0 + ".Accelerators", "instance type 'ml.c5.4xlarge' has no accelerators"))))
+        );
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("resolved")
+    void translatesAndResolvesAgainstTheInstanceTypes(Resolved c) {
+        assertThat(ComputeQuotaTranslator.translate(c.json().getBytes(StandardCharsets.UTF_8), Map.of(GPU.name(), GPU, CPU.name(), CPU)))
+                .isEqualTo(c.expected());
     }
 }

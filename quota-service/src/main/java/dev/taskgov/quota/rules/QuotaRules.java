@@ -80,7 +80,7 @@ public class QuotaRules {
             Map<String, String> named = namedInstanceTypes(config.path("ComputeQuotaResources"), RESOURCES, new TreeMap<>());
             namedInstanceTypes(sharing.path("AbsoluteBorrowLimits"), SHARING + ".AbsoluteBorrowLimits", named);
             catalog.totals(named).forEach((name, totals) -> types.put(name, new InstanceType(name, totals)));
-            quota = ComputeQuotas.fromRequest(ComputeQuotaTranslator.translate(EventCodec.bytes(body)).orThrow(), types);
+            quota = ComputeQuotaTranslator.translate(EventCodec.bytes(body), types).orThrow();
         } catch (ValidationException e) {
             e.violations().forEach(x -> v.add(x.toString()));
         }
