@@ -2,7 +2,6 @@ package dev.taskgov.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.admission.AdmissionState.Governed;
-import dev.taskgov.admission.AdmissionState.HeldFigures;
 import dev.taskgov.admission.AdmissionState.Mode;
 import dev.taskgov.core.auth.AuditEvent;
 import dev.taskgov.core.cluster.ClusterArn;
@@ -18,7 +17,6 @@ import dev.taskgov.core.events.PreemptionRequested;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
-import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.FinishedRetention;
 import dev.taskgov.core.model.PendingReason;
@@ -73,34 +71,13 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     private final PartitionScope scope;
     private final AdmissionState state;
     private final AdmissionReads reads;
+    /** How workload records are written (the changelog and status topics), held back and forgotten. */
+    private final WorkloadWrites writes;
 
     /** The state's workload records, cluster records and schedulers (the same objects, never replaced). */
     private final Map<String, WorkloadRecord> workloads;
     private final ClusterInputsByCluster inputs;
     private final Map<ClusterArn, Governed> clusters;
-    private final Map<String, HeldFigures> heldFigures;
-
-    /** How long a workload that ended is kept (described, listed) before it is forgotten. */
-    private final FinishedRetention retention;
-    /**
-     * When each ended workload held is to be forgotten, earliest first (also the order in which they ended), so that a
-     * sweep looks at the due ones only and the bound on how many are held forgets the earliest ended first. One entry
-     * per ended workload held ({@link #expiryOf}), so that its size is how many are held, and every entry's workload
-     * is held: an entry is made as its workload is put ({@link #expireLater}), dropped as it is removed
-     * ({@link #forget}) and cleared with it ({@link #clear}); a read replica, whose tombstones remove workloads as it
-     * follows them, makes none.
-     */
-    private final java.util.TreeSet<Expiry> expiries = new java.util.TreeSet<>();
-    private final Map<String, Expiry> expiryOf = new HashMap<>();
-
-    /** When an ended workload is to be forgotten; ordered by that time, then by id. */
-    private record Expiry(Instant at, String workloadId) implements Comparable<Expiry> {
-        @Override
-        public int compareTo(Expiry o) {
-            int byTime = at.compareTo(o.at);
-            return byTime != 0 ? byTime : workloadId.compareTo(o.workloadId);
-        }
-    }
 
     /** A processor of every cluster (a deployment whose inputs have one partition). */
     public AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer) {
@@ -133,14 +110,13 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         this.clock = clock;
         this.observer = observer;
         this.scope = scope;
-        this.retention = retention;
         this.auditTopic = auditTopic;
         this.state = new AdmissionState(clock, scope, topics.changelog(), initial);
         this.workloads = state.workloads;
         this.inputs = state.inputs;
         this.clusters = state.clusters;
-        this.heldFigures = state.heldFigures;
         this.reads = new AdmissionReads(state, this);
+        this.writes = new WorkloadWrites(topics, clock, observer, state, retention);
     }
 
     /**
@@ -156,6 +132,15 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
 
     /** The service name of the decider's audit records (their chain). */
     static final String AUDIT_SERVICE = "admission-service";
+
+    /** How often a workload's figures alone may be written, by default (taskgov.admission.status-refresh). */
+    public static final Duration DEFAULT_STATUS_REFRESH = Duration.ofSeconds(10);
+
+    /** Sets how often a workload's figures alone may be written (zero: every change at once). */
+    public AdmissionProcessor statusRefresh(Duration refresh) {
+        writes.statusRefresh(refresh);
+        return this;
+    }
 
     /** The retention of the configuration's defaults ({@code taskgov.admission.finished-retention} and {@code -max}). */
     public static final FinishedRetention DEFAULT_RETENTION = new FinishedRetention(Duration.parse(FinishedRetention.DEFAULT_PERIOD),
@@ -258,8 +243,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     @Override
     public void afterBatch(Outbox out) {
         synchronized (state) {
-            forgetExpired(out);
-            writeDueFigures(out);
+            writes.forgetExpired(out);
+            writes.writeDueFigures(out);
             for (Governed g : clusters.values()) if (g.dirty) cycle(g, out);
             observer.stateChanged(reads);
         }
@@ -269,8 +254,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     @Override
     public boolean dueWhileIdle(Instant now) {
         synchronized (state) {
-            return state.mode() == Mode.DECIDING && (!expiries.isEmpty() && !expiries.first().at().isAfter(now)
-                    || !figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now));
+            return state.mode() == Mode.DECIDING && writes.dueAt(now);
         }
     }
 
@@ -326,11 +310,11 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     @Override
     public void settle(Outbox out) {
         synchronized (state) {
-            state.restoreWorkloads().forEach(this::expireLater);
+            state.restoreWorkloads().forEach(writes::expireLater);
             state.restoreSchedulers();
             state.moveTo(state.mode().settled());
             // What ended long enough ago while no one decided (the previous owner stopped) is forgotten now.
-            forgetExpired(out);
+            writes.forgetExpired(out);
             for (Governed g : clusters.values()) cycle(g, out);
             observer.stateChanged(reads);
         }
@@ -346,9 +330,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     /** Drops the state (the decider builds it again, a replica follows its topics again). */
     void clear() {
         state.clear();
-        expiries.clear();
-        expiryOf.clear();
-        figuresDue.clear();
+        writes.clear();
     }
 
     /** A cluster's state, created on first use; once deciding, with a scheduler restored from its records. */
@@ -393,7 +375,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
         if (where instanceof WorkloadCluster.Refused refused) {
             // Kept under the cluster it named (or none): it is in no cluster's queue.
-            persist(WorkloadRecord.first(s.clusterArn() == null || ClusterArn.isValid(s.clusterArn()) ? s : s.withClusterArn(null),
+            writes.persist(WorkloadRecord.first(s.clusterArn() == null || ClusterArn.isValid(s.clusterArn()) ? s : s.withClusterArn(null),
                     team, null, 0, s.submittedAt() == null ? now : s.submittedAt(), WorkloadState.Rejected,
                     RejectReason.UnknownCluster.name(), refused.violation().toString(), now), out);
             observer.rejected(ClusterArn.isValid(s.clusterArn()) ? ClusterArn.of(s.clusterArn()) : ClusterArn.UNNAMED,
@@ -418,14 +400,14 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         SubmitResult result = g.scheduler.submit(s);
         if (result instanceof SubmitResult.Accepted a) {
             Workload w = a.workload();
-            persistQueued(WorkloadRecord.first(s.withSubmittedAt(w.submittedAt()), w.team(), w.priorityClass(), w.priority(),
+            writes.persistQueued(WorkloadRecord.first(s.withSubmittedAt(w.submittedAt()), w.team(), w.priorityClass(), w.priority(),
                     w.submittedAt(), WorkloadState.Pending, PendingReason.Queued.name(),
                     "queued: looked at when it reaches the head of its team's queue (the head goes first, also while it waits for a preemption)", now), out);
             g.dirty = true;
             audit(out, record, "SubmitWorkload", target, AuditEvent.ALLOWED);
         } else if (result instanceof SubmitResult.Rejected r) {
             Decision.Reject d = r.decision();
-            persist(WorkloadRecord.first(s, team, null, 0, s.submittedAt() == null ? now : s.submittedAt(),
+            writes.persist(WorkloadRecord.first(s, team, null, 0, s.submittedAt() == null ? now : s.submittedAt(),
                     WorkloadState.Rejected, d.reason().name(), d.message(), now), out);
             observer.rejected(g.cluster, team, d.reason().name());
             audit(out, record, "SubmitWorkload", target, "Rejected: " + d.reason().name() + ": " + d.message());
@@ -461,14 +443,14 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         }
         if (change.outcome() == ChangeResult.Outcome.Retrying) {
             // Not final (taskgov.dev/max-retry): pending again, queued as of the failure, admitted again by the usual rules.
-            persist(rec.retryAfterFailure(PendingReason.RetryAfterFailure.name(), change.message(),
+            writes.persist(rec.retryAfterFailure(PendingReason.RetryAfterFailure.name(), change.message(),
                     g.scheduler.workload(f.workloadId()).orElseThrow().submittedAt()), out);
             g.dirty = true;
             audit(out, record, operation, target, AuditEvent.ALLOWED + " (" + f.outcome() + "): " + change.message());
             return;
         }
         String outcome = f.outcome() == null ? null : f.outcome().name();
-        persist(rec.moveTo(WorkloadState.Finished, outcome, change.message(), clock.instant()), out);
+        writes.persist(rec.moveTo(WorkloadState.Finished, outcome, change.message(), clock.instant()), out);
         observer.finished(g.cluster, rec.team());
         g.dirty = true;
         audit(out, record, operation, target, AuditEvent.ALLOWED + " (" + outcome + ")");
@@ -496,7 +478,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
             LOG.infof("eviction of %s: %s", p.workloadId(), change.message());
             return;
         }
-        persist(rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), change.message(), clock.instant()), out);
+        writes.persist(rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), change.message(), clock.instant()), out);
         g.dirty = true;
     }
 
@@ -640,9 +622,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
             } else if (d instanceof Decision.Evict e) {
                 onEvicted(g, e, out);
             } else if (d instanceof Decision.StayPending p) {
-                update(p.workloadId(), WorkloadState.Pending, p.reason().name(), p.message(), out);
+                writes.update(p.workloadId(), WorkloadState.Pending, p.reason().name(), p.message(), out);
             } else if (d instanceof Decision.Reject r) {
-                update(r.workloadId(), WorkloadState.Rejected, r.reason().name(), r.message(), out);
+                writes.update(r.workloadId(), WorkloadState.Rejected, r.reason().name(), r.message(), out);
                 observer.rejected(g.cluster, r.team(), r.reason().name());
             } else if (d instanceof Decision.PreemptionNeeded n) {
                 onPreemptionNeeded(g, n, out);
@@ -665,7 +647,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         var event = a.toEvent().withClusterArn(g.cluster.orNull());
         WorkloadRecord next = rec.admit(a.admittedAt(), ++state.admissionSeq, event.podSets(), event.borrowed(), "admitted");
         out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
-        persist(next, out);
+        writes.persist(next, out);
         observer.admitted(g.cluster, rec.team(), rec.priorityClass(), Duration.between(rec.submittedAt(), a.admittedAt()));
     }
 
@@ -679,7 +661,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         var event = a.toEvent().withClusterArn(g.cluster.orNull());
         WorkloadRecord next = rec.replacePlacement(a.admittedAt(), event.podSets(), WorkloadAdmitted.NODE_REPLACED, a.replacedBecause());
         out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
-        persist(next, out);
+        writes.persist(next, out);
         observer.clusterChanged(g.cluster, rec.team(), WorkloadAdmitted.NODE_REPLACED);
     }
 
@@ -700,7 +682,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         WorkloadRecord next = rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), message, clock.instant());
         out.emit(topics.preemptionRequested(), e.workloadId(), EvictionDecided.of(e.toEvent().withClusterArn(g.cluster.orNull())),
                 EvictionDecided.TYPE, next.eventId());
-        persist(next, out);
+        writes.persist(next, out);
         observer.clusterChanged(g.cluster, rec.team(), e.victim().reason().name());
     }
 
@@ -713,139 +695,6 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         out.emit(topics.preemptionRequested(), rec.workloadId(), request, PreemptionRequested.TYPE,
                 rec.eventId() + ":preemption");
         observer.preemptionRequested(g.cluster, rec.team());
-    }
-
-    /**
-     * A workload's new state, reason and message. A new state or reason is written at once; new figures alone (what a
-     * pending workload lacks, with the same reason) at most once per {@link #statusRefresh} per workload: within it the
-     * latest are held ({@link #heldFigures}) and written when it has passed ({@link #writeDueFigures}), while reads
-     * show them at once ({@link #workload}). A waiting workload's figures change with every admission around it; written
-     * each time they were most of the status topic.
-     */
-    private void update(String id, WorkloadState state, String reason, String message, Outbox out) {
-        WorkloadRecord rec = workloads.get(id);
-        if (rec == null) return;
-        if (!rec.differs(state, reason, message)) {
-            dropHeldFigures(id);
-            return;
-        }
-        Instant now = clock.instant();
-        boolean figuresOnly = rec.state() == state && java.util.Objects.equals(rec.reason(), reason);
-        if (figuresOnly && !statusRefresh.isZero()) {
-            Instant due = rec.writtenAt().plus(statusRefresh);
-            if (now.isBefore(due)) {
-                HeldFigures before = heldFigures.put(id, new HeldFigures(message, due));
-                if (before != null) figuresDue.remove(new Expiry(before.due(), id));
-                figuresDue.add(new Expiry(due, id));
-                return;
-            }
-        }
-        dropHeldFigures(id);
-        persist(rec.moveTo(state, reason, message, now), out);
-    }
-
-    /** How often a workload's figures alone may be written (taskgov.admission.status-refresh); zero: every change. */
-    private Duration statusRefresh = DEFAULT_STATUS_REFRESH;
-    public static final Duration DEFAULT_STATUS_REFRESH = Duration.ofSeconds(10);
-    private final java.util.TreeSet<Expiry> figuresDue = new java.util.TreeSet<>();
-
-    /** Sets how often a workload's figures alone may be written (zero: every change at once). */
-    public AdmissionProcessor statusRefresh(Duration refresh) {
-        this.statusRefresh = refresh == null || refresh.isNegative() ? Duration.ZERO : refresh;
-        return this;
-    }
-
-    private void dropHeldFigures(String id) {
-        HeldFigures held = heldFigures.remove(id);
-        if (held != null) figuresDue.remove(new Expiry(held.due(), id));
-    }
-
-    /** Writes the held figures whose refresh has passed, each as its workload's next version. */
-    private void writeDueFigures(Outbox out) {
-        Instant now = clock.instant();
-        while (!figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now)) {
-            Expiry due = figuresDue.pollFirst();
-            HeldFigures held = heldFigures.remove(due.workloadId());
-            WorkloadRecord rec = workloads.get(due.workloadId());
-            if (held == null || rec == null || !rec.differs(rec.state(), rec.reason(), held.message())) continue;
-            persist(rec.moveTo(rec.state(), rec.reason(), held.message(), now), out);
-        }
-    }
-
-    /** The record goes to the changelog and its status to the status topic, in the current transaction. */
-    private void persist(WorkloadRecord rec, Outbox out) {
-        dropHeldFigures(rec.workloadId()); // a new version says what the held figures would have
-        workloads.put(rec.workloadId(), rec);
-        expireLater(rec);
-        out.emit(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
-        out.emit(topics.status(), rec.workloadId(), status(rec), WorkloadStatus.TYPE, rec.eventId());
-    }
-
-    /**
-     * {@link #persist} of a workload just queued, which this batch's decision cycle is likely to admit: both topics are
-     * compacted, so its records are held ({@link Outbox#emitLatest}) and the admission's replace them in the same
-     * transaction. A workload submitted and admitted in one batch has one Admitted record on each, not a Pending one
-     * followed by it (its history still tells both); one that waits has its Pending records sent when the batch ends.
-     */
-    private void persistQueued(WorkloadRecord rec, Outbox out) {
-        dropHeldFigures(rec.workloadId());
-        workloads.put(rec.workloadId(), rec);
-        expireLater(rec);
-        out.emitLatest(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
-        out.emitLatest(topics.status(), rec.workloadId(), status(rec), WorkloadStatus.TYPE, rec.eventId());
-    }
-
-    private static WorkloadStatus status(WorkloadRecord rec) {
-        return new WorkloadStatus(rec.workloadId(), rec.team(), rec.state(), rec.reason(), rec.message(),
-                rec.history().get(rec.history().size() - 1).time(), rec.spec().clusterArn());
-    }
-
-    // ------------------------------------------------------------------ retention
-
-    /**
-     * Forgets every workload whose retention after its end elapsed by the decider's clock, then, while more ended
-     * workloads are held than the retention's bound, the one that ended first ({@link #forget}). Runs on the loop
-     * thread, in the transaction of the batch it ends (or of the settling), like any other decision.
-     */
-    private void forgetExpired(Outbox out) {
-        Instant now = clock.instant();
-        while (!expiries.isEmpty() && (!expiries.first().at().isAfter(now) || retention.overBound(expiries.size()))) {
-            forget(workloads.get(expiries.first().workloadId()), out);
-        }
-    }
-
-    /**
-     * The transition RetentionElapsed: a workload that ended (Finished or Rejected) longer than the retention ago is
-     * forgotten. Tombstones for its changelog record and its status record go out in the current transaction (with
-     * the batch's input offsets), so the changelog, the status topic and memory agree after a crash and rebuild; its
-     * cluster's scheduler forgets the id too (one restored from the changelog never held it). Its id is unknown
-     * afterwards: a submission with it is a new workload.
-     */
-    private void forget(WorkloadRecord rec, Outbox out) {
-        // A submission refused for naming an ungoverned cluster has no scheduler to forget it.
-        Governed g = clusters.get(rec.cluster());
-        String how = g == null || g.scheduler == null ? "its cluster has no scheduler" : g.scheduler.forget(rec.workloadId()).message();
-        workloads.remove(rec.workloadId());
-        Expiry expiry = expiryOf.remove(rec.workloadId());
-        if (expiry != null) expiries.remove(expiry);
-        out.tombstone(topics.changelog(), rec.workloadId());
-        out.tombstone(topics.status(), rec.workloadId());
-        LOG.debugf("workload %s (%s since %s) forgotten: %s", rec.workloadId(), rec.state(), rec.since(), how);
-        out.afterCommit(() -> observer.forgotten(rec.cluster(), rec.team(), rec.state()));
-    }
-
-    /**
-     * An ended workload is queued for the sweep at the end of its retention (in place of its earlier entry, if any); one
-     * that has not ended has no entry.
-     */
-    private void expireLater(WorkloadRecord rec) {
-        Expiry before = expiryOf.remove(rec.workloadId());
-        if (before != null) expiries.remove(before);
-        retention.forgetAt(rec.state(), rec.since()).ifPresent(at -> {
-            Expiry e = new Expiry(at, rec.workloadId());
-            expiries.add(e);
-            expiryOf.put(rec.workloadId(), e);
-        });
     }
 
     // ------------------------------------------------------------------ helpers
