@@ -183,9 +183,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
 
     // ------------------------------------------------------------------ routing and application
 
+    /** The record as admission reads it; a submission with the cluster it goes to, chosen once for routing and applying. */
     @Override
     public DeciderInput decode(ConsumerRecord<String, byte[]> record) {
-        return DeciderInput.decode(topics, record);
+        synchronized (state) {
+            return DeciderInput.decode(topics, record, s -> WorkloadCluster.choose(s.clusterArn(), inputs.governed()));
+        }
     }
 
     /**
@@ -202,8 +205,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
                     WorkloadSubmitted s = submitted.submission();
                     // A refused one is kept under the cluster it names (or the unnamed one, onSubmitted): its record
                     // must be on that cluster's changelog partition, or the owner's next rebuild would not restore it.
-                    return ClusterPartitions.of(keptUnder(s, WorkloadCluster.choose(s.clusterArn(), inputs.governed())).value(),
-                            partitions);
+                    return ClusterPartitions.of(keptUnder(s, submitted.where()).value(), partitions);
                 }
                 if (input instanceof DeciderInput.Finished finished) {
                     String named = finished.finish().clusterArn();
@@ -230,7 +232,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     @Override
     public void apply(ConsumerRecord<String, byte[]> record, DeciderInput input, Outbox out) {
         synchronized (state) {
-            if (input instanceof DeciderInput.Submitted s) onSubmitted(record, s.submission(), s.topicTeam(), out);
+            if (input instanceof DeciderInput.Submitted s) onSubmitted(record, s, out);
             else if (input instanceof DeciderInput.Finished f) onFinished(record, f.finish(), out);
             else if (input instanceof DeciderInput.Preempted p) onPreempted(record, p.preemption(), out);
             else if (input instanceof DeciderInput.QuotaChanged) readQuotaRecord(record, out);
@@ -344,7 +346,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
      * @param topicTeam the team whose own submission topic carried the record (only that team's principal may
      *                  write it: the broker's ACLs), or null for the shared topic that only trusted services write
      */
-    private void onSubmitted(ConsumerRecord<String, byte[]> record, WorkloadSubmitted s, String topicTeam, Outbox out) {
+    private void onSubmitted(ConsumerRecord<String, byte[]> record, DeciderInput.Submitted submitted, Outbox out) {
+        WorkloadSubmitted s = submitted.submission();
+        String topicTeam = submitted.topicTeam();
         if (!identified(record, s.workloadId(), out)) return;
         String target = "workload " + s.workloadId();
         if (topicTeam != null && !topicTeam.equals(s.team())) {
@@ -372,7 +376,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         // information only. The record written below keeps it, so a rebuild from the changelog restores this time.
         s = s.receivedAt(now);
         String team = s.team() == null ? "" : s.team();
-        WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
+        WorkloadCluster.Result where = submitted.where();
         if (where instanceof WorkloadCluster.Refused refused) {
             // Kept under the cluster it named (or none): it is in no cluster's queue.
             writes.persist(WorkloadRecord.first(s.clusterArn() == null || ClusterArn.isValid(s.clusterArn()) ? s : s.withClusterArn(null),

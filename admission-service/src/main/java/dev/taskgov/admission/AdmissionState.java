@@ -70,7 +70,8 @@ final class AdmissionState {
 
         /** A replica followed a record: what it answers must be restored again. */
         Mode followed() {
-            return this == ANSWERING ? ANSWERING_STALE : FOLLOWING;
+            if (!replica()) throw new IllegalStateException("a decider follows no topics as a read replica");
+            return this == FOLLOWING ? FOLLOWING : ANSWERING_STALE;
         }
 
         /** A replica read its topics to the end: it answers, restoring its schedulers at the next read. */

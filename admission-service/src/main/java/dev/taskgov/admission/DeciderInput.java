@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.cluster.WorkloadCluster;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
@@ -8,6 +9,8 @@ import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.RecordValue;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import java.util.function.Function;
 
 /**
  * One record admission reads, decoded once where the loop takes it ({@link #decode}): routing
@@ -19,9 +22,11 @@ public sealed interface DeciderInput {
 
     /**
      * A submission, on the shared topic ({@code topicTeam} null: only trusted services write it) or on a team's own
-     * topic ({@code topicTeam}: only that team's principal may write it, the broker's ACLs).
+     * topic ({@code topicTeam}: only that team's principal may write it, the broker's ACLs), with the cluster
+     * admission chooses for it ({@link WorkloadCluster}, as the clusters are when it is decoded: right before it is
+     * routed and applied), so routing and application agree on it and choose once.
      */
-    record Submitted(WorkloadSubmitted submission, String topicTeam) implements DeciderInput {
+    record Submitted(WorkloadSubmitted submission, String topicTeam, WorkloadCluster.Result where) implements DeciderInput {
     }
 
     /** A workload's end (succeeded or failed) as its runner reports it. */
@@ -63,12 +68,19 @@ public sealed interface DeciderInput {
     QuotaChanged QUOTA = new QuotaChanged();
     TopologyChanged TOPOLOGY = new TopologyChanged();
 
-    /** What {@code record} is, by its topic; never throws (a value that does not parse is {@link Unreadable}). */
-    static DeciderInput decode(DeciderTopics topics, ConsumerRecord<String, byte[]> record) {
+    /**
+     * What {@code record} is, by its topic; never throws for a bad record (a value that does not parse is
+     * {@link Unreadable}).
+     *
+     * @param clusters the cluster a submission goes to (or why none), as admission chooses it now
+     */
+    static DeciderInput decode(DeciderTopics topics, ConsumerRecord<String, byte[]> record,
+                               Function<WorkloadSubmitted, WorkloadCluster.Result> clusters) {
         String topic = record.topic();
-        if (topic.equals(topics.submitted())) return workload(record, WorkloadSubmitted.class, s -> new Submitted(s, null));
-        String topicTeam = KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic);
-        if (topicTeam != null) return workload(record, WorkloadSubmitted.class, s -> new Submitted(s, topicTeam));
+        String topicTeam = topic.equals(topics.submitted()) ? null : KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic);
+        if (topic.equals(topics.submitted()) || topicTeam != null) {
+            return workload(record, WorkloadSubmitted.class, s -> new Submitted(s, topicTeam, clusters.apply(s)));
+        }
         if (topic.equals(topics.finished())) return workload(record, WorkloadFinished.class, Finished::new);
         if (topic.equals(topics.preempted())) return workload(record, WorkloadPreempted.class, Preempted::new);
         if (topic.equals(topics.quota())) return QUOTA;
@@ -78,7 +90,7 @@ public sealed interface DeciderInput {
     }
 
     private static <T> DeciderInput workload(ConsumerRecord<String, byte[]> record, Class<T> type,
-                                             java.util.function.Function<T, DeciderInput> input) {
+                                             Function<T, DeciderInput> input) {
         RecordValue<T> value = RecordValue.of(record, type);
         if (value instanceof RecordValue.Refused<T> refused) return new Unreadable(refused.category(), refused.reason());
         return input.apply(((RecordValue.Read<T>) value).value());
