@@ -127,16 +127,16 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
         return scope.owns(ClusterArn.UNNAMED.value());
     }
 
-    /**
-     * A request is planned, and a relayed eviction published, by the owner of its cluster's partition, so two
-     * deciders never evict in one cluster and one cluster's evictions keep their order; a record that does not
-     * parse, or of an unknown type, is refused where it is.
-     */
     @Override
     public PreemptionInput decode(ConsumerRecord<String, byte[]> record) {
         return PreemptionInput.decode(topics, record);
     }
 
+    /**
+     * A request is planned, and a relayed eviction published, by the owner of its cluster's partition, so two
+     * deciders never evict in one cluster and one cluster's evictions keep their order; a record that does not
+     * parse, or of an unknown type, is refused where it is.
+     */
     @Override
     public int home(ConsumerRecord<String, byte[]> record, PreemptionInput input, int partitions) {
         try {
@@ -226,16 +226,23 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
         if (input instanceof PreemptionInput.Eviction e) {
             onEvictionDecided(record, e.eviction(), out);
         } else if (input instanceof PreemptionInput.Request r) {
-            long start = System.nanoTime();
-            try {
-                onRequest(record, r.request(), out);
-            } finally {
-                observer.handled(Duration.ofNanos(System.nanoTime() - start));
-            }
+            timed(() -> onRequest(record, r.request(), out));
         } else if (input instanceof PreemptionInput.Unreadable bad && !record.topic().equals(topics.changelog())) {
-            deadLetter(out, record, bad.category(), bad.reason());
+            Runnable refuse = () -> deadLetter(out, record, bad.category(), bad.reason());
+            // A request that cannot be read is handled too (refused): the handling timer counts it.
+            if (PreemptionRequested.TYPE.equals(CloudEventHeaders.text(record.headers(), CloudEvents.TYPE))) timed(refuse);
+            else refuse.run();
         }
         // the changelog's records: our own writes, already in the view
+    }
+
+    private void timed(Runnable handling) {
+        long start = System.nanoTime();
+        try {
+            handling.run();
+        } finally {
+            observer.handled(Duration.ofNanos(System.nanoTime() - start));
+        }
     }
 
     @Override
@@ -252,14 +259,12 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
         state.clear();
     }
 
-    /** A grace period ended with no record arriving: the loop runs a batch for it by itself ({@link #afterBatch}). */
+    /**
+     * A grace period ended with no record arriving: the loop runs a batch for it by itself ({@link #afterBatch}), which
+     * publishes the eviction (the loop's one wake-up; this decider keeps no timer).
+     */
     @Override
     public synchronized boolean dueWhileIdle(Instant now) {
-        return hasDueWork(now);
-    }
-
-    /** True when a grace period has ended and its eviction waits to be published. */
-    public synchronized boolean hasDueWork(Instant now) {
         return mode == Mode.DECIDING && state.graces().stream().anyMatch(g -> !g.deadline().isAfter(now));
     }
 
