@@ -31,7 +31,7 @@ final class Window {
     static final String G5 = "ml.g5.8xlarge";
     static final InstanceType G5_TYPE = new InstanceType(G5, Resources.of(1, 32_000, 128 * 1024));
     static final Instant FROM = Instant.parse("2026-11-30T10:00:00Z");
-    static final String CLUSTER = "arn:aws:sagemaker:us-west-2:000000000000:cluster/whatif";
+    static final String CLUSTER = "arn:aws:sagemaker:us-west-2:000000000000:cluster/whatifreplay";
 
     private final List<Node> nodes = new ArrayList<>();
     private final Map<String, TeamQuota> quotas = new LinkedHashMap<>();
