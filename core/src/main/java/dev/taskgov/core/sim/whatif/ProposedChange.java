@@ -1,7 +1,11 @@
 package dev.taskgov.core.sim.whatif;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.scheduling.Scheduler;
 
 import java.util.Map;
@@ -27,6 +31,37 @@ public record ProposedChange(Map<String, TeamQuota> quotas, Set<String> removed,
             if (quotas.containsKey(team)) {
                 throw new IllegalArgumentException("team " + team + ": its quota is both replaced and deleted; propose one or the other");
             }
+        }
+    }
+
+    /**
+     * A proposed quota as the quota API takes it (a CreateComputeQuota or UpdateComputeQuota body with its
+     * {@code ComputeQuotaTarget}), read against the window's instance types.
+     *
+     * @throws ValidationException naming the field and the rule, also when its {@code ClusterArn} names another cluster
+     */
+    public static TeamQuota quota(JsonNode body, History history) {
+        checkCluster(body, history);
+        return ComputeQuotas.fromRequest(body, history.start().instanceTypes());
+    }
+
+    /**
+     * A proposed scheduler config: a CreateClusterSchedulerConfig body or its {@code SchedulerConfig} object.
+     *
+     * @throws ValidationException naming the field and the rule, also when its {@code ClusterArn} names another cluster
+     */
+    public static SchedulerConfig schedulerConfig(JsonNode body, History history) {
+        checkCluster(body, history);
+        return SchedulerConfig.fromRequest(body);
+    }
+
+    private static void checkCluster(JsonNode body, History history) {
+        JsonNode arn = body == null || !body.isObject() ? null : body.get("ClusterArn");
+        if (arn == null || arn.isNull()) return;
+        if (!ClusterArn.isValid(arn.asText())) throw new ValidationException("ClusterArn", ClusterArn.RULE + ", was '" + arn.asText() + "'");
+        if (!arn.asText().equals(history.cluster())) {
+            throw new ValidationException("ClusterArn", "names cluster " + arn.asText() + " but the what-if replays "
+                    + history.cluster() + "; a quota and a scheduler config belong to one cluster");
         }
     }
 

@@ -33,8 +33,11 @@ import java.util.TreeSet;
  */
 public final class TopicHistory {
 
-    /** Which topic a record comes from. */
-    public enum Source { SUBMITTED, ADMITTED, FINISHED, QUOTA, TOPOLOGY }
+    /**
+     * Which topic a record comes from. Records of the same instant are taken in this order, whatever order the topics
+     * were read in: the cluster's records first, then a workload's submission before its admission before its finish.
+     */
+    public enum Source { TOPOLOGY, QUOTA, SUBMITTED, ADMITTED, FINISHED }
 
     /**
      * One record as read: its topic, timestamp, key and value (null: a tombstone).
@@ -54,7 +57,8 @@ public final class TopicHistory {
      *                topology shows (as the deciders place them)
      */
     public static Result build(ClusterArn cluster, Instant from, Instant to, List<Recorded> records) {
-        List<Recorded> inOrder = records.stream().sorted(Comparator.comparing(Recorded::at)).toList();
+        List<Recorded> inOrder = records.stream()
+                .sorted(Comparator.comparing(Recorded::at).thenComparing(Recorded::source)).toList();
         boolean takesUnnamed = onlyCluster(cluster, inOrder);
         List<String> skipped = new ArrayList<>();
         ClusterInputs inputs = new ClusterInputs();

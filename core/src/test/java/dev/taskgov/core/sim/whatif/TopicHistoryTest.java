@@ -104,6 +104,9 @@ class TopicHistoryTest {
                                 .submit(-90, "w2", CLUSTER).submit(-80, "w3", CLUSTER).finish(-10, "w3"),
                         List.of("start nodes [n1] quotas []", "-100s admitted w1", "+0s submitted w1 queued at -120s",
                                 "+0s submitted w2 queued at -90s", "+30s finished w1")),
+                scenario("records of one instant read in any topic order: submission, then admission, then finish",
+                        topics().node(-600, CLUSTER, "n1").finish(50, "w1").admit(20, "w1").submit(20, "w1", CLUSTER),
+                        List.of("start nodes [n1] quotas []", "+20s submitted w1 queued at +20s", "+20s admitted w1", "+50s finished w1")),
                 scenario("a workload of another cluster is not this cluster's; one naming none is, while it is the only cluster",
                         topics().node(-600, CLUSTER, "n1").submit(10, "mine", CLUSTER).submit(20, "theirs", OTHER)
                                 .submit(30, "unnamed", null).admit(40, "theirs"),
