@@ -2,18 +2,13 @@ package dev.taskgov.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.taskgov.core.cluster.ClusterArn;
-import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.events.EventCodec;
-import dev.taskgov.core.model.SchedulerConfig;
-import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
-import dev.taskgov.core.sim.whatif.History;
-import dev.taskgov.core.sim.whatif.HistoryReplay;
-import dev.taskgov.core.sim.whatif.ProposedChange;
+import dev.taskgov.core.model.Violation;
 import dev.taskgov.core.sim.whatif.TeamFigures;
 import dev.taskgov.core.sim.whatif.TopicHistory;
 import dev.taskgov.core.sim.whatif.WhatIfReport;
+import dev.taskgov.core.sim.whatif.WhatIfRequest;
 import dev.taskgov.service.support.RecordedTopics;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -27,13 +22,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code taskgov what-if}: replays a recorded window of a cluster (from the topics) twice through core's replay, as
@@ -88,27 +82,40 @@ public class WhatIfCommand extends CliCommand {
         if (quotas.isEmpty() && deleted.isEmpty() && schedulerConfig == null) {
             throw CliException.invalid("name a change: --quota FILE, --delete-quota TEAM or --scheduler-config FILE");
         }
-        Map<Path, JsonNode> quotaBodies = new LinkedHashMap<>();
-        for (Path f : quotas) quotaBodies.put(f, readJson("--quota", f));
+        List<JsonNode> quotaBodies = new ArrayList<>();
+        for (Path f : quotas) quotaBodies.add(readJson("--quota", f));
         JsonNode configBody = schedulerConfig == null ? null : readJson("--scheduler-config", schedulerConfig);
         Instant to = until == null ? clock.instant() : instant("--until", until);
-        List<TopicHistory.Recorded> records = read();
-        Instant from = from(records, to);
-        if (!from.isBefore(to)) throw CliException.invalid("the window is empty: it opens at " + from + " and closes at " + to);
-        ClusterArn cluster = cluster(records, quotaBodies, configBody);
-        TopicHistory.Result recorded = TopicHistory.build(cluster, from, to, records);
-        History history = recorded.history();
-        ProposedChange change = change(history, quotaBodies, configBody);
+        Instant from = window != null && window.fromTopics ? null : since(to);
+        WhatIfRequest request = new WhatIfRequest(clusterOption.arn(), from, to, quotaBodies, Set.copyOf(deleted), configBody);
         WhatIfReport report;
         try {
-            report = HistoryReplay.compare(history, change, recorded.skipped());
+            report = request.run(read());
         } catch (ValidationException e) {
-            throw CliException.invalid("the proposed quotas: " + e.getMessage());
+            throw CliException.invalid(String.join("; ", e.violations().stream().map(this::asOption).toList()));
         }
         if (output.structured()) out().println(output.render(EventCodec.mapper().valueToTree(report)));
         else print(report);
         return 0;
     }
+
+    /** A refusal of the request's field, told as the option that gave it ({@code ComputeQuotas[1].X} is the second --quota FILE's X). */
+    private String asOption(Violation v) {
+        Matcher quota = QUOTA_FIELD.matcher(v.field());
+        if (quota.matches()) {
+            return "--quota " + quotas.get(Integer.parseInt(quota.group(1))) + ": " + (quota.group(2) == null ? "" : quota.group(2) + ": ") + v.rule();
+        }
+        if (v.field().startsWith("SchedulerConfig")) {
+            String member = v.field().substring("SchedulerConfig".length()).replaceFirst("^\\.", "");
+            return "--scheduler-config " + schedulerConfig + ": " + (member.isEmpty() ? "" : member + ": ") + v.rule();
+        }
+        if (v.field().equals("Since")) return "--since: " + v.rule();
+        if (v.field().equals("ClusterArn") && clusterOption.arn() != null) return "--cluster: " + v.rule();
+        if (v.field().equals("ComputeQuotas")) return v.rule();
+        return v.field().replaceFirst("^ComputeQuotas\\.", "the proposed quotas: ") + ": " + v.rule();
+    }
+
+    private static final Pattern QUOTA_FIELD = Pattern.compile("ComputeQuotas\\[(\\d+)](?:\\.(.*))?");
 
     private List<TopicHistory.Recorded> read() {
         try {
@@ -120,10 +127,7 @@ public class WhatIfCommand extends CliCommand {
         }
     }
 
-    private Instant from(List<TopicHistory.Recorded> records, Instant to) {
-        if (window != null && window.fromTopics) {
-            return records.stream().map(TopicHistory.Recorded::at).min(Instant::compareTo).orElse(to);
-        }
+    private Instant since(Instant to) {
         String since = window == null || window.since == null ? "24h" : window.since;
         try {
             return Instant.parse(since);
@@ -133,62 +137,6 @@ public class WhatIfCommand extends CliCommand {
             } catch (CliException notDuration) {
                 throw CliException.invalid("--since: '" + since + "' is neither an instant (2026-12-01T10:00:00Z) nor a duration (24h)");
             }
-        }
-    }
-
-    /** The cluster named (--cluster, TASKGOV_CLUSTER, the context), else the one the change names, else the only one. */
-    private ClusterArn cluster(List<TopicHistory.Recorded> records, Map<Path, JsonNode> quotaBodies, JsonNode configBody) {
-        String named = clusterOption.arn();
-        if (named != null) return ClusterArn.of(named);
-        Set<String> inChange = new TreeSet<>();
-        quotaBodies.values().forEach(b -> {
-            if (b.hasNonNull("ClusterArn")) inChange.add(b.get("ClusterArn").asText());
-        });
-        if (configBody != null && configBody.hasNonNull("ClusterArn")) inChange.add(configBody.get("ClusterArn").asText());
-        if (inChange.size() == 1) {
-            String arn = inChange.iterator().next();
-            ClusterArn.problem(arn).ifPresent(p -> {
-                throw CliException.invalid("ClusterArn: " + p);
-            });
-            return ClusterArn.of(arn);
-        }
-        if (inChange.size() > 1) throw CliException.invalid("the change names several clusters " + inChange + "; a what-if replays one (--cluster)");
-        Set<ClusterArn> onTopology = new TreeSet<>();
-        for (TopicHistory.Recorded r : records) {
-            if (r.source() != TopicHistory.Source.TOPOLOGY || r.key() == null) continue;
-            try {
-                onTopology.add(ClusterScopedKey.parse(r.key()).cluster());
-            } catch (IllegalArgumentException e) {
-                // a key the replay names as skipped, if it is the cluster's
-            }
-        }
-        if (onTopology.size() == 1) return onTopology.iterator().next();
-        throw CliException.invalid("--cluster: the topics hold " + onTopology.size() + " clusters" + (onTopology.isEmpty() ? ""
-                : " (" + String.join(", ", onTopology.stream().map(ClusterArn::value).toList()) + ")") + "; name the one to replay");
-    }
-
-    private ProposedChange change(History history, Map<Path, JsonNode> quotaBodies, JsonNode configBody) {
-        Map<String, TeamQuota> proposed = new LinkedHashMap<>();
-        quotaBodies.forEach((file, body) -> {
-            try {
-                TeamQuota q = ProposedChange.quota(body, history);
-                if (proposed.put(q.team(), q) != null) throw CliException.invalid("--quota " + file + ": team " + q.team() + " has two proposed quotas");
-            } catch (ValidationException e) {
-                throw CliException.invalid("--quota " + file + ": " + e.getMessage());
-            }
-        });
-        SchedulerConfig config = null;
-        if (configBody != null) {
-            try {
-                config = ProposedChange.schedulerConfig(configBody, history);
-            } catch (ValidationException e) {
-                throw CliException.invalid("--scheduler-config " + schedulerConfig + ": " + e.getMessage());
-            }
-        }
-        try {
-            return new ProposedChange(proposed, Set.copyOf(deleted), config);
-        } catch (IllegalArgumentException e) {
-            throw CliException.invalid(e.getMessage());
         }
     }
 
