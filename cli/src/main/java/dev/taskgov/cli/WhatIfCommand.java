@@ -211,11 +211,11 @@ public class WhatIfCommand extends CliCommand {
         return String.format(Locale.ROOT, "%.1f", h);
     }
 
-    /** 0s, 45s, 12m, 1h30m. */
+    /** 0s, 45s, 12m (whole minutes, so that a row of "before -> after" cells fits 120 columns), 1h30m. */
     static String age(long seconds) {
         if (seconds < 60) return seconds + "s";
-        if (seconds < 3600) return (seconds / 60) + "m" + (seconds % 60 == 0 || seconds >= 600 ? "" : (seconds % 60) + "s");
-        long m = (seconds % 3600) / 60;
-        return (seconds / 3600) + "h" + (m == 0 ? "" : m + "m");
+        long minutes = Math.round(seconds / 60.0);
+        if (minutes < 60) return minutes + "m";
+        return (minutes / 60) + "h" + (minutes % 60 == 0 ? "" : minutes % 60 + "m");
     }
 }
