@@ -167,6 +167,14 @@ class HistoryReplayTest {
     }
 
     @Test
+    void aDeletionReplaysEvenWhenTheRecordedQuotasExceedTheReadyNodes() {
+        Window w = Window.gpus(2).quota("team-a", 2).quota("team-b", 1).ran(0, "a1", "team-a", 1, "training", 60);
+        WhatIfReport report = HistoryReplay.compare(w.history(), delete("team-b"), List.of());
+        assertThat(report.change()).isEqualTo("team-b quota deleted");
+        assertThat(report.teams()).extracting(WhatIfReport.TeamComparison::team).contains("team-a");
+    }
+
+    @Test
     void aQuotaBothReplacedAndDeletedIsRefused() {
         assertThatThrownBy(() -> new ProposedChange(Map.of("team-a", quotaOf("team-a", 1)), java.util.Set.of("team-a"), null))
                 .hasMessageContaining("team team-a: its quota is both replaced and deleted");
