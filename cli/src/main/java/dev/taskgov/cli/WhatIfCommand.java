@@ -94,7 +94,9 @@ public class WhatIfCommand extends CliCommand {
         } catch (ValidationException e) {
             throw CliException.invalid(String.join("; ", e.violations().stream().map(this::asOption).toList()));
         }
-        if (output.structured()) out().println(output.render(EventCodec.mapper().valueToTree(report)));
+        // JSON straight from the record, so that figures print as numbers (3600.0), not as a tree's decimals (3.6E+3)
+        if (output.format == OutputOption.Format.json) out().println(report.toJson());
+        else if (output.structured()) out().println(output.render(EventCodec.mapper().valueToTree(report)));
         else print(report);
         return 0;
     }

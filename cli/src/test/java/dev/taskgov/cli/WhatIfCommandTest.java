@@ -108,6 +108,7 @@ class WhatIfCommandTest {
         assertThat(teamB.path("withChange").path("admissions").asInt()).isZero();
         assertThat(teamB.path("withChange").path("pendingAtEnd").asInt()).as(teamB.toString()).isEqualTo(2);
         assertThat(teamB.path("withChange").path("meanWaitSeconds").asDouble()).isEqualTo(3600.0);
+        assertThat(r.out()).contains("\"meanWaitSeconds\" : 3600.0", "\"from\" : \"" + T0 + "\"");
     }
 
     @Test
