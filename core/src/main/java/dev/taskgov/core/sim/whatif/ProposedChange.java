@@ -2,7 +2,9 @@ package dev.taskgov.core.sim.whatif;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.cluster.ClusterArn;
-import dev.taskgov.core.model.ComputeQuotas;
+import dev.taskgov.core.events.ComputeQuotaTranslator;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.SchedulerConfigTranslator;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
@@ -42,7 +44,7 @@ public record ProposedChange(Map<String, TeamQuota> quotas, Set<String> removed,
      */
     public static TeamQuota quota(JsonNode body, History history) {
         checkCluster(body, history);
-        return ComputeQuotas.fromRequest(body, history.start().instanceTypes());
+        return ComputeQuotaTranslator.translate(bytes(body), history.start().instanceTypes()).orThrow();
     }
 
     /**
@@ -52,7 +54,15 @@ public record ProposedChange(Map<String, TeamQuota> quotas, Set<String> removed,
      */
     public static SchedulerConfig schedulerConfig(JsonNode body, History history) {
         checkCluster(body, history);
-        return SchedulerConfig.fromRequest(body);
+        return SchedulerConfigTranslator.translate(bytes(body)).orThrow();
+    }
+
+    private static byte[] bytes(JsonNode body) {
+        try {
+            return EventCodec.mapper().writeValueAsBytes(body);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree always writes", e);
+        }
     }
 
     private static void checkCluster(JsonNode body, History history) {

@@ -1,18 +1,18 @@
 package dev.taskgov.core.sim.whatif;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.events.EventCodec;
-import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.QuotaChange;
+import dev.taskgov.core.events.QuotaRecordTranslator;
+import dev.taskgov.core.events.TopologyChange;
+import dev.taskgov.core.events.TopologyRecordTranslator;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadSubmitted;
-import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.view.ClusterInputs;
-import dev.taskgov.core.view.ClusterInputsByCluster;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -131,40 +131,32 @@ public final class TopicHistory {
     }
 
     private static void topology(ClusterArn cluster, Recorded r, ClusterInputs inputs, List<History.Event> events) {
-        ClusterScopedKey key = ClusterScopedKey.parse(r.key());
-        if (!key.cluster().equals(cluster) || key.isDeclaration()) return;
-        if (r.value() == null) {
-            if (inputs.removeNode(key.name()) && events != null) events.add(new History.NodeRemoved(r.at(), key.name()));
-            return;
+        TopologyChange change = TopologyRecordTranslator.translate(r.key(), r.value()).orThrow();
+        if (!change.cluster().equals(cluster)) return;
+        if (change instanceof TopologyChange.NodeRemoved removed) {
+            if (inputs.removeNode(removed.name()) && events != null) events.add(new History.NodeRemoved(r.at(), removed.name()));
+        } else if (change instanceof TopologyChange.NodeSet set) {
+            inputs.putNode(set.node());
+            if (events != null) events.add(new History.NodeChanged(r.at(), inputs.node(set.node().name())));
         }
-        NodeRecord node = EventCodec.read(r.value(), NodeRecord.class);
-        ClusterInputsByCluster.nodeKeyProblem(key, node).ifPresent(problem -> {
-            throw new IllegalArgumentException(problem);
-        });
-        inputs.putNode(node);
-        if (events != null) events.add(new History.NodeChanged(r.at(), inputs.node(node.name())));
     }
 
     private static void quota(ClusterArn cluster, Recorded r, ClusterInputs inputs, List<History.Event> events, List<String> skipped) {
-        ClusterScopedKey key = ClusterScopedKey.parse(r.key());
-        if (!key.cluster().equals(cluster) || key.isDeclaration()) return;
-        if (key.isSchedulerConfig()) {
-            SchedulerConfig c = r.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(EventCodec.tree(r.value()));
-            inputs.setConfig(c);
-            if (events != null) events.add(new History.ConfigChanged(r.at(), c));
-            return;
-        }
-        if (r.value() == null) {
-            if (inputs.removeQuota(key.name()) && events != null) events.add(new History.QuotaDeleted(r.at(), key.name()));
-            return;
-        }
-        JsonNode request = EventCodec.tree(r.value());
-        inputs.putQuota(key.name(), request);
-        if (events == null) return;
-        try {
-            events.add(new History.QuotaChanged(r.at(), inputs.quota(key.name())));
-        } catch (ValidationException e) {
-            skipped.add("quota record at " + r.at() + " key '" + r.key() + "': " + e.getMessage());
+        QuotaChange change = QuotaRecordTranslator.translate(r.key(), r.value()).orThrow();
+        if (!change.cluster().equals(cluster)) return;
+        if (change instanceof QuotaChange.SchedulerConfigSet set) {
+            inputs.setConfig(set.config());
+            if (events != null) events.add(new History.ConfigChanged(r.at(), set.config()));
+        } else if (change instanceof QuotaChange.QuotaRemoved removed) {
+            if (inputs.removeQuota(removed.team()) && events != null) events.add(new History.QuotaDeleted(r.at(), removed.team()));
+        } else if (change instanceof QuotaChange.QuotaSet set) {
+            inputs.putQuota(set.team(), set.request());
+            if (events == null) return;
+            try {
+                events.add(new History.QuotaChanged(r.at(), inputs.quota(set.team())));
+            } catch (ValidationException e) {
+                skipped.add("quota record at " + r.at() + " key '" + r.key() + "': " + e.getMessage());
+            }
         }
     }
 }

@@ -106,6 +106,10 @@ class WhatIfRequestTest {
     }
 
     private static JsonNode json(String s) {
-        return EventCodec.tree(s.getBytes(StandardCharsets.UTF_8));
+        try {
+            return EventCodec.mapper().readTree(s);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
     }
 }
