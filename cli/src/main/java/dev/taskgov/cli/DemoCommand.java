@@ -305,7 +305,7 @@ public class DemoCommand extends CliCommand {
         return level.substring(level.lastIndexOf('/') + 1);
     }
 
-    static void pause(long millis) {
+    public static void pause(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
@@ -357,7 +357,7 @@ public class DemoCommand extends CliCommand {
     }
 
     /** 90s, 3m, 1h, 1m30s, or ISO-8601 (PT3M). */
-    static Duration parseDuration(String text) {
+    public static Duration parseDuration(String text) {
         return parseDuration(text, "--duration");
     }
 

@@ -2,7 +2,7 @@ package dev.taskgov.cli;
 
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import java.time.Duration;

@@ -3,7 +3,7 @@ package dev.taskgov.quota;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
-import dev.taskgov.service.support.auth.RequestSigner;
+import dev.taskgov.client.support.auth.RequestSigner;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.PostgresTestResource;
 import dev.taskgov.testsupport.SharedKafka;
