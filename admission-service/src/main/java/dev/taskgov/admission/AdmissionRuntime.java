@@ -8,7 +8,7 @@ import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.DeciderMembershipConfig;
 import dev.taskgov.service.support.DeciderTurnsConfig;
 import dev.taskgov.service.support.FollowerFetch;
-import dev.taskgov.service.support.ProducerPartitions;
+import dev.taskgov.client.support.ProducerPartitions;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
