@@ -9,7 +9,7 @@ import dev.taskgov.core.sim.whatif.TeamFigures;
 import dev.taskgov.core.sim.whatif.TopicHistory;
 import dev.taskgov.core.sim.whatif.WhatIfReport;
 import dev.taskgov.core.sim.whatif.WhatIfRequest;
-import dev.taskgov.service.support.RecordedTopics;
+import dev.taskgov.client.support.RecordedTopics;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -8,7 +8,7 @@ import dev.taskgov.core.sim.whatif.WhatIfRequest;
 import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import dev.taskgov.service.support.KafkaClientSecurity;
-import dev.taskgov.service.support.RecordedTopics;
+import dev.taskgov.client.support.RecordedTopics;
 import dev.taskgov.service.support.auth.AccessGuard;
 import dev.taskgov.service.support.auth.AuthFailure;
 import dev.taskgov.service.support.auth.HttpRequests;
