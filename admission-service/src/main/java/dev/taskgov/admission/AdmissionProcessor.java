@@ -166,7 +166,11 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         this.scope = scope;
         this.retention = retention;
         this.auditTopic = auditTopic;
+        this.startEstimates = new StartEstimates(clock, StartEstimates.DEFAULT_REFRESH);
     }
+
+    /** Estimated starts of pending workloads: one forecast per cluster, run outside this processor's lock. */
+    private final StartEstimates startEstimates;
 
     private final String auditTopic;
 
@@ -1065,6 +1069,24 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                     return held == null ? r : r.showing(held.message());
                 })
                 .toList();
+    }
+
+    /**
+     * A pending workload's estimated start (docs/semantics.md, "Estimated start"); empty in any other state. Not under
+     * the lock: only the copy of the scheduler is taken under it, the forecast runs outside.
+     */
+    public Optional<dev.taskgov.core.estimate.StartEstimate> startEstimate(WorkloadRecord r) {
+        if (r.state() != WorkloadState.Pending) return Optional.empty();
+        return startEstimates.of(r.cluster(), forecastSnapshot(r.cluster(), List.of(r.workloadId())), r.workloadId());
+    }
+
+    /** The estimated starts of a cluster's pending workloads {@code ids} (one forecast shared by all), by id. */
+    public Map<String, dev.taskgov.core.estimate.StartEstimate> startEstimates(ClusterArn cluster, java.util.Collection<String> ids) {
+        return startEstimates.forecast(cluster, forecastSnapshot(cluster, ids)).map(f -> f.estimates()).orElse(Map.of());
+    }
+
+    private synchronized StartEstimates.Snapshot forecastSnapshot(ClusterArn cluster, java.util.Collection<String> ids) {
+        return startEstimates.snapshot(cluster, readScheduler(cluster).orElse(null), workloads.values(), ids);
     }
 
     /** A team's pending workloads in queue order, in one cluster. */

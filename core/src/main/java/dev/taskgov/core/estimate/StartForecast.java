@@ -41,23 +41,45 @@ import java.util.function.Function;
 public final class StartForecast {
 
     /**
-     * Bounds on one forecast.
+     * Bounds on one forecast, and its resolution.
      *
-     * @param horizon how far ahead of {@code now} ends are simulated; a workload not admitted by then is unknown
-     * @param maxEnds how many ends are simulated at most
+     * @param horizon  how far ahead of {@code now} ends are simulated; a workload not admitted by then is unknown
+     * @param maxEnds  how many ends are simulated at most
+     * @param step     ends closer together than this are taken as one step (one cycle after them all)
+     * @param relative ends within this share of their distance from {@code now} are taken as one step as well: a start
+     *                 hours away is not known to the minute, and each step costs a cycle over the whole queue
      */
-    public record Limits(Duration horizon, int maxEnds) {
-        public static final Limits DEFAULT = new Limits(Duration.ofDays(30), 200_000);
+    public record Limits(Duration horizon, int maxEnds, Duration step, double relative) {
+        public static final Limits DEFAULT = new Limits(Duration.ofDays(30), 200_000, Duration.ofMinutes(1), 0.05);
+
+        /** Every end a step of its own (for tests of the rules, not of the resolution). */
+        public static Limits exact() {
+            return new Limits(DEFAULT.horizon(), DEFAULT.maxEnds(), Duration.ZERO, 0);
+        }
+
+        /** The last time that joins a step beginning at {@code first}. */
+        Instant stepEnd(Instant now, Instant first) {
+            long ahead = Duration.between(now, first).toMillis();
+            long width = Math.max(step.toMillis(), (long) (ahead * relative));
+            return first.plusMillis(width);
+        }
     }
 
     private final Instant at;
     private final Map<String, StartEstimate> estimates;
     private final int simulatedEnds;
+    private final int cycles;
 
-    private StartForecast(Instant at, Map<String, StartEstimate> estimates, int simulatedEnds) {
+    private StartForecast(Instant at, Map<String, StartEstimate> estimates, int simulatedEnds, int cycles) {
         this.at = at;
         this.estimates = Collections.unmodifiableMap(estimates);
         this.simulatedEnds = simulatedEnds;
+        this.cycles = cycles;
+    }
+
+    /** How many cycles the simulation ran (one per step of ends, and the first). */
+    public int cycles() {
+        return cycles;
     }
 
     /** When the forecast was made. */
@@ -91,7 +113,23 @@ public final class StartForecast {
      * @param runTimes the run time of a workload (declared, else learned), empty when it has none
      */
     public static StartForecast of(Scheduler live, Function<Workload, Optional<RunTime>> runTimes, Instant now, Limits limits) {
-        return new Run(live, runTimes, now, limits).forecast();
+        return prepare(live, runTimes, now, limits).run();
+    }
+
+    /**
+     * The copy of {@code live} a forecast runs on, made now; {@link Prepared#run()} may then run without {@code live}
+     * (outside the lock its owner reads it under). {@code runTimes} is called while it runs.
+     */
+    public static Prepared prepare(Scheduler live, Function<Workload, Optional<RunTime>> runTimes, Instant now, Limits limits) {
+        Run r = new Run(live, runTimes, now, limits);
+        r.copyLiveState();
+        return r::forecast;
+    }
+
+    /** A copy made, its simulation not yet run. */
+    @FunctionalInterface
+    public interface Prepared {
+        StartForecast run();
     }
 
     /** An end the simulation waits for: valid while the workload is in the admission {@code generation} it was set for. */
@@ -99,7 +137,7 @@ public final class StartForecast {
     }
 
     private static final class Run {
-        final Scheduler live;
+        Scheduler live; // dropped once copied
         final Function<Workload, Optional<RunTime>> runTimes;
         final Instant now;
         final Limits limits;
@@ -117,6 +155,7 @@ public final class StartForecast {
         int declaredDone;
         int learnedDone;
         int simulatedEnds;
+        int cycles;
 
         Run(Scheduler live, Function<Workload, Optional<RunTime>> runTimes, Instant now, Limits limits) {
             this.live = live;
@@ -129,7 +168,6 @@ public final class StartForecast {
         }
 
         StartForecast forecast() {
-            copyLiveState();
             record(sim.cycle());
             boolean anyKnownEnd = !ends.isEmpty();
             Instant horizon = now.plus(limits.horizon());
@@ -141,12 +179,16 @@ public final class StartForecast {
                     horizonReached = true;
                     break;
                 }
-                clock.advance(Duration.between(clock.instant(), e.at()));
+                Instant last = e.at();
+                Instant stepEnd = limits.stepEnd(now, e.at());
                 end(e);
-                while (!ends.isEmpty() && ends.peek().at().equals(e.at())) {
+                while (!ends.isEmpty() && !ends.peek().at().isAfter(stepEnd) && simulatedEnds < limits.maxEnds()) {
                     End same = ends.poll();
-                    if (valid(same)) end(same);
+                    if (!valid(same)) continue;
+                    end(same);
+                    last = same.at();
                 }
+                clock.advance(Duration.between(clock.instant(), last));
                 record(sim.cycle());
             }
             for (Map.Entry<String, Workload> p : pending.entrySet()) {
@@ -156,7 +198,7 @@ public final class StartForecast {
             // In queue order (the map of pending ids), not in the order the copy admitted them.
             Map<String, StartEstimate> ordered = new LinkedHashMap<>();
             for (String id : pending.keySet()) ordered.put(id, estimates.get(id));
-            return new StartForecast(now, ordered, simulatedEnds);
+            return new StartForecast(now, ordered, simulatedEnds, cycles);
         }
 
         private void copyLiveState() {
@@ -187,6 +229,7 @@ public final class StartForecast {
             for (WorkloadView v : views) {
                 if (v.state() == WorkloadState.Pending && !pending.containsKey(v.workloadId())) addPending(v.workloadId());
             }
+            live = null;
         }
 
         private void addPending(String id) {
@@ -223,6 +266,7 @@ public final class StartForecast {
         }
 
         private void record(List<Decision> decisions) {
+            cycles++;
             for (Decision d : decisions) {
                 if (d instanceof Decision.Admit a && !a.nodeReplaced()) {
                     Workload w = byId.get(a.workloadId());
