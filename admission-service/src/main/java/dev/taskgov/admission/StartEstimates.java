@@ -41,7 +41,8 @@ public final class StartEstimates {
     private final Duration refresh;
     private final Map<ClusterArn, Cached> forecasts = new ConcurrentHashMap<>();
     private final Map<ClusterArn, Object> running = new ConcurrentHashMap<>();
-    private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
+    /** One thread for every processor's background forecasts: a processor rebuilt after a rebalance leaves none behind. */
+    private static final ExecutorService BACKGROUND = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "start-estimates");
         t.setDaemon(true);
         return t;
@@ -127,7 +128,7 @@ public final class StartEstimates {
         if (s.copy() == null) return Optional.ofNullable(cached).map(Cached::forecast);
         if (s.background() && cached != null) {
             if (running.putIfAbsent(cluster, Boolean.TRUE) == null) {
-                background.execute(() -> {
+                BACKGROUND.execute(() -> {
                     try {
                         store(cluster, s);
                     } finally {
@@ -152,10 +153,5 @@ public final class StartEstimates {
     /** The estimate of one pending workload; empty when it is not pending (or its cluster has no scheduler yet). */
     Optional<StartEstimate> of(ClusterArn cluster, Snapshot s, String workloadId) {
         return forecast(cluster, s).flatMap(f -> f.of(workloadId));
-    }
-
-    /** When a forecast was made, for tests of staleness. */
-    Optional<Instant> forecastAt(ClusterArn cluster) {
-        return Optional.ofNullable(forecasts.get(cluster)).map(c -> c.forecast().at());
     }
 }
