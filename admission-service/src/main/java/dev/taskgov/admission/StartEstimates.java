@@ -8,6 +8,7 @@ import dev.taskgov.core.estimate.StartForecast;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.scheduling.Scheduler;
+import org.jboss.logging.Logger;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -33,6 +34,8 @@ import java.util.function.Function;
  * for a new one at once.
  */
 public final class StartEstimates {
+
+    private static final Logger LOG = Logger.getLogger(StartEstimates.class);
 
     /** How often a changing cluster is forecast again at most: each forecast costs a cycle per step of its simulation. */
     public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(5);
@@ -138,12 +141,19 @@ public final class StartEstimates {
             }
             return Optional.of(cached.forecast());
         }
-        return Optional.of(store(cluster, s));
+        return Optional.ofNullable(store(cluster, s));
     }
 
     private StartForecast store(ClusterArn cluster, Snapshot s) {
         long t0 = System.nanoTime();
-        StartForecast f = s.copy().run();
+        StartForecast f;
+        try {
+            f = s.copy().run();
+        } catch (RuntimeException e) {
+            // An estimate is information: a read that asks for one still answers, without it.
+            LOG.errorf(e, "the start forecast of cluster %s failed; pending workloads are shown without an estimate", cluster);
+            return null;
+        }
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         // A forecast of an older state never replaces one of a newer (forecasts of one cluster may overlap).
         forecasts.merge(cluster, new Cached(s.key(), f, took), (old, now) -> old.forecast().at().isAfter(now.forecast().at()) ? old : now);
