@@ -311,9 +311,10 @@ public final class QuotaLedger {
      * Who holds what a request lacks when the cohort has too little idle: the teams that use {@code res} of
      * {@code type}, the largest first, each with the part of it that is borrowed (above its nominal), so that a person
      * waiting knows whose work must end or be reclaimed ("; in use: team-b 8 (3 borrowed), team-a 2 (within its
-     * nominal)"). Empty when no one uses it. (A request over its own team's limits is told those limits instead.)
+     * nominal)"). Empty when no one uses it. (A request over its own team's limits is told those limits instead.) Also
+     * what a workload the nodes have no room for is told: the teams whose work holds that instance type's nodes.
      */
-    private String holders(String type, ResourceName res) {
+    public String holders(String type, ResourceName res) {
         record Holder(String team, long used, long borrowed) {
         }
         List<Holder> holders = new ArrayList<>();

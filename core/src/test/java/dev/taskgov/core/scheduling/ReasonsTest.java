@@ -53,6 +53,12 @@ class ReasonsTest {
                         Cluster.gpus(10).team("a", 6, lend()).team("b", 4).submit("a-1", "a", 4).submit("a-2", "a", 4),
                         "a-2", new Status("Pending", "QuotaExceeded",
                         "needs 4 accelerators of ml.g5.8xlarge; a has 2 of its quota free and may borrow 0 more; the cohort has 6 idle")),
+                new PendingCase("TopologyPlacementFailed names whose work holds the nodes",
+                        Cluster.nodes(12, 1).team("a", 6).team("b", 6).submit("a-1", "a", 3).submit("b-1", "b", 3)
+                                .submit("a-2", "a", 3).submit("b-2", "b", 2, "training", dev.taskgov.core.topology.TopologyRequest.required(
+                                        dev.taskgov.core.topology.TopologyLevels.LAYER_3)),
+                        "b-2", new Status("Pending", "TopologyPlacementFailed",
+                        "pod set worker: allows to fit only 1 out of 2 pods; in use: a 6 (within its nominal), b 3 (within its nominal)")),
                 new PendingCase("NoQuota while the team's quota is disabled",
                         Cluster.gpus(2).team("a", 2, q -> q.withActive(false)).submit("a-1", "a", 1),
                         "a-1", new Status("Pending", "NoQuota", "the compute quota of team a is disabled")),
