@@ -141,21 +141,22 @@ public final class AdmissionDecider implements AutoCloseable {
     }
 
     /**
-     * The processor deciding for {@code clusterArn} on this instance, once its state is rebuilt; empty when another
-     * instance owns the cluster's partition (or this one is still rebuilding it).
+     * The state deciding for {@code clusterArn} on this instance, once it is rebuilt; empty when another instance owns
+     * the cluster's partition (or this one is still rebuilding it).
      */
-    public Optional<AdmissionProcessor> processorFor(ClusterArn cluster) {
-        return processors().stream().filter(p -> p.owns(cluster)).findFirst();
+    public Optional<AdmissionReads> readsFor(ClusterArn cluster) {
+        return allReads().stream().filter(p -> p.owns(cluster)).findFirst();
     }
 
-    /** The processor of the unnamed cluster (a deployment whose records name none), or null when another instance owns it. */
-    public AdmissionProcessor processor() {
-        return processorFor(ClusterArn.UNNAMED).orElse(null);
+    /** The state of the unnamed cluster (a deployment whose records name none), or null when another instance owns it. */
+    public AdmissionReads reads() {
+        return readsFor(ClusterArn.UNNAMED).orElse(null);
     }
 
-    /** The processors of the partitions this instance decides for, rebuilt and ready. */
-    public List<AdmissionProcessor> processors() {
-        return loop.processors().values().stream().map(AdmissionProcessor.class::cast).filter(AdmissionProcessor::isReady).toList();
+    /** The states of the partitions this instance decides for, rebuilt and ready. */
+    public List<AdmissionReads> allReads() {
+        return loop.processors().values().stream().map(p -> ((AdmissionProcessor) p).reads()).filter(AdmissionReads::isReady)
+                .toList();
     }
 
     /** The partition numbers of the inputs this instance owns. */
@@ -180,12 +181,12 @@ public final class AdmissionDecider implements AutoCloseable {
 
     /** True while this instance owns partitions of the inputs and has rebuilt the state of each. */
     public boolean isDecider() {
-        return loop.isDecider() && processors().size() == loop.processors().size();
+        return loop.isDecider() && allReads().size() == loop.processors().size();
     }
 
     /** True while this instance decides for the unnamed cluster (deployments whose records name none, and their tests). */
     public boolean decidesDefaultCluster() {
-        return processorFor(ClusterArn.UNNAMED).isPresent();
+        return readsFor(ClusterArn.UNNAMED).isPresent();
     }
 
     /** Next offset to process per {@code topic-partition} (committed work only). */

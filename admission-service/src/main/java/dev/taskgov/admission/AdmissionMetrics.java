@@ -33,28 +33,28 @@ import java.util.function.Supplier;
  */
 public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable {
 
-    /** The processor whose state changed since the gauges were last recomputed; null when they are current. */
-    private final AtomicReference<AdmissionProcessor> changed = new AtomicReference<>();
+    /** The state that changed since the gauges were last recomputed; null when they are current. */
+    private final AtomicReference<AdmissionReads> changed = new AtomicReference<>();
     private final CoalescedRefresh refresher;
 
-    /** The processors of every partition this instance decides for (one, outside the partitioned loop). */
-    private volatile Supplier<List<AdmissionProcessor>> processors;
+    /** The states of every partition this instance decides for (one, outside the partitioned loop). */
+    private volatile Supplier<List<AdmissionReads>> processors;
 
     /** One instance decides for several partitions: the gauges are the sum of their processors' clusters. */
-    public void followProcessors(Supplier<List<AdmissionProcessor>> all) {
+    public void followProcessors(Supplier<List<AdmissionReads>> all) {
         this.processors = all;
     }
 
     @Override
-    public void stateChanged(AdmissionProcessor processor) {
+    public void stateChanged(AdmissionReads processor) {
         changed.set(processor);
         refresher.markStale();
     }
 
     private void refreshIfChanged() {
-        AdmissionProcessor processor = changed.getAndSet(null);
+        AdmissionReads processor = changed.getAndSet(null);
         if (processor == null) return;
-        Supplier<List<AdmissionProcessor>> all = processors;
+        Supplier<List<AdmissionReads>> all = processors;
         refresh(all == null ? List.of(processor) : all.get());
     }
 
@@ -174,11 +174,11 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     }
 
     /** Recomputes the gauges from the decider's state. */
-    public void refresh(List<AdmissionProcessor> processors) {
+    public void refresh(List<AdmissionReads> processors) {
         List<MultiGauge.Row<?>> p = new ArrayList<>();
         List<MultiGauge.Row<?>> a = new ArrayList<>();
-        for (AdmissionProcessor processor : processors) {
-            AdmissionProcessor.WorkloadCounts counts = processor.workloadCounts();
+        for (AdmissionReads processor : processors) {
+            AdmissionReads.WorkloadCounts counts = processor.workloadCounts();
             counts.pendingByTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
                     byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
             counts.admittedByTeam().forEach((cluster, byTeam) ->
@@ -194,7 +194,7 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
         List<MultiGauge.Row<?>> ld = new ArrayList<>();
         List<MultiGauge.Row<?>> sh = new ArrayList<>();
         boolean[] deciding = {false};
-        for (AdmissionProcessor processor : processors) {
+        for (AdmissionReads processor : processors) {
             processor.forEachScheduler((cluster, s) -> {
                 deciding[0] = true;
                 quotaRows(cluster, s, new QuotaRows(n, u, b, l, bl, ld, sh));

@@ -41,7 +41,7 @@ public interface AdmissionObserver {
     }
 
     /** After every batch of decisions (inside the decider's lock): gauges may read the state. */
-    default void stateChanged(AdmissionProcessor processor) {
+    default void stateChanged(AdmissionReads state) {
     }
 
     /** An observer that records nothing. */

@@ -2,13 +2,17 @@ package dev.taskgov.admission;
 
 import static dev.taskgov.service.support.DeadLetterMetrics.Reason.UNREADABLE;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.EvictionDecided;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PreemptionRequested;
+import dev.taskgov.core.events.QuotaChange;
+import dev.taskgov.core.events.QuotaRecordTranslator;
+import dev.taskgov.core.events.TopologyChange;
+import dev.taskgov.core.events.TopologyRecordTranslator;
+import dev.taskgov.core.events.Translation;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
@@ -21,7 +25,6 @@ import dev.taskgov.core.model.WorkloadIdTaken;
 import dev.taskgov.core.events.WorkloadValidation;
 import dev.taskgov.core.model.FinishedRetention;
 import dev.taskgov.core.model.PendingReason;
-import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Workload;
@@ -35,41 +38,65 @@ import dev.taskgov.core.scheduling.DryRunResult;
 import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.scheduling.SubmitResult;
 import dev.taskgov.core.scheduling.WorkloadView;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.admission.AdmissionState.Governed;
+import dev.taskgov.admission.AdmissionState.Mode;
 import dev.taskgov.core.cluster.ClusterArn;
-import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.cluster.WorkloadCluster;
 import dev.taskgov.core.events.ClusterDeclared;
+import dev.taskgov.core.events.ClusterPartitions;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.EvictionDecided;
+import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.PreemptionRequested;
+import dev.taskgov.core.events.WorkloadAdmitted;
+import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPreempted;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.FinishedRetention;
+import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.RejectReason;
+import dev.taskgov.core.model.SchedulerConfig;
+import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.ValidationException;
+import dev.taskgov.core.model.Workload;
+import dev.taskgov.core.model.WorkloadIdTaken;
+import dev.taskgov.core.model.WorkloadIds;
+import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.core.preemption.Victim;
+import dev.taskgov.core.scheduling.ChangeResult;
+import dev.taskgov.core.scheduling.Decision;
+import dev.taskgov.core.scheduling.Scheduler;
+import dev.taskgov.core.scheduling.SubmitResult;
+import dev.taskgov.core.scheduling.WorkloadView;
 import dev.taskgov.core.view.ClusterInputs;
 import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Outbox;
 import dev.taskgov.service.support.PartitionScope;
+import dev.taskgov.service.support.RecordValue;
 import dev.taskgov.service.support.TransactionalLoop;
+import dev.taskgov.service.support.auth.AuditRecords;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
- * The decider's state, and the thin translation between Kafka records and the core
- * {@link Scheduler} (DELEGATED mode): deserialize, call the core, persist the workload's record to
- * the changelog, emit the decisions. Runs on the loop thread; the read methods used by HTTP take
- * the same lock, so they see the state between two records (possibly one transaction ahead of
- * what is committed).
+ * The decider of one partition's clusters, and the thin translation between Kafka records and the core
+ * {@link Scheduler} (DELEGATED mode): a record decoded once ({@link DeciderInput}), the core called, the workload's
+ * record persisted to the changelog, the decisions emitted. Runs on the loop thread, under the lock of its
+ * {@link AdmissionState}, which its read side ({@link #reads}) shares.
  */
-public final class AdmissionProcessor implements TransactionalLoop.Processor {
+public final class AdmissionProcessor implements TransactionalLoop.Processor<DeciderInput>, TransactionalLoop.Standby {
 
     private static final Logger LOG = Logger.getLogger(AdmissionProcessor.class);
 
@@ -78,67 +105,17 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private final AdmissionObserver observer;
     /** The partition (set of clusters) this processor decides for; {@link PartitionScope#WHOLE} for a replica. */
     private final PartitionScope scope;
+    private final AdmissionState state;
+    private final AdmissionReads reads;
+    /** How workload records are written (the changelog and status topics), held back and forgotten. */
+    private final WorkloadWrites writes;
 
-    private final Map<String, WorkloadRecord> workloads = new HashMap<>();
-    /** How long a workload that ended is kept (described, listed) before it is forgotten. */
-    private final FinishedRetention retention;
-    /**
-     * When each ended workload held is to be forgotten, earliest first (also the order in which they ended), so that a
-     * sweep looks at the due ones only and the bound on how many are held forgets the earliest ended first. One entry
-     * per ended workload held ({@link #expiryOf}), so that its size is how many are held, and every entry's workload
-     * is held: an entry is made as its workload is put ({@link #expireLater}), dropped as it is removed
-     * ({@link #forget}) and cleared with it ({@link #clear}); a read replica, whose tombstones remove workloads in
-     * {@link #follow}, makes none.
-     */
-    private final java.util.TreeSet<Expiry> expiries = new java.util.TreeSet<>();
-    private final Map<String, Expiry> expiryOf = new HashMap<>();
-    /**
-     * Changelog records read while the state is built, the latest per workload id, unparsed until it settles; in
-     * replica mode, those followed since the last read, unparsed until a read needs them (the decider beside it
-     * has the same records decoded already, and most are replaced before anyone reads them).
-     */
-    private final Map<String, byte[]> changelog = new HashMap<>();
-    /** The cluster records read so far, per cluster; the same builder preemption-service uses. */
-    private final ClusterInputsByCluster inputs = new ClusterInputsByCluster();
-    /** One scheduler per cluster: the clusters' quotas, policies, nodes and queues never meet. */
-    private final Map<ClusterArn, Governed> clusters = new TreeMap<>();
-    /** Set by {@link #settle}: schedulers exist (a cluster seen later gets one at once). */
-    private boolean settled;
-    private long admissionSeq;
-    /** Replica mode only: records changed since the scheduler was last restored for a read. */
-    private boolean replicaStale;
-    /** Set by the first {@link #follow}: this processor is a read replica and never decides. */
-    private boolean replica;
-    private volatile boolean ready;
-    /** The record {@link #home} decoded last and its value (null: none); loop thread only. */
-    private ConsumerRecord<String, byte[]> routedRecord;
-    private Object routedValue;
+    /** The state's workload records, cluster records and schedulers (the same objects, never replaced). */
+    private final Map<String, WorkloadRecord> workloads;
+    private final ClusterInputsByCluster inputs;
+    private final Map<ClusterArn, Governed> clusters;
 
-    /** One cluster's decider state: its quotas as the scheduler has them, its scheduler, whether it must cycle. */
-    private static final class Governed {
-        final ClusterArn cluster;
-        final ClusterInputs inputs;
-        /** The quotas the scheduler has, to apply only those a node change altered. */
-        final Map<String, TeamQuota> quotas = new TreeMap<>();
-        Scheduler scheduler;
-        boolean dirty;
-
-        Governed(ClusterArn cluster, ClusterInputs inputs) {
-            this.cluster = cluster;
-            this.inputs = inputs;
-        }
-    }
-
-    /** When an ended workload is to be forgotten; ordered by that time, then by id. */
-    private record Expiry(Instant at, String workloadId) implements Comparable<Expiry> {
-        @Override
-        public int compareTo(Expiry o) {
-            int byTime = at.compareTo(o.at);
-            return byTime != 0 ? byTime : workloadId.compareTo(o.workloadId);
-        }
-    }
-
-    /** A processor of every cluster (a read replica, or a deployment whose inputs have one partition). */
+    /** A processor of every cluster (a deployment whose inputs have one partition). */
     public AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer) {
         this(topics, clock, observer, PartitionScope.WHOLE, DEFAULT_RETENTION);
     }
@@ -160,22 +137,69 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
      */
     public AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer, PartitionScope scope,
                               FinishedRetention retention, String auditTopic) {
+        this(topics, clock, observer, scope, retention, auditTopic, Mode.BUILDING);
+    }
+
+    private AdmissionProcessor(DeciderTopics topics, java.time.Clock clock, AdmissionObserver observer, PartitionScope scope,
+                               FinishedRetention retention, String auditTopic, Mode initial) {
         this.topics = topics;
         this.clock = clock;
         this.observer = observer;
         this.scope = scope;
-        this.retention = retention;
         this.auditTopic = auditTopic;
-        this.startEstimates = new StartEstimates(clock, StartEstimates.DEFAULT_REFRESH);
+        this.state = new AdmissionState(clock, scope, topics.changelog(), initial);
+        this.workloads = state.workloads;
+        this.inputs = state.inputs;
+        this.clusters = state.clusters;
+        this.reads = new AdmissionReads(state, this);
+        this.writes = new WorkloadWrites(topics, clock, observer, state, retention);
     }
 
-    /** Estimated starts of pending workloads: one forecast per cluster, run outside this processor's lock. */
-    private final StartEstimates startEstimates;
+    /**
+     * The read replica's state (every cluster): it follows the changelog, quota and topology topics through its
+     * {@link #reads} and never decides.
+     */
+    static AdmissionProcessor replica(DeciderTopics topics, java.time.Clock clock) {
+        return new AdmissionProcessor(topics, clock, AdmissionObserver.NONE, PartitionScope.WHOLE, DEFAULT_RETENTION, null,
+                Mode.FOLLOWING);
+    }
 
     private final String auditTopic;
 
     /** The service name of the decider's audit records (their chain). */
     static final String AUDIT_SERVICE = "admission-service";
+
+    /** How often a workload's figures alone may be written, by default (taskgov.admission.status-refresh). */
+    public static final Duration DEFAULT_STATUS_REFRESH = Duration.ofSeconds(10);
+
+    /** Sets how often a workload's figures alone may be written (zero: every change at once). */
+    public AdmissionProcessor statusRefresh(Duration refresh) {
+        writes.statusRefresh(refresh);
+        return this;
+    }
+
+    /** The retention of the configuration's defaults ({@code taskgov.admission.finished-retention} and {@code -max}). */
+    public static final FinishedRetention DEFAULT_RETENTION = new FinishedRetention(Duration.parse(FinishedRetention.DEFAULT_PERIOD),
+            Integer.parseInt(FinishedRetention.DEFAULT_MAX_ENDED));
+
+    /** The read side of this processor's state (HTTP reads, the gauges). */
+    public AdmissionReads reads() {
+        return reads;
+    }
+
+    DeciderTopics topics() {
+        return topics;
+    }
+
+    /** Whether this processor decides for {@code cluster}. */
+    public boolean owns(ClusterArn cluster) {
+        return state.owns(cluster);
+    }
+
+    /** True while this instance decides and its state is rebuilt (replica mode: once read to the end). */
+    public boolean isReady() {
+        return state.mode().ready();
+    }
 
     /**
      * Records a submission or finish read from Kafka, in the decision's transaction. Kafka does not tell a consumer who
@@ -193,84 +217,97 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         out.emit(auditTopic, eventId, event, AuditRecords.TYPE, eventId);
     }
 
-    /** The retention of the configuration's defaults ({@code taskgov.admission.finished-retention} and {@code -max}). */
-    public static final FinishedRetention DEFAULT_RETENTION = new FinishedRetention(Duration.parse(FinishedRetention.DEFAULT_PERIOD),
-            Integer.parseInt(FinishedRetention.DEFAULT_MAX_ENDED));
+    // ------------------------------------------------------------------ routing and application
 
-    /** Whether this processor decides for {@code cluster}. */
-    public boolean owns(ClusterArn cluster) {
-        return scope.owns(cluster.value());
-    }
-
-    /** Whether this processor decides for the unnamed cluster (a deployment whose records name no cluster). */
-    public boolean decidesDefaultCluster() {
-        return owns(ClusterArn.UNNAMED);
-    }
-
-    /**
-     * A workload record is decided by the owner of its cluster's partition: a submission's cluster as admission
-     * chooses it (named, or the one governed cluster); a finish or eviction's named cluster, else the one governed
-     * cluster, else every partition (only the owner of the workload acts on it). A record that does not parse is
-     * refused where it is.
-     */
+    /** The record as admission reads it; a submission with the cluster it goes to, chosen once for routing and applying. */
     @Override
-    public synchronized int home(ConsumerRecord<String, byte[]> record, int partitions) {
-        if (partitions == 1 || record.value() == null) return record.partition();
-        try {
-            String topic = record.topic();
-            if (topic.equals(topics.submitted()) || KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic) != null) {
-                WorkloadSubmitted s = routed(record, EventCodec.read(record.value(), WorkloadSubmitted.class));
-                if (s == null) return record.partition();
-                WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
-                // A refused one is kept under the cluster it names (or the unnamed one, onSubmitted): its record must
-                // be on that cluster's changelog partition, or the owner's next rebuild would not restore it.
-                ClusterArn kept = where instanceof WorkloadCluster.Chosen c ? c.cluster()
-                        : ClusterArn.isValid(s.clusterArn()) ? ClusterArn.of(s.clusterArn()) : ClusterArn.UNNAMED;
-                return ClusterPartitions.of(kept.value(), partitions);
-            }
-            String named = null;
-            if (topic.equals(topics.finished())) {
-                WorkloadFinished f = routed(record, EventCodec.read(record.value(), WorkloadFinished.class));
-                named = f == null ? null : f.clusterArn();
-            } else if (topic.equals(topics.preempted())) {
-                WorkloadPreempted p = routed(record, EventCodec.read(record.value(), WorkloadPreempted.class));
-                if (p == null) return record.partition();
-                return ClusterPartitions.of(p.cluster().value(), partitions);
-            } else {
-                return record.partition();
-            }
-            if (named != null && ClusterArn.isValid(named)) return ClusterPartitions.of(named, partitions);
-            if (inputs.governed().size() == 1) return ClusterPartitions.of(inputs.governed().first().value(), partitions);
-            return dev.taskgov.service.support.TransactionalLoop.EVERY_PARTITION;
-        } catch (RuntimeException e) {
-            return record.partition();
+    public DeciderInput decode(ConsumerRecord<String, byte[]> record) {
+        synchronized (state) {
+            return DeciderInput.decode(topics, record, s -> WorkloadCluster.choose(s.clusterArn(), inputs.governed()));
         }
     }
 
     /**
-     * Keeps the value {@link #home} decoded for the record the loop applies next ({@link #decode}), so a record applied
-     * where it is read is parsed once, not twice.
+     * A workload record is decided by the owner of its cluster's partition: a submission's cluster as admission
+     * chooses it (named, or the one governed cluster); a finish's named cluster, else the one governed cluster, else
+     * every partition (only the owner of the workload acts on it); an eviction's cluster. A record that does not
+     * parse is refused where it is, and the side topics' records are applied where they are read.
      */
-    private <T> T routed(ConsumerRecord<String, byte[]> record, T value) {
-        routedRecord = record;
-        routedValue = value;
-        return value;
+    @Override
+    public int home(ConsumerRecord<String, byte[]> record, DeciderInput input, int partitions) {
+        synchronized (state) {
+            try {
+                if (input instanceof DeciderInput.Submitted submitted) {
+                    WorkloadSubmitted s = submitted.submission();
+                    // A refused one is kept under the cluster it names (or the unnamed one, onSubmitted): its record
+                    // must be on that cluster's changelog partition, or the owner's next rebuild would not restore it.
+                    return ClusterPartitions.of(keptUnder(s, submitted.where()).value(), partitions);
+                }
+                if (input instanceof DeciderInput.Finished finished) {
+                    String named = finished.finish().clusterArn();
+                    if (named != null && ClusterArn.isValid(named)) return ClusterPartitions.of(named, partitions);
+                    if (inputs.governed().size() == 1) return ClusterPartitions.of(inputs.governed().first().value(), partitions);
+                    return TransactionalLoop.EVERY_PARTITION;
+                }
+                if (input instanceof DeciderInput.Preempted preempted) {
+                    return ClusterPartitions.of(preempted.preemption().cluster().value(), partitions);
+                }
+            } catch (RuntimeException e) {
+                return record.partition(); // a cluster that is not a valid name: refused where it is
+            }
+            return record.partition();
+        }
     }
 
-    // ------------------------------------------------------------------ loop callbacks
+    /** The cluster a submission is kept under: the one chosen, else (refused) the one it names, else the unnamed one. */
+    private static ClusterArn keptUnder(WorkloadSubmitted s, WorkloadCluster.Result where) {
+        return where instanceof WorkloadCluster.Chosen c ? c.cluster()
+                : ClusterArn.isValid(s.clusterArn()) ? ClusterArn.of(s.clusterArn()) : ClusterArn.UNNAMED;
+    }
+
+    @Override
+    public void apply(ConsumerRecord<String, byte[]> record, DeciderInput input, Outbox out) {
+        synchronized (state) {
+            if (input instanceof DeciderInput.Submitted s) onSubmitted(record, s, out);
+            else if (input instanceof DeciderInput.Finished f) onFinished(record, f.finish(), out);
+            else if (input instanceof DeciderInput.Preempted p) onPreempted(record, p.preemption(), out);
+            else if (input instanceof DeciderInput.QuotaChanged) readQuotaRecord(record, out);
+            else if (input instanceof DeciderInput.TopologyChanged) readNodeRecord(record, out);
+            else if (input instanceof DeciderInput.Unreadable u) deadLetter(out, record, u.category(), u.reason());
+            // DeciderInput.Changelog: this decider's own output, in its state already
+        }
+    }
+
+    @Override
+    public void afterBatch(Outbox out) {
+        synchronized (state) {
+            writes.forgetExpired(out);
+            writes.writeDueFigures(out);
+            for (Governed g : clusters.values()) if (g.dirty) cycle(g, out);
+            observer.stateChanged(reads);
+        }
+    }
+
+    /** An ended workload's retention elapsed, or held figures are due: done without waiting for the next record. */
+    @Override
+    public boolean dueWhileIdle(Instant now) {
+        synchronized (state) {
+            return state.mode() == Mode.DECIDING && writes.dueAt(now);
+        }
+    }
+
+    // ------------------------------------------------------------------ recovery
 
     /**
      * The whole state comes from the side topics: the changelog partition (the workload records) and the quota and
-     * topology topics; the loop reads them, so a warm standby that followed them holds what a rebuild would.
+     * topology topics; the loop reads them, so a warm standby that followed them holds what a rebuild would (the
+     * {@link TransactionalLoop.Standby} defaults).
      */
     @Override
-    public synchronized void rebuild(Properties clientProps, Duration timeout) {
-        clear();
-    }
-
-    @Override
-    public boolean stateFromSideTopics() {
-        return true;
+    public void rebuild(Properties clientProps, Duration timeout) {
+        synchronized (state) {
+            clear();
+        }
     }
 
     /** The changelog is this decider's own output: once it decides, what it writes is in its state already. */
@@ -285,182 +322,58 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
      * partition parses only what is current at its takeover.
      */
     @Override
-    public synchronized void restoreSide(ConsumerRecord<String, byte[]> record) {
-        if (record.topic().equals(topics.changelog())) {
-            if (record.key() == null) return;
-            if (record.value() == null) changelog.remove(record.key());
-            else changelog.put(record.key(), record.value());
-        } else if (record.topic().equals(topics.quota())) {
+    public void restoreSide(ConsumerRecord<String, byte[]> record, DeciderInput input) {
+        synchronized (state) {
+            restore(record, input);
+        }
+    }
+
+    /** A replica's record, as a rebuild restores it (under the state's lock). */
+    void restore(ConsumerRecord<String, byte[]> record) {
+        restore(record, decode(record));
+    }
+
+    private void restore(ConsumerRecord<String, byte[]> record, DeciderInput input) {
+        if (input instanceof DeciderInput.Changelog c) {
+            if (c.workloadId() == null) return;
+            if (c.value() == null) state.changelog.remove(c.workloadId());
+            else state.changelog.put(c.workloadId(), c.value());
+        } else if (input instanceof DeciderInput.QuotaChanged) {
             readQuotaRecord(record, null);
-        } else if (record.topic().equals(topics.topology())) {
+        } else if (input instanceof DeciderInput.TopologyChanged) {
             readNodeRecord(record, null);
         }
     }
 
-    /** The workload records of this processor's clusters from the changelog read so far (as a rebuild reads them). */
-    private void restoreWorkloads() {
-        parseChangelog();
-        LOG.infof("restored %d workload records from %s", workloads.size(), topics.changelog());
-    }
-
-    /** Parses the changelog records kept unparsed into the workload records (a record that does not parse is skipped). */
-    private void parseChangelog() {
-        changelog.forEach((id, bytes) -> {
-            try {
-                WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
-                // A changelog split otherwise than the inputs holds other partitions' clusters too.
-                if (!owns(r.cluster())) return;
-                workloads.put(id, r);
-                // A replica forgets when the decider's tombstone arrives; it keeps no expiries of its own.
-                if (!replica) expireLater(r);
-                admissionSeq = Math.max(admissionSeq, r.admissionSeq());
-            } catch (RuntimeException e) {
-                LOG.errorf(e, "changelog record %s does not parse; skipped", id);
-            }
-        });
-        changelog.clear();
+    @Override
+    public void settle(Outbox out) {
+        synchronized (state) {
+            state.restoreWorkloads().forEach(writes::expireLater);
+            state.restoreSchedulers();
+            state.moveTo(state.mode().settled());
+            // What ended long enough ago while no one decided (the previous owner stopped) is forgotten now.
+            writes.forgetExpired(out);
+            for (Governed g : clusters.values()) cycle(g, out);
+            observer.stateChanged(reads);
+        }
     }
 
     @Override
-    public synchronized void settle(Outbox out) {
-        restoreWorkloads();
-        // The unnamed cluster always exists: a deployment whose records name no cluster decides as before clusters.
-        cluster(ClusterArn.UNNAMED);
-        workloads.values().forEach(r -> cluster(r.cluster()));
-        inputs.all().keySet().forEach(this::cluster);
-        settled = true;
-        for (Governed g : clusters.values()) g.scheduler = restoreScheduler(g);
-        ready = true;
-        // What ended long enough ago while no one decided (the previous owner stopped) is forgotten now.
-        forgetExpired(out);
-        for (Governed g : clusters.values()) cycle(g, out);
-        observer.stateChanged(this);
+    public void revoked() {
+        synchronized (state) {
+            clear();
+        }
     }
 
-    /** A cluster's state, created on first use; after {@link #settle} with a scheduler restored from its records. */
+    /** Drops the state (the decider builds it again, a replica follows its topics again). */
+    void clear() {
+        state.clear();
+        writes.clear();
+    }
+
+    /** A cluster's state, created on first use; once deciding, with a scheduler restored from its records. */
     private Governed cluster(ClusterArn c) {
-        Governed g = clusters.get(c);
-        if (g == null) {
-            g = new Governed(c, inputs.of(c));
-            clusters.put(c, g);
-            if (settled) g.scheduler = restoreScheduler(g);
-        }
-        return g;
-    }
-
-    /** A scheduler holding one cluster's recorded admissions (in admission order) and pending workloads; decides nothing. */
-    private Scheduler restoreScheduler(Governed g) {
-        reparseQuotas(g, null);
-        List<SchedulerRestore.Admitted> admitted = new ArrayList<>();
-        List<Workload> pending = new ArrayList<>();
-        Map<String, Integer> retries = new TreeMap<>();
-        workloads.values().stream()
-                .filter(r -> r.state() == WorkloadState.Admitted && r.cluster().equals(g.cluster))
-                .sorted(Comparator.comparingLong(WorkloadRecord::admissionSeq))
-                .forEach(r -> admitted.add(new SchedulerRestore.Admitted(toWorkload(g, r), r.placement(), r.borrowed(), r.admittedAt())));
-        workloads.values().stream()
-                .filter(r -> r.state() == WorkloadState.Pending && r.cluster().equals(g.cluster))
-                .sorted(Comparator.comparing(WorkloadRecord::queueTime).thenComparing(WorkloadRecord::workloadId))
-                .forEach(r -> pending.add(toWorkload(g, r)));
-        workloads.values().stream().filter(r -> r.retries() > 0 && r.cluster().equals(g.cluster))
-                .forEach(r -> retries.put(r.workloadId(), r.retries()));
-        return SchedulerRestore.restore(clock, g.inputs.instanceTypes().values(), g.inputs.nodes(), g.inputs.config(),
-                g.quotas.values(), admitted, pending, retries);
-    }
-
-    // ------------------------------------------------------------------ read replica (AdmissionReplica)
-
-    /**
-     * Replica mode: applies one committed record of the changelog, quota or topology topic to this view and
-     * decides nothing. A changelog record is kept unparsed (the latest per workload) until a read needs the
-     * workloads ({@link #followedWorkloads}); the scheduler that queue order and dry runs need is rebuilt on the
-     * next such read.
-     */
-    public synchronized void follow(ConsumerRecord<String, byte[]> record) {
-        if (record.topic().equals(topics.changelog()) && record.value() == null && record.key() != null) {
-            workloads.remove(record.key());
-        }
-        restoreSide(record);
-        replica = true;
-        replicaStale = true;
-    }
-
-    /** Replica mode: the view has read its topics to the end once; from now on it answers reads. */
-    public synchronized void followedToEnd() {
-        replicaStale = true;
-        ready = true;
-    }
-
-    /** Replica mode: the view is dropped (its topics are read again from the beginning). */
-    public synchronized void unfollow() {
-        clear();
-        replicaStale = false;
-    }
-
-    /** Replica mode: parses the changelog records followed since the last read, before a read of the workloads. */
-    private void followedWorkloads() {
-        if (replica) parseChangelog();
-    }
-
-    /** A cluster's scheduler for reads: a replica restores them from its records when they changed since the last read. */
-    private Optional<Scheduler> readScheduler(ClusterArn c) {
-        followedWorkloads();
-        if (replicaStale) {
-            cluster(ClusterArn.UNNAMED);
-            workloads.values().forEach(r -> cluster(r.cluster()));
-            inputs.all().keySet().forEach(this::cluster);
-            for (Governed g : clusters.values()) g.scheduler = restoreScheduler(g);
-            replicaStale = false;
-        }
-        Governed g = clusters.get(c);
-        return g == null ? Optional.empty() : Optional.ofNullable(g.scheduler);
-    }
-
-    @Override
-    public synchronized void apply(ConsumerRecord<String, byte[]> record, Outbox out) {
-        String topic = record.topic();
-        String submittingTeam = KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic);
-        if (topic.equals(topics.submitted())) onSubmitted(record, null, out);
-        else if (submittingTeam != null) onSubmitted(record, submittingTeam, out);
-        else if (topic.equals(topics.finished())) onFinished(record, out);
-        else if (topic.equals(topics.preempted())) onPreempted(record, out);
-        else if (topic.equals(topics.quota())) readQuotaRecord(record, out);
-        else if (topic.equals(topics.topology())) readNodeRecord(record, out);
-        else if (!topic.equals(topics.changelog())) deadLetter(out, record, "unexpected topic " + topic);
-    }
-
-    @Override
-    public synchronized void afterBatch(Outbox out) {
-        forgetExpired(out);
-        writeDueFigures(out);
-        for (Governed g : clusters.values()) if (g.dirty) cycle(g, out);
-        observer.stateChanged(this);
-    }
-
-    /** An ended workload's retention elapsed: forgotten without waiting for the next record ({@link #afterBatch}). */
-    @Override
-    public synchronized boolean dueWhileIdle(Instant now) {
-        return ready && (!expiries.isEmpty() && !expiries.first().at().isAfter(now)
-                || !figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now));
-    }
-
-    @Override
-    public synchronized void revoked() {
-        clear();
-    }
-
-    private void clear() {
-        ready = false;
-        settled = false;
-        clusters.clear();
-        workloads.clear();
-        expiries.clear();
-        heldFigures.clear();
-        figuresDue.clear();
-        expiryOf.clear();
-        changelog.clear();
-        inputs.clear();
-        admissionSeq = 0;
+        return state.cluster(c);
     }
 
     // ------------------------------------------------------------------ inputs
@@ -469,9 +382,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
      * @param topicTeam the team whose own submission topic carried the record (only that team's principal may
      *                  write it: the broker's ACLs), or null for the shared topic that only trusted services write
      */
-    private void onSubmitted(ConsumerRecord<String, byte[]> record, String topicTeam, Outbox out) {
-        WorkloadSubmitted s = decode(record, WorkloadSubmitted.class, out);
-        if (s == null || !identified(record, s.workloadId(), out)) return;
+    private void onSubmitted(ConsumerRecord<String, byte[]> record, DeciderInput.Submitted submitted, Outbox out) {
+        WorkloadSubmitted s = submitted.submission();
+        String topicTeam = submitted.topicTeam();
+        if (!identified(record, s.workloadId(), out)) return;
         String target = "workload " + s.workloadId();
         if (topicTeam != null && !topicTeam.equals(s.team())) {
             String why = "namespace: a submission on team " + topicTeam + "'s topic " + record.topic()
@@ -498,10 +412,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         // information only. The record written below keeps it, so a rebuild from the changelog restores this time.
         s = s.receivedAt(now);
         String team = s.team() == null ? "" : s.team();
-        WorkloadCluster.Result where = WorkloadCluster.choose(s.clusterArn(), inputs.governed());
+        WorkloadCluster.Result where = submitted.where();
         if (where instanceof WorkloadCluster.Refused refused) {
             // Kept under the cluster it named (or none): it is in no cluster's queue.
-            persist(WorkloadRecord.first(s.clusterArn() == null || ClusterArn.isValid(s.clusterArn()) ? s : s.withClusterArn(null),
+            writes.persist(WorkloadRecord.first(s.clusterArn() == null || ClusterArn.isValid(s.clusterArn()) ? s : s.withClusterArn(null),
                     team, null, 0, s.submittedAt() == null ? now : s.submittedAt(), WorkloadState.Rejected,
                     RejectReason.UnknownCluster.name(), refused.violation().toString(), now), out);
             observer.rejected(ClusterArn.isValid(s.clusterArn()) ? ClusterArn.of(s.clusterArn()) : ClusterArn.UNNAMED,
@@ -526,14 +440,14 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         SubmitResult result = g.scheduler.submit(s);
         if (result instanceof SubmitResult.Accepted a) {
             Workload w = a.workload();
-            persistQueued(WorkloadRecord.first(s.withSubmittedAt(w.submittedAt()), w.team(), w.priorityClass(), w.priority(),
+            writes.persistQueued(WorkloadRecord.first(s.withSubmittedAt(w.submittedAt()), w.team(), w.priorityClass(), w.priority(),
                     w.submittedAt(), WorkloadState.Pending, PendingReason.Queued.name(),
                     "queued: looked at when it reaches the head of its team's queue (the head goes first, also while it waits for a preemption)", now), out);
             g.dirty = true;
             audit(out, record, "SubmitWorkload", target, AuditEvent.ALLOWED);
         } else if (result instanceof SubmitResult.Rejected r) {
             Decision.Reject d = r.decision();
-            persist(WorkloadRecord.first(s, team, null, 0, s.submittedAt() == null ? now : s.submittedAt(),
+            writes.persist(WorkloadRecord.first(s, team, null, 0, s.submittedAt() == null ? now : s.submittedAt(),
                     WorkloadState.Rejected, d.reason().name(), d.message(), now), out);
             observer.rejected(g.cluster, team, d.reason().name());
             audit(out, record, "SubmitWorkload", target, "Rejected: " + d.reason().name() + ": " + d.message());
@@ -546,9 +460,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
     }
 
-    private void onFinished(ConsumerRecord<String, byte[]> record, Outbox out) {
-        WorkloadFinished f = decode(record, WorkloadFinished.class, out);
-        if (f == null || !identified(record, f.workloadId(), out)) return;
+    private void onFinished(ConsumerRecord<String, byte[]> record, WorkloadFinished f, Outbox out) {
+        if (!identified(record, f.workloadId(), out)) return;
         String target = "workload " + f.workloadId();
         String operation = "FinishWorkload";
         WorkloadRecord rec = workloads.get(f.workloadId());
@@ -570,22 +483,21 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
         if (change.outcome() == ChangeResult.Outcome.Retrying) {
             // Not final (taskgov.dev/max-retry): pending again, queued as of the failure, admitted again by the usual rules.
-            persist(rec.retryAfterFailure(PendingReason.RetryAfterFailure.name(), change.message(),
+            writes.persist(rec.retryAfterFailure(PendingReason.RetryAfterFailure.name(), change.message(),
                     g.scheduler.workload(f.workloadId()).orElseThrow().submittedAt()), out);
             g.dirty = true;
             audit(out, record, operation, target, AuditEvent.ALLOWED + " (" + f.outcome() + "): " + change.message());
             return;
         }
         String outcome = f.outcome() == null ? null : f.outcome().name();
-        persist(rec.moveTo(WorkloadState.Finished, outcome, change.message(), clock.instant()), out);
+        writes.persist(rec.moveTo(WorkloadState.Finished, outcome, change.message(), clock.instant()), out);
         observer.finished(g.cluster, rec.team());
         g.dirty = true;
         audit(out, record, operation, target, AuditEvent.ALLOWED + " (" + outcome + ")");
     }
 
-    private void onPreempted(ConsumerRecord<String, byte[]> record, Outbox out) {
-        WorkloadPreempted p = decode(record, WorkloadPreempted.class, out);
-        if (p == null || !identified(record, p.workloadId(), out)) return;
+    private void onPreempted(ConsumerRecord<String, byte[]> record, WorkloadPreempted p, Outbox out) {
+        if (!identified(record, p.workloadId(), out)) return;
         if (p.reason() != null && !p.reason().hasPreemptor()) {
             // This service decided these evictions itself and applied them when it handed them to
             // preemption-service to publish; the workload may be admitted again since, so reading one
@@ -606,122 +518,78 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             LOG.infof("eviction of %s: %s", p.workloadId(), change.message());
             return;
         }
-        persist(rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), change.message(), clock.instant()), out);
+        writes.persist(rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), change.message(), clock.instant()), out);
         g.dirty = true;
     }
 
     /**
-     * Quota records: key = {@code <ClusterArn>#<team>} (null value = deleted) or {@code <ClusterArn>#_scheduler-config};
-     * bare keys belong to the unnamed cluster. A record changes only its own cluster.
+     * Quota records ({@link QuotaRecordTranslator}): key = {@code <ClusterArn>#<team>} (null value = deleted) or
+     * {@code <ClusterArn>#_scheduler-config}; bare keys belong to the unnamed cluster. A record changes only its own
+     * cluster; one that does not translate is dead-lettered with the reason.
      */
     private void readQuotaRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
-        ClusterScopedKey key;
-        try {
-            key = ClusterScopedKey.parse(record.key());
-        } catch (IllegalArgumentException e) {
-            deadLetter(out, record, e.getMessage() + " (on " + record.topic() + ": <ClusterArn>#<team> or <ClusterArn>#"
-                    + ClusterScopedKey.SCHEDULER_CONFIG + ")");
+        Translation<QuotaChange> read = QuotaRecordTranslator.translate(record.key(), record.value());
+        if (read instanceof Translation.Refused<QuotaChange> refused) {
+            deadLetter(out, record, refused);
             return;
         }
-        if (key.isDeclaration()) {
-            deadLetter(out, record, "key: '" + key + "' names a cluster but no team; a quota is keyed <ClusterArn>#<team>");
-            return;
-        }
-        Governed g = cluster(key.cluster());
-        if (key.isSchedulerConfig()) {
-            SchedulerConfig c;
+        QuotaChange change = ((Translation.Translated<QuotaChange>) read).value();
+        Governed g = cluster(change.cluster());
+        if (change instanceof QuotaChange.SchedulerConfigSet set) {
+            g.inputs.setConfig(set.config());
+            if (g.scheduler != null) g.scheduler.applySchedulerConfig(set.config());
+            g.dirty = true;
+        } else if (change instanceof QuotaChange.QuotaRemoved removed) {
+            g.inputs.removeQuota(removed.team());
+            if (g.quotas.remove(removed.team()) != null && g.scheduler != null) g.scheduler.removeQuota(removed.team());
+            g.dirty = true;
+        } else if (change instanceof QuotaChange.QuotaSet set) {
+            g.inputs.putQuota(set.team(), set.request());
+            if (g.scheduler == null) return; // resolved at settle time, when every node is known
             try {
-                c = record.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(EventCodec.tree(record.value()));
-            } catch (ValidationException | EventCodec.EventFormatException e) {
-                deadLetter(out, record, "scheduler config: " + e.getMessage());
-                return;
-            }
-            g.inputs.setConfig(c);
-            if (g.scheduler != null) g.scheduler.applySchedulerConfig(c);
-            g.dirty = true;
-            return;
-        }
-        String team = key.name();
-        if (record.value() == null) {
-            g.inputs.removeQuota(team);
-            if (g.quotas.remove(team) != null && g.scheduler != null) g.scheduler.removeQuota(team);
-            g.dirty = true;
-            return;
-        }
-        JsonNode json;
-        try {
-            json = EventCodec.tree(record.value());
-        } catch (EventCodec.EventFormatException e) {
-            deadLetter(out, record, "unparseable quota JSON: " + e.getMessage());
-            return;
-        }
-        g.inputs.putQuota(team, json);
-        if (g.scheduler == null) return; // parsed at settle time, when every node is known
-        try {
-            TeamQuota q = g.inputs.quota(team);
-            g.quotas.put(q.team(), q);
-            g.scheduler.applyQuota(q);
-            g.dirty = true;
-        } catch (ValidationException e) {
-            if (ClusterInputs.waitsForTopology(e)) {
-                LOG.infof("quota of %s waits for its instance types to appear in the topology: %s", key, e.getMessage());
-            } else {
-                deadLetter(out, record, "quota: " + e.getMessage());
+                TeamQuota q = g.inputs.quota(set.team());
+                g.quotas.put(q.team(), q);
+                g.scheduler.applyQuota(q);
+                g.dirty = true;
+            } catch (ValidationException e) {
+                if (ClusterInputs.waitsForTopology(e)) {
+                    LOG.infof("quota of %s waits for its instance types to appear in the topology: %s", record.key(), e.getMessage());
+                } else {
+                    deadLetter(out, record, "quota: " + e.getMessage());
+                }
             }
         }
     }
 
     /**
-     * Topology records: key = {@code <ClusterArn>#<node>} (bare: the unnamed cluster), null value = node gone;
-     * key = {@code <ClusterArn>}: the cluster's declaration (null value: no longer governed).
+     * Topology records ({@link TopologyRecordTranslator}): key = {@code <ClusterArn>#<node>} (bare: the unnamed
+     * cluster), null value = node gone; key = {@code <ClusterArn>}: the cluster's declaration (null value: no longer
+     * governed). One that does not translate is dead-lettered with the reason.
      */
     private void readNodeRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
-        ClusterScopedKey key;
-        try {
-            key = ClusterScopedKey.parse(record.key());
-        } catch (IllegalArgumentException e) {
-            deadLetter(out, record, e.getMessage() + " (on " + record.topic() + ": <ClusterArn>#<node name>, or <ClusterArn> for a cluster)");
+        Translation<TopologyChange> read = TopologyRecordTranslator.translate(record.key(), record.value());
+        if (read instanceof Translation.Refused<TopologyChange> refused) {
+            deadLetter(out, record, refused);
             return;
         }
-        if (key.isDeclaration()) {
-            if (record.value() == null) {
-                inputs.undeclare(key.cluster());
-                return;
-            }
-            ClusterDeclared d = decode(record, ClusterDeclared.class, out);
-            if (d == null) return;
-            if (d.clusterArn() != null && !d.clusterArn().equals(key.cluster().value())) {
-                deadLetter(out, record, "clusterArn: the declaration names " + d.clusterArn() + " under the key " + key);
-                return;
-            }
-            inputs.declare(key.cluster());
-            cluster(key.cluster());
+        TopologyChange change = ((Translation.Translated<TopologyChange>) read).value();
+        if (change instanceof TopologyChange.Undeclared) {
+            inputs.undeclare(change.cluster());
             return;
         }
-        Governed g = cluster(key.cluster());
-        if (record.value() == null) {
-            g.inputs.removeNode(key.name());
-            if (g.scheduler != null) g.scheduler.removeNode(key.name());
+        if (change instanceof TopologyChange.Declared) {
+            inputs.declare(change.cluster());
+            cluster(change.cluster());
+            return;
+        }
+        Governed g = cluster(change.cluster());
+        if (change instanceof TopologyChange.NodeRemoved removed) {
+            g.inputs.removeNode(removed.name());
+            if (g.scheduler != null) g.scheduler.removeNode(removed.name());
             g.dirty = true;
             return;
         }
-        NodeRecord n = decode(record, NodeRecord.class, out);
-        if (n == null) return;
-        if (!n.violations().isEmpty()) {
-            deadLetter(out, record, String.join("; ", n.violations().stream().map(Object::toString).toList()));
-            return;
-        }
-        Optional<String> misplaced = ClusterInputsByCluster.nodeKeyProblem(key, n);
-        if (misplaced.isPresent()) {
-            deadLetter(out, record, misplaced.get());
-            return;
-        }
-        try {
-            if (n.allocatable() != null) n.allocatable().toResources();
-        } catch (IllegalArgumentException e) {
-            deadLetter(out, record, "allocatable: " + e.getMessage());
-            return;
-        }
+        NodeRecord n = ((TopologyChange.NodeSet) change).node();
         g.inputs.putNode(n);
         if (g.scheduler != null) {
             g.inputs.instanceTypes().values().forEach(g.scheduler::upsertInstanceType);
@@ -733,13 +601,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
 
     /** Quotas depend on instance capacities (Count, ratio defaults): parse again with the current ones. */
     private void reparseQuotas(Governed g, Scheduler target) {
-        g.inputs.quotas((team, e) -> LOG.infof("quota of %s in %s not usable yet: %s", team, g.cluster, e.getMessage())).values().forEach(q -> {
-            if (!q.equals(g.quotas.get(q.team()))) {
-                g.quotas.put(q.team(), q);
-                if (target != null) target.applyQuota(q);
-            }
-        });
+        state.reparseQuotas(g, target);
     }
+
 
     // ------------------------------------------------------------------ decisions
 
@@ -753,9 +617,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             } else if (d instanceof Decision.Evict e) {
                 onEvicted(g, e, out);
             } else if (d instanceof Decision.StayPending p) {
-                update(p.workloadId(), WorkloadState.Pending, p.reason().name(), p.message(), out);
+                writes.update(p.workloadId(), WorkloadState.Pending, p.reason().name(), p.message(), out);
             } else if (d instanceof Decision.Reject r) {
-                update(r.workloadId(), WorkloadState.Rejected, r.reason().name(), r.message(), out);
+                writes.update(r.workloadId(), WorkloadState.Rejected, r.reason().name(), r.message(), out);
                 observer.rejected(g.cluster, r.team(), r.reason().name());
             } else if (d instanceof Decision.PreemptionNeeded n) {
                 onPreemptionNeeded(g, n, out);
@@ -776,9 +640,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             return;
         }
         var event = a.toEvent().withClusterArn(g.cluster.orNull());
-        WorkloadRecord next = rec.admit(a.admittedAt(), ++admissionSeq, event.podSets(), event.borrowed(), "admitted");
+        WorkloadRecord next = rec.admit(a.admittedAt(), ++state.admissionSeq, event.podSets(), event.borrowed(), "admitted");
         out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
-        persist(next, out);
+        writes.persist(next, out);
         observer.admitted(g.cluster, rec.team(), rec.priorityClass(), Duration.between(rec.submittedAt(), a.admittedAt()));
     }
 
@@ -792,7 +656,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         var event = a.toEvent().withClusterArn(g.cluster.orNull());
         WorkloadRecord next = rec.replacePlacement(a.admittedAt(), event.podSets(), WorkloadAdmitted.NODE_REPLACED, a.replacedBecause());
         out.emit(topics.admitted(), a.workloadId(), event, WorkloadAdmitted.TYPE, next.eventId());
-        persist(next, out);
+        writes.persist(next, out);
         observer.clusterChanged(g.cluster, rec.team(), WorkloadAdmitted.NODE_REPLACED);
     }
 
@@ -813,7 +677,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         WorkloadRecord next = rec.moveTo(WorkloadState.Pending, PendingReason.Preempted.name(), message, clock.instant());
         out.emit(topics.preemptionRequested(), e.workloadId(), EvictionDecided.of(e.toEvent().withClusterArn(g.cluster.orNull())),
                 EvictionDecided.TYPE, next.eventId());
-        persist(next, out);
+        writes.persist(next, out);
         observer.clusterChanged(g.cluster, rec.team(), e.victim().reason().name());
     }
 
@@ -828,164 +692,16 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         observer.preemptionRequested(g.cluster, rec.team());
     }
 
-    /**
-     * A workload's new state, reason and message. A new state or reason is written at once; new figures alone (what a
-     * pending workload lacks, with the same reason) at most once per {@link #statusRefresh} per workload: within it the
-     * latest are held ({@link #heldFigures}) and written when it has passed ({@link #writeDueFigures}), while reads
-     * show them at once ({@link #workload}). A waiting workload's figures change with every admission around it; written
-     * each time they were most of the status topic.
-     */
-    private void update(String id, WorkloadState state, String reason, String message, Outbox out) {
-        WorkloadRecord rec = workloads.get(id);
-        if (rec == null) return;
-        if (!rec.differs(state, reason, message)) {
-            dropHeldFigures(id);
-            return;
-        }
-        Instant now = clock.instant();
-        boolean figuresOnly = rec.state() == state && java.util.Objects.equals(rec.reason(), reason);
-        if (figuresOnly && !statusRefresh.isZero()) {
-            Instant due = rec.writtenAt().plus(statusRefresh);
-            if (now.isBefore(due)) {
-                HeldFigures before = heldFigures.put(id, new HeldFigures(message, due));
-                if (before != null) figuresDue.remove(new Expiry(before.due(), id));
-                figuresDue.add(new Expiry(due, id));
-                return;
-            }
-        }
-        dropHeldFigures(id);
-        persist(rec.moveTo(state, reason, message, now), out);
-    }
-
-    /** The latest figures of a workload not yet written, and when they may be. */
-    private record HeldFigures(String message, Instant due) {
-    }
-
-    /** How often a workload's figures alone may be written (taskgov.admission.status-refresh); zero: every change. */
-    private Duration statusRefresh = DEFAULT_STATUS_REFRESH;
-    public static final Duration DEFAULT_STATUS_REFRESH = Duration.ofSeconds(10);
-    private final Map<String, HeldFigures> heldFigures = new HashMap<>();
-    private final java.util.TreeSet<Expiry> figuresDue = new java.util.TreeSet<>();
-
-    /** Sets how often a workload's figures alone may be written (zero: every change at once). */
-    public AdmissionProcessor statusRefresh(Duration refresh) {
-        this.statusRefresh = refresh == null || refresh.isNegative() ? Duration.ZERO : refresh;
-        return this;
-    }
-
-    private void dropHeldFigures(String id) {
-        HeldFigures held = heldFigures.remove(id);
-        if (held != null) figuresDue.remove(new Expiry(held.due(), id));
-    }
-
-    /** Writes the held figures whose refresh has passed, each as its workload's next version. */
-    private void writeDueFigures(Outbox out) {
-        Instant now = clock.instant();
-        while (!figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now)) {
-            Expiry due = figuresDue.pollFirst();
-            HeldFigures held = heldFigures.remove(due.workloadId());
-            WorkloadRecord rec = workloads.get(due.workloadId());
-            if (held == null || rec == null || !rec.differs(rec.state(), rec.reason(), held.message())) continue;
-            persist(rec.moveTo(rec.state(), rec.reason(), held.message(), now), out);
-        }
-    }
-
-    /** The record goes to the changelog and its status to the status topic, in the current transaction. */
-    private void persist(WorkloadRecord rec, Outbox out) {
-        dropHeldFigures(rec.workloadId()); // a new version says what the held figures would have
-        workloads.put(rec.workloadId(), rec);
-        expireLater(rec);
-        out.emit(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
-        out.emit(topics.status(), rec.workloadId(), status(rec), WorkloadStatus.TYPE, rec.eventId());
-    }
-
-    /**
-     * {@link #persist} of a workload just queued, which this batch's decision cycle is likely to admit: both topics are
-     * compacted, so its records are held ({@link Outbox#emitLatest}) and the admission's replace them in the same
-     * transaction. A workload submitted and admitted in one batch has one Admitted record on each, not a Pending one
-     * followed by it (its history still tells both); one that waits has its Pending records sent when the batch ends.
-     */
-    private void persistQueued(WorkloadRecord rec, Outbox out) {
-        dropHeldFigures(rec.workloadId());
-        workloads.put(rec.workloadId(), rec);
-        expireLater(rec);
-        out.emitLatest(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
-        out.emitLatest(topics.status(), rec.workloadId(), status(rec), WorkloadStatus.TYPE, rec.eventId());
-    }
-
-    private static WorkloadStatus status(WorkloadRecord rec) {
-        return new WorkloadStatus(rec.workloadId(), rec.team(), rec.state(), rec.reason(), rec.message(),
-                rec.history().get(rec.history().size() - 1).time(), rec.spec().clusterArn());
-    }
-
-    // ------------------------------------------------------------------ retention
-
-    /**
-     * Forgets every workload whose retention after its end elapsed by the decider's clock, then, while more ended
-     * workloads are held than the retention's bound, the one that ended first ({@link #forget}). Runs on the loop
-     * thread, in the transaction of the batch it ends (or of the settling), like any other decision.
-     */
-    private void forgetExpired(Outbox out) {
-        Instant now = clock.instant();
-        while (!expiries.isEmpty() && (!expiries.first().at().isAfter(now) || retention.overBound(expiries.size()))) {
-            forget(workloads.get(expiries.first().workloadId()), out);
-        }
-    }
-
-    /**
-     * The transition RetentionElapsed: a workload that ended (Finished or Rejected) longer than the retention ago is
-     * forgotten. Tombstones for its changelog record and its status record go out in the current transaction (with
-     * the batch's input offsets), so the changelog, the status topic and memory agree after a crash and rebuild; its
-     * cluster's scheduler forgets the id too (one restored from the changelog never held it). Its id is unknown
-     * afterwards: a submission with it is a new workload.
-     */
-    private void forget(WorkloadRecord rec, Outbox out) {
-        // A submission refused for naming an ungoverned cluster has no scheduler to forget it.
-        Governed g = clusters.get(rec.cluster());
-        String how = g == null || g.scheduler == null ? "its cluster has no scheduler" : g.scheduler.forget(rec.workloadId()).message();
-        workloads.remove(rec.workloadId());
-        Expiry expiry = expiryOf.remove(rec.workloadId());
-        if (expiry != null) expiries.remove(expiry);
-        out.tombstone(topics.changelog(), rec.workloadId());
-        out.tombstone(topics.status(), rec.workloadId());
-        LOG.debugf("workload %s (%s since %s) forgotten: %s", rec.workloadId(), rec.state(), rec.since(), how);
-        out.afterCommit(() -> observer.forgotten(rec.cluster(), rec.team(), rec.state()));
-    }
-
-    /**
-     * An ended workload is queued for the sweep at the end of its retention (in place of its earlier entry, if any); one
-     * that has not ended has no entry.
-     */
-    private void expireLater(WorkloadRecord rec) {
-        Expiry before = expiryOf.remove(rec.workloadId());
-        if (before != null) expiries.remove(before);
-        retention.forgetAt(rec.state(), rec.since()).ifPresent(at -> {
-            Expiry e = new Expiry(at, rec.workloadId());
-            expiries.add(e);
-            expiryOf.put(rec.workloadId(), e);
-        });
-    }
-
     // ------------------------------------------------------------------ helpers
 
+    /** A topology record's value (its key read already); null, after its dead letter, when it is not a {@code type}. */
     private <T> T decode(ConsumerRecord<String, byte[]> record, Class<T> type, Outbox out) {
-        Object routed = routedValue;
-        boolean decodedByHome = routedRecord == record;
-        routedRecord = null;
-        routedValue = null;
-        if (decodedByHome && type.isInstance(routed)) return type.cast(routed);
-        if (record.value() == null) {
-            deadLetter(out, record, UNREADABLE, "the record has no value (a tombstone is not a " + type.getSimpleName() + ")");
+        RecordValue<T> value = RecordValue.of(record, type);
+        if (value instanceof RecordValue.Refused<T> refused) {
+            deadLetter(out, record, refused.category(), refused.reason());
             return null;
         }
-        try {
-            T value = EventCodec.read(record.value(), type);
-            if (value == null) deadLetter(out, record, UNREADABLE, "the value is JSON null, not a " + type.getSimpleName());
-            return value;
-        } catch (EventCodec.EventFormatException e) {
-            deadLetter(out, record, UNREADABLE, "unreadable " + type.getSimpleName() + ": " + e.getMessage());
-            return null;
-        }
+        return ((RecordValue.Read<T>) value).value();
     }
 
     /**
@@ -1012,6 +728,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         return text.length() <= 80 ? text : text.substring(0, 80) + "... (" + text.length() + " characters)";
     }
 
+    /** A record that does not translate: dead-lettered with the translator's reason, counted by its kind. */
+    private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, Translation.Refused<?> refused) {
+        deadLetter(out, record, refused.kind() == Translation.Kind.UNREADABLE ? UNREADABLE : DeadLetterMetrics.Reason.INVALID,
+                refused.reason());
+    }
+
     private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, String reason) {
         deadLetter(out, record, DeadLetterMetrics.Reason.INVALID, reason);
     }
@@ -1034,184 +756,5 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         }
         out.deadLetter(record, reason);
         out.afterCommit(() -> observer.deadLettered(record.topic(), category));
-    }
-
-    /** A recorded workload as its cluster's scheduler restores it: its class's weight now, at its recorded place in the queue. */
-    private Workload toWorkload(Governed g, WorkloadRecord r) {
-        return r.spec().toWorkload(g.inputs.config(), r.queueTime());
-    }
-
-    // ------------------------------------------------------------------ reads (HTTP, metrics)
-
-    /** True while this instance decides and its state is rebuilt (replica mode: once read to the end). */
-    public boolean isReady() {
-        return ready;
-    }
-
-    /** A workload as it is now: its last version, showing figures not yet written ({@link #update}). */
-    public synchronized Optional<WorkloadRecord> workload(String id) {
-        followedWorkloads();
-        WorkloadRecord rec = workloads.get(id);
-        HeldFigures held = rec == null ? null : heldFigures.get(id);
-        return Optional.ofNullable(held == null ? rec : rec.showing(held.message()));
-    }
-
-    /** Records filtered by cluster, team and state (null = any), by id. */
-    public synchronized List<WorkloadRecord> workloads(ClusterArn cluster, String team, WorkloadState state) {
-        followedWorkloads();
-        return workloads.values().stream()
-                .filter(r -> cluster == null || cluster.equals(r.cluster()))
-                .filter(r -> team == null || team.equals(r.team()))
-                .filter(r -> state == null || state == r.state())
-                .sorted(Comparator.comparing(WorkloadRecord::workloadId))
-                .map(r -> {
-                    HeldFigures held = heldFigures.get(r.workloadId());
-                    return held == null ? r : r.showing(held.message());
-                })
-                .toList();
-    }
-
-    /**
-     * A pending workload's estimated start (docs/semantics.md, "Estimated start"); empty in any other state. Not under
-     * the lock: only the copy of the scheduler is taken under it, the forecast runs outside.
-     */
-    public Optional<dev.taskgov.core.estimate.StartEstimate> startEstimate(WorkloadRecord r) {
-        if (r.state() != WorkloadState.Pending) return Optional.empty();
-        return startEstimates.of(r.cluster(), forecastSnapshot(r.cluster(), List.of(r.workloadId())), r.workloadId());
-    }
-
-    /** The estimated starts of a cluster's pending workloads {@code ids} (one forecast shared by all), by id. */
-    public Map<String, dev.taskgov.core.estimate.StartEstimate> startEstimates(ClusterArn cluster, java.util.Collection<String> ids) {
-        return startEstimates.forecast(cluster, forecastSnapshot(cluster, ids)).map(f -> f.estimates()).orElse(Map.of());
-    }
-
-    private synchronized StartEstimates.Snapshot forecastSnapshot(ClusterArn cluster, java.util.Collection<String> ids) {
-        return startEstimates.snapshot(cluster, readScheduler(cluster).orElse(null), workloads.values(), ids);
-    }
-
-    /** A team's pending workloads in queue order, in one cluster. */
-    public synchronized List<WorkloadView> queue(ClusterArn cluster, String team) {
-        Optional<Scheduler> s = readScheduler(cluster);
-        if (s.isEmpty()) return List.of();
-        if (!replica) return s.get().queue(team);
-        // A restored scheduler has not run a cycle: why each one waits is what the decider recorded.
-        return s.get().queue(team).stream().map(v -> {
-            WorkloadRecord r = workloads.get(v.workloadId());
-            return r == null ? v : new WorkloadView(v.workloadId(), v.team(), v.state(), r.reason(), r.message(),
-                    v.priority(), v.submittedAt(), v.admittedAt(), v.placement(), v.borrowed());
-        }).toList();
-    }
-
-    /** The cluster a submission would run in, or why it would be refused ({@link WorkloadCluster}). */
-    public synchronized WorkloadCluster.Result clusterOf(WorkloadSubmitted submission) {
-        return WorkloadCluster.choose(submission.clusterArn(), inputs.governed());
-    }
-
-    /** A dry run in the cluster the submission names (or the only one); an unknown cluster is an error. */
-    public synchronized DryRunResult dryRun(WorkloadSubmitted submission) {
-        WorkloadCluster.Result where = clusterOf(submission);
-        if (where instanceof WorkloadCluster.Refused r) throw new ValidationException(r.violation().field(), r.violation().rule());
-        ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
-        return schedulerFor(c).dryRun(submission.withClusterArn(c.orNull()));
-    }
-
-    /** Validates against the cluster's nodes, quotas and priority classes (and that the cluster is governed). */
-    public synchronized WorkloadValidation.Result validate(WorkloadSubmitted submission) {
-        WorkloadCluster.Result where = clusterOf(submission);
-        if (where instanceof WorkloadCluster.Refused r) {
-            return new WorkloadValidation.Invalid(RejectReason.UnknownCluster, List.of(r.violation()));
-        }
-        ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
-        return WorkloadValidation.validate(submission, schedulerFor(c).validationContext(), clock.instant());
-    }
-
-    /** A governed cluster's scheduler for a read, restored from its records when it has none yet. */
-    private Scheduler schedulerFor(ClusterArn c) {
-        return readScheduler(c).orElseGet(() -> {
-            Governed g = cluster(c);
-            if (g.scheduler == null) g.scheduler = restoreScheduler(g);
-            return g.scheduler;
-        });
-    }
-
-    /**
-     * The workloads the gauges count, in one pass: pending ones per cluster, team and reason, and admitted
-     * (running) ones per cluster and team (Kueue's {@code kueue_admitted_active_workloads}).
-     */
-    public synchronized WorkloadCounts workloadCounts() {
-        Map<ClusterArn, Map<String, Map<String, Long>>> pending = new TreeMap<>();
-        Map<ClusterArn, Map<String, Long>> admitted = new TreeMap<>();
-        followedWorkloads();
-        for (WorkloadRecord r : workloads.values()) {
-            if (!owns(r.cluster())) continue;
-            if (r.state() == WorkloadState.Pending) {
-                pending.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).computeIfAbsent(r.team(), t -> new TreeMap<>())
-                        .merge(r.reason() == null ? "" : r.reason(), 1L, Long::sum);
-            } else if (r.state() == WorkloadState.Admitted) {
-                admitted.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).merge(r.team(), 1L, Long::sum);
-            }
-        }
-        return new WorkloadCounts(pending, admitted);
-    }
-
-    /** @see #workloadCounts() */
-    public record WorkloadCounts(Map<ClusterArn, Map<String, Map<String, Long>>> pendingByTeamAndReason,
-                                 Map<ClusterArn, Map<String, Long>> admittedByTeam) {
-    }
-
-    /**
-     * Runs a read against the scheduler (ledger and config) of each cluster this processor decides for, under the
-     * lock (metrics); nothing when not deciding. (It knows every cluster's quotas and nodes, and decides for its
-     * partition's.)
-     */
-    public synchronized void forEachScheduler(java.util.function.BiConsumer<ClusterArn, Scheduler> read) {
-        clusters.forEach((c, g) -> {
-            if (g.scheduler != null && owns(c)) read.accept(c, g.scheduler);
-        });
-    }
-
-    /** Teams with a quota, in one cluster. */
-    public synchronized List<TeamQuota> quotas(ClusterArn cluster) {
-        Governed g = clusters.get(cluster);
-        return g == null ? List.of() : List.copyOf(g.quotas.values());
-    }
-
-    /** The clusters the deployment governs (declared on the topology topic, or with nodes). */
-    public synchronized java.util.SortedSet<ClusterArn> governed() {
-        return inputs.governed();
-    }
-
-    /** One cluster's summary for {@code GET /clusters}: nodes, capacity, quotas and use; empty when unknown. */
-    public synchronized Optional<ClusterSummary> summary(ClusterArn cluster) {
-        if (!inputs.governed().contains(cluster)) return Optional.empty();
-        Optional<Scheduler> s = readScheduler(cluster); // parses the followed workloads too
-        ClusterInputs in = inputs.of(cluster);
-        Map<String, Long> byState = new TreeMap<>();
-        workloads.values().stream().filter(r -> r.cluster().equals(cluster))
-                .forEach(r -> byState.merge(r.state().name(), 1L, Long::sum));
-        return Optional.of(ClusterSummary.of(cluster, in.nodes(), s.map(Scheduler::ledger).orElse(null),
-                in.config(), byState));
-    }
-
-    /**
-     * One cluster's teams for {@code GET /teams}: the quota figures of each team with a quota ({@link TeamUsage}, the
-     * ledger the gauges read) and the pending workloads by reason of every team, also one without a quota.
-     */
-    public synchronized TeamsInCluster teams(ClusterArn cluster) {
-        List<TeamUsage> usage = readScheduler(cluster).map(s -> TeamUsage.of(s.ledger())).orElse(List.of());
-        Map<String, Map<String, Long>> pending = workloadCounts().pendingByTeamAndReason().getOrDefault(cluster, Map.of());
-        return new TeamsInCluster(usage, pending);
-    }
-
-    /** @see #teams(ClusterArn) */
-    public record TeamsInCluster(List<TeamUsage> usage, Map<String, Map<String, Long>> pendingByTeamAndReason) {
-    }
-
-    static Map<String, ResourceAmounts> amounts(Map<String, Resources> byType) {
-        Map<String, ResourceAmounts> out = new TreeMap<>();
-        byType.forEach((t, r) -> {
-            if (!r.isZero()) out.put(t, ResourceAmounts.of(r));
-        });
-        return out;
     }
 }

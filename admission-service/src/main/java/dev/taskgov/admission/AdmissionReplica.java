@@ -21,8 +21,8 @@ import java.util.Properties;
 /**
  * A read-only copy of admission's state on every instance, so that reads behind a load balancer are answered
  * by whichever replica gets them, decider or not: it follows the decider's committed changelog and the quota and
- * topology topics (read_committed, no consumer group) into an {@link AdmissionProcessor} in replica mode, which
- * never decides. It answers once it has read those topics to their end; from then on it trails the decider by
+ * topology topics (read_committed, no consumer group) into the {@link AdmissionReads} of an {@link AdmissionProcessor}
+ * in replica mode, which never decides. It answers once it has read those topics to their end; from then on it trails the decider by
  * its uncommitted batch and the poll interval.
  */
 public final class AdmissionReplica implements AutoCloseable {
@@ -31,13 +31,13 @@ public final class AdmissionReplica implements AutoCloseable {
 
     private final DeciderTopics topics;
     private final Duration pollTimeout;
-    private final AdmissionProcessor view;
+    private final AdmissionReads view;
     private final TopicFollower<byte[]> follower;
 
     public AdmissionReplica(Properties clientProps, DeciderTopics topics, Duration pollTimeout, Clock clock) {
         this.topics = topics;
         this.pollTimeout = pollTimeout;
-        this.view = new AdmissionProcessor(topics, clock, AdmissionObserver.NONE);
+        this.view = AdmissionProcessor.replica(topics, clock).reads();
         // A failed session leaves a view that no longer follows: unanswered until the next one has caught up.
         this.follower = new TopicFollower<>("admission-replica", () -> CompactedTopicReader.groupless(clientProps),
                 this::follow, view::unfollow);
@@ -48,7 +48,7 @@ public final class AdmissionReplica implements AutoCloseable {
     }
 
     /** The replica's state once it has caught up; empty before (or while it starts over after a failure). */
-    public Optional<AdmissionProcessor> reads() {
+    public Optional<AdmissionReads> reads() {
         return view.isReady() ? Optional.of(view) : Optional.empty();
     }
 

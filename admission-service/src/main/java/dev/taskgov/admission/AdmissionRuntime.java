@@ -78,7 +78,7 @@ public class AdmissionRuntime {
         this.metrics = metrics;
         decider = new AdmissionDecider(settings, Clock.systemUTC(), metrics,
                 finishedRetention(a.finishedRetention(), a.finishedRetentionMax()));
-        metrics.followProcessors(decider::processors);
+        metrics.followProcessors(decider::allReads);
         self[0] = decider;
         decider.start();
     }
@@ -121,9 +121,8 @@ public class AdmissionRuntime {
      * The deciding state of the unnamed cluster (a deployment whose records name no cluster) when this instance owns
      * its partition; empty when another instance does (or while this one rebuilds it).
      */
-    public java.util.Optional<AdmissionProcessor> decider() {
-        return decider == null ? java.util.Optional.empty() : decider.processor() == null ? java.util.Optional.empty()
-                : java.util.Optional.of(decider.processor());
+    public java.util.Optional<AdmissionReads> decider() {
+        return decider == null ? java.util.Optional.empty() : java.util.Optional.ofNullable(decider.reads());
     }
 
     /**
@@ -133,9 +132,9 @@ public class AdmissionRuntime {
      * another instance (or another partition) decides for is answered here too, trailing its decider by the open
      * batch and one poll.
      */
-    public java.util.Optional<AdmissionProcessor> reads() {
+    public java.util.Optional<AdmissionReads> reads() {
         if (decider != null && decider.inputPartitions() == 1) {
-            java.util.Optional<AdmissionProcessor> own = decider.processors().stream().findFirst();
+            java.util.Optional<AdmissionReads> own = decider.allReads().stream().findFirst();
             if (own.isPresent()) return own;
         }
         return replica == null ? java.util.Optional.empty() : replica.reads();

@@ -28,7 +28,7 @@ import java.util.function.Function;
 /**
  * The read side's estimated starts (docs/semantics.md, "Estimated start"): one {@link StartForecast} per cluster, shared
  * by every pending workload and kept until the state changes. Only the copy of the scheduler is made under the
- * processor's lock ({@link #snapshot}); the simulation runs outside it, so that a forecast of a deep queue (seconds at
+ * state's lock ({@link #snapshot}); the simulation runs outside it, so that a forecast of a deep queue (seconds at
  * 10,000 pending) never holds up deciding. A changed state is forecast again at most once per {@code refresh} (or five
  * times what the last forecast took, if longer), in the background while readers keep the last forecast; a workload the last forecast does not know (submitted since) waits
  * for a new one at once.
@@ -73,18 +73,18 @@ public final class StartEstimates {
     }
 
     /**
-     * Taken under the processor's lock: the key of the state, and the copy to forecast it from when a new forecast is
+     * Taken under the state's lock: the key of the state, and the copy to forecast it from when a new forecast is
      * due ({@code background}: made while the read keeps the last one); no copy when the last forecast serves.
      */
     public record Snapshot(Key key, StartForecast.Prepared copy, boolean background) {
     }
 
     /**
-     * Under the processor's lock: what a read of {@code workloadIds} gets. The last forecast while it is of this state,
+     * Under the state's lock: what a read of {@code workloadIds} gets. The last forecast while it is of this state,
      * or young and knows them; else a copy to forecast from, now when the last forecast does not know them (or there
      * is none), else in the background.
      *
-     * @param records the processor's records (every cluster's)
+     * @param records the state's records (every cluster's)
      */
     Snapshot snapshot(ClusterArn cluster, Scheduler scheduler, Collection<WorkloadRecord> records, Collection<String> workloadIds) {
         if (scheduler == null) return null;
@@ -124,7 +124,7 @@ public final class StartEstimates {
         };
     }
 
-    /** The forecast a read gets (outside the processor's lock), as {@link #snapshot} decided. */
+    /** The forecast a read gets (outside the state's lock), as {@link #snapshot} decided. */
     Optional<StartForecast> forecast(ClusterArn cluster, Snapshot s) {
         if (s == null) return Optional.empty();
         Cached cached = forecasts.get(cluster);

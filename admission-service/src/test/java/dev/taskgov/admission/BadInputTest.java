@@ -80,7 +80,7 @@ class BadInputTest {
             assertThat(byKey.get("bad-3").reason()).contains("workloadId");
             assertThat(byKey.get("tombstone").value()).isNull();
 
-            List<WorkloadRecord> good = d.processor().workloads(null, "team-a", null);
+            List<WorkloadRecord> good = d.reads().workloads(null, "team-a", null);
             assertThat(good).hasSize(50).allMatch(r -> r.state() == WorkloadState.Admitted);
         }
     }
@@ -108,7 +108,7 @@ class BadInputTest {
             c.awaitQuiet(d);
 
             Map<String, String> reasons = new HashMap<>();
-            for (WorkloadRecord r : d.processor().workloads(null, null, null)) reasons.put(r.workloadId(), r.state() + "/" + r.reason());
+            for (WorkloadRecord r : d.reads().workloads(null, null, null)) reasons.put(r.workloadId(), r.state() + "/" + r.reason());
             assertThat(reasons).containsEntry("unknown-team", "Rejected/UnknownTeam")
                     .containsEntry("unknown-type", "Rejected/UnknownInstanceType")
                     .containsEntry("negative-count", "Rejected/InvalidWorkload")
@@ -116,7 +116,7 @@ class BadInputTest {
                     .containsEntry("both-topologies", "Rejected/InvalidWorkload")
                     .containsEntry("unknown-class", "Rejected/UnknownPriorityClass")
                     .containsEntry("fine", "Admitted/null");
-            assertThat(d.processor().workload("negative-count").orElseThrow().message()).contains("podSets[0].count");
+            assertThat(d.reads().workload("negative-count").orElseThrow().message()).contains("podSets[0].count");
             assertThat(c.readAll(c.topics.deadLetter())).isEmpty();
             JsonNode status = tree(c.readAll(c.topics.status()).stream().filter(r -> r.key().equals("too-big")).reduce((a, b) -> b).orElseThrow());
             assertThat(status.get("state").asText()).isEqualTo("Rejected");
@@ -145,7 +145,7 @@ class BadInputTest {
             WorkloadAdmitted a = EventCodec.read(admitted.get(0).value(), WorkloadAdmitted.class);
             assertThat(a.podSets().get(0).nodes().stream().mapToInt(WorkloadAdmitted.NodeCount::count).sum())
                     .as("the first submission counts").isEqualTo(2);
-            WorkloadRecord r = d.processor().workload("same").orElseThrow();
+            WorkloadRecord r = d.reads().workload("same").orElseThrow();
             assertThat(r.state()).isEqualTo(WorkloadState.Finished);
             assertThat(r.history().stream().map(h -> h.state().name()).toList())
                     .isEqualTo(List.of("Pending", "Admitted", "Finished"));
@@ -162,7 +162,7 @@ class BadInputTest {
     }
 
     private static JsonNode tree(ConsumerRecord<String, byte[]> r) {
-        return EventCodec.tree(r.value());
+        return EventCodec.read(r.value(), JsonNode.class);
     }
 
     @SuppressWarnings("unused")

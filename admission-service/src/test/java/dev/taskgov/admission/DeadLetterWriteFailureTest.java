@@ -63,7 +63,7 @@ class DeadLetterWriteFailureTest {
             refused.close();
             AdmissionDecider fixed = c.startDecider(Clock.systemUTC()); // the same group, a writable dead-letter topic
             await().atMost(Duration.ofMinutes(2)).until(() -> fixed.isDecider()
-                    && fixed.processor().workload("good").map(r -> r.state() == WorkloadState.Admitted).orElse(false));
+                    && fixed.reads().workload("good").map(r -> r.state() == WorkloadState.Admitted).orElse(false));
             await().atMost(Duration.ofMinutes(1)).until(() -> !c.readAll(t.deadLetter()).isEmpty());
             DeadLetter letter = EventCodec.read(c.readAll(t.deadLetter()).get(0).value(), DeadLetter.class);
             assertThat(letter.key()).isEqualTo("not-json");

@@ -45,7 +45,7 @@ class DeciderAuditTest {
                 c.publish(teamA, "audited-own", Fixtures.workload("audited-own", "team-a", 1, at), true);
                 c.publish(teamA, "audited-forged", Fixtures.workload("audited-forged", "team-b", 1, at), true);
                 c.publish(c.topics.submitted(), "audited-shared", Fixtures.workload("audited-shared", "team-b", 1, at), true);
-                await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> assertThat(d.isDecider() ? d.processor().workload("audited-own") : java.util.Optional.empty())
+                await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> assertThat(d.isDecider() ? d.reads().workload("audited-own") : java.util.Optional.empty())
                         .hasValueSatisfying(w -> assertThat(w.state()).isEqualTo(WorkloadState.Admitted)));
                 c.publish(c.topics.finished(), "audited-own", new WorkloadFinished("audited-own", at.plusSeconds(60),
                         WorkloadFinished.Outcome.Succeeded), true);

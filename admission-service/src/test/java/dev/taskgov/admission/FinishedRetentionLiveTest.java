@@ -38,17 +38,17 @@ class FinishedRetentionLiveTest {
 
             send(c, c.topics.submitted(), "w-done", Fixtures.workload("w-done", "team-a", 2, T0));
             c.awaitQuiet(first);
-            assertThat(first.processor().workload("w-done")).get().extracting(WorkloadRecord::state).isEqualTo(WorkloadState.Admitted);
+            assertThat(first.reads().workload("w-done")).get().extracting(WorkloadRecord::state).isEqualTo(WorkloadState.Admitted);
             send(c, c.topics.finished(), "w-done", new WorkloadFinished("w-done", T0, WorkloadFinished.Outcome.Succeeded));
             c.awaitQuiet(first);
-            assertThat(first.processor().workload("w-done")).get().extracting(WorkloadRecord::state).isEqualTo(WorkloadState.Finished);
+            assertThat(first.reads().workload("w-done")).get().extracting(WorkloadRecord::state).isEqualTo(WorkloadState.Finished);
 
             // 59 minutes later (the next batch looks): still described, listed, on both topics.
             clock.advance(Duration.ofMinutes(59));
             send(c, c.topics.submitted(), "w-later", Fixtures.workload("w-later", "team-a", 1, T0));
             c.awaitQuiet(first);
-            assertThat(first.processor().workload("w-done")).get().extracting(WorkloadRecord::state).isEqualTo(WorkloadState.Finished);
-            assertThat(first.processor().workloads(null, "team-a", WorkloadState.Finished)).extracting(WorkloadRecord::workloadId)
+            assertThat(first.reads().workload("w-done")).get().extracting(WorkloadRecord::state).isEqualTo(WorkloadState.Finished);
+            assertThat(first.reads().workloads(null, "team-a", WorkloadState.Finished)).extracting(WorkloadRecord::workloadId)
                     .containsExactly("w-done");
             assertThat(latestIsTombstone(c, c.topics.changelog(), "w-done")).as("changelog record kept").isFalse();
             assertThat(latestIsTombstone(c, c.topics.status(), "w-done")).as("status record kept").isFalse();
@@ -58,8 +58,8 @@ class FinishedRetentionLiveTest {
             clock.advance(Duration.ofMinutes(2));
             send(c, c.topics.submitted(), "w-trigger", Fixtures.workload("w-trigger", "team-a", 1, T0));
             c.awaitQuiet(first);
-            assertThat(first.processor().workload("w-done")).isEmpty();
-            assertThat(first.processor().workloads(null, null, null)).extracting(WorkloadRecord::workloadId)
+            assertThat(first.reads().workload("w-done")).isEmpty();
+            assertThat(first.reads().workloads(null, null, null)).extracting(WorkloadRecord::workloadId)
                     .containsExactly("w-later", "w-trigger");
             assertThat(latestIsTombstone(c, c.topics.changelog(), "w-done")).as("changelog tombstone, read_committed").isTrue();
             assertThat(latestIsTombstone(c, c.topics.status(), "w-done")).as("status tombstone, read_committed").isTrue();
@@ -72,14 +72,14 @@ class FinishedRetentionLiveTest {
             assertThat(c.readAll(c.topics.submitted())).extracting(ConsumerRecord::key).contains("w-done");
             AdmissionDecider rebuilt = c.startDecider(clock, forgotten, ONE_HOUR);
             c.awaitQuiet(rebuilt);
-            assertThat(rebuilt.processor().workload("w-done")).isEmpty();
-            assertThat(rebuilt.processor().workloads(null, null, null)).extracting(WorkloadRecord::workloadId)
+            assertThat(rebuilt.reads().workload("w-done")).isEmpty();
+            assertThat(rebuilt.reads().workloads(null, null, null)).extracting(WorkloadRecord::workloadId)
                     .containsExactly("w-later", "w-trigger");
 
             // The id submitted again: a new workload, with a history of its own, admitted by the usual rules.
             send(c, c.topics.submitted(), "w-done", Fixtures.workload("w-done", "team-a", 1, T0.plusSeconds(7200)));
             c.awaitQuiet(rebuilt);
-            WorkloadRecord again = rebuilt.processor().workload("w-done").orElseThrow();
+            WorkloadRecord again = rebuilt.reads().workload("w-done").orElseThrow();
             assertThat(again.state()).isEqualTo(WorkloadState.Admitted);
             assertThat(again.history()).extracting(WorkloadRecord.Condition::state)
                     .containsExactly(WorkloadState.Pending, WorkloadState.Admitted);
@@ -101,12 +101,12 @@ class FinishedRetentionLiveTest {
                 send(c, event instanceof WorkloadFinished ? c.topics.finished() : c.topics.submitted(), "w-idle", event);
                 c.awaitQuiet(decider);
             }
-            assertThat(decider.processor().workload("w-idle")).get().extracting(WorkloadRecord::state).isEqualTo(WorkloadState.Finished);
+            assertThat(decider.reads().workload("w-idle")).get().extracting(WorkloadRecord::state).isEqualTo(WorkloadState.Finished);
 
             // Nothing more is sent: the decider's own clock passing the hour is enough.
             clock.advance(Duration.ofMinutes(61));
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                assertThat(decider.processor().workload("w-idle")).isEmpty();
+                assertThat(decider.reads().workload("w-idle")).isEmpty();
                 assertThat(latestIsTombstone(c, c.topics.changelog(), "w-idle")).as("changelog tombstone, read_committed").isTrue();
                 assertThat(latestIsTombstone(c, c.topics.status(), "w-idle")).as("status tombstone, read_committed").isTrue();
             });
@@ -136,7 +136,7 @@ class FinishedRetentionLiveTest {
             }
 
             // Two ended are held at most: the one that ended first is gone, tombstoned; the running one stays.
-            assertThat(decider.processor().workloads(null, null, null)).extracting(WorkloadRecord::workloadId)
+            assertThat(decider.reads().workloads(null, null, null)).extracting(WorkloadRecord::workloadId)
                     .containsExactlyInAnyOrder("w-running", "w-second", "w-third");
             assertThat(latestIsTombstone(c, c.topics.changelog(), "w-first")).as("changelog tombstone, read_committed").isTrue();
             assertThat(latestIsTombstone(c, c.topics.status(), "w-first")).as("status tombstone, read_committed").isTrue();
@@ -147,7 +147,7 @@ class FinishedRetentionLiveTest {
             decider.close();
             AdmissionDecider rebuilt = c.startDecider(clock, forgotten, hourButTwo);
             c.awaitQuiet(rebuilt);
-            assertThat(rebuilt.processor().workloads(null, null, null)).extracting(WorkloadRecord::workloadId)
+            assertThat(rebuilt.reads().workloads(null, null, null)).extracting(WorkloadRecord::workloadId)
                     .containsExactlyInAnyOrder("w-running", "w-second", "w-third");
             assertThat(forgotten.count.get()).isEqualTo(1);
             assertThat(c.readAll(c.topics.deadLetter())).isEmpty();

@@ -73,7 +73,7 @@ class LatestRecordPerTransactionTest {
             }
 
             // the one record of a workload admitted at once still tells that it was queued first
-            WorkloadRecord admittedAtOnce = decider.processor().workload("w-5").orElseThrow();
+            WorkloadRecord admittedAtOnce = decider.reads().workload("w-5").orElseThrow();
             assertThat(admittedAtOnce.history()).extracting(WorkloadRecord.Condition::state).containsExactly(Pending, Admitted);
             assertThat(c.readAll(c.topics.deadLetter())).isEmpty();
         }

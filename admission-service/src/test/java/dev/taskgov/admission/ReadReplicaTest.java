@@ -42,22 +42,22 @@ class ReadReplicaTest {
             c.publish(c.topics.submitted(), "fits", Fixtures.workload("fits", "team-a", 12, t0), true);
             c.publish(c.topics.submitted(), "waits", Fixtures.workload("waits", "team-a", 8, t0.plusSeconds(1)), true);
             await().atMost(Duration.ofMinutes(1)).until(() ->
-                    decider.processor().workload("waits").map(r -> r.state() == WorkloadState.Pending && r.reason() != null
+                    decider.reads().workload("waits").map(r -> r.state() == WorkloadState.Pending && r.reason() != null
                             && !r.reason().equals("Queued")).orElse(false));
             assertThat(standby.decidesDefaultCluster()).as("the other instance does not decide for this cluster").isFalse();
 
             // The standby's joining makes the group rebalance: the decider gives its partition up and takes it back,
             // rebuilding its state from the changelog meanwhile, so its records are read once it decides again.
             await().atMost(Duration.ofMinutes(1)).until(() -> decider.isDecider()
-                    && decider.processor().workload("fits").isPresent() && decider.processor().workload("waits").isPresent());
-            WorkloadRecord admitted = decider.processor().workload("fits").orElseThrow();
-            WorkloadRecord pending = decider.processor().workload("waits").orElseThrow();
+                    && decider.reads().workload("fits").isPresent() && decider.reads().workload("waits").isPresent());
+            WorkloadRecord admitted = decider.reads().workload("fits").orElseThrow();
+            WorkloadRecord pending = decider.reads().workload("waits").orElseThrow();
             await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
-                AdmissionProcessor reads = replica.reads().orElseThrow();
+                AdmissionReads reads = replica.reads().orElseThrow();
                 assertThat(reads.workload("fits")).contains(admitted);
                 assertThat(reads.workload("waits")).contains(pending);
             });
-            AdmissionProcessor reads = replica.reads().orElseThrow();
+            AdmissionReads reads = replica.reads().orElseThrow();
             assertThat(reads.workloads(null, "team-a", null)).extracting(WorkloadRecord::workloadId).containsExactly("fits", "waits");
             List<WorkloadView> queue = reads.queue(dev.taskgov.core.cluster.ClusterArn.UNNAMED, "team-a");
             assertThat(queue).extracting(WorkloadView::workloadId).containsExactly("waits");
@@ -65,7 +65,7 @@ class ReadReplicaTest {
             assertThat(queue.get(0).message()).isEqualTo(pending.message());
             DryRunResult probe = reads.dryRun(Fixtures.workload("probe", "team-a", 4, t0.plusSeconds(2)));
             assertThat(probe.verdict()).as("4 accelerators are free on the replica's view too")
-                    .isEqualTo(decider.processor().dryRun(Fixtures.workload("probe", "team-a", 4, t0.plusSeconds(2))).verdict())
+                    .isEqualTo(decider.reads().dryRun(Fixtures.workload("probe", "team-a", 4, t0.plusSeconds(2))).verdict())
                     .isEqualTo(DryRunResult.Verdict.Admitted);
 
             decider.close(); // the other instance takes the cluster over; the replica goes on answering with the same state
@@ -76,7 +76,7 @@ class ReadReplicaTest {
             c.publish(c.topics.finished(), "fits", new dev.taskgov.core.events.WorkloadFinished("fits", t0.plusSeconds(3),
                     dev.taskgov.core.events.WorkloadFinished.Outcome.Succeeded), true);
             await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
-                AdmissionProcessor later = replica.reads().orElseThrow();
+                AdmissionReads later = replica.reads().orElseThrow();
                 assertThat(later.workload("fits")).map(WorkloadRecord::state).contains(WorkloadState.Finished);
                 assertThat(later.workload("waits")).map(WorkloadRecord::state).contains(WorkloadState.Admitted);
                 assertThat(later.workloads(null, "team-a", WorkloadState.Admitted)).extracting(WorkloadRecord::workloadId)

@@ -90,8 +90,8 @@ class RestartMidBurstTest {
 
             // The group may still move the default cluster's partition between the two after they were found quiet:
             // ask whichever decides it now (the state is the changelog's either way).
-            AdmissionProcessor owner = await().atMost(Duration.ofMinutes(2)).until(
-                    () -> java.util.stream.Stream.of(last, waiting, replacement).distinct().map(AdmissionDecider::processor)
+            AdmissionReads owner = await().atMost(Duration.ofMinutes(2)).until(
+                    () -> java.util.stream.Stream.of(last, waiting, replacement).distinct().map(AdmissionDecider::reads)
                             .filter(java.util.Objects::nonNull).findFirst().orElse(null), java.util.Objects::nonNull);
             assertThat(owner.workloads(null, null, WorkloadState.Admitted)).hasSize(600);
             assertThat(owner.workloads(null, null, WorkloadState.Pending)).hasSize(400);

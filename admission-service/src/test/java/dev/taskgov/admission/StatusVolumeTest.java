@@ -51,7 +51,7 @@ class StatusVolumeTest {
                     c.publish(c.topics.finished(), "b-" + i, new WorkloadFinished("b-" + i, T0.plusSeconds(2), WorkloadFinished.Outcome.Succeeded), true);
                     c.awaitQuiet(decider);
                 }
-                String read = decider.processor().workload("a-wait").orElseThrow().message();
+                String read = decider.reads().workload("a-wait").orElseThrow().message();
                 c.publish(c.topics.finished(), "b-3", new WorkloadFinished("b-3", T0.plusSeconds(3), WorkloadFinished.Outcome.Succeeded), true);
                 await().atMost(Duration.ofMinutes(1)).until(() -> statusesOf(c, "a-wait").stream().anyMatch(x -> x.state() == WorkloadState.Admitted));
                 return new Story(statusesOf(c, "a-wait"), read);
@@ -105,7 +105,7 @@ class StatusVolumeTest {
                 c.awaitQuiet(decider);
                 c.publish(c.topics.finished(), "b-0", new WorkloadFinished("b-0", T0.plusSeconds(2), WorkloadFinished.Outcome.Succeeded), true);
                 c.awaitQuiet(decider);
-                String current = decider.processor().workload("a-wait").orElseThrow().message();
+                String current = decider.reads().workload("a-wait").orElseThrow().message();
                 // nothing else happens: the loop wakes for the held figures by itself once the refresh has passed
                 await().atMost(Duration.ofSeconds(30)).until(() -> statusesOf(c, "a-wait").size() == 2);
                 List<WorkloadStatus> statuses = statusesOf(c, "a-wait");

@@ -85,16 +85,16 @@ class StrictContractTest {
             });
 
             // none of them became a workload; the long id is not echoed whole in the reason
-            assertThat(d.processor().workloads(null, null, null).stream().map(WorkloadRecord::workloadId))
+            assertThat(d.reads().workloads(null, null, null).stream().map(WorkloadRecord::workloadId))
                     .containsExactlyInAnyOrder("never-fits", "fits");
             assertThat(byValue.get(new String(refused.get("long-id").value(), StandardCharsets.UTF_8)).reason()).hasSizeLessThan(1_000);
 
-            WorkloadRecord never = d.processor().workload("never-fits").orElseThrow();
+            WorkloadRecord never = d.reads().workload("never-fits").orElseThrow();
             assertThat(never.state()).isEqualTo(WorkloadState.Pending);
             assertThat(never.reason()).isEqualTo("Inadmissible");
             assertThat(never.message()).contains("asks for 800000 accelerators of " + Fixtures.TYPE,
                     "team team-a may hold at most 16 nominal + ", "nodes offer 32");
-            assertThat(d.processor().workload("fits").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
+            assertThat(d.reads().workload("fits").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
         }
     }
 
@@ -107,8 +107,8 @@ class StrictContractTest {
             c.publish(c.topics.submitted(), null, w, false);
             c.publish(c.topics.submitted(), "keyed", Fixtures.workload("keyed", "team-a", 1, AT), false);
             c.awaitQuiet(d);
-            assertThat(d.processor().workload("keyless").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
-            assertThat(d.processor().workload("keyed").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
+            assertThat(d.reads().workload("keyless").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
+            assertThat(d.reads().workload("keyed").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
             assertThat(c.readAll(c.topics.deadLetter())).isEmpty();
         }
     }

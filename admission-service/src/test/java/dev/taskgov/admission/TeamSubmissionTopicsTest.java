@@ -43,8 +43,8 @@ class TeamSubmissionTopicsTest {
 
             await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> {
                 assertThat(d.isDecider()).isTrue();
-                assertThat(d.processor().workload("own")).hasValueSatisfying(w -> assertThat(w.state()).isEqualTo(WorkloadState.Admitted));
-                assertThat(d.processor().workload("late")).hasValueSatisfying(w -> assertThat(w.state()).isEqualTo(WorkloadState.Admitted));
+                assertThat(d.reads().workload("own")).hasValueSatisfying(w -> assertThat(w.state()).isEqualTo(WorkloadState.Admitted));
+                assertThat(d.reads().workload("late")).hasValueSatisfying(w -> assertThat(w.state()).isEqualTo(WorkloadState.Admitted));
             });
             // The forged one may first be forwarded to its cluster's partition of the topic, and refused there.
             await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
@@ -56,7 +56,7 @@ class TeamSubmissionTopicsTest {
                     assertThat(l.reason()).contains("must be for team team-a", "hyperpod-ns-team-b");
                 });
             });
-            assertThat(d.processor().workload("forged")).isEmpty();
+            assertThat(d.reads().workload("forged")).isEmpty();
         }
     }
 }

@@ -65,7 +65,7 @@ class WarmStandbyTest {
             assertThat(taken).isSameAs(standby);
             assertThat(standby.warmTakeovers()).as("taken over from the warm standby, not rebuilt").isGreaterThan(warmBefore);
             Map<String, WorkloadRecord> rebuilt = rebuildFromChangelog(c, new PartitionScope(home, standby.inputPartitions()));
-            Map<String, WorkloadRecord> held = byId(standby.processor().workloads(ClusterArn.UNNAMED, null, null));
+            Map<String, WorkloadRecord> held = byId(standby.reads().workloads(ClusterArn.UNNAMED, null, null));
             assertThat(held).isEqualTo(rebuilt);
             assertThat(held).hasSize(WORKLOADS);
             assertThat(held.values().stream().collect(Collectors.groupingBy(WorkloadRecord::state, Collectors.counting())))

@@ -33,7 +33,7 @@ class WorkloadIdentityLiveTest {
             // team-a takes an id that looks like team-b's
             c.publish(c.topics.submitted(), "team-b-train-7", Fixtures.workload("team-b-train-7", "team-a", 1, CLIENT_TIME), true);
             c.awaitQuiet(d);
-            WorkloadRecord before = d.processor().workload("team-b-train-7").orElseThrow();
+            WorkloadRecord before = d.reads().workload("team-b-train-7").orElseThrow();
 
             c.publish(c.topics.submitted(), "team-b-train-7", Fixtures.workload("team-b-train-7", "team-b", 4, CLIENT_TIME), true);
             // the owner resubmitting its own id changes nothing, as before, and is no dead letter
@@ -48,7 +48,7 @@ class WorkloadIdentityLiveTest {
             assertThat(letters.get(0).key()).isEqualTo("team-b-train-7");
             assertThat(letters.get(0).value()).contains("hyperpod-ns-team-b");
 
-            WorkloadRecord after = d.processor().workload("team-b-train-7").orElseThrow();
+            WorkloadRecord after = d.reads().workload("team-b-train-7").orElseThrow();
             assertThat(after.team()).isEqualTo("team-a");
             assertThat(after.state()).isEqualTo(WorkloadState.Admitted);
             assertThat(after.submittedAt()).isEqualTo(before.submittedAt());
@@ -56,7 +56,7 @@ class WorkloadIdentityLiveTest {
             List<WorkloadAdmitted> admitted = c.readAll(c.topics.admitted()).stream()
                     .map(r -> EventCodec.read(r.value(), WorkloadAdmitted.class)).toList();
             assertThat(admitted).singleElement().satisfies(a -> assertThat(a.team()).isEqualTo("team-a"));
-            assertThat(d.processor().workloads(null, "team-b", null)).isEmpty();
+            assertThat(d.reads().workloads(null, "team-b", null)).isEmpty();
         }
     }
 
@@ -75,30 +75,30 @@ class WorkloadIdentityLiveTest {
                     Instant.parse("2001-01-01T00:00:00Z")), true);
             c.awaitQuiet(d);
 
-            List<String> queue = d.processor().queue(ClusterArn.UNNAMED, "team-a").stream().map(WorkloadView::workloadId).toList();
+            List<String> queue = d.reads().queue(ClusterArn.UNNAMED, "team-a").stream().map(WorkloadView::workloadId).toList();
             assertThat(queue).containsExactly("a-first", "a-early");
-            WorkloadRecord early = d.processor().workload("a-early").orElseThrow();
+            WorkloadRecord early = d.reads().workload("a-early").orElseThrow();
             assertThat(early.submittedAt()).isAfterOrEqualTo(firstReceived.minusSeconds(1));
             assertThat(early.spec().clientSubmittedAt()).isEqualTo(Instant.parse("2001-01-01T00:00:00Z"));
             assertThat(early.spec().submittedAt()).isEqualTo(early.submittedAt());
             Instant stamped = early.submittedAt();
-            Instant firstStamped = d.processor().workload("a-first").orElseThrow().submittedAt();
+            Instant firstStamped = d.reads().workload("a-first").orElseThrow().submittedAt();
             assertThat(firstStamped).isBefore(stamped);
 
             // a decider that restarts rebuilds from its changelog: the stamped times, not new ones
             d.close();
             AdmissionDecider restarted = c.startDecider(Clock.systemUTC());
             c.awaitQuiet(restarted);
-            assertThat(restarted.processor().workload("a-early").orElseThrow().submittedAt()).isEqualTo(stamped);
-            assertThat(restarted.processor().workload("a-first").orElseThrow().submittedAt()).isEqualTo(firstStamped);
-            assertThat(restarted.processor().queue(ClusterArn.UNNAMED, "team-a").stream().map(WorkloadView::workloadId))
+            assertThat(restarted.reads().workload("a-early").orElseThrow().submittedAt()).isEqualTo(stamped);
+            assertThat(restarted.reads().workload("a-first").orElseThrow().submittedAt()).isEqualTo(firstStamped);
+            assertThat(restarted.reads().queue(ClusterArn.UNNAMED, "team-a").stream().map(WorkloadView::workloadId))
                     .containsExactly("a-first", "a-early");
 
             c.publish(c.topics.finished(), "a-running", new WorkloadFinished("a-running", Instant.now(),
                     WorkloadFinished.Outcome.Succeeded), true);
             c.awaitQuiet(restarted);
-            assertThat(restarted.processor().workload("a-first").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
-            assertThat(restarted.processor().workload("a-early").orElseThrow().state()).isEqualTo(WorkloadState.Pending);
+            assertThat(restarted.reads().workload("a-first").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
+            assertThat(restarted.reads().workload("a-early").orElseThrow().state()).isEqualTo(WorkloadState.Pending);
         }
     }
 }

@@ -133,13 +133,18 @@ final class ExactlyOnceFloor {
     }
 
     /** Answers each record read with one record on each output topic, and decides nothing. */
-    private static final class Echo implements TransactionalLoop.Processor {
+    private static final class Echo implements TransactionalLoop.Processor<Long> {
+        @Override
+        public Long decode(ConsumerRecord<String, byte[]> record) {
+            return record.offset();
+        }
+
         @Override
         public void rebuild(Properties clientProps, Duration timeout) {
         }
 
         @Override
-        public void restoreSide(ConsumerRecord<String, byte[]> record) {
+        public void restoreSide(ConsumerRecord<String, byte[]> record, Long offset) {
         }
 
         @Override
@@ -147,8 +152,8 @@ final class ExactlyOnceFloor {
         }
 
         @Override
-        public void apply(ConsumerRecord<String, byte[]> record, Outbox outbox) {
-            Map<String, Object> answer = Map.of("offset", record.offset());
+        public void apply(ConsumerRecord<String, byte[]> record, Long offset, Outbox outbox) {
+            Map<String, Object> answer = Map.of("offset", offset);
             outbox.emit(OUT, record.key(), answer, TYPE, record.key() + ":out");
             for (String topic : ALSO) outbox.emit(topic, record.key(), answer, TYPE, record.key() + ":" + topic);
         }

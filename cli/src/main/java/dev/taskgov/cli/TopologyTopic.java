@@ -1,7 +1,8 @@
 package dev.taskgov.cli;
 
-import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.NodeTranslator;
+import dev.taskgov.core.events.Translation;
 import dev.taskgov.service.support.CompactedTopicReader;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
@@ -27,7 +28,13 @@ final class TopologyTopic {
         p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
         try {
             byte[] latest = CompactedTopicReader.latestByKey(p, TOPIC, Duration.ofSeconds(30)).get(key);
-            return latest == null ? Optional.empty() : Optional.of(EventCodec.read(latest, NodeRecord.class));
+            if (latest == null) return Optional.empty();
+            // read as every service reads it: a record they refuse is not a node to change
+            Translation<NodeRecord> read = NodeTranslator.translate(latest);
+            if (read instanceof Translation.Refused<NodeRecord> refused) {
+                throw CliException.failed("the record of " + key + " on " + TOPIC + " is not a node every service reads: " + refused.reason());
+            }
+            return Optional.of(((Translation.Translated<NodeRecord>) read).value());
         } catch (org.apache.kafka.common.KafkaException e) {
             throw CliException.failed("cannot read Kafka topic " + TOPIC + " at " + client.getProperty("bootstrap.servers") + " (" + e.getMessage()
                     + "); is the broker up, or set --kafka-bootstrap / TASKGOV_KAFKA_BOOTSTRAP (and the login: --kafka-config)");

@@ -63,7 +63,7 @@ class ClusterChangesLiveTest {
             // its node fails: the 8 pods move to the one free node
             live.publish(t.topology(), first, FlatCluster.node(FlatCluster.nodeIndex(first), false));
             live.awaitQuiet();
-            WorkloadRecord a1 = decider.processor().workload("a-1").orElseThrow();
+            WorkloadRecord a1 = decider.reads().workload("a-1").orElseThrow();
             assertThat(a1.state()).isEqualTo(WorkloadState.Admitted);
             assertThat(a1.reason()).isEqualTo("NodeReplaced");
             assertThat(a1.message()).startsWith("node " + first + " is not ready; its pods there moved to ");
@@ -76,7 +76,7 @@ class ClusterChangesLiveTest {
             // that node leaves too: no room anywhere, evicted without a preemptor
             live.publish(t.topology(), second, null);
             live.awaitQuiet();
-            assertThat(decider.processor().workload("a-1").orElseThrow().state()).isEqualTo(WorkloadState.Pending);
+            assertThat(decider.reads().workload("a-1").orElseThrow().state()).isEqualTo(WorkloadState.Pending);
             WorkloadPreempted evicted = preempted(live, "a-1");
             assertThat(evicted.reason()).isEqualTo(PreemptionReason.NodeFailure);
             assertThat(evicted.preemptorWorkloadId()).isNull();
@@ -93,13 +93,13 @@ class ClusterChangesLiveTest {
             // team-b's quota is deleted: its running workload is evicted, naming the quota
             live.publish(t.quota(), "team-b", null);
             live.awaitQuiet();
-            WorkloadRecord b1 = decider.processor().workload("b-1").orElseThrow();
+            WorkloadRecord b1 = decider.reads().workload("b-1").orElseThrow();
             assertThat(b1.state()).isEqualTo(WorkloadState.Pending);
             assertThat(b1.message()).startsWith("evicted (QuotaRemoved): the compute quota of team team-b (team-b-quota) was deleted");
             assertThat(preempted(live, "b-1").reason()).isEqualTo(PreemptionReason.QuotaRemoved);
 
             // with team-b's node free again a-1 is admitted there: the eviction read back changed nothing
-            assertThat(decider.processor().workload("a-1").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
+            assertThat(decider.reads().workload("a-1").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
             // what taskgov_admission_cluster_changes_total counts
             assertThat(changes).containsExactly("team-a NodeReplaced", "team-a NodeFailure", "team-b QuotaRemoved");
             // each eviction is on the preempted topic once
@@ -109,7 +109,7 @@ class ClusterChangesLiveTest {
 
     /** The one node the workload's pods are on. */
     private static String node(AdmissionDecider decider, String id) {
-        List<WorkloadAdmitted.NodeCount> nodes = decider.processor().workload(id).orElseThrow().placement().get(0).nodes();
+        List<WorkloadAdmitted.NodeCount> nodes = decider.reads().workload(id).orElseThrow().placement().get(0).nodes();
         assertThat(nodes).hasSize(1);
         return nodes.get(0).name();
     }

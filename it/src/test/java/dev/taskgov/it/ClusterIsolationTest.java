@@ -1,7 +1,7 @@
 package dev.taskgov.it;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.taskgov.admission.AdmissionProcessor;
+import dev.taskgov.admission.AdmissionReads;
 import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
@@ -64,7 +64,7 @@ class ClusterIsolationTest {
             live.startPreemption(Map.of());
             live.awaitQuiet();
             // Each cluster is decided by the processor of its partition: every read goes to the cluster's own.
-            Map<ClusterArn, AdmissionProcessor> deciders = Map.of(DEMO, deciderOf(live, DEMO), SMALL, deciderOf(live, SMALL),
+            Map<ClusterArn, AdmissionReads> deciders = Map.of(DEMO, deciderOf(live, DEMO), SMALL, deciderOf(live, SMALL),
                     ClusterArn.UNNAMED, deciderOf(live, ClusterArn.UNNAMED));
             assertThat(deciders.get(DEMO).governed()).containsExactly(DEMO, SMALL);
             assertThat(deciders.get(SMALL).governed()).containsExactly(DEMO, SMALL);
@@ -140,8 +140,8 @@ class ClusterIsolationTest {
     }
 
     /** The processor deciding for {@code cluster} (the one of its partition), once the decider has rebuilt it. */
-    private static AdmissionProcessor deciderOf(LiveServices live, ClusterArn cluster) {
-        return live.admission.processorFor(cluster).orElseThrow(() -> new AssertionError("no decider for " + cluster));
+    private static AdmissionReads deciderOf(LiveServices live, ClusterArn cluster) {
+        return live.admission.readsFor(cluster).orElseThrow(() -> new AssertionError("no decider for " + cluster));
     }
 
     private static void declare(LiveServices live, ClusterArn cluster, int nodes) {
@@ -185,7 +185,7 @@ class ClusterIsolationTest {
                 cluster == null ? null : cluster.value());
     }
 
-    private static void assertState(AdmissionProcessor admission, String id, WorkloadState state, String reason) {
+    private static void assertState(AdmissionReads admission, String id, WorkloadState state, String reason) {
         WorkloadRecord r = admission.workload(id).orElseThrow(() -> new AssertionError("no record of " + id));
         assertThat(r.state()).as("%s: %s", id, r.message()).isEqualTo(state);
         if (reason != null) assertThat(r.reason()).as(id).isEqualTo(reason);

@@ -1,6 +1,6 @@
 package dev.taskgov.it;
 
-import dev.taskgov.admission.AdmissionProcessor;
+import dev.taskgov.admission.AdmissionReads;
 import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadAdmitted;
@@ -113,7 +113,7 @@ class LiveScenarioTest {
                 List<String> preempted = preempted(in).stream().map(p -> in.scenarioId(p.workloadId())).toList();
                 Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
                 seenPreemptions = preempted.size();
-                AdmissionProcessor decider = live.admission.processorFor(in.cluster())
+                AdmissionReads decider = live.admission.readsFor(in.cluster())
                         .orElseThrow(() -> new AssertionError("no decider for " + in.cluster()));
                 checks.addAll(check(decider, in, e, since));
             } else {
@@ -133,7 +133,7 @@ class LiveScenarioTest {
     }
 
     /** The simulator's checks, in its order, against the live admission decider's records of the scenario's cluster. */
-    static List<Check> check(AdmissionProcessor admission, ScenarioCluster in, Scenario.Expect e, Set<String> preemptedSince) {
+    static List<Check> check(AdmissionReads admission, ScenarioCluster in, Scenario.Expect e, Set<String> preemptedSince) {
         List<Check> out = new ArrayList<>();
         for (String id : e.admitted()) out.add(new Check(e.index(), "admitted", id, stateIs(admission, in.liveId(id), WorkloadState.Admitted)));
         for (String id : e.pending()) out.add(new Check(e.index(), "pending", id, stateIs(admission, in.liveId(id), WorkloadState.Pending)));
@@ -156,7 +156,7 @@ class LiveScenarioTest {
         return out;
     }
 
-    private static boolean stateIs(AdmissionProcessor admission, String id, WorkloadState state) {
+    private static boolean stateIs(AdmissionReads admission, String id, WorkloadState state) {
         return admission.workload(id).map(w -> w.state() == state).orElse(false);
     }
 

@@ -59,7 +59,7 @@ class RetryAfterFailureLiveTest {
             c.publish(t.finished(), "a-train", new WorkloadFinished("a-train", T0.plusSeconds(60), WorkloadFinished.Outcome.Failed));
             c.awaitQuiet();
             Instant failedBy = Instant.now();
-            WorkloadRecord retrying = decider.processor().workload("a-train").orElseThrow();
+            WorkloadRecord retrying = decider.reads().workload("a-train").orElseThrow();
             assertThat(retrying.state()).isEqualTo(WorkloadState.Pending);
             assertThat(retrying.reason()).isEqualTo(PendingReason.RetryAfterFailure.name());
             assertThat(retrying.retries()).isEqualTo(1);
@@ -84,10 +84,10 @@ class RetryAfterFailureLiveTest {
             decider.close();
             AdmissionDecider takeover = c.startAdmission();
             c.awaitQuiet();
-            assertThat(takeover.processor().workload("a-train").orElseThrow().retries()).isEqualTo(1);
+            assertThat(takeover.reads().workload("a-train").orElseThrow().retries()).isEqualTo(1);
             c.publish(t.finished(), "a-train", new WorkloadFinished("a-train", T0.plusSeconds(180), WorkloadFinished.Outcome.Failed));
             c.awaitQuiet();
-            WorkloadRecord second = takeover.processor().workload("a-train").orElseThrow();
+            WorkloadRecord second = takeover.reads().workload("a-train").orElseThrow();
             assertThat(second.retries()).isEqualTo(2);
             assertThat(second.history()).filteredOn(h -> PendingReason.RetryAfterFailure.name().equals(h.reason()))
                     .extracting(h -> h.message().substring(0, "failed; retry k of N".length()))
@@ -99,7 +99,7 @@ class RetryAfterFailureLiveTest {
             // retries used up: the next failure is final
             c.publish(t.finished(), "a-train", new WorkloadFinished("a-train", T0.plusSeconds(240), WorkloadFinished.Outcome.Failed));
             c.awaitQuiet();
-            WorkloadRecord last = takeover.processor().workload("a-train").orElseThrow();
+            WorkloadRecord last = takeover.reads().workload("a-train").orElseThrow();
             assertThat(last.state()).isEqualTo(WorkloadState.Finished);
             assertThat(last.reason()).isEqualTo("Failed");
             assertThat(last.message()).isEqualTo("failed with no retries left (2 of 2 used); its resources are free");
@@ -112,7 +112,7 @@ class RetryAfterFailureLiveTest {
     }
 
     private static WorkloadState state(AdmissionDecider d, String id) {
-        return d.processor().workload(id).orElseThrow().state();
+        return d.reads().workload(id).orElseThrow().state();
     }
 
     private static WorkloadStatus latestStatus(LiveServices c, String id) {

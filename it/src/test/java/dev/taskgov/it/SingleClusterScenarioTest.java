@@ -1,6 +1,6 @@
 package dev.taskgov.it;
 
-import dev.taskgov.admission.AdmissionProcessor;
+import dev.taskgov.admission.AdmissionReads;
 import dev.taskgov.core.sim.Scenario;
 import dev.taskgov.core.sim.ScenarioFiles;
 import dev.taskgov.core.sim.ScenarioResult;
@@ -59,7 +59,7 @@ class SingleClusterScenarioTest {
                 List<String> preempted = live.readAll(live.admissionTopics.preempted()).stream().map(r -> r.key()).toList();
                 Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
                 seenPreemptions = preempted.size();
-                AdmissionProcessor decider = live.admission.processorFor(in.cluster())
+                AdmissionReads decider = live.admission.readsFor(in.cluster())
                         .orElseThrow(() -> new AssertionError("no decider for the unnamed cluster"));
                 checks.addAll(LiveScenarioTest.check(decider, in, e, since));
             } else {

@@ -77,7 +77,7 @@ class ViewsAgreePropertyTest {
     private static void assertSamePicture(LiveServices live, long seed, int step) {
         // the scenarios name no cluster: everything happens in the deployment's unnamed cluster
         List<Picture> pictures = new ArrayList<>();
-        live.admission.processor().forEachScheduler((cluster, s) -> {
+        live.admission.reads().forEachScheduler((cluster, s) -> {
             if (cluster.equals(ClusterArn.UNNAMED)) pictures.add(pictureOf(s));
         });
         assertThat(pictures).as("admission decides for the unnamed cluster").hasSize(1);

@@ -2,8 +2,8 @@ package dev.taskgov.preemption;
 
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.view.ClusterInputsByCluster;
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.QuotaChange;
+import dev.taskgov.core.events.TopologyChange;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadSubmitted;
@@ -153,25 +153,31 @@ final class ClusterState {
         tracked(workloadId).evictionsRead++;
     }
 
-    void onSchedulerConfig(ClusterArn cluster, SchedulerConfig c) {
-        inputs.of(cluster).setConfig(c);
+    /** A translated {@code taskgov.quota} record: a quota, its tombstone, or a scheduler config. */
+    void onQuota(QuotaChange change) {
+        ClusterInputs in = inputs.of(change.cluster());
+        if (change instanceof QuotaChange.SchedulerConfigSet c) {
+            in.setConfig(c.config());
+            return;
+        }
+        if (change instanceof QuotaChange.QuotaSet q) in.putQuota(q.team(), q.request());
+        else if (change instanceof QuotaChange.QuotaRemoved q) in.removeQuota(q.team());
+        parsedQuotas.remove(change.cluster());
     }
 
-    void onQuota(ClusterArn cluster, String team, JsonNode json) {
-        if (json == null) inputs.of(cluster).removeQuota(team);
-        else inputs.of(cluster).putQuota(team, json);
-        parsedQuotas.remove(cluster);
-    }
-
-    void onNode(ClusterArn cluster, String name, NodeRecord node) {
-        if (node == null) inputs.of(cluster).removeNode(name);
-        else inputs.of(cluster).putNode(node);
-        parsedQuotas.remove(cluster);
-    }
-
-    void onDeclared(ClusterArn cluster, boolean declared) {
-        if (declared) inputs.declare(cluster);
-        else inputs.undeclare(cluster);
+    /** A translated {@code taskgov.topology} record: a node, its tombstone, or a cluster's declaration or its tombstone. */
+    void onTopology(TopologyChange change) {
+        if (change instanceof TopologyChange.Declared) {
+            inputs.declare(change.cluster());
+            return;
+        }
+        if (change instanceof TopologyChange.Undeclared) {
+            inputs.undeclare(change.cluster());
+            return;
+        }
+        if (change instanceof TopologyChange.NodeSet n) inputs.of(change.cluster()).putNode(n.node());
+        else if (change instanceof TopologyChange.NodeRemoved n) inputs.of(change.cluster()).removeNode(n.name());
+        parsedQuotas.remove(change.cluster());
     }
 
     /** A preemption request names its preemptor's cluster: recorded, so its reservation counts there. */

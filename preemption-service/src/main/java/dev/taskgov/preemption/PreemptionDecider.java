@@ -23,8 +23,6 @@ import java.util.TreeMap;
  */
 public final class PreemptionDecider implements AutoCloseable {
 
-    /** Key of the changelog record that only wakes the loop up. */
-
     /**
      * @param clientProps           Kafka client settings (bootstrap servers)
      * @param groupId               the deciders' consumer group

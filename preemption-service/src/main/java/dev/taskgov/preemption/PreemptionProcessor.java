@@ -1,15 +1,17 @@
 package dev.taskgov.preemption;
 
 import dev.taskgov.core.cluster.ClusterArn;
-import dev.taskgov.core.cluster.ClusterScopedKey;
-import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.EvictionDecided;
-import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.PreemptionRequested;
+import dev.taskgov.core.events.Translation;
+import dev.taskgov.core.events.TopologyRecordTranslator;
+import dev.taskgov.core.events.TopologyChange;
+import dev.taskgov.core.events.QuotaRecordTranslator;
+import dev.taskgov.core.events.QuotaChange;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
@@ -17,7 +19,6 @@ import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WorkloadIds;
 import dev.taskgov.core.events.WorkloadValidation;
-import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.Violation;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.model.WorkloadState;
@@ -56,7 +57,7 @@ import java.util.TreeSet;
  * check that the request still needs anything, plan, and emit one eviction per victim (or start
  * its grace period), recording the evictions and the room made in the view at once.
  */
-public final class PreemptionProcessor implements TransactionalLoop.Processor {
+public final class PreemptionProcessor implements TransactionalLoop.Processor<PreemptionInput>, TransactionalLoop.Standby {
 
     private static final Logger LOG = Logger.getLogger(PreemptionProcessor.class);
     static final String PREEMPTION_PENDING = "PreemptionPending";
@@ -76,7 +77,36 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     /** The partition (set of clusters) this processor decides for. */
     private final PartitionScope scope;
     private StateTopicsReader reader;
-    private volatile boolean ready;
+    /** Written under the lock; read without it by readiness checks. */
+    private volatile Mode mode = Mode.DROPPED;
+
+    /**
+     * Where this processor is between taking its partition and losing it: its view being built (a rebuild, or a warm
+     * standby following the state topics) with a reader open on the state topics, then deciding; dropped when revoked.
+     */
+    enum Mode {
+        /** No view, no reader (before the first rebuild, after a revocation). */
+        DROPPED,
+        /** The view is being built from the state topics and the changelog; nothing is decided yet. */
+        BUILDING,
+        /** The view is built and settled: requests are planned, graces ended. */
+        DECIDING;
+
+        /** A rebuild or a standby's start: the view starts empty, its reader at the beginning of the state topics. */
+        Mode building() {
+            return BUILDING;
+        }
+
+        /** The view is complete: it decides. */
+        Mode settled() {
+            return DECIDING;
+        }
+
+        /** The partition is lost. */
+        Mode revoked() {
+            return DROPPED;
+        }
+    }
 
     /** A processor of every cluster (the requests topic has one partition). */
     public PreemptionProcessor(Settings settings, Clock clock, PreemptionObserver observer) {
@@ -98,24 +128,24 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         return scope.owns(ClusterArn.UNNAMED.value());
     }
 
+    @Override
+    public PreemptionInput decode(ConsumerRecord<String, byte[]> record) {
+        return PreemptionInput.decode(topics, record);
+    }
+
     /**
      * A request is planned, and a relayed eviction published, by the owner of its cluster's partition, so two
      * deciders never evict in one cluster and one cluster's evictions keep their order; a record that does not
      * parse, or of an unknown type, is refused where it is.
      */
     @Override
-    public int home(ConsumerRecord<String, byte[]> record, int partitions) {
-        if (partitions == 1 || record.value() == null) return record.partition();
+    public int home(ConsumerRecord<String, byte[]> record, PreemptionInput input, int partitions) {
         try {
             String named;
-            String type = CloudEventHeaders.text(record.headers(), CloudEvents.TYPE);
-            if (EvictionDecided.TYPE.equals(type)) {
-                EvictionDecided eviction = EventCodec.read(record.value(), EvictionDecided.class);
-                if (eviction == null) return record.partition();
-                named = eviction.clusterArn();
-            } else if (PreemptionRequested.TYPE.equals(type)) {
-                PreemptionRequested request = EventCodec.read(record.value(), PreemptionRequested.class);
-                if (request == null) return record.partition();
+            if (input instanceof PreemptionInput.Eviction e) {
+                named = e.eviction().clusterArn();
+            } else if (input instanceof PreemptionInput.Request r) {
+                PreemptionRequested request = r.request();
                 // The cluster as onRequest reads it: the request's, else its submission's.
                 named = request.clusterArn() != null ? request.clusterArn()
                         : request.workload() == null ? null : request.workload().clusterArn();
@@ -140,26 +170,22 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
     public synchronized void rebuild(Properties clientProps, Duration timeout) {
         closeReader();
         state.clear();
+        mode = mode.building();
         reader = new StateTopicsReader(clientProps, stateTopics(), KafkaAccess.submissionTopics(topics.submitted()), timeout);
         reader.catchUp(r -> applyState(r, null));
         LOG.infof("view rebuilt from %s", stateTopics());
     }
 
     /**
-     * A warm standby of this partition (the loop keeps one while another instance decides for it): the view is built
-     * from the state topics by {@link #follow}, the reservations and graces by the loop from the changelog, so that
-     * a takeover reads only what was committed since.
+     * A warm standby of this partition (the loop keeps one while another instance decides for it): its view starts
+     * empty, its reader at the beginning of the state topics; {@link #follow} fills it, and the loop restores the
+     * reservations and graces from the changelog, so that a takeover reads only what was committed since.
      */
-    @Override
-    public boolean keepsWarmStandby() {
-        return true;
-    }
-
-    /** A standby's view starts empty, its reader at the beginning of the state topics; {@link #follow} fills it. */
     @Override
     public synchronized void startFollowing(Properties clientProps, Duration timeout) {
         closeReader();
         state.clear();
+        mode = mode.building();
         reader = new StateTopicsReader(clientProps, stateTopics(), KafkaAccess.submissionTopics(topics.submitted()), timeout);
     }
 
@@ -180,21 +206,11 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
 
     /** The changelog (the loop's side topic): reservations and graces of the previous owner. */
     @Override
-    public synchronized void restoreSide(ConsumerRecord<String, byte[]> record) {
-        if (!record.topic().equals(topics.changelog()) || record.key() == null) return;
-        if (record.value() == null) {
-            state.removeChangelogKey(record.key());
-            return;
-        }
-        try {
-            if (record.key().startsWith(ChangelogRecords.RESERVATION)) {
-                state.restoreReservation(EventCodec.read(record.value(), Reservation.class));
-            } else if (record.key().startsWith(ChangelogRecords.GRACE)) {
-                state.restoreGrace(EventCodec.read(record.value(), PendingGrace.class));
-            }
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "changelog record %s does not parse; skipped", record.key());
-        }
+    public synchronized void restoreSide(ConsumerRecord<String, byte[]> record, PreemptionInput input) {
+        if (input instanceof PreemptionInput.ChangelogRemoved removed) state.removeChangelogKey(removed.key());
+        else if (input instanceof PreemptionInput.RoomReserved reserved) state.restoreReservation(reserved.reservation());
+        else if (input instanceof PreemptionInput.GraceStarted grace) state.restoreGrace(grace.grace());
+        else if (input instanceof PreemptionInput.Unreadable bad) LOG.errorf("%s; skipped", bad.reason());
     }
 
     @Override
@@ -202,32 +218,31 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         state.pruneEnded(clock.instant());
         tombstoneEnded(out);
         expireGraces(out);
-        ready = true;
+        mode = mode.settled();
         observer.gracesPending(state.graces().size());
     }
 
     @Override
-    public synchronized void apply(ConsumerRecord<String, byte[]> record, Outbox out) {
-        if (record.topic().equals(topics.changelog())) return; // our own writes, already in the view
-        if (!record.topic().equals(topics.preemptionRequested())) {
-            deadLetter(out, record, "unexpected topic " + record.topic());
-            return;
+    public synchronized void apply(ConsumerRecord<String, byte[]> record, PreemptionInput input, Outbox out) {
+        if (input instanceof PreemptionInput.Eviction e) {
+            onEvictionDecided(record, e.eviction(), out);
+        } else if (input instanceof PreemptionInput.Request r) {
+            timed(() -> onRequest(record, r.request(), out));
+        } else if (input instanceof PreemptionInput.Unreadable bad && !record.topic().equals(topics.changelog())) {
+            Runnable refuse = () -> deadLetter(out, record, bad.category(), bad.reason());
+            // A request that cannot be read is handled too (refused): the handling timer counts it.
+            if (PreemptionRequested.TYPE.equals(CloudEventHeaders.text(record.headers(), CloudEvents.TYPE))) timed(refuse);
+            else refuse.run();
         }
-        // Two record types share the requests topic (admission-service is its only writer): told apart by ce_type.
-        String type = CloudEventHeaders.text(record.headers(), CloudEvents.TYPE);
-        if (EvictionDecided.TYPE.equals(type)) {
-            onEvictionDecided(record, out);
-        } else if (PreemptionRequested.TYPE.equals(type)) {
-            long start = System.nanoTime();
-            try {
-                onRequest(record, out);
-            } finally {
-                observer.handled(Duration.ofNanos(System.nanoTime() - start));
-            }
-        } else {
-            deadLetter(out, record, "ce_type: a record on " + record.topic() + " must be " + PreemptionRequested.TYPE
-                    + " (a preemption request) or " + EvictionDecided.TYPE + " (an eviction admission-service decided), was "
-                    + (type == null ? "absent" : "'" + type + "'"));
+        // the changelog's records: our own writes, already in the view
+    }
+
+    private void timed(Runnable handling) {
+        long start = System.nanoTime();
+        try {
+            handling.run();
+        } finally {
+            observer.handled(Duration.ofNanos(System.nanoTime() - start));
         }
     }
 
@@ -240,27 +255,23 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
 
     @Override
     public synchronized void revoked() {
-        ready = false;
+        mode = mode.revoked();
         closeReader();
         state.clear();
     }
 
-    /** A grace period ended with no record arriving: the loop runs a batch for it by itself ({@link #afterBatch}). */
+    /**
+     * A grace period ended with no record arriving: the loop runs a batch for it by itself ({@link #afterBatch}), which
+     * publishes the eviction (the loop's one wake-up; this decider keeps no timer).
+     */
     @Override
     public synchronized boolean dueWhileIdle(Instant now) {
-        return hasDueWork(now);
-    }
-
-    /** True when a grace period has ended and its eviction waits to be published. */
-    public synchronized boolean hasDueWork(Instant now) {
-        return ready && state.graces().stream().anyMatch(g -> !g.deadline().isAfter(now));
+        return mode == Mode.DECIDING && state.graces().stream().anyMatch(g -> !g.deadline().isAfter(now));
     }
 
     // ------------------------------------------------------------------ requests
 
-    private void onRequest(ConsumerRecord<String, byte[]> record, Outbox out) {
-        PreemptionRequested request = decode(record, PreemptionRequested.class, out);
-        if (request == null) return;
+    private void onRequest(ConsumerRecord<String, byte[]> record, PreemptionRequested request, Outbox out) {
         if (request.workloadId() == null || request.workloadId().isBlank()) {
             deadLetter(out, record, "workloadId: is required (the preemptor's id)");
             return;
@@ -338,9 +349,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
      * against the view (the workload may even be admitted again by now, which the view's counts allow for), only
      * that the record is one.
      */
-    private void onEvictionDecided(ConsumerRecord<String, byte[]> record, Outbox out) {
-        EvictionDecided eviction = decode(record, EvictionDecided.class, out);
-        if (eviction == null) return;
+    private void onEvictionDecided(ConsumerRecord<String, byte[]> record, EvictionDecided eviction, Outbox out) {
         List<Violation> violations = eviction.violations();
         if (!violations.isEmpty()) {
             deadLetter(out, record, String.join("; ", violations.stream().map(Violation::toString).toList()));
@@ -462,38 +471,32 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
         for (String key : state.drainEnded()) out.tombstone(topics.changelog(), key);
     }
 
-    /** One state-topic record into the view; a bad one is logged (its owner dead-letters it) and skipped. */
+    /**
+     * One state-topic record into the view. A quota or topology record that does not translate is refused as
+     * admission refuses it: dead-lettered with the reason when read in a batch ({@code out}); logged when read while
+     * the view is rebuilt or followed, where there is no transaction to write a letter in (and a rebuild reads every
+     * record again: a letter per rebuild would repeat). A bad workload record is skipped: its consumer of record
+     * (admission) dead-letters it.
+     */
     private void applyState(ConsumerRecord<String, byte[]> r, Outbox out) {
         String topic = r.topic();
         // A copy that admission forwarded to its cluster's partition: the original counts already (evictions are
         // counted, so one of the two is skipped).
         if (r.headers().lastHeader(TransactionalLoop.FORWARDED_HEADER) != null) return;
+        if (topic.equals(topics.quota())) {
+            Translation<QuotaChange> read = QuotaRecordTranslator.translate(r.key(), r.value());
+            if (read instanceof Translation.Translated<QuotaChange> t) state.onQuota(t.value());
+            else refuse(r, (Translation.Refused<QuotaChange>) read, out);
+            return;
+        }
+        if (topic.equals(topics.topology())) {
+            Translation<TopologyChange> read = TopologyRecordTranslator.translate(r.key(), r.value());
+            if (read instanceof Translation.Translated<TopologyChange> t) state.onTopology(t.value());
+            else refuse(r, (Translation.Refused<TopologyChange>) read, out);
+            return;
+        }
         try {
-            if (topic.equals(topics.quota())) {
-                ClusterScopedKey key = ClusterScopedKey.parse(r.key());
-                if (key.isDeclaration()) return;
-                if (key.isSchedulerConfig()) {
-                    state.onSchedulerConfig(key.cluster(),
-                            r.value() == null ? SchedulerConfig.DEFAULT : SchedulerConfig.fromRequest(EventCodec.tree(r.value())));
-                } else {
-                    state.onQuota(key.cluster(), key.name(), r.value() == null ? null : EventCodec.tree(r.value()));
-                }
-            } else if (topic.equals(topics.topology())) {
-                ClusterScopedKey key = ClusterScopedKey.parse(r.key());
-                if (key.isDeclaration()) {
-                    state.onDeclared(key.cluster(), r.value() != null);
-                    return;
-                }
-                if (r.value() == null) {
-                    state.onNode(key.cluster(), key.name(), null);
-                    return;
-                }
-                NodeRecord n = EventCodec.read(r.value(), NodeRecord.class);
-                if (n != null && n.name() != null && n.instanceType() != null && n.violations().isEmpty()
-                        && ClusterInputsByCluster.nodeKeyProblem(key, n).isEmpty()) {
-                    state.onNode(key.cluster(), n.name(), n);
-                }
-            } else if (r.value() == null) {
+            if (r.value() == null) {
                 return;
             } else if (topic.equals(topics.submitted()) || KafkaAccess.teamOfSubmissionTopic(topics.submitted(), topic) != null) {
                 WorkloadSubmitted s = EventCodec.read(r.value(), WorkloadSubmitted.class);
@@ -521,19 +524,14 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
 
     // ------------------------------------------------------------------ helpers
 
-    private <T> T decode(ConsumerRecord<String, byte[]> record, Class<T> type, Outbox out) {
-        if (record.value() == null) {
-            deadLetter(out, record, DeadLetterMetrics.Reason.UNREADABLE, "the record has no value (a tombstone is not a " + type.getSimpleName() + ")");
-            return null;
+    /** A state record that does not translate: dead-lettered with the translator's reason, or logged while restoring. */
+    private void refuse(ConsumerRecord<String, byte[]> record, Translation.Refused<?> refused, Outbox out) {
+        if (out == null) {
+            LOG.warnf("%s-%d@%d refused while restoring: %s", record.topic(), record.partition(), record.offset(), refused.reason());
+            return;
         }
-        try {
-            T value = EventCodec.read(record.value(), type);
-            if (value == null) deadLetter(out, record, DeadLetterMetrics.Reason.UNREADABLE, "the value is JSON null, not a " + type.getSimpleName());
-            return value;
-        } catch (EventCodec.EventFormatException e) {
-            deadLetter(out, record, DeadLetterMetrics.Reason.UNREADABLE, "unreadable " + type.getSimpleName() + ": " + e.getMessage());
-            return null;
-        }
+        deadLetter(out, record, refused.kind() == Translation.Kind.UNREADABLE ? DeadLetterMetrics.Reason.UNREADABLE
+                : DeadLetterMetrics.Reason.INVALID, refused.reason());
     }
 
     private void deadLetter(Outbox out, ConsumerRecord<String, byte[]> record, String reason) {
@@ -581,7 +579,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor {
 
     /** True while this instance decides and its view is rebuilt. */
     public boolean isReady() {
-        return ready;
+        return mode == Mode.DECIDING;
     }
 
     /** Victims waiting for their grace period to end. */

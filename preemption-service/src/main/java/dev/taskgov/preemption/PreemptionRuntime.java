@@ -48,7 +48,7 @@ public class PreemptionRuntime {
                 p.createTopics(), DeciderMembershipConfig.membership(p), DeciderTurnsConfig.turns(p, "taskgov.preemption"));
         PreemptionDecider[] self = new PreemptionDecider[1];
         PreemptionMetrics metrics = new PreemptionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
-                () -> self[0] == null ? 0L : self[0].lag(), java.util.List.of(topics.preemptionRequested()));
+                () -> self[0] == null ? 0L : self[0].lag(), java.util.List.of(topics.preemptionRequested(), topics.quota(), topics.topology()));
         decider = new PreemptionDecider(settings, Clock.systemUTC(), metrics);
         self[0] = decider;
         decider.start();

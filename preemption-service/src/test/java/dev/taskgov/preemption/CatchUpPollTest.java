@@ -36,7 +36,12 @@ import static org.awaitility.Awaitility.await;
 class CatchUpPollTest {
 
     /** Keeps each batch's keys; the batch holding "gate" ends only when the test releases it (a long turn). */
-    static final class Batches implements TransactionalLoop.Processor {
+    static final class Batches implements TransactionalLoop.Processor<String> {
+        @Override
+        public String decode(ConsumerRecord<String, byte[]> record) {
+            return record.key();
+        }
+
         final List<List<String>> batches = new CopyOnWriteArrayList<>();
         /** When each batch's first record was applied ({@link System#nanoTime}). */
         final List<Long> batchStarts = new CopyOnWriteArrayList<>();
@@ -49,7 +54,7 @@ class CatchUpPollTest {
         }
 
         @Override
-        public void restoreSide(ConsumerRecord<String, byte[]> record) {
+        public void restoreSide(ConsumerRecord<String, byte[]> record, String key) {
         }
 
         @Override
@@ -57,9 +62,9 @@ class CatchUpPollTest {
         }
 
         @Override
-        public void apply(ConsumerRecord<String, byte[]> record, Outbox outbox) {
+        public void apply(ConsumerRecord<String, byte[]> record, String key, Outbox outbox) {
             if (current.isEmpty()) batchStarts.add(System.nanoTime());
-            current.add(record.key());
+            current.add(key);
         }
 
         @Override

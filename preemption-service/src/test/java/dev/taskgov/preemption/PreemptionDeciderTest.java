@@ -7,6 +7,7 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.events.DeadLetter;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.service.support.QuotaRecords;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -163,6 +164,35 @@ class PreemptionDeciderTest {
         assertThat(letters.get(5).reason()).endsWith("was '" + WorkloadPreempted.TYPE + "'");
         assertThat(letters).allSatisfy(l -> assertThat(l.topic()).isEqualTo(cluster.topics.preemptionRequested()));
         // The loop went on: the good request after them was served.
+        assertThat(preempted()).extracting(WorkloadPreempted::workloadId).containsExactly("low-4");
+    }
+
+    @Test
+    void badQuotaAndTopologyRecordsGoToTheDeadLetterTopicWithTheReasonAndTheViewKeepsTheGoodOnes() {
+        PreemptionDecider decider = cluster.startDecider();
+        // read while handling the request below, in its batch: refused as admission refuses them
+        cluster.publishRaw(cluster.topics.topology(), "no-type", "{\"name\": \"no-type\"}".getBytes(StandardCharsets.UTF_8));
+        cluster.publishRaw(cluster.topics.topology(), "garbled", "{not json".getBytes(StandardCharsets.UTF_8));
+        cluster.publishRaw(cluster.topics.quota(), "team-b", ("{\"ComputeQuotaTarget\": {\"TeamName\": \"team-b\"}, \"ComputeQuotaConfig\": "
+                + "{\"ComputeQuotaResources\": [{\"InstanceType\": \"" + Fixture.TYPE + "\", \"Count\": -1}]}}").getBytes(StandardCharsets.UTF_8));
+        cluster.publishRaw(cluster.topics.quota(), QuotaRecords.SCHEDULER_CONFIG_KEY,
+                "{\"FairShare\": \"Sometimes\"}".getBytes(StandardCharsets.UTF_8));
+        WorkloadSubmitted high = fixture.submit("high-1", "team-a", "high-priority", 1);
+        fixture.requestPreemption(high, 90);
+        cluster.awaitHandled(decider);
+
+        Map<String, DeadLetter> letters = cluster.readAll(cluster.topics.deadLetter(), DeadLetter.class).stream()
+                .collect(java.util.stream.Collectors.toMap(DeadLetter::key, l -> l));
+        assertThat(letters).containsOnlyKeys("no-type", "garbled", "team-b", QuotaRecords.SCHEDULER_CONFIG_KEY);
+        assertThat(letters.get("no-type").reason()).isEqualTo("instanceType: is required");
+        assertThat(letters.get("no-type").topic()).isEqualTo(cluster.topics.topology());
+        assertThat(letters.get("garbled").reason()).startsWith("unreadable NodeRecord: $: ");
+        assertThat(letters.get("team-b").reason())
+                .isEqualTo("quota: ComputeQuotaConfig.ComputeQuotaResources[0].Count: must not be negative, was -1");
+        assertThat(letters.get("team-b").topic()).isEqualTo(cluster.topics.quota());
+        assertThat(letters.get(QuotaRecords.SCHEDULER_CONFIG_KEY).reason())
+                .isEqualTo("scheduler config: FairShare: must be Enabled or Disabled, was 'Sometimes'");
+        // the refused config changed nothing: the classes still rank high above low, so the request was served
         assertThat(preempted()).extracting(WorkloadPreempted::workloadId).containsExactly("low-4");
     }
 }

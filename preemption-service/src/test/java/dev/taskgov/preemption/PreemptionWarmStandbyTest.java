@@ -94,7 +94,7 @@ class PreemptionWarmStandbyTest {
         p.rebuild(c.client, Duration.ofMinutes(1));
         List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> changelog = new ArrayList<>();
         CompactedTopicReader.readAll(c.client, List.of(c.topics.changelog()), Duration.ofMinutes(1), changelog::add);
-        changelog.stream().filter(r -> r.partition() == scope.partition()).forEach(p::restoreSide);
+        changelog.stream().filter(r -> r.partition() == scope.partition()).forEach(r -> p.restoreSide(r, p.decode(r)));
         return p;
     }
 

@@ -28,7 +28,12 @@ import static org.awaitility.Awaitility.await;
 class UnrestorableSideRecordTest {
 
     /** Restores the keys of its side topic; one record it cannot restore (a processor's bug, not the record's). */
-    static final class Restoring implements TransactionalLoop.Processor {
+    static final class Restoring implements TransactionalLoop.Processor<String> {
+        @Override
+        public String decode(ConsumerRecord<String, byte[]> record) {
+            return record.key();
+        }
+
         final List<String> restored = new CopyOnWriteArrayList<>();
         final List<String> applied = new CopyOnWriteArrayList<>();
         final List<String> refused = new CopyOnWriteArrayList<>();
@@ -39,9 +44,9 @@ class UnrestorableSideRecordTest {
         }
 
         @Override
-        public void restoreSide(ConsumerRecord<String, byte[]> record) {
-            if ("bad".equals(record.key())) throw new IllegalStateException("cannot restore " + record.key());
-            restored.add(record.key());
+        public void restoreSide(ConsumerRecord<String, byte[]> record, String key) {
+            if ("bad".equals(key)) throw new IllegalStateException("cannot restore " + key);
+            restored.add(key);
         }
 
         @Override
@@ -49,8 +54,8 @@ class UnrestorableSideRecordTest {
         }
 
         @Override
-        public void apply(ConsumerRecord<String, byte[]> record, Outbox outbox) {
-            applied.add(record.key());
+        public void apply(ConsumerRecord<String, byte[]> record, String key, Outbox outbox) {
+            applied.add(key);
         }
 
         @Override

@@ -4,7 +4,7 @@ import dev.taskgov.service.support.auth.HttpRequests;
 import dev.taskgov.admission.ClusterSummary;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.WorkloadCluster;
-import dev.taskgov.admission.AdmissionProcessor;
+import dev.taskgov.admission.AdmissionReads;
 import dev.taskgov.admission.AdmissionRuntime;
 import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.core.auth.AuditEvent;
@@ -85,7 +85,7 @@ public class WorkloadResource {
         Principal principal = access.guard().authenticate("GET", uri, headers, null, "DescribeWorkload", id);
         Optional<Violation> badId = WorkloadIds.check("id", id);
         if (badId.isPresent()) return badRequest("the workload id breaks the id rule", List.of(badId.get()));
-        Optional<AdmissionProcessor> p = runtime.reads();
+        Optional<AdmissionReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         Optional<WorkloadRecord> found = p.get().workload(id);
         if (found.isPresent() && !principal.mayRead(found.get().team())) {
@@ -131,7 +131,7 @@ public class WorkloadResource {
                         List.of(new FieldError("state", "unknown state '" + state + "'")))).build();
             }
         }
-        Optional<AdmissionProcessor> p = runtime.reads();
+        Optional<AdmissionReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         // Without ?team=, a team key sees its own teams' workloads only; an admin or a viewer sees all.
         Redactions redact = Redactions.of(principal, p.get());
@@ -145,7 +145,7 @@ public class WorkloadResource {
     public Response pending(@PathParam("team") String team, @QueryParam("cluster") String cluster) {
         Principal principal = access.guard().authenticate("GET", uri, headers, null, "ListPendingWorkloads", "team " + team);
         access.guard().requireRead(principal, team, "ListPendingWorkloads", "team " + team);
-        Optional<AdmissionProcessor> p = runtime.reads();
+        Optional<AdmissionReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         // A team name means a team of one cluster: the same rule as a submission's clusterArn.
         WorkloadCluster.Result where = WorkloadCluster.choose(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
@@ -169,7 +169,7 @@ public class WorkloadResource {
     public Response teams(@QueryParam("cluster") String cluster) {
         // Every valid key may ask; a team key is shown its own team only (as ListComputeQuotas shows it its own quota).
         Principal principal = access.guard().authenticate("GET", uri, headers, null, "ListTeams", "teams");
-        Optional<AdmissionProcessor> p = runtime.reads();
+        Optional<AdmissionReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         // The same rule as a submission's clusterArn: may be left out while the deployment governs one cluster.
         WorkloadCluster.Result where = WorkloadCluster.choose(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
@@ -186,7 +186,7 @@ public class WorkloadResource {
     public Response clusters() {
         // Cluster-wide totals and team names, no team's workloads: every principal with a valid key reads them.
         access.guard().authenticate("GET", uri, headers, null, "ListClusters", "clusters");
-        Optional<AdmissionProcessor> p = runtime.reads();
+        Optional<AdmissionReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         List<ClusterSummary> out = p.get().governed().stream().map(c -> p.get().summary(c)).flatMap(Optional::stream).toList();
         return Response.ok(new Clusters(out.size(), out)).build();
@@ -225,7 +225,7 @@ public class WorkloadResource {
         String target = "workload " + submission.workloadId();
         access.guard().requireSubmit(principal, submission.team(), "SubmitWorkload", target);
         List<Violation> violations = new ArrayList<>(WorkloadValidation.checkFields(submission));
-        Optional<AdmissionProcessor> p = runtime.reads();
+        Optional<AdmissionReads> p = runtime.reads();
         if (violations.isEmpty() && p.isPresent()
                 && p.get().validate(submission) instanceof WorkloadValidation.Invalid invalid) {
             violations.addAll(invalid.violations());
@@ -271,7 +271,7 @@ public class WorkloadResource {
                     List.of(new Violation("outcome", "must be one of " + Arrays.toString(dev.taskgov.core.events.WorkloadFinished.Outcome.values())
                             + ", was '" + outcome + "'")));
         }
-        Optional<AdmissionProcessor> p = runtime.reads();
+        Optional<AdmissionReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         Optional<WorkloadRecord> found = p.get().workload(id);
         if (found.isEmpty() || !principal.mayRead(found.get().team())) {

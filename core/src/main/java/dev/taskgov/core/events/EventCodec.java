@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import dev.taskgov.core.model.Violation;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -148,12 +149,38 @@ public final class EventCodec {
     }
 
     /**
-     * Parses JSON that is read field by field (the SageMaker-shaped quota records); same strictness
+     * Reads one record value into a contract record, as a {@link Translation}: a value that is not the record at
+     * all (not JSON, not an object, trailing bytes, JSON null) is {@link Translation.Kind#UNREADABLE} with the reason
+     * {@code unreadable <Type>: $: ...}; a field of the wrong type is {@link Translation.Kind#INVALID}, naming the
+     * field's JSON path.
+     */
+    public static <T> Translation<T> translate(byte[] json, Class<T> type) {
+        String unreadable = "unreadable " + type.getSimpleName();
+        if (json == null) {
+            return new Translation.Refused<>(Translation.Kind.UNREADABLE, unreadable, List.of(new Violation("$", "the record has no value")));
+        }
+        T value;
+        try {
+            value = read(json, type);
+        } catch (EventFormatException e) {
+            Translation.Kind kind = e.path().equals("$") ? Translation.Kind.UNREADABLE : Translation.Kind.INVALID;
+            return new Translation.Refused<>(kind, kind == Translation.Kind.UNREADABLE ? unreadable : null,
+                    List.of(new Violation(e.path(), e.problem())));
+        }
+        if (value == null) {
+            return new Translation.Refused<>(Translation.Kind.UNREADABLE, unreadable,
+                    List.of(new Violation("$", "must be a " + type.getSimpleName() + " object, was null")));
+        }
+        return Translation.translated(value);
+    }
+
+    /**
+     * Parses JSON that translators read field by field (the SageMaker-shaped quota records); same strictness
      * as {@link #read}: one value, no duplicate keys.
      *
      * @throws EventFormatException when the bytes are not one JSON value, or there are none
      */
-    public static JsonNode tree(byte[] json) {
+    static JsonNode tree(byte[] json) {
         if (json == null || json.length == 0) throw new EventFormatException("$", "the record has no value");
         try {
             JsonNode node = MAPPER.readTree(json);

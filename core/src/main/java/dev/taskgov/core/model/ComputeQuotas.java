@@ -1,6 +1,5 @@
 package dev.taskgov.core.model;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
@@ -16,9 +15,9 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * Turns SageMaker {@code CreateComputeQuota}/{@code UpdateComputeQuota} request bodies into
- * {@link TeamQuota}s, with the defaults of seed 002 and the SageMaker validation rules, and checks
- * that quotas fit the cluster.
+ * Resolves translated SageMaker {@code CreateComputeQuota}/{@code UpdateComputeQuota} bodies
+ * ({@link ComputeQuotaRequest}) into {@link TeamQuota}s against the instance types, with the ratio defaults of
+ * seed 002, and checks that quotas fit the cluster.
  */
 public final class ComputeQuotas {
 
@@ -32,7 +31,7 @@ public final class ComputeQuotas {
     }
 
     /**
-     * Reads a CreateComputeQuota body.
+     * Resolves a translated {@code CreateComputeQuota} body against the instance types (their capacities):
      * <ul>
      *   <li>{@code Count: n} = n whole instances of the type;</li>
      *   <li>only {@code Accelerators} given: vCPU and memory are the same fraction of the
@@ -42,124 +41,78 @@ public final class ComputeQuotas {
      *       only {@code MemoryInGiB} given: vCPU likewise (the API reference); accelerators are 0;</li>
      *   <li>a resource neither given nor derived is 0;</li>
      *   <li>{@code ResourceSharingConfig.AbsoluteBorrowLimits}: the same resource entries, with
-     *       the same defaults, per instance type;</li>
-     *   <li>defaults: Strategy LendAndBorrow, BorrowLimit 50, PreemptTeamTasks LowerPriority,
-     *       FairShareWeight 0, ActivationState Enabled.</li>
+     *       the same defaults, per instance type.</li>
      * </ul>
+     * The SageMaker defaults (Strategy LendAndBorrow, BorrowLimit 50, PreemptTeamTasks LowerPriority,
+     * FairShareWeight 0, ActivationState Enabled) are the translator's
+     * ({@code dev.taskgov.core.events.ComputeQuotaTranslator}).
      *
-     * @throws ValidationException naming each wrong field and its rule
+     * @throws ValidationException naming each entry whose instance type is unknown, or that asks a type without
+     *                             accelerators for some
      */
-    public static TeamQuota fromRequest(JsonNode body, Map<String, InstanceType> instanceTypes) {
+    public static TeamQuota fromRequest(ComputeQuotaRequest request, Map<String, InstanceType> instanceTypes) {
         List<Violation> v = new ArrayList<>();
-        if (body == null || !body.isObject()) {
-            throw new ValidationException("$", "must be a JSON object");
-        }
-        JsonNode target = body.path("ComputeQuotaTarget");
-        String team = text(target.get("TeamName"));
-        if (team == null) {
-            v.add(new Violation("ComputeQuotaTarget.TeamName", "is required"));
-        } else if (!TEAM_NAME.matcher(team).matches()) {
-            v.add(new Violation("ComputeQuotaTarget.TeamName",
-                    "must match " + TEAM_NAME.pattern() + " (lower-case letters, digits and '-', at most 41 characters), was '" + team + "'"));
-        }
-        int weight = intField(target, "FairShareWeight", "ComputeQuotaTarget.FairShareWeight", 0, 0, 100, v);
-
-        JsonNode config = body.path("ComputeQuotaConfig");
-        Map<String, Resources> nominal = readResources(config.get("ComputeQuotaResources"), RESOURCES, instanceTypes, v);
-        JsonNode sharing = config.path("ResourceSharingConfig");
-        Map<String, Resources> absoluteBorrowLimits = readResources(sharing.get("AbsoluteBorrowLimits"), ABSOLUTE_BORROW_LIMITS,
+        Map<String, Resources> nominal = resolve(request.resources(), RESOURCES, instanceTypes, v);
+        Map<String, Resources> absoluteBorrowLimits = resolve(request.absoluteBorrowLimits(), ABSOLUTE_BORROW_LIMITS,
                 instanceTypes, v);
-        SharingStrategy strategy = enumField(sharing.get("Strategy"), "ComputeQuotaConfig.ResourceSharingConfig.Strategy",
-                SharingStrategy.class, SharingStrategy.LendAndBorrow, v);
-        int borrowLimit = intField(sharing, "BorrowLimit", "ComputeQuotaConfig.ResourceSharingConfig.BorrowLimit",
-                TeamQuota.DEFAULT_BORROW_LIMIT, 0, 10000, v);
-        PreemptTeamTasks preempt = enumField(config.get("PreemptTeamTasks"), "ComputeQuotaConfig.PreemptTeamTasks",
-                PreemptTeamTasks.class, PreemptTeamTasks.LowerPriority, v);
-        String activation = text(body.get("ActivationState"));
-        boolean active = true;
-        if (activation != null) {
-            if (activation.equals("Disabled")) {
-                active = false;
-            } else if (!activation.equals("Enabled")) {
-                v.add(new Violation("ActivationState", "must be Enabled or Disabled, was '" + activation + "'"));
-            }
-        }
         if (!v.isEmpty()) {
             throw new ValidationException(v);
         }
-        return new TeamQuota(team, text(body.get("Name")), nominal, strategy, borrowLimit, preempt, weight, active,
-                absoluteBorrowLimits);
+        return new TeamQuota(request.team(), request.name(), nominal, request.strategy(), request.borrowLimit(),
+                request.preemptTeamTasks(), request.fairShareWeight(), request.active(), absoluteBorrowLimits);
     }
 
-    /** A list of ComputeQuotaResourceConfig by instance type, with the ratio defaults (empty when absent). */
-    private static Map<String, Resources> readResources(JsonNode list, String path, Map<String, InstanceType> instanceTypes,
-                                                        List<Violation> v) {
+    /** The entries by instance type, with the ratio defaults. */
+    private static Map<String, Resources> resolve(List<ComputeQuotaRequest.ResourceRequest> entries, String path,
+                                                  Map<String, InstanceType> instanceTypes, List<Violation> v) {
         Map<String, Resources> out = new TreeMap<>();
-        if (list == null || list.isNull()) {
-            return out;
-        }
-        if (!list.isArray()) {
-            v.add(new Violation(path, "must be a list"));
-            return out;
-        }
-        for (int i = 0; i < list.size(); i++) {
-            readResource(list.get(i), path + "[" + i + "]", instanceTypes, out, v);
+        for (int i = 0; i < entries.size(); i++) {
+            ComputeQuotaRequest.ResourceRequest r = entries.get(i);
+            String at = path + "[" + i + "]";
+            InstanceType type = instanceTypes.get(r.instanceType());
+            if (type == null) {
+                v.add(new Violation(at + ".InstanceType", "unknown instance type '" + r.instanceType() + "'"));
+                continue;
+            }
+            Resources amounts = resolve(r, at, type, v);
+            if (amounts != null) out.put(r.instanceType(), amounts);
         }
         return out;
     }
 
-    private static void readResource(JsonNode r, String path, Map<String, InstanceType> instanceTypes,
-                                     Map<String, Resources> nominal, List<Violation> v) {
-        if (r == null || !r.isObject()) {
-            v.add(new Violation(path, "must be an object"));
-            return;
-        }
-        String typeName = text(r.get("InstanceType"));
-        if (typeName == null) {
-            v.add(new Violation(path + ".InstanceType", "is required"));
-            return;
-        }
-        InstanceType type = instanceTypes.get(typeName);
-        if (type == null) {
-            v.add(new Violation(path + ".InstanceType", "unknown instance type '" + typeName + "'"));
-            return;
-        }
-        if (nominal.containsKey(typeName)) {
-            v.add(new Violation(path + ".InstanceType", "instance type '" + typeName + "' is given twice"));
-            return;
-        }
-        int before = v.size();
-        BigDecimal count = decimal(r, "Count", path, v);
-        BigDecimal acc = decimal(r, "Accelerators", path, v);
-        BigDecimal vcpu = decimal(r, "VCpu", path, v);
-        BigDecimal mem = decimal(r, "MemoryInGiB", path, v);
-        if (v.size() > before) {
-            return;
-        }
-        if (count != null && count.stripTrailingZeros().scale() > 0) {
-            v.add(new Violation(path + ".Count", "must be a whole number of instances, was " + count.toPlainString()));
-            return;
-        }
-        if (acc != null && acc.stripTrailingZeros().scale() > 0) {
-            v.add(new Violation(path + ".Accelerators", "must be a whole number, was " + acc.toPlainString()));
-            return;
-        }
+    private static Resources resolve(ComputeQuotaRequest.ResourceRequest r, String path, InstanceType type, List<Violation> v) {
+        BigDecimal count = r.count();
+        BigDecimal acc = r.accelerators();
+        BigDecimal vcpu = r.vcpu();
+        BigDecimal mem = r.memoryInGiB();
         Resources cap = type.capacity();
         Resources base = count == null ? Resources.ZERO : cap.times(count.longValueExact());
         long accStored = acc != null ? acc.longValueExact() : base.accelerators();
-        long vcpuStored;
-        long memStored;
-        if (acc != null && cap.accelerators() == 0 && acc.signum() > 0 && (vcpu == null || mem == null)) {
-            v.add(new Violation(path + ".Accelerators", "instance type '" + typeName + "' has no accelerators"));
-            return;
+        if (asksMissingAccelerators(type, acc, vcpu, mem)) {
+            v.add(new Violation(path + ".Accelerators", noAccelerators(type)));
+            return null;
         }
-        vcpuStored = vcpu != null ? stored(ResourceName.VCPU, vcpu)
+        long vcpuStored = vcpu != null ? stored(ResourceName.VCPU, vcpu)
                 : acc != null ? ratio(acc.longValueExact(), cap.milliVcpu(), cap.accelerators())
                 : mem != null ? ratio(stored(ResourceName.MEMORY, mem), cap.milliVcpu(), cap.memoryMiB()) : base.milliVcpu();
-        memStored = mem != null ? stored(ResourceName.MEMORY, mem)
+        long memStored = mem != null ? stored(ResourceName.MEMORY, mem)
                 : acc != null ? ratio(acc.longValueExact(), cap.memoryMiB(), cap.accelerators())
                 : vcpu != null ? ratio(vcpuStored, cap.memoryMiB(), cap.milliVcpu()) : base.memoryMiB();
-        nominal.put(typeName, Resources.of(accStored, vcpuStored, memStored));
+        return Resources.of(accStored, vcpuStored, memStored);
+    }
+
+    /**
+     * Whether an entry asks accelerators of a type without any and leaves vCPU or memory to the ratio defaults, which
+     * would divide by its zero accelerators.
+     */
+    public static boolean asksMissingAccelerators(InstanceType type, BigDecimal accelerators, BigDecimal vcpu, BigDecimal memoryGiB) {
+        return accelerators != null && type.capacity().accelerators() == 0 && accelerators.signum() > 0
+                && (vcpu == null || memoryGiB == null);
+    }
+
+    /** The rule {@link #asksMissingAccelerators} breaks. */
+    public static String noAccelerators(InstanceType type) {
+        return "instance type '" + type.name() + "' has no accelerators";
     }
 
     /** floor(given x instanceAmount / instanceGiven): the same fraction of another resource of the instance. */
@@ -174,67 +127,6 @@ public final class ComputeQuotas {
     private static long stored(ResourceName name, BigDecimal jsonAmount) {
         BigDecimal s = jsonAmount.multiply(BigDecimal.valueOf(name.unitsPerJsonUnit())).setScale(0, RoundingMode.FLOOR);
         return s.min(BigDecimal.valueOf(Long.MAX_VALUE)).longValue();
-    }
-
-    /** Reads a number (or a numeric string, as the AWS examples write them); the case of the first letter is ignored. */
-    private static BigDecimal decimal(JsonNode parent, String field, String path, List<Violation> v) {
-        JsonNode n = parent.get(field);
-        if (n == null) {
-            n = parent.get(Character.toLowerCase(field.charAt(0)) + field.substring(1));
-        }
-        if (n == null || n.isNull()) {
-            return null;
-        }
-        BigDecimal d;
-        try {
-            d = n.isNumber() ? n.decimalValue() : n.isTextual() ? new BigDecimal(n.asText().trim()) : null;
-        } catch (NumberFormatException e) {
-            d = null;
-        }
-        if (d == null) {
-            v.add(new Violation(path + "." + field, "must be a number, was " + n));
-            return null;
-        }
-        if (d.signum() < 0) {
-            v.add(new Violation(path + "." + field, "must not be negative, was " + d.toPlainString()));
-            return null;
-        }
-        return d;
-    }
-
-    private static int intField(JsonNode parent, String field, String path, int dflt, int min, int max, List<Violation> v) {
-        JsonNode n = parent.get(field);
-        if (n == null || n.isNull()) {
-            return dflt;
-        }
-        if (!n.canConvertToInt() || !(n.isIntegralNumber() || n.isTextual() && n.asText().matches("-?\\d+"))) {
-            v.add(new Violation(path, "must be a whole number in " + min + ".." + max + ", was " + n));
-            return dflt;
-        }
-        int value = n.isTextual() ? Integer.parseInt(n.asText()) : n.intValue();
-        if (value < min || value > max) {
-            v.add(new Violation(path, "must be in " + min + ".." + max + ", was " + value));
-            return dflt;
-        }
-        return value;
-    }
-
-    private static <E extends Enum<E>> E enumField(JsonNode n, String path, Class<E> type, E dflt, List<Violation> v) {
-        String s = text(n);
-        if (s == null) {
-            return dflt;
-        }
-        for (E e : type.getEnumConstants()) {
-            if (e.name().equals(s)) {
-                return e;
-            }
-        }
-        v.add(new Violation(path, "must be one of " + java.util.Arrays.toString(type.getEnumConstants()) + ", was '" + s + "'"));
-        return dflt;
-    }
-
-    private static String text(JsonNode n) {
-        return n == null || n.isNull() ? null : n.asText();
     }
 
     /** The capacity quotas are checked against: the allocatable of ready nodes, per instance type. */

@@ -1,11 +1,7 @@
 package dev.taskgov.core.model;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -88,71 +84,5 @@ public record SchedulerConfig(Map<String, Integer> priorityClasses, boolean fair
     /** The weight of a label's class, or {@link #defaultPriority()} when it names none. */
     public int priorityOf(String label) {
         return resolveClass(label).map(priorityClasses::get).orElse(defaultPriority());
-    }
-
-    /**
-     * Reads a CreateClusterSchedulerConfig body or its {@code SchedulerConfig} object:
-     * {@code {"PriorityClasses": [{"Name", "Weight"}], "FairShare": "Enabled"|"Disabled"}}.
-     *
-     * @throws ValidationException naming each wrong field
-     */
-    public static SchedulerConfig fromRequest(JsonNode body) {
-        JsonNode config = body != null && body.has("SchedulerConfig") ? body.get("SchedulerConfig") : body;
-        String prefix = body != null && body.has("SchedulerConfig") ? "SchedulerConfig." : "";
-        if (config == null || config.isNull()) {
-            return DEFAULT;
-        }
-        List<Violation> v = new ArrayList<>();
-        Map<String, Integer> classes = new LinkedHashMap<>();
-        JsonNode list = config.get("PriorityClasses");
-        if (list != null && !list.isNull()) {
-            if (!list.isArray()) {
-                v.add(new Violation(prefix + "PriorityClasses", "must be a list"));
-            } else {
-                for (int i = 0; i < list.size(); i++) {
-                    String path = prefix + "PriorityClasses[" + i + "]";
-                    JsonNode c = list.get(i);
-                    String name = c.hasNonNull("Name") ? c.get("Name").asText() : null;
-                    if (name == null || name.isBlank()) {
-                        v.add(new Violation(path + ".Name", "is required"));
-                        continue;
-                    }
-                    if (!ComputeQuotas.TEAM_NAME.matcher(name).matches()) {
-                        v.add(new Violation(path + ".Name", "must match " + ComputeQuotas.TEAM_NAME.pattern() + ", was '" + name + "'"));
-                        continue;
-                    }
-                    JsonNode w = c.get("Weight");
-                    if (w == null || !w.isIntegralNumber() || w.intValue() < 0 || w.intValue() > 100) {
-                        v.add(new Violation(path + ".Weight", "must be a whole number in 0..100, was " + w));
-                        continue;
-                    }
-                    if (classes.put(name, w.intValue()) != null) {
-                        v.add(new Violation(path + ".Name", "priority class '" + name + "' is given twice"));
-                    }
-                }
-            }
-        }
-        boolean fair = DEFAULT.fairShare(); // omitted: Enabled, as the SageMaker API reference says
-        JsonNode fs = config.get("FairShare");
-        if (fs != null && !fs.isNull()) {
-            switch (fs.asText()) {
-                case "Enabled" -> fair = true;
-                case "Disabled" -> fair = false;
-                default -> v.add(new Violation(prefix + "FairShare", "must be Enabled or Disabled, was '" + fs.asText() + "'"));
-            }
-        }
-        boolean idleSharing = false;
-        JsonNode idle = config.get("IdleResourceSharing");
-        if (idle != null && !idle.isNull()) {
-            switch (idle.asText()) {
-                case "Enabled" -> idleSharing = true;
-                case "Disabled" -> idleSharing = false;
-                default -> v.add(new Violation(prefix + "IdleResourceSharing", "must be Enabled or Disabled, was '" + idle.asText() + "'"));
-            }
-        }
-        if (!v.isEmpty()) {
-            throw new ValidationException(v);
-        }
-        return new SchedulerConfig(classes, fair, idleSharing);
     }
 }

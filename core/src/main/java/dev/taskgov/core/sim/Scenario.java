@@ -2,9 +2,11 @@ package dev.taskgov.core.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.ComputeQuotaTranslator;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.SchedulerConfigTranslator;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.ComputeQuotas;
@@ -140,7 +142,7 @@ public record Scenario(String name, String description, Map<String, InstanceType
         List<Node> nodes = nodes(root.path("cluster").get("nodes"), types);
         SchedulerConfig config;
         try {
-            config = root.hasNonNull("schedulerConfig") ? SchedulerConfig.fromRequest(root.get("schedulerConfig")) : SchedulerConfig.DEFAULT;
+            config = root.hasNonNull("schedulerConfig") ? schedulerConfig(root.get("schedulerConfig")) : SchedulerConfig.DEFAULT;
         } catch (ValidationException e) {
             throw at("$.schedulerConfig", e.violations().get(0));
         }
@@ -278,9 +280,14 @@ public record Scenario(String name, String description, Map<String, InstanceType
         return out;
     }
 
+    /** A scheduler config of the file, by the one translator of scheduler config records. */
+    private static SchedulerConfig schedulerConfig(JsonNode v) {
+        return SchedulerConfigTranslator.translate(EventCodec.bytes(v)).orThrow();
+    }
+
     private static TeamQuota quota(JsonNode body, String path, Map<String, InstanceType> types) {
         try {
-            return ComputeQuotas.fromRequest(body, types);
+            return ComputeQuotaTranslator.translate(EventCodec.bytes(body), types).orThrow();
         } catch (ValidationException e) {
             throw at(path, e.violations().get(0));
         }
@@ -345,7 +352,7 @@ public record Scenario(String name, String description, Map<String, InstanceType
                 case "schedulerConfig" -> {
                     if (v == null || !v.isObject()) throw new ScenarioException(vp, "must be a SchedulerConfig object");
                     try {
-                        out.add(new ConfigChange(i, SchedulerConfig.fromRequest(v)));
+                        out.add(new ConfigChange(i, schedulerConfig(v)));
                     } catch (ValidationException e) {
                         throw at(vp, e.violations().get(0));
                     }

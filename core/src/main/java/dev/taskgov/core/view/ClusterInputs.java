@@ -1,8 +1,8 @@
 package dev.taskgov.core.view;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.NodeRecord;
 import dev.taskgov.core.events.WorkloadValidation;
+import dev.taskgov.core.model.ComputeQuotaRequest;
 import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.SchedulerConfig;
@@ -33,7 +33,7 @@ import java.util.function.BiConsumer;
 public final class ClusterInputs {
 
     private final Map<String, NodeRecord> nodes = new TreeMap<>();
-    private final Map<String, JsonNode> quotaRequests = new TreeMap<>();
+    private final Map<String, ComputeQuotaRequest> quotaRequests = new TreeMap<>();
     private SchedulerConfig config = SchedulerConfig.DEFAULT;
     /** Derived from the nodes; null after a node change until asked for again. */
     private Map<String, InstanceType> instanceTypes;
@@ -51,8 +51,8 @@ public final class ClusterInputs {
         return known;
     }
 
-    /** A team's quota request as quota-service publishes it (keyed by team). */
-    public void putQuota(String team, JsonNode request) {
+    /** A team's quota request as quota-service publishes it (keyed by team), translated ({@code ComputeQuotaTranslator}). */
+    public void putQuota(String team, ComputeQuotaRequest request) {
         quotaRequests.put(team, request);
     }
 
@@ -107,7 +107,7 @@ public final class ClusterInputs {
      * @throws ValidationException when the request breaks a rule, or names an instance type no node has yet
      */
     public TeamQuota quota(String team) {
-        JsonNode request = quotaRequests.get(team);
+        ComputeQuotaRequest request = quotaRequests.get(team);
         return request == null ? null : ComputeQuotas.fromRequest(request, instanceTypes());
     }
 

@@ -2,7 +2,6 @@ package dev.taskgov.core.view;
 
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
-import dev.taskgov.core.events.NodeRecord;
 
 import java.util.Collections;
 import java.util.Map;
@@ -56,18 +55,6 @@ public final class ClusterInputsByCluster {
             if (in.hasNodes()) out.add(c);
         });
         return out;
-    }
-
-    /**
-     * What is wrong with a node record under a key (empty when nothing): the key is the authority on the
-     * cluster (a tombstone has only its key), so a value naming another cluster is refused, not guessed at.
-     */
-    public static Optional<String> nodeKeyProblem(ClusterScopedKey key, NodeRecord node) {
-        if (node.clusterArn() != null && !node.cluster().equals(key.cluster())) {
-            return Optional.of("clusterArn: the node names cluster " + node.clusterArn() + " but its key '" + key
-                    + "' belongs to " + key.cluster() + " (key a node of a named cluster <ClusterArn>#<node name>)");
-        }
-        return Optional.empty();
     }
 
     /** Forgets everything (before a rebuild). */

@@ -1,11 +1,11 @@
 package dev.taskgov.core.model;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.ComputeQuotaTranslator;
 import dev.taskgov.core.resources.Resources;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -58,11 +58,16 @@ class ComputeQuotasTest {
             return this;
         }
 
-        JsonNode json() {
+        String json() {
             String t = team == null ? "" : "\"TeamName\": " + team;
             String tgt = "{" + t + (target.isEmpty() ? "" : (t.isEmpty() ? "" : ", ") + target) + "}";
-            return EventCodec.read("{\"Name\": \"q\", \"ComputeQuotaConfig\": {\"ComputeQuotaResources\": [" + resource + "]"
-                    + sharing + "}, \"ComputeQuotaTarget\": " + tgt + extra + "}", JsonNode.class);
+            return "{\"Name\": \"q\", \"ComputeQuotaConfig\": {\"ComputeQuotaResources\": [" + resource + "]"
+                    + sharing + "}, \"ComputeQuotaTarget\": " + tgt + extra + "}";
+        }
+
+        /** Translated, then resolved against {@link #TYPES}: what a decider makes of the record. */
+        TeamQuota resolved() {
+            return ComputeQuotas.fromRequest(ComputeQuotaTranslator.translate(json().getBytes(StandardCharsets.UTF_8)).orThrow(), TYPES);
         }
     }
 
@@ -99,7 +104,7 @@ class ComputeQuotasTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("nominals")
     void nominal(Nominal c) {
-        assertThat(ComputeQuotas.fromRequest(c.body().json(), TYPES).nominal(c.type())).isEqualTo(c.expected());
+        assertThat(c.body().resolved().nominal(c.type())).isEqualTo(c.expected());
     }
 
     record Whole(String name, Body body, TeamQuota expected) {
@@ -123,7 +128,7 @@ class ComputeQuotasTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("wholes")
     void whole(Whole c) {
-        assertThat(ComputeQuotas.fromRequest(c.body().json(), TYPES)).isEqualTo(c.expected());
+        assertThat(c.body().resolved()).isEqualTo(c.expected());
     }
 
     record Invalid(String name, Body body, List<Violation> expected) {
@@ -138,6 +143,8 @@ class ComputeQuotasTest {
         return Stream.of(
                 new Invalid("unknown instance type", Body.quota().resource("{\"InstanceType\": \"ml.x\", \"Accelerators\": 1}"),
                         List.of(new Violation(r + ".InstanceType", "unknown instance type 'ml.x'"))),
+                new Invalid("accelerators of a type without any", Body.quota().resource("{\"InstanceType\": \"ml.c5.4xlarge\", \"Accelerators\": 1}"),
+                        List.of(new Violation(r + ".Accelerators", "instance type 'ml.c5.4xlarge' has no accelerators"))),
                 new Invalid("negative accelerators", Body.quota().resource("{\"InstanceType\": \"ml.trn1.32xlarge\", \"Accelerators\": -1}"),
                         List.of(new Violation(r + ".Accelerators", "must not be negative, was -1"))),
                 new Invalid("negative memory", Body.quota().resource("{\"InstanceType\": \"ml.trn1.32xlarge\", \"MemoryInGiB\": -2.5}"),
@@ -164,7 +171,7 @@ class ComputeQuotasTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("invalids")
     void invalid(Invalid c) {
-        assertThatThrownBy(() -> ComputeQuotas.fromRequest(c.body().json(), TYPES))
+        assertThatThrownBy(() -> c.body().resolved())
                 .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.violations()).isEqualTo(c.expected()));
     }
 

@@ -3,6 +3,9 @@ package dev.taskgov.quota.rules;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskgov.core.events.ComputeQuotaTranslator;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.SchedulerConfigTranslator;
 import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.SchedulerConfig;
@@ -25,9 +28,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The quota rules as quota-service applies them. The rules themselves are the core model's
- * ({@link ComputeQuotas#fromRequest} for seed 002's ratio defaults and the SageMaker value rules,
- * {@link ComputeQuotas#checkCapacity} for seed 001's capacity rule, {@link SchedulerConfig#fromRequest});
+ * The quota rules as quota-service applies them. The rules themselves are core's, the same the deciders read the
+ * published records with ({@link ComputeQuotaTranslator} for the SageMaker value rules, {@link ComputeQuotas#fromRequest}
+ * for seed 002's ratio defaults, {@link ComputeQuotas#checkCapacity} for seed 001's capacity rule,
+ * {@link SchedulerConfigTranslator});
  * this class adds what belongs to the wire protocol: members the API does not define (with a hint
  * for a wrong case), unsupported accelerator partitions, a resource entry without any amount.
  */
@@ -76,7 +80,7 @@ public class QuotaRules {
             Map<String, String> named = namedInstanceTypes(config.path("ComputeQuotaResources"), RESOURCES, new TreeMap<>());
             namedInstanceTypes(sharing.path("AbsoluteBorrowLimits"), SHARING + ".AbsoluteBorrowLimits", named);
             catalog.totals(named).forEach((name, totals) -> types.put(name, new InstanceType(name, totals)));
-            quota = ComputeQuotas.fromRequest(body, types);
+            quota = ComputeQuotaTranslator.translate(EventCodec.bytes(body), types).orThrow();
         } catch (ValidationException e) {
             e.violations().forEach(x -> v.add(x.toString()));
         }
@@ -139,7 +143,7 @@ public class QuotaRules {
             }
             ObjectNode wrapped = AwsJson.object();
             wrapped.set(path, withDefaults);
-            parsed = SchedulerConfig.fromRequest(wrapped);
+            parsed = SchedulerConfigTranslator.translate(EventCodec.bytes(wrapped)).orThrow();
         } catch (ValidationException e) {
             e.violations().forEach(x -> v.add(x.toString()));
         }

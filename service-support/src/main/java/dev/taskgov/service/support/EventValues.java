@@ -1,6 +1,7 @@
 package dev.taskgov.service.support;
 
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.Translation;
 
 /**
  * Reads a record value into a contract record with the one codec, classifying what it refuses the
@@ -23,5 +24,16 @@ public final class EventValues {
         }
         if (t == null) throw new UnreadableRecordException("$: must be a " + type.getSimpleName() + " object, was null");
         return t;
+    }
+
+    /**
+     * The value of a record a translator read, or its refusal as the exception a channel's dead-letter failure
+     * strategy writes with the translator's reason and counts by its kind.
+     */
+    public static <T> T orRefuse(Translation<T> translation) {
+        if (translation instanceof Translation.Translated<T> t) return t.value();
+        Translation.Refused<T> refused = (Translation.Refused<T>) translation;
+        if (refused.kind() == Translation.Kind.UNREADABLE) throw new UnreadableRecordException(refused.reason());
+        throw new IllegalArgumentException(refused.reason());
     }
 }

@@ -39,7 +39,7 @@ public final class QuotaRecords {
     private QuotaRecords() {
     }
 
-    /** A team's effective quota; {@code ComputeQuotas.fromRequest} reads it back to an equal {@link TeamQuota}. */
+    /** A team's effective quota; translated ({@code ComputeQuotaTranslator}) and resolved ({@code ComputeQuotas.fromRequest}), it reads back to an equal {@link TeamQuota}. */
     public static ObjectNode effectiveQuota(TeamQuota q) {
         ObjectNode root = EventCodec.mapper().createObjectNode();
         root.put("Name", q.quotaName() == null ? q.team() + "-quota" : q.quotaName());

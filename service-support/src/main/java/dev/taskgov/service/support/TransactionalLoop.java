@@ -83,18 +83,18 @@ import java.util.function.Function;
  * nothing in a turn still ends a batch in a transaction when its processor says time made work due
  * ({@link Processor#dueWhileIdle}).
  *
- * <p>Warm standbys: when a processor's whole state comes from the side topics ({@link Processor#stateFromSideTopics},
- * e.g. its changelog partition plus quotas and nodes), or its rebuild reads sources of its own that it can follow
- * ({@link Processor#keepsWarmStandby}: preemption's, whose view comes from the state topics), the loop keeps one standby per partition number
- * it does not own: a processor that has opened its sources without reading them ({@link Processor#startFollowing}
+ * <p>Warm standbys: for a processor that is a {@link Standby} (its whole state comes from the side
+ * topics, e.g. its changelog partition plus quotas and nodes, or its rebuild reads sources of its own that it can
+ * follow: preemption's, whose view comes from the state topics), the loop keeps one standby per partition number
+ * it does not own: a processor that has opened its sources without reading them ({@link Standby#startFollowing}
  * instead of (2)) and, between polls, applies what they and the side topics (3) have fetched
- * ({@link Processor#follow}), deciding nothing and holding no producer, only a connected one for later. Taking such a
+ * ({@link Standby#follow}), deciding nothing and holding no producer, only a connected one for later. Taking such a
  * partition over is then (1), reading its own sources and the side topics from where the standby is to their end
  * (after the fence, so the previous owner's last commit is in and its open transaction is not), (4) and (5): the
  * processor has seen the same records as a rebuild would, only earlier, and in the same order within each topic
  * partition (the order across its own sources and the side topics may differ from a rebuild's, which a processor
  * keeping standbys must not depend on). Once a task decides, its reader skips the processor's own output
- * ({@link Processor#ownSideTopics}, its changelog).
+ * ({@link Recovery#ownSideTopics}, its changelog).
  *
  * <p>A record on the wrong partition (a producer that did not partition by cluster) is forwarded, in the same
  * transaction, to the partition its processor names ({@link Processor#home}), with the header
@@ -104,9 +104,9 @@ import java.util.function.Function;
  * its topic, a topic not writable), with the refusal as the reason: the outbox remembers which input record emitted
  * what, and that record is blamed, not the one being handled when the transaction broke (the first refusal only: Kafka
  * fails the records not yet sent with it too, and another record at fault is refused again in the retry). An output emitted by no
- * input record ({@link Processor#afterBatch}, {@link Processor#settle}) blames nobody, nor does a refused forwarded
+ * input record ({@link Processor#afterBatch}, {@link Recovery#settle}) blames nobody, nor does a refused forwarded
  * copy (sent by the loop, not through the outbox): the batch is retried after a pause and the partition stalls until
- * the cause is fixed. A side record whose restore throws ({@link Processor#restoreSide}, in a rebuild, a takeover or a
+ * the cause is fixed. A side record whose restore throws ({@link Recovery#restoreSide}, in a rebuild, a takeover or a
  * standby's step) is left out of the state, poisoned (the task's later rebuilds skip it) and dead-lettered with the
  * failure as its reason in the task's settle (it has no offset to commit); the loop thread goes on. A dead letter
  * that cannot be written aborts its
@@ -240,22 +240,31 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
-    /** What the service plugs in: the state and decisions of one partition's clusters. All methods run on the loop thread. */
-    public interface Processor {
-        /** Drop all state and load it again (e.g. from its changelog partition); no decisions yet. */
-        void rebuild(Properties clientProps, Duration timeout);
+    /**
+     * What the service plugs in: the state and decisions of one partition's clusters. A record is decoded once, at the
+     * edge ({@link #decode}), into the processor's own input type {@code I}; routing ({@link #home}) and application
+     * ({@link #apply}) both take that value, so they read the record the same way and parse it once. How the state is
+     * built and dropped is the {@link Recovery} part; a processor that can be kept warm for a partition it does not own
+     * also implements {@link Standby}. All methods run on the loop thread.
+     */
+    public interface Processor<I> extends Recovery<I> {
+        /**
+         * Reads a record (group or side topic) into this processor's input. Never throws for a bad record: one that does
+         * not parse becomes an input that says why, refused where it is ({@link #apply}) or skipped while restoring.
+         */
+        I decode(ConsumerRecord<String, byte[]> record);
 
         /**
-         * Apply a side-topic record while rebuilding: update the view, decide nothing. If it throws, the loop leaves
-         * the record out and dead-letters it (see the class comment).
+         * The partition (of a topic with {@code partitions} partitions) whose owner must apply this group-topic
+         * record: its cluster's partition, {@link TransactionalLoop#EVERY_PARTITION} when it names no cluster and every owner may
+         * hold its workload, or where it is ({@code record.partition()}, the default) to apply it here.
          */
-        void restoreSide(ConsumerRecord<String, byte[]> record);
-
-        /** After a rebuild: make the decisions the restored state calls for. */
-        void settle(Outbox outbox);
+        default int home(ConsumerRecord<String, byte[]> record, I input, int partitions) {
+            return record.partition();
+        }
 
         /** Handle one record (group or side topic); emit decisions and refusals through the outbox. */
-        void apply(ConsumerRecord<String, byte[]> record, Outbox outbox);
+        void apply(ConsumerRecord<String, byte[]> record, I input, Outbox outbox);
 
         /**
          * After every record of one poll was applied, in the same transaction: the place to run a
@@ -264,62 +273,15 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
          */
         void afterBatch(Outbox outbox);
 
-        /** This instance no longer decides for these clusters: drop the state. */
-        void revoked();
-
         /**
-         * Whether the whole state comes from the side topics, {@link #rebuild} reading nothing itself: then the loop
-         * keeps a warm standby of every partition this instance does not own (a processor that follows the side
-         * topics and decides nothing), and taking the partition over reads only what was committed since.
+         * Whether the processor has work that time alone makes due (ended workloads whose retention elapsed, grace
+         * periods that ended) at {@code now}, by the loop's clock: asked at every turn in which its partition read
+         * nothing; when true the loop runs {@link #afterBatch} in a transaction of its own, as for a batch without
+         * records, so that such work is done while no record arrives. The loop's only wake-up: a decider keeps no
+         * timer of its own.
          */
-        default boolean stateFromSideTopics() {
+        default boolean dueWhileIdle(java.time.Instant now) {
             return false;
-        }
-
-        /**
-         * Whether the loop keeps a warm standby of this processor for every partition this instance does not own: yes
-         * when its whole state comes from the side topics; a processor whose {@link #rebuild} reads sources of its
-         * own says yes when {@link #startFollowing} and {@link #follow} keep those current as well.
-         */
-        default boolean keepsWarmStandby() {
-            return stateFromSideTopics();
-        }
-
-        /**
-         * A warm standby starts, in place of {@link #rebuild}: drop all state and open the sources a rebuild reads at
-         * their beginning, without waiting for them ({@link #follow} reads them), so the loop thread goes on deciding
-         * for the partitions it owns. The default is the rebuild, right for a processor that reads nothing itself.
-         */
-        default void startFollowing(Properties clientProps, Duration timeout) {
-            rebuild(clientProps, timeout);
-        }
-
-        /**
-         * A standby's step: apply what the sources of its own (those {@link #rebuild} reads) have committed since,
-         * deciding nothing. Between polls ({@code toEnd} false) it takes what has been fetched and does not wait; at
-         * the takeover, after the previous owner is fenced ({@code toEnd} true), it reads up to their end offsets of
-         * now, as a rebuild would have. Answers whether it is at the end of its sources as far as it knows (a
-         * standby is reported caught up once this and the side topics are).
-         */
-        default boolean follow(boolean toEnd) {
-            return true;
-        }
-
-        /**
-         * The side topics this processor writes itself (its changelog): read to build the state (by a rebuild or a
-         * standby), no longer read once it decides, since what it writes is in its state already.
-         */
-        default Set<String> ownSideTopics() {
-            return Set.of();
-        }
-
-        /**
-         * The partition (of a topic with {@code partitions} partitions) whose owner must apply this group-topic
-         * record: its cluster's partition, {@link #EVERY_PARTITION} when it names no cluster and every owner may
-         * hold its workload, or where it is ({@code record.partition()}, the default) to apply it here.
-         */
-        default int home(ConsumerRecord<String, byte[]> record, int partitions) {
-            return record.partition();
         }
 
         /**
@@ -336,15 +298,61 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
          */
         default void deadLetterWriteFailed(ConsumerRecord<String, byte[]> record, Exception cause) {
         }
+    }
+
+    /**
+     * How a processor's state is built when its partition is taken (a rebuild, then the side topics, then a settle),
+     * and dropped when it is lost.
+     */
+    public interface Recovery<I> {
+        /** Drop all state and load what does not come from the side topics (e.g. topics of its own); no decisions yet. */
+        void rebuild(Properties clientProps, Duration timeout);
 
         /**
-         * Whether the processor has work that time alone makes due (e.g. ended workloads whose retention elapsed) at
-         * {@code now}, by the loop's clock: asked at every turn in which its partition read nothing; when true the loop
-         * runs {@link #afterBatch} in a transaction of its own, as for a batch without records, so that such work is
-         * done while no record arrives.
+         * Apply a side-topic record, decoded by {@link Processor#decode}, while the state is built: update the view,
+         * decide nothing. If it throws, the loop leaves the record out and dead-letters it (see the class comment).
          */
-        default boolean dueWhileIdle(java.time.Instant now) {
-            return false;
+        void restoreSide(ConsumerRecord<String, byte[]> record, I input);
+
+        /** After a rebuild: make the decisions the restored state calls for. */
+        void settle(Outbox outbox);
+
+        /** This instance no longer decides for these clusters: drop the state. */
+        void revoked();
+
+        /**
+         * The side topics this processor writes itself (its changelog): read to build the state (by a rebuild or a
+         * standby), no longer read once it decides, since what it writes is in its state already.
+         */
+        default Set<String> ownSideTopics() {
+            return Set.of();
+        }
+    }
+
+    /**
+     * A processor the loop keeps as a warm standby of every partition this instance does not own: one whose whole
+     * state comes from the side topics (the defaults: following them is the loop's), or whose {@link Recovery#rebuild}
+     * reads sources of its own that {@link #startFollowing} and {@link #follow} keep current.
+     */
+    public interface Standby {
+        /**
+         * A warm standby starts, in place of {@link Recovery#rebuild}: drop all state and open the sources a rebuild
+         * reads at their beginning, without waiting for them ({@link #follow} reads them), so the loop thread goes on
+         * deciding for the partitions it owns. The default drops nothing more than {@link Recovery#revoked}, which
+         * the loop calls first: right for a processor that reads nothing itself.
+         */
+        default void startFollowing(Properties clientProps, Duration timeout) {
+        }
+
+        /**
+         * A standby's step: apply what the sources of its own (those {@link Recovery#rebuild} reads) have committed
+         * since, deciding nothing. Between polls ({@code toEnd} false) it takes what has been fetched and does not
+         * wait; at the takeover, after the previous owner is fenced ({@code toEnd} true), it reads up to their end
+         * offsets of now, as a rebuild would have. Answers whether it is at the end of its sources as far as it knows
+         * (a standby is reported caught up once this and the side topics are).
+         */
+        default boolean follow(boolean toEnd) {
+            return true;
         }
     }
 
@@ -371,7 +379,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     /** One owned partition number: its processor, producer and side reader. */
     private final class Task {
         final PartitionScope scope;
-        final Processor processor;
+        /** The processor of this partition, as the loop sees it: whatever it decodes, it gets back ({@link Processor#decode}). */
+        final Processor<Object> processor;
         /** Records whose handling failed, by coordinates: retried once after a rebuild, then refused. */
         final Map<String, Poison> poison = new HashMap<>();
         /** Side records whose restore threw, to dead-letter in the task's next settle (they have no offset to commit). */
@@ -389,7 +398,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
 
         Task(PartitionScope scope) {
             this.scope = scope;
-            this.processor = processors.apply(scope);
+            this.processor = erased(processors.apply(scope));
+        }
+
+        /** A processor's {@link Processor#decode} answer goes only to the same processor's home, apply and restore. */
+        @SuppressWarnings("unchecked")
+        private static Processor<Object> erased(Processor<?> processor) {
+            return (Processor<Object>) processor;
         }
 
         Outbox outbox() {
@@ -398,7 +413,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     }
 
     private final Settings settings;
-    private final Function<PartitionScope, Processor> processors;
+    private final Function<PartitionScope, ? extends Processor<?>> processors;
     private final Clock clock;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Map<Integer, Task> tasks = new ConcurrentHashMap<>();
@@ -431,7 +446,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private record Fenced(KafkaProducer<String, byte[]> producer, long millis) {
     }
     /**
-     * Warm standbys (only for processors that {@link Processor#keepsWarmStandby keep them}): one per partition number
+     * Warm standbys (only of processors that are a {@link Standby}): one per partition number
      * this instance does not own, following the side topics and the processor's own sources (no decisions, a
      * producer connected but not initialised), so a takeover reads only the tail. Loop thread only.
      */
@@ -449,7 +464,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * @param processors makes the processor of one owned partition (called when the partition is assigned; the
      *                   processor is dropped when it is revoked)
      */
-    public TransactionalLoop(Settings settings, Function<PartitionScope, Processor> processors, Clock clock) {
+    public TransactionalLoop(Settings settings, Function<PartitionScope, ? extends Processor<?>> processors, Clock clock) {
         this.settings = settings;
         this.processors = processors;
         this.clock = clock;
@@ -462,8 +477,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     }
 
     /** The processors of the owned partitions whose state is rebuilt, by partition number. */
-    public Map<Integer, Processor> processors() {
-        Map<Integer, Processor> out = new TreeMap<>();
+    public Map<Integer, Processor<?>> processors() {
+        Map<Integer, Processor<?>> out = new TreeMap<>();
         tasks.forEach((n, t) -> {
             if (t.ready) out.put(n, t.processor);
         });
@@ -720,7 +735,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         if (standby != null) {
             int tail;
             try {
-                task.processor.follow(true);
+                ((Standby) task.processor).follow(true);
                 tail = readSideToEnd(task);
             } catch (KafkaException e) {
                 LOG.warnf("standby of partition %d could not catch up (%s); rebuilding it", n, e.toString());
@@ -833,7 +848,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         for (int n = 0; n < inputPartitions; n++) {
             if (tasks.containsKey(n) || pending.contains(n) || standbys.containsKey(n)) continue;
             Task standby = new Task(new PartitionScope(n, inputPartitions));
-            if (!standby.processor.keepsWarmStandby()) {
+            if (!(standby.processor instanceof Standby)) {
                 standbysUnsupported = true;
                 return;
             }
@@ -850,7 +865,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             break;
         }
         for (Task standby : standbys.values()) {
-            boolean ownSourcesAtEnd = standby.processor.follow(false);
+            boolean ownSourcesAtEnd = ((Standby) standby.processor).follow(false);
             for (ConsumerRecord<String, byte[]> r : standby.side.poll(Duration.ZERO)) {
                 restore(standby, r);
                 standby.followed++;
@@ -892,7 +907,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      */
     private boolean openSide(Task task, boolean standby) {
         task.processor.revoked();
-        if (standby) task.processor.startFollowing(settings.clientProps(), settings.rebuildTimeout());
+        if (standby) ((Standby) task.processor).startFollowing(settings.clientProps(), settings.rebuildTimeout());
         else task.processor.rebuild(settings.clientProps(), settings.rebuildTimeout());
         if (task.side != null) task.side.close();
         Properties props = new Properties();
@@ -947,7 +962,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         String at = coordinates(r);
         if (task.poison.containsKey(at)) return;
         try {
-            task.processor.restoreSide(r);
+            task.processor.restoreSide(r, task.processor.decode(r));
         } catch (RuntimeException e) {
             LOG.errorf(e, "partition %d: restoring %s failed; it is left out of the state and dead-lettered", task.scope.partition(), at);
             task.poison.put(at, Poison.refused("restoring the state failed: " + e));
@@ -1144,17 +1159,23 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         seekToCommitted(c, task.scope.partition());
     }
 
-    /** A record on its cluster's partition is applied; one on another is forwarded there (once: copies are applied). */
+    /**
+     * A record on its cluster's partition is applied; one on another is forwarded there (once: copies are applied). The
+     * record is decoded once, and the processor routes and applies that one value. A record poisoned for refusal is
+     * refused without being decoded (decoding may be what failed); one marked for its retry is applied where it is.
+     */
     private void routeOrApply(Task task, ConsumerRecord<String, byte[]> r, Outbox out) {
+        if (refusedAsPoison(task, r, out)) return;
+        Object input = task.processor.decode(r);
         if (r.headers().lastHeader(FORWARDED_HEADER) != null || task.poison.containsKey(coordinates(r))) {
-            applyOrRefuse(task, r, out);
+            task.processor.apply(r, input, out);
             return;
         }
         // A topic subscribed by pattern (a team's submission topic) is counted when first seen.
         int count = partitionCounts.computeIfAbsent(r.topic(), t -> task.producer.partitionsFor(t).size());
-        int home = task.processor.home(r, count);
+        int home = count == 1 ? r.partition() : task.processor.home(r, input, count);
         if (home == r.partition()) {
-            applyOrRefuse(task, r, out);
+            task.processor.apply(r, input, out);
             return;
         }
         for (int p = 0; p < count; p++) {
@@ -1163,7 +1184,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             headers.add(FORWARDED_HEADER, coordinates(r).getBytes(StandardCharsets.UTF_8));
             task.producer.send(new ProducerRecord<>(r.topic(), p, r.key(), r.value(), headers));
         }
-        if (home == EVERY_PARTITION) applyOrRefuse(task, r, out);
+        if (home == EVERY_PARTITION) task.processor.apply(r, input, out);
     }
 
     /**
@@ -1186,14 +1207,19 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
+    /** A side record applied while the task decides: decoded once, unless it is refused as poison. */
     private void applyOrRefuse(Task task, ConsumerRecord<String, byte[]> r, Outbox out) {
+        if (refusedAsPoison(task, r, out)) return;
+        task.processor.apply(r, task.processor.decode(r), out);
+    }
+
+    /** A record whose handling failed twice is refused: dead-lettered with the first failure as its reason. */
+    private boolean refusedAsPoison(Task task, ConsumerRecord<String, byte[]> r, Outbox out) {
         Poison poisoned = task.poison.get(coordinates(r));
-        if (poisoned != null && poisoned.refuse()) {
-            out.deadLetter(r, poisoned.reason());
-            out.afterCommit(() -> task.processor.refusedAfterFailure(r, poisoned.reason()));
-            return;
-        }
-        task.processor.apply(r, out);
+        if (poisoned == null || !poisoned.refuse()) return false;
+        out.deadLetter(r, poisoned.reason());
+        out.afterCommit(() -> task.processor.refusedAfterFailure(r, poisoned.reason()));
+        return true;
     }
 
     /** This instance no longer owns partition {@code n}: its processor drops the state, its clients close. */

@@ -1,5 +1,9 @@
 package dev.taskgov.service.support;
 
+import dev.taskgov.core.events.ComputeQuotaTranslator;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.SchedulerConfigTranslator;
+import dev.taskgov.core.model.ComputeQuotaRequest;
 import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.PreemptTeamTasks;
@@ -42,13 +46,15 @@ class QuotaRecordsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void theEffectiveQuotaReadsBackEqual(Case c) {
-        assertThat(ComputeQuotas.fromRequest(QuotaRecords.effectiveQuota(c.quota()), TYPES)).isEqualTo(c.quota());
+        byte[] value = EventCodec.bytes(QuotaRecords.effectiveQuota(c.quota()));
+        ComputeQuotaRequest read = ComputeQuotaTranslator.translate(value).orThrow();
+        assertThat(ComputeQuotas.fromRequest(read, TYPES)).isEqualTo(c.quota());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("configs")
     void theSchedulerConfigReadsBackEqual(SchedulerConfig config) {
-        assertThat(SchedulerConfig.fromRequest(QuotaRecords.schedulerConfig(config))).isEqualTo(config);
+        assertThat(SchedulerConfigTranslator.translate(EventCodec.bytes(QuotaRecords.schedulerConfig(config))).orThrow()).isEqualTo(config);
     }
 
     static Stream<SchedulerConfig> configs() {

@@ -6,6 +6,9 @@ import dev.taskgov.core.events.ClusterDeclared;
 import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.TopologyChange;
+import dev.taskgov.core.events.TopologyRecordTranslator;
+import dev.taskgov.core.events.Translation;
 import dev.taskgov.service.support.CloudEventHeaders;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.topology.config.TopologyServiceConfig;
@@ -22,6 +25,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -75,21 +79,22 @@ public class TopologyPublisher {
     private final Map<ClusterArn, Map<String, Node>> published = new HashMap<>();
     private final Set<ClusterArn> declared = new java.util.HashSet<>();
 
-    /** Reads what is already on the topic; a value that is not a node record will be overwritten. */
+    /**
+     * Reads what is already on the topic, through the translator every reader of the topic uses; a record it refuses
+     * is not dead-lettered here but overwritten: this service is the topic's writer, and publishes the node again.
+     */
     public synchronized void restore(Duration timeout) {
         published.clear();
         declared.clear();
         PublishedTopologyReader.readAll(bootstrapServers, topic(), timeout).forEach((key, json) -> {
-            try {
-                ClusterScopedKey k = ClusterScopedKey.parse(key);
-                if (k.isDeclaration()) {
-                    declared.add(k.cluster());
-                } else {
-                    published.computeIfAbsent(k.cluster(), c -> new HashMap<>())
-                            .put(k.name(), EventCodec.read(json, NodeRecord.class).toValidNode(Map.of()));
-                }
-            } catch (IllegalArgumentException e) {
-                LOG.warnf("record %s on %s is not a node record or cluster declaration (%s); it will be republished", key, topic(), e.getMessage());
+            Translation<TopologyChange> read = TopologyRecordTranslator.translate(key, json == null ? null : json.getBytes(StandardCharsets.UTF_8));
+            if (read instanceof Translation.Refused<TopologyChange> refused) {
+                LOG.warnf("record %s on %s is not a node record or cluster declaration (%s); it will be republished", key, topic(),
+                        refused.reason());
+            } else if (((Translation.Translated<TopologyChange>) read).value() instanceof TopologyChange.Declared d) {
+                declared.add(d.cluster());
+            } else if (((Translation.Translated<TopologyChange>) read).value() instanceof TopologyChange.NodeSet n) {
+                published.computeIfAbsent(n.cluster(), c -> new HashMap<>()).put(ClusterScopedKey.parse(key).name(), n.node().toNode(Map.of()));
             }
         });
         LOG.infof("restored %d published nodes of %d clusters from %s", published.values().stream().mapToInt(Map::size).sum(),

@@ -1,0 +1,209 @@
+package dev.taskgov.admission;
+
+import dev.taskgov.admission.AdmissionState.Governed;
+import dev.taskgov.admission.AdmissionState.HeldFigures;
+import dev.taskgov.core.events.WorkloadStatus;
+import dev.taskgov.core.model.FinishedRetention;
+import dev.taskgov.core.model.WorkloadState;
+import dev.taskgov.service.support.DeciderTopics;
+import dev.taskgov.service.support.Outbox;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * How the decider writes its workload records: each version to the changelog (its state) and the status topic (what
+ * clients read), in the transaction of the decision; figures alone held back for a while; ended workloads forgotten
+ * when their retention elapses. A read replica writes nothing: its records are the decider's.
+ */
+final class WorkloadWrites {
+
+    private static final Logger LOG = Logger.getLogger(WorkloadWrites.class);
+
+    private final DeciderTopics topics;
+    private final Clock clock;
+    private final AdmissionObserver observer;
+    private final AdmissionState state;
+    private final Map<String, WorkloadRecord> workloads;
+    private final Map<String, HeldFigures> heldFigures;
+    /** How long a workload that ended is kept (described, listed) before it is forgotten. */
+    private final FinishedRetention retention;
+    /** How often a workload's figures alone may be written (taskgov.admission.status-refresh); zero: every change. */
+    private Duration statusRefresh = AdmissionProcessor.DEFAULT_STATUS_REFRESH;
+    /** When each workload's held figures may be written, earliest first. */
+    private final java.util.TreeSet<Expiry> figuresDue = new java.util.TreeSet<>();
+
+    /**
+     * When each ended workload held is to be forgotten, earliest first (also the order in which they ended), so that a
+     * sweep looks at the due ones only and the bound on how many are held forgets the earliest ended first. One entry
+     * per ended workload held ({@link #expiryOf}), so that its size is how many are held, and every entry's workload
+     * is held: an entry is made as its workload is put ({@link #expireLater}), dropped as it is removed
+     * ({@link #forget}) and cleared with it ({@link #clear}).
+     */
+    private final java.util.TreeSet<Expiry> expiries = new java.util.TreeSet<>();
+    private final Map<String, Expiry> expiryOf = new HashMap<>();
+
+    /** When something is due for a workload (its retention's end, its held figures' write); by that time, then by id. */
+    private record Expiry(Instant at, String workloadId) implements Comparable<Expiry> {
+        @Override
+        public int compareTo(Expiry o) {
+            int byTime = at.compareTo(o.at);
+            return byTime != 0 ? byTime : workloadId.compareTo(o.workloadId);
+        }
+    }
+
+    WorkloadWrites(DeciderTopics topics, Clock clock, AdmissionObserver observer, AdmissionState state,
+                   FinishedRetention retention) {
+        this.topics = topics;
+        this.clock = clock;
+        this.observer = observer;
+        this.state = state;
+        this.workloads = state.workloads;
+        this.heldFigures = state.heldFigures;
+        this.retention = retention;
+    }
+
+    /** Whether time alone made work due at {@code now}: an ended workload to forget, held figures to write. */
+    boolean dueAt(Instant now) {
+        return !expiries.isEmpty() && !expiries.first().at().isAfter(now)
+                || !figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now);
+    }
+
+    /** Drops what is queued (the state was dropped with it). */
+    void clear() {
+        expiries.clear();
+        expiryOf.clear();
+        figuresDue.clear();
+    }
+
+    /**
+     * A workload's new state, reason and message. A new state or reason is written at once; new figures alone (what a
+     * pending workload lacks, with the same reason) at most once per {@link #statusRefresh} per workload: within it the
+     * latest are held ({@link AdmissionState#heldFigures}) and written when it has passed ({@link #writeDueFigures}),
+     * while reads show them at once ({@link AdmissionReads#workload}). A waiting workload's figures change with every admission around it; written
+     * each time they were most of the status topic.
+     */
+    void update(String id, WorkloadState state, String reason, String message, Outbox out) {
+        WorkloadRecord rec = workloads.get(id);
+        if (rec == null) return;
+        if (!rec.differs(state, reason, message)) {
+            dropHeldFigures(id);
+            return;
+        }
+        Instant now = clock.instant();
+        boolean figuresOnly = rec.state() == state && java.util.Objects.equals(rec.reason(), reason);
+        if (figuresOnly && !statusRefresh.isZero()) {
+            Instant due = rec.writtenAt().plus(statusRefresh);
+            if (now.isBefore(due)) {
+                HeldFigures before = heldFigures.put(id, new HeldFigures(message, due));
+                if (before != null) figuresDue.remove(new Expiry(before.due(), id));
+                figuresDue.add(new Expiry(due, id));
+                return;
+            }
+        }
+        dropHeldFigures(id);
+        persist(rec.moveTo(state, reason, message, now), out);
+    }
+
+    /** Sets how often a workload's figures alone may be written (zero: every change at once). */
+    void statusRefresh(Duration refresh) {
+        this.statusRefresh = refresh == null || refresh.isNegative() ? Duration.ZERO : refresh;
+    }
+
+    private void dropHeldFigures(String id) {
+        HeldFigures held = heldFigures.remove(id);
+        if (held != null) figuresDue.remove(new Expiry(held.due(), id));
+    }
+
+    /** Writes the held figures whose refresh has passed, each as its workload's next version. */
+    void writeDueFigures(Outbox out) {
+        Instant now = clock.instant();
+        while (!figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now)) {
+            Expiry due = figuresDue.pollFirst();
+            HeldFigures held = heldFigures.remove(due.workloadId());
+            WorkloadRecord rec = workloads.get(due.workloadId());
+            if (held == null || rec == null || !rec.differs(rec.state(), rec.reason(), held.message())) continue;
+            persist(rec.moveTo(rec.state(), rec.reason(), held.message(), now), out);
+        }
+    }
+
+    /** The record goes to the changelog and its status to the status topic, in the current transaction. */
+    void persist(WorkloadRecord rec, Outbox out) {
+        dropHeldFigures(rec.workloadId()); // a new version says what the held figures would have
+        workloads.put(rec.workloadId(), rec);
+        expireLater(rec);
+        out.emit(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
+        out.emit(topics.status(), rec.workloadId(), status(rec), WorkloadStatus.TYPE, rec.eventId());
+    }
+
+    /**
+     * {@link #persist} of a workload just queued, which this batch's decision cycle is likely to admit: both topics are
+     * compacted, so its records are held ({@link Outbox#emitLatest}) and the admission's replace them in the same
+     * transaction. A workload submitted and admitted in one batch has one Admitted record on each, not a Pending one
+     * followed by it (its history still tells both); one that waits has its Pending records sent when the batch ends.
+     */
+    void persistQueued(WorkloadRecord rec, Outbox out) {
+        dropHeldFigures(rec.workloadId());
+        workloads.put(rec.workloadId(), rec);
+        expireLater(rec);
+        out.emitLatest(topics.changelog(), rec.workloadId(), rec, AdmissionEvents.CHANGELOG, rec.eventId());
+        out.emitLatest(topics.status(), rec.workloadId(), status(rec), WorkloadStatus.TYPE, rec.eventId());
+    }
+
+    private static WorkloadStatus status(WorkloadRecord rec) {
+        return new WorkloadStatus(rec.workloadId(), rec.team(), rec.state(), rec.reason(), rec.message(),
+                rec.history().get(rec.history().size() - 1).time(), rec.spec().clusterArn());
+    }
+
+    // ------------------------------------------------------------------ retention
+
+    /**
+     * Forgets every workload whose retention after its end elapsed by the decider's clock, then, while more ended
+     * workloads are held than the retention's bound, the one that ended first ({@link #forget}). Runs on the loop
+     * thread, in the transaction of the batch it ends (or of the settling), like any other decision.
+     */
+    void forgetExpired(Outbox out) {
+        Instant now = clock.instant();
+        while (!expiries.isEmpty() && (!expiries.first().at().isAfter(now) || retention.overBound(expiries.size()))) {
+            forget(workloads.get(expiries.first().workloadId()), out);
+        }
+    }
+
+    /**
+     * The transition RetentionElapsed: a workload that ended (Finished or Rejected) longer than the retention ago is
+     * forgotten. Tombstones for its changelog record and its status record go out in the current transaction (with
+     * the batch's input offsets), so the changelog, the status topic and memory agree after a crash and rebuild; its
+     * cluster's scheduler forgets the id too (one restored from the changelog never held it). Its id is unknown
+     * afterwards: a submission with it is a new workload.
+     */
+    private void forget(WorkloadRecord rec, Outbox out) {
+        // A submission refused for naming an ungoverned cluster has no scheduler to forget it.
+        Governed g = state.clusters.get(rec.cluster());
+        String how = g == null || g.scheduler == null ? "its cluster has no scheduler" : g.scheduler.forget(rec.workloadId()).message();
+        workloads.remove(rec.workloadId());
+        Expiry expiry = expiryOf.remove(rec.workloadId());
+        if (expiry != null) expiries.remove(expiry);
+        out.tombstone(topics.changelog(), rec.workloadId());
+        out.tombstone(topics.status(), rec.workloadId());
+        LOG.debugf("workload %s (%s since %s) forgotten: %s", rec.workloadId(), rec.state(), rec.since(), how);
+        out.afterCommit(() -> observer.forgotten(rec.cluster(), rec.team(), rec.state()));
+    }
+
+    /**
+     * An ended workload is queued for the sweep at the end of its retention (in place of its earlier entry, if any); one
+     * that has not ended has no entry.
+     */
+    void expireLater(WorkloadRecord rec) {
+        Expiry before = expiryOf.remove(rec.workloadId());
+        if (before != null) expiries.remove(before);
+        retention.forgetAt(rec.state(), rec.since()).ifPresent(at -> {
+            Expiry e = new Expiry(at, rec.workloadId());
+            expiries.add(e);
+            expiryOf.put(rec.workloadId(), e);
+        });
+    }
+}
