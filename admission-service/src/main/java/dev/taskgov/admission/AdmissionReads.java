@@ -35,9 +35,13 @@ public final class AdmissionReads {
     /** The processor this is the read side of: a replica's records are applied to the state as a rebuild applies them. */
     private final AdmissionProcessor processor;
 
+    /** Estimated starts of pending workloads: one forecast per cluster and state, run outside the state's lock. */
+    private final StartEstimates startEstimates;
+
     AdmissionReads(AdmissionState state, AdmissionProcessor processor) {
         this.state = state;
         this.processor = processor;
+        this.startEstimates = new StartEstimates(state.clock, StartEstimates.DEFAULT_REFRESH);
     }
 
     /** True while this state answers: a decider whose state is rebuilt, a replica once it read its topics to the end. */
@@ -127,6 +131,26 @@ public final class AdmissionReads {
                     .sorted(Comparator.comparing(WorkloadRecord::workloadId))
                     .map(state::shown)
                     .toList();
+        }
+    }
+
+    /**
+     * A pending workload's estimated start (docs/semantics.md, "Estimated start"); empty in any other state. Only the
+     * copy of the scheduler is taken under the state's lock; the forecast runs outside it.
+     */
+    public Optional<dev.taskgov.core.estimate.StartEstimate> startEstimate(WorkloadRecord r) {
+        if (r.state() != WorkloadState.Pending) return Optional.empty();
+        return startEstimates.of(r.cluster(), forecastSnapshot(r.cluster(), List.of(r.workloadId())), r.workloadId());
+    }
+
+    /** The estimated starts of a cluster's pending workloads {@code ids} (one forecast shared by all), by id. */
+    public Map<String, dev.taskgov.core.estimate.StartEstimate> startEstimates(ClusterArn cluster, java.util.Collection<String> ids) {
+        return startEstimates.forecast(cluster, forecastSnapshot(cluster, ids)).map(f -> f.estimates()).orElse(Map.of());
+    }
+
+    private StartEstimates.Snapshot forecastSnapshot(ClusterArn cluster, java.util.Collection<String> ids) {
+        synchronized (state) {
+            return startEstimates.snapshot(cluster, readScheduler(cluster).orElse(null), state.workloads.values(), ids);
         }
     }
 

@@ -198,6 +198,12 @@ public class DemoCommand extends ServiceCommand {
 
     private void submit(AdmissionClient admission, Planned p) {
         WorkloadSubmitted s = p.submission().withSubmittedAt(clock.instant()).withClusterArn(cluster);
+        Duration runs = Duration.ofMillis((long) (p.runFor().toMillis() * timeScale));
+        if (p.submission().priorityClass().startsWith("training") && !runs.isZero() && !runs.isNegative()) {
+            // Training pipelines know their run time and declare it; inference and experiments leave it to be learned
+            // from their finished runs, so the demo's start estimates show both bases.
+            s = s.withAnnotations(Map.of(WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION, runs.toString()));
+        }
         try {
             admission.submit(s);
             submitted++;

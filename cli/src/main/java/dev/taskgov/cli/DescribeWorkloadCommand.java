@@ -48,6 +48,8 @@ public class DescribeWorkloadCommand extends WatchedCommand {
         field(out, "  Message:", Views.text(w, "message"));
         String maxRetry = Views.text(annotations, dev.taskgov.core.events.WorkloadSubmitted.MAX_RETRY_ANNOTATION);
         if (maxRetry != null) field(out, "  Retries:", w.path("retries").asInt() + " of " + maxRetry + " (queued again after a failure)");
+        JsonNode estimate = w.path("startEstimate");
+        if (estimate.isObject()) field(out, "  Start:", Views.text(estimate, "message"));
         field(out, "  Submitted:", when(Views.text(w, "submittedAt")));
         // the time the submitter sent: information only, shown only when it sent one
         String clientTime = Views.text(w, "clientSubmittedAt");

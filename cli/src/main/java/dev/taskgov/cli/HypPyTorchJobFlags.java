@@ -114,6 +114,11 @@ final class HypPyTorchJobFlags {
             "with --kubernetes the HyperPod operator restarts the job (runPolicy.jobMaxRetryCount)."})
     Integer maxRetry;
 
+    @Option(names = "--expected-runtime", paramLabel = "DURATION", description = {
+            "How long the job is expected to run once admitted (taskgov.dev/expected-runtime): 90m, 2h, 1h30m or PT2H;",
+            "start estimates of the work queued behind it use it (default: learned from finished workloads)."})
+    String expectedRuntime;
+
     @Option(names = "--volume", paramLabel = "SPEC", description = "name=..,type=hostPath|pvc,mount_path=..,... (recorded; repeatable).")
     List<String> volumes = new ArrayList<>();
 
@@ -159,7 +164,7 @@ final class HypPyTorchJobFlags {
 
     /**
      * The workload taskgov governs: the manifest the flags describe, read by the shared manifests translator
-     * (requests else limits, the image recorded), plus --max-retry recorded. The manifest is the one
+     * (requests else limits, the image recorded), plus --max-retry and --expected-runtime recorded. The manifest is the one
      * {@link HyperPodPyTorchJobs#manifest} built, its pod template typed, which the translator reads as it is.
      */
     WorkloadSubmitted workload(GenericKubernetesResource manifest, Instant now) {
@@ -169,7 +174,12 @@ final class HypPyTorchJobFlags {
         } catch (InvalidManifestException e) {
             throw CliException.invalid(e.getMessage());
         }
-        return maxRetry == null ? w : w.withAnnotations(Map.of(WorkloadSubmitted.MAX_RETRY_ANNOTATION, maxRetry.toString()));
+        Map<String, String> recorded = new java.util.TreeMap<>();
+        if (maxRetry != null) recorded.put(WorkloadSubmitted.MAX_RETRY_ANNOTATION, maxRetry.toString());
+        if (expectedRuntime != null) {
+            recorded.put(WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION, WorkloadOptions.runtime("--expected-runtime", expectedRuntime));
+        }
+        return recorded.isEmpty() ? w : w.withAnnotations(recorded);
     }
 
     /** Each flag a quantity (whole for accelerators, a number of GiB for memory), and no limit below its request. */

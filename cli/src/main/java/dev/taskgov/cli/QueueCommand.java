@@ -10,7 +10,7 @@ import java.util.List;
 
 /** {@code taskgov queue TEAM}: the team's pending workloads in admission order, with why each waits. */
 @Command(name = "queue", mixinStandardHelpOptions = true,
-        description = "A team's pending queue: positions (1 = head), priority, and why each workload waits.")
+        description = "A team's pending queue: positions (1 = head), priority, the estimated start, and why each workload waits.")
 public class QueueCommand extends WatchedCommand {
 
     @Parameters(paramLabel = "TEAM", description = "Team name (the namespace without hyperpod-ns-).")
@@ -35,13 +35,27 @@ public class QueueCommand extends WatchedCommand {
             out().println("Team " + t + (several ? " in cluster " + ClusterOption.shortName(clusters.get(i)) : "") + ": "
                     + entries.size() + " pending");
             if (entries.isEmpty()) continue;
-            Table table = new Table("POSITION", "NAME", "PRIORITY", "AGE", "REASON", "MESSAGE");
+            Table table = new Table("POSITION", "NAME", "PRIORITY", "AGE", "START", "REASON", "MESSAGE");
             for (JsonNode e : entries) {
                 table.row(e.path("position").asInt(), Views.text(e, "workloadId"), Views.text(e, "priority"),
-                        Views.age(Views.text(e, "submittedAt"), clock), Views.text(e, "reason"), Views.text(e, "message"));
+                        Views.age(Views.text(e, "submittedAt"), clock), start(e.path("startEstimate")), Views.text(e, "reason"),
+                        Views.text(e, "message"));
             }
             table.print(out());
         }
         return 0;
+    }
+
+    /**
+     * The estimated start in short, for the table ("in about 12 min", "about now", "unknown"); {@code describe workload}
+     * shows it whole, with its basis.
+     */
+    static String start(JsonNode estimate) {
+        if (!estimate.isObject()) return null;
+        if (!estimate.path("known").asBoolean()) return "unknown";
+        String message = Views.text(estimate, "message");
+        if (message == null) return null;
+        int comma = message.indexOf(", ");
+        return comma < 0 ? message : message.substring(0, comma);
     }
 }

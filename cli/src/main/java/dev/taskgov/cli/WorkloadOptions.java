@@ -77,6 +77,11 @@ final class WorkloadOptions {
             "Queue the workload again up to N times after it fails (annotation taskgov.dev/max-retry); default: a failure is final."})
     Integer maxRetry;
 
+    @Option(names = "--expected-runtime", paramLabel = "DURATION", description = {
+            "How long it is expected to run once admitted (annotation taskgov.dev/expected-runtime): 90m, 2h, 1h30m or ISO-8601",
+            "PT2H; start estimates of the work queued behind it use it. Default: learned from the team's finished workloads."})
+    String expectedRuntime;
+
     @Option(names = "--job-kind", defaultValue = "PyTorchJob", description = "Job kind recorded with the flags (default ${DEFAULT-VALUE}).")
     String jobKind;
 
@@ -124,13 +129,24 @@ final class WorkloadOptions {
         return new WorkloadSubmitted(jobName, ns, queue, priority, jobKind, now, podSets, annotations());
     }
 
-    /** What the flags record on the workload: --image, --max-retry. */
+    /** What the flags record on the workload: --image, --max-retry, --expected-runtime. */
     private Map<String, String> annotations() {
         if (maxRetry != null && maxRetry < 0) throw CliException.invalid("--max-retry: must not be negative, was " + maxRetry);
         Map<String, String> out = new java.util.TreeMap<>();
         if (image != null) out.put(WorkloadSubmitted.IMAGE_ANNOTATION, image);
         if (maxRetry != null) out.put(WorkloadSubmitted.MAX_RETRY_ANNOTATION, maxRetry.toString());
+        if (expectedRuntime != null) out.put(WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION, runtime("--expected-runtime", expectedRuntime));
         return out;
+    }
+
+    /** A run time as ISO-8601 ({@code PT1H30M}), from that or the short form people type ({@code 90m}, {@code 2h}, {@code 1h30m}). */
+    static String runtime(String flag, String value) {
+        String v = value.strip();
+        String iso = v.matches("(?i)(\\d+h)?(\\d+m)?(\\d+s)?") && !v.isEmpty() ? "PT" + v.toUpperCase(java.util.Locale.ROOT) : v;
+        if (WorkloadSubmitted.parseRuntime(iso).isEmpty()) {
+            throw CliException.invalid(flag + ": must be a duration greater than zero such as 90m, 2h, 1h30m or PT2H, was '" + value + "'");
+        }
+        return java.time.Duration.parse(iso).toString();
     }
 
     /** The flag that would supply what the manifest lacks, if one would. */

@@ -97,6 +97,15 @@ class AdmissionCommandsTest {
     }
 
     @Test
+    void describeShowsAPendingWorkloadsEstimatedStartWithItsBasis() {
+        Cli.Result r = Cli.run("describe", "workload", "team-a-train-002", "--admission-url", admission.url());
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("\n  Start:      in about 12 min, if running work ends as expected (4 ends before it: "
+                + "0 declared, 4 learned from finished workloads); 3 workloads ahead of it\n");
+    }
+
+    @Test
     void describeShowsPlacementAndBorrowing() {
         Cli.Result r = Cli.run("describe", "workload", "team-a-train-001", "--admission-url", admission.url());
 
@@ -159,15 +168,15 @@ class AdmissionCommandsTest {
     }
 
     @Test
-    void queueShowsPositionsAndWhyEachWaits() {
+    void queueShowsPositionsTheEstimatedStartAndWhyEachWaits() {
         Cli.Result r = Cli.run("queue", "hyperpod-ns-team-a", "--admission-url", admission.url());
 
         assertThat(r.exit()).isZero();
         assertThat(r.out()).isEqualTo("""
                 Team team-a: 2 pending
-                POSITION   NAME               PRIORITY   AGE     REASON                    MESSAGE
-                1          team-a-infer-003   90         60s     InsufficientQuota         needs 16 accelerators of ml.p5.48xlarge; team-a has 8 of nominal 64 free and may borrow 0 (DontLend)
-                2          team-a-rack-002    70         7m30s   TopologyPlacementFailed   topology.k8s.aws/network-node-layer-3 allows to fit only 4 out of 5 pods
+                POSITION   NAME               PRIORITY   AGE     START             REASON                    MESSAGE
+                1          team-a-infer-003   90         60s     in about 12 min   InsufficientQuota         needs 16 accelerators of ml.p5.48xlarge; team-a has 8 of nominal 64 free and may borrow 0 (DontLend)
+                2          team-a-rack-002    70         7m30s   unknown           TopologyPlacementFailed   topology.k8s.aws/network-node-layer-3 allows to fit only 4 out of 5 pods
                 """);
     }
 
@@ -203,7 +212,7 @@ class AdmissionCommandsTest {
     @Test
     void submitFromTheSeedManifestPostsTheTranslatedWorkload() throws Exception {
         Cli.Result r = Cli.run("submit", "-f", ManifestTranslationTest.manifest("seed-000-pytorchjob.yaml"), "--instance-type", "ml.p5.48xlarge",
-                "--job-name", "team-a-train-009", "--max-retry", "2", "--admission-url", admission.url());
+                "--job-name", "team-a-train-009", "--max-retry", "2", "--expected-runtime", "1h30m", "--admission-url", admission.url());
 
         assertThat(r.exit()).isZero();
         assertThat(r.out()).isEqualTo("workload/team-a-train-009 submitted (team team-name, 2 pod set(s))\n"
@@ -215,7 +224,16 @@ class AdmissionCommandsTest {
                 new PodSetSpec("master", 1, "ml.p5.48xlarge", ManifestTranslationTest.amounts(null, null, null), null, null),
                 new PodSetSpec("worker", 10, "ml.p5.48xlarge", ManifestTranslationTest.amounts(null, "1", "0.1953125"), null, null)),
                 java.util.Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727",
-                        WorkloadSubmitted.MAX_RETRY_ANNOTATION, "2")));
+                        WorkloadSubmitted.MAX_RETRY_ANNOTATION, "2", WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION, "PT1H30M")));
+    }
+
+    @Test
+    void anExpectedRuntimeThatIsNoDurationIsRefusedBeforeAnythingIsSent() {
+        Cli.Result r = Cli.run("submit", "--job-name", "j", "--team", "team-a", "--instance-type", "ml.p5.48xlarge",
+                "--expected-runtime", "soon", "--admission-url", admission.url());
+        assertThat(r).isEqualTo(new Cli.Result(2, "", "error: --expected-runtime: must be a duration greater than zero such as "
+                + "90m, 2h, 1h30m or PT2H, was 'soon'\n"));
+        assertThat(admission.requests).isEmpty();
     }
 
     @Test

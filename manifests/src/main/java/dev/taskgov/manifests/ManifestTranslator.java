@@ -33,7 +33,9 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  *       {@code -preferred-topology} annotation (one of them at most); the per-pod requests as
  *       {@link PodRequests} counts them;</li>
  *   <li>the containers' images, as the annotation {@link WorkloadSubmitted#IMAGE_ANNOTATION} (recorded, not
- *       decided on).</li>
+ *       decided on);</li>
+ *   <li>the job's {@link WorkloadSubmitted#EXPECTED_RUNTIME_ANNOTATION} annotation, as it is (start estimates read
+ *       it).</li>
  * </ul>
  * Every refusal is an {@link InvalidManifestException} naming the field's path and the rule.
  *
@@ -155,8 +157,12 @@ public final class ManifestTranslator {
         }
         String priority = pick(overrides.priorityClass(), blankToNull(labels.get(PRIORITY_LABEL)));
         String images = images(templates);
-        return new WorkloadSubmitted(name, namespace, queue, priority, kind.kind(), submittedAt, List.copyOf(podSets),
-                images == null ? Map.of() : Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, images));
+        Map<String, String> annotations = new java.util.TreeMap<>();
+        if (images != null) annotations.put(WorkloadSubmitted.IMAGE_ANNOTATION, images);
+        // The job's own annotation, passed on as it is: the submission's validation names it if it is no duration.
+        String runtime = metadata.getAnnotations() == null ? null : metadata.getAnnotations().get(WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION);
+        if (runtime != null) annotations.put(WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION, runtime);
+        return new WorkloadSubmitted(name, namespace, queue, priority, kind.kind(), submittedAt, List.copyOf(podSets), annotations);
     }
 
     /** The containers' images (not the init containers'), each once, in the manifest's order, comma-separated; null when none. */

@@ -102,6 +102,21 @@ class ManifestTranslatorTest {
                         submission("mpi", "hyperpod-ns-team-a", "q", null, "MPIJob",
                                 new PodSetSpec("launcher", 1, G5, amounts(null, "1", null), null, null),
                                 new PodSetSpec("worker", 4, G5, amounts("8", null, null), null, null))),
+                row("the job's expected run time is passed on as its annotation", """
+                        apiVersion: kubeflow.org/v1
+                        kind: MPIJob
+                        metadata:
+                          name: mpi
+                          namespace: hyperpod-ns-team-a
+                          labels: {kueue.x-k8s.io/queue-name: q}
+                          annotations: {taskgov.dev/expected-runtime: PT2H, other.example/note: ignored}
+                        spec:
+                          mpiReplicaSpecs:
+                            Worker: {replicas: 4, template: {spec: {containers: [{name: w, resources: {requests: {nvidia.com/gpu: 8}}}]}}}
+                        """, DEFAULT_G5,
+                        submission("mpi", "hyperpod-ns-team-a", "q", null, "MPIJob",
+                                new PodSetSpec("worker", 4, G5, amounts("8", null, null), null, null))
+                                .withAnnotations(Map.of(WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION, "PT2H"))),
                 row("TFJob: tfReplicaSpecs", """
                         apiVersion: kubeflow.org/v1
                         kind: TFJob

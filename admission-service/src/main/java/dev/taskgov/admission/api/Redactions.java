@@ -44,12 +44,13 @@ final class Redactions {
                 d.submittedAt(), d.clientSubmittedAt(), d.admittedAt(), d.placement(), d.borrowed(),
                 d.history() == null ? null : d.history().stream().map(c -> new WorkloadRecord.Condition(c.time(), c.state(), c.reason(),
                         redaction.text(c.message()), c.count(), c.firstTime())).toList(),
-                d.annotations(), d.retries());
+                d.annotations(), d.retries(), d.startEstimate());
     }
 
     QueueEntry queueEntry(QueueEntry e) {
         if (all) return e;
-        return new QueueEntry(e.position(), e.workloadId(), e.priority(), e.submittedAt(), e.reason(), redaction.text(e.message()));
+        return new QueueEntry(e.position(), e.workloadId(), e.priority(), e.submittedAt(), e.reason(), redaction.text(e.message()),
+                e.startEstimate());
     }
 
     DryRun dryRun(DryRun d) {

@@ -12,12 +12,14 @@ import dev.taskgov.core.auth.Principal;
 import dev.taskgov.admission.api.WorkloadViews.Accepted;
 import dev.taskgov.admission.api.WorkloadViews.Clusters;
 import dev.taskgov.admission.api.WorkloadViews.Described;
+import dev.taskgov.admission.api.WorkloadViews.Estimate;
 import dev.taskgov.admission.api.WorkloadViews.FieldError;
 import dev.taskgov.admission.api.WorkloadViews.Problem;
 import dev.taskgov.admission.api.WorkloadViews.Queue;
 import dev.taskgov.admission.api.WorkloadViews.QueueEntry;
 import dev.taskgov.admission.api.WorkloadViews.Team;
 import dev.taskgov.admission.api.WorkloadViews.Teams;
+import dev.taskgov.core.estimate.StartEstimate;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.events.WorkloadValidation;
@@ -44,9 +46,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -93,7 +97,8 @@ public class WorkloadResource {
         }
         Redactions redact = Redactions.of(principal, p.get());
         return found
-                .map(r -> Response.ok(redact.described(Described.of(r))).build())
+                .map(r -> Response.ok(redact.described(Described.of(r,
+                        Estimate.of(p.get().startEstimate(r).orElse(null), Instant.now())))).build())
                 .orElseGet(() -> Response.status(404).entity(Problem.of(unknownWorkload(id))).build());
     }
 
@@ -149,7 +154,12 @@ public class WorkloadResource {
         List<WorkloadView> queue = p.get().queue(c, team);
         List<QueueEntry> entries = new ArrayList<>();
         Redactions redact = Redactions.of(principal, p.get());
-        for (int i = 0; i < queue.size(); i++) entries.add(redact.queueEntry(QueueEntry.of(i + 1, queue.get(i))));
+        Map<String, StartEstimate> estimates = p.get().startEstimates(c, queue.stream().map(WorkloadView::workloadId).toList());
+        Instant now = Instant.now();
+        for (int i = 0; i < queue.size(); i++) {
+            WorkloadView v = queue.get(i);
+            entries.add(redact.queueEntry(QueueEntry.of(i + 1, v, Estimate.of(estimates.get(v.workloadId()), now))));
+        }
         return Response.ok(new Queue(team, c.orNull(), entries.size(), entries)).build();
     }
 

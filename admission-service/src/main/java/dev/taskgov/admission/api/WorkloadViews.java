@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.admission.WorkloadRecord;
+import dev.taskgov.core.estimate.StartEstimate;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.model.WorkloadState;
@@ -32,24 +33,49 @@ public final class WorkloadViews {
      * @param submittedAt       its place in the queue: when the platform first received it
      * @param clientSubmittedAt the time its submitter sent, kept as information only; left out when none
      * @param retries how many times it was queued again after a failure ({@code taskgov.dev/max-retry}); left out while 0
+     * @param startEstimate a pending workload's estimated start; left out in any other state
      */
     public record Described(String workloadId, String team, String clusterArn, WorkloadState state, String reason, String message,
                             Instant submittedAt, @JsonInclude(JsonInclude.Include.NON_NULL) Instant clientSubmittedAt, Instant admittedAt, List<WorkloadAdmitted.AdmittedPodSet> placement,
                             Map<String, ResourceAmounts> borrowed, List<WorkloadRecord.Condition> history,
                             @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> annotations,
-                            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int retries) {
+                            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int retries,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) Estimate startEstimate) {
         public static Described of(WorkloadRecord r) {
+            return of(r, null);
+        }
+
+        public static Described of(WorkloadRecord r, Estimate startEstimate) {
             return new Described(r.workloadId(), r.team(), r.spec() == null ? null : r.spec().clusterArn(), r.state(), r.reason(),
                     r.message(), r.submittedAt(), r.spec() == null ? null : r.spec().clientSubmittedAt(), r.admittedAt(), r.placement(), r.borrowed(), r.history(),
-                    r.spec() == null ? Map.of() : r.spec().annotations(), r.retries());
+                    r.spec() == null ? Map.of() : r.spec().annotations(), r.retries(), startEstimate);
+        }
+    }
+
+    /**
+     * A pending workload's estimated start (docs/semantics.md, "Estimated start").
+     *
+     * @param known           whether there is an estimate
+     * @param expectedStartAt when it is expected to be admitted; left out when unknown
+     * @param workloadsAhead  how many of the workloads pending now are expected to be admitted before it; left out when unknown
+     * @param basis           what the estimate rests on, or why it is unknown
+     * @param message         for people, as of the read: "in about 12 min, if running work ends as expected (...); 3 workloads ahead of it"
+     * @param estimatedAt     when the forecast was made (a new one follows each change of state, at most every few seconds)
+     */
+    public record Estimate(boolean known, @JsonInclude(JsonInclude.Include.NON_NULL) Instant expectedStartAt,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Integer workloadsAhead, String basis, String message,
+                           Instant estimatedAt) {
+        public static Estimate of(StartEstimate e, Instant now) {
+            return e == null ? null : new Estimate(e.known(), e.expectedStart(), e.known() ? e.workloadsAhead() : null, e.basis(),
+                    e.describe(now), e.forecastAt());
         }
     }
 
     /** One entry of {@code GET /teams/{team}/pending}: position 1 is the head. */
     public record QueueEntry(int position, String workloadId, int priority, Instant submittedAt, String reason,
-                             String message) {
-        public static QueueEntry of(int position, WorkloadView v) {
-            return new QueueEntry(position, v.workloadId(), v.priority(), v.submittedAt(), v.reason(), v.message());
+                             String message, @JsonInclude(JsonInclude.Include.NON_NULL) Estimate startEstimate) {
+        public static QueueEntry of(int position, WorkloadView v, Estimate startEstimate) {
+            return new QueueEntry(position, v.workloadId(), v.priority(), v.submittedAt(), v.reason(), v.message(), startEstimate);
         }
     }
 

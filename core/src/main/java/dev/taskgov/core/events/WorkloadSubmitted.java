@@ -46,6 +46,12 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
      * pending again (reason RetryAfterFailure); absent: a failure is final.
      */
     public static final String MAX_RETRY_ANNOTATION = "taskgov.dev/max-retry";
+    /**
+     * How long the workload is expected to run once admitted, an ISO-8601 duration greater than zero ({@code PT2H},
+     * {@code --expected-runtime}): start estimates take a running workload's end from it (docs/semantics.md,
+     * "Estimated start"); absent: its team's and class's learned run time.
+     */
+    public static final String EXPECTED_RUNTIME_ANNOTATION = "taskgov.dev/expected-runtime";
 
     public WorkloadSubmitted {
         // Sorted for stable output; a TreeMap keeps null values so validation can name them.
@@ -118,6 +124,25 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
             int n = Integer.parseInt(value.strip());
             return n < 0 ? Optional.empty() : Optional.of(n);
         } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The {@link #EXPECTED_RUNTIME_ANNOTATION}, when present and an ISO-8601 duration greater than zero
+     * ({@link WorkloadValidation} refuses any other value); empty when absent.
+     */
+    public Optional<java.time.Duration> expectedRuntime() {
+        return parseRuntime(annotations.get(EXPECTED_RUNTIME_ANNOTATION));
+    }
+
+    /** An ISO-8601 duration greater than zero ({@code PT90M}, {@code P1DT2H}); empty for anything else. */
+    public static Optional<java.time.Duration> parseRuntime(String value) {
+        if (value == null) return Optional.empty();
+        try {
+            java.time.Duration d = java.time.Duration.parse(value.strip());
+            return d.isNegative() || d.isZero() ? Optional.empty() : Optional.of(d);
+        } catch (java.time.format.DateTimeParseException e) {
             return Optional.empty();
         }
     }

@@ -58,7 +58,8 @@ public final class WorkloadValidation {
     /**
      * Rules that need nothing but the submission itself: the id follows {@link WorkloadIds}, the namespace is present, pod set names unique, count
      * >= 1, requests not negative, known topology levels, not both required and preferred, node
-     * selector labels and values not blank, the max-retry annotation a whole number >= 0.
+     * selector labels and values not blank, the max-retry annotation a whole number >= 0, the
+     * expected-runtime annotation an ISO-8601 duration greater than zero.
      */
     public static List<Violation> checkFields(WorkloadSubmitted s) {
         List<Violation> v = new ArrayList<>();
@@ -72,6 +73,12 @@ public final class WorkloadValidation {
         if (maxRetry != null && s.maxRetry().isEmpty()) {
             v.add(new Violation("annotations." + WorkloadSubmitted.MAX_RETRY_ANNOTATION,
                     "must be a whole number >= 0 (the retries after a failure), was '" + maxRetry + "'"));
+        }
+        String runtime = s.annotations().get(WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION);
+        if (runtime != null && s.expectedRuntime().isEmpty()) {
+            v.add(new Violation("annotations." + WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION,
+                    "must be an ISO-8601 duration greater than zero (the expected run time, e.g. PT2H or PT90M), was '"
+                            + runtime + "'"));
         }
         if (s.podSets() == null || s.podSets().isEmpty()) {
             v.add(new Violation("podSets", "must list at least one pod set"));

@@ -389,7 +389,7 @@ public final class PreemptionPlanner {
             if (own) {
                 return () -> new Victim(c.id(), c.team(), PreemptionReason.InTeamPriority, preemptor.id() + " (priority "
                         + preemptor.priority() + ") of " + preemptor.team() + " needs " + request()
-                        + "; " + c.id() + " has the lower priority " + c.priority());
+                        + "; " + c.id() + " has the lower priority " + c.priority() + "; " + protectedFromInTeam());
             }
             if (!ledger.isBorrowing(c.team(), req.keySet())) return null;
             if (rule == Rule.RECLAIM) {
@@ -397,7 +397,10 @@ public final class PreemptionPlanner {
                 return () -> new Victim(c.id(), c.team(), PreemptionReason.ReclaimLentCapacity, preemptor.team()
                         + " reclaims its lent quota for " + preemptor.id() + " (needs " + request() + " within its nominal "
                         + describe(nominal(preemptor.team())) + "); " + c.team() + " uses " + describe(usage)
-                        + " against its nominal " + describe(nominal(c.team())));
+                        + " against its nominal " + describe(nominal(c.team())) + "; " + c.id() + " ran on quota " + c.team()
+                        + " borrowed, and only borrowed quota is reclaimed: what it can do is run within " + c.team()
+                        + "'s nominal quota (resubmit once " + c.team() + "'s other work leaves room in it) or ask for a "
+                        + "larger nominal quota for " + c.team());
             }
             Share preemptorShare = ledger.shareWith(preemptor.team(), req);
             Share before = ledger.share(c.team());
@@ -411,7 +414,39 @@ public final class PreemptionPlanner {
                     + preemptor.id() + " would be " + preemptorShare + (rule == Rule.FAIR_FINAL_SHARE
                     ? ", not above " + c.team() + "'s " + after + " after this eviction"
                     : ", below " + c.team() + "'s " + before) + " (" + c.team() + " borrows; "
-                    + preemptor.id() + " needs " + request() + ")");
+                    + preemptor.id() + " needs " + request() + "); " + c.id() + " ran on capacity " + c.team() + " borrowed, "
+                    + "which fair sharing moves to the team with the lower weighted share: what it can do is run within "
+                    + c.team() + "'s nominal quota, which fair sharing does not preempt, or ask for a fair-share weight for "
+                    + c.team() + " above its " + weight(c.team()));
+        }
+
+        /**
+         * What the victim of an in-team preemption can do: a priority not below the preemptor's protects it (only
+         * strictly lower priorities are preempted), so the lowest class that weighs as much is named; else the team's
+         * quota may turn in-team preemption off.
+         */
+        private String protectedFromInTeam() {
+            String cls = null;
+            int weight = Integer.MAX_VALUE;
+            for (Map.Entry<String, Integer> e : view.config().priorityClasses().entrySet()) {
+                if (e.getValue() >= preemptor.priority() && e.getValue() < weight) {
+                    cls = e.getKey();
+                    weight = e.getValue();
+                }
+            }
+            String quota = "ask for its team's quota to set preemptTeamTasks Never (no in-team preemption)";
+            if (cls == null) {
+                return "no priority class weighs " + preemptor.priority() + " or more to protect it from " + preemptor.id()
+                        + "; what it can do: " + quota;
+            }
+            return "what it can do: resubmit with priority class " + cls + " (weight " + weight + ", not below "
+                    + preemptor.id() + "'s) to be protected from it, or " + quota;
+        }
+
+        /** A team's fair-share weight, as its quota sets it. */
+        private int weight(String team) {
+            TeamQuota q = ledger.quota(team);
+            return q == null ? 0 : q.fairShareWeight();
         }
 
         private String request() {

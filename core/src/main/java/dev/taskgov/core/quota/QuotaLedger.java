@@ -9,9 +9,12 @@ import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -272,7 +275,7 @@ public final class QuotaLedger {
                     PendingReason reason = overCeiling && after > n.get(res) && l.borrowingLimit().get(res) > 0 && allowBorrow
                             ? PendingReason.BorrowLimitExceeded : PendingReason.QuotaExceeded;
                     return new QuotaCheck(false, reason, explain(team, type, res, need, used, n.get(res),
-                            l.borrowingLimit().get(res), allowBorrow, poolIdle));
+                            l.borrowingLimit().get(res), allowBorrow, poolIdle) + (overPool ? holders(type, res) : ""));
                 }
             }
         }
@@ -299,6 +302,38 @@ public final class QuotaLedger {
         return "needs " + Amounts.of(res, need) + " of " + type + "; " + team + " has " + Amounts.number(res, free)
                 + " of its quota free and may borrow " + Amounts.number(res, mayBorrow) + " more; the cohort has "
                 + Amounts.number(res, poolIdle) + " idle";
+    }
+
+    /** How many teams {@link #holders} names at most: the largest users, the rest as a count. */
+    private static final int HOLDERS_NAMED = 3;
+
+    /**
+     * Who holds what a request lacks when the cohort has too little idle: the teams that use {@code res} of
+     * {@code type}, the largest first, each with the part of it that is borrowed (above its nominal), so that a person
+     * waiting knows whose work must end or be reclaimed ("; in use: team-b 8 (3 borrowed), team-a 2 (within its
+     * nominal)"). Empty when no one uses it. (A request over its own team's limits is told those limits instead.) Also
+     * what a workload the nodes have no room for is told: the teams whose work holds that instance type's nodes.
+     */
+    public String holders(String type, ResourceName res) {
+        record Holder(String team, long used, long borrowed) {
+        }
+        List<Holder> holders = new ArrayList<>();
+        usage.forEach((team, byType) -> {
+            Resources u = byType.get(type);
+            long used = u == null ? 0 : u.get(res);
+            if (used > 0) holders.add(new Holder(team, used, Math.max(0, used - limits(team, type).nominal().get(res))));
+        });
+        if (holders.isEmpty()) return "";
+        holders.sort(Comparator.comparingLong(Holder::used).reversed().thenComparing(Holder::team));
+        StringBuilder out = new StringBuilder("; in use: ");
+        for (int i = 0; i < Math.min(HOLDERS_NAMED, holders.size()); i++) {
+            Holder h = holders.get(i);
+            if (i > 0) out.append(", ");
+            out.append(h.team()).append(' ').append(Amounts.number(res, h.used()));
+            out.append(h.borrowed() > 0 ? " (" + Amounts.number(res, h.borrowed()) + " borrowed)" : " (within its nominal)");
+        }
+        if (holders.size() > HOLDERS_NAMED) out.append(" and ").append(holders.size() - HOLDERS_NAMED).append(" more teams");
+        return out.toString();
     }
 
     /** True when, for every instance type and resource asked for, usage + request stays within nominal. */

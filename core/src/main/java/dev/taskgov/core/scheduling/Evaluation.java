@@ -12,6 +12,7 @@ import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Placement;
+import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.PlacementResult;
 import dev.taskgov.core.topology.TopologyRequest;
 
@@ -56,7 +57,7 @@ sealed interface Evaluation {
             }
             PlacementResult.NoFit noFit = (PlacementResult.NoFit) placed;
             reason = requiresTopology(w, noFit.podSet()) ? PendingReason.TopologyPlacementFailed : PendingReason.InsufficientCapacity;
-            message = "pod set " + noFit.podSet() + ": " + noFit.message();
+            message = "pod set " + noFit.podSet() + ": " + noFit.message() + holders(ledger, w, noFit.podSet());
         } else if (quota.reason() == PendingReason.NoQuota) {
             return new Blocked(quota.reason(), quota.message());
         } else {
@@ -72,6 +73,16 @@ sealed interface Evaluation {
             return new NeedsPreemption(plan, reason, message);
         }
         return new Blocked(reason, message);
+    }
+
+    /** Whose work holds the nodes of the pod set's instance type (its accelerators, else its vCPU), and what of it is borrowed. */
+    private static String holders(QuotaLedger ledger, Workload w, String podSet) {
+        for (PodSetRequest p : w.podSets()) {
+            if (!p.name().equals(podSet)) continue;
+            ResourceName res = p.total().get(ResourceName.ACCELERATORS) > 0 ? ResourceName.ACCELERATORS : ResourceName.VCPU;
+            return ledger.holders(p.instanceType(), res);
+        }
+        return "";
     }
 
     private static boolean requiresTopology(Workload w, String podSet) {

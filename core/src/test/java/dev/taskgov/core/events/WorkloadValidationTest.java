@@ -38,6 +38,7 @@ class WorkloadValidationTest {
         String ns = "hyperpod-ns-team-a";
         String cls = "training-priority";
         final List<PodSetSpec> podSets = new ArrayList<>();
+        final Map<String, String> annotations = new java.util.TreeMap<>();
 
         static Sub submission() {
             return new Sub().podSet("worker", 2, P5.name(), new ResourceAmounts(BigDecimal.ONE, null, null), null, null);
@@ -61,6 +62,11 @@ class WorkloadValidationTest {
             return this;
         }
 
+        Sub annotation(String key, String value) {
+            annotations.put(key, value);
+            return this;
+        }
+
         Sub namespace(String n) {
             ns = n;
             return this;
@@ -72,7 +78,7 @@ class WorkloadValidationTest {
         }
 
         WorkloadSubmitted build() {
-            return new WorkloadSubmitted(id, ns, ns + "-localqueue", cls, "PyTorchJob", null, podSets);
+            return new WorkloadSubmitted(id, ns, ns + "-localqueue", cls, "PyTorchJob", null, podSets, annotations);
         }
     }
 
@@ -102,6 +108,18 @@ class WorkloadValidationTest {
                 new Case("no priority class gets the lowest weight", Sub.submission().priorityClass(null),
                         new WorkloadValidation.Valid(new Workload("w1", "team-a", null, 10, T, List.of(
                                 new PodSetRequest("worker", 2, P5.name(), Resources.accelerators(1), TopologyRequest.NONE))))),
+                new Case("valid: an expected run time that is an ISO-8601 duration",
+                        Sub.submission().annotation(WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION, "PT1H30M"),
+                        new WorkloadValidation.Valid(new Workload("w1", "team-a", "training", 50, T, List.of(
+                                new PodSetRequest("worker", 2, P5.name(), Resources.accelerators(1), TopologyRequest.NONE))))),
+                new Case("an expected run time that is no duration",
+                        Sub.submission().annotation(WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION, "90 minutes"),
+                        invalid(RejectReason.InvalidWorkload, "annotations." + WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION,
+                                "must be an ISO-8601 duration greater than zero (the expected run time, e.g. PT2H or PT90M), was '90 minutes'")),
+                new Case("an expected run time of zero",
+                        Sub.submission().annotation(WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION, "PT0S"),
+                        invalid(RejectReason.InvalidWorkload, "annotations." + WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION,
+                                "must be an ISO-8601 duration greater than zero (the expected run time, e.g. PT2H or PT90M), was 'PT0S'")),
                 new Case("both requiredTopology and preferredTopology",
                         Sub.submission().onlyPodSet("worker", 1, P5.name(), acc(1), layer3, layer3),
                         invalid(RejectReason.InvalidWorkload, "podSets[0]", "give requiredTopology or preferredTopology, not both")),

@@ -61,6 +61,8 @@ class DelegatedModeTest {
                         "PreemptionNeeded a-2: suggests [b-2 ReclaimLentCapacity], lacks {ml.g5.8xlarge=3 accelerators}",
                         "StayPending a-2: WaitingForPreemption",
                         "Admit c-1",
+                        // its message names who holds the room it lacks, c among them now
+                        "StayPending a-2: WaitingForPreemption",
                         "Admit a-2", "StayPending b-2: Preempted")),
                 new Case("the preemptor's own team waits behind it (one head per team, as Kueue's sticky head)", seed001()
                         .submit("a-3", "a", 1, "experiment"), List.of(
