@@ -1,6 +1,7 @@
 package dev.taskgov.core.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
@@ -41,6 +42,8 @@ public final class ComputeQuotas {
      *   <li>only {@code VCpu} given: memory is the same fraction of the instance's memory, and
      *       only {@code MemoryInGiB} given: vCPU likewise (the API reference); accelerators are 0;</li>
      *   <li>a resource neither given nor derived is 0;</li>
+     *   <li>{@code AcceleratorPartition: {Type, Count}}: {@code Count} partitions of that MIG profile, a
+     *       resource of its own, with no ratio defaults (docs/semantics.md, "Accelerator partitions");</li>
      *   <li>{@code ResourceSharingConfig.AbsoluteBorrowLimits}: the same resource entries, with
      *       the same defaults, per instance type;</li>
      *   <li>defaults: Strategy LendAndBorrow, BorrowLimit 50, PreemptTeamTasks LowerPriority,
@@ -159,7 +162,52 @@ public final class ComputeQuotas {
         memStored = mem != null ? stored(ResourceName.MEMORY, mem)
                 : acc != null ? ratio(acc.longValueExact(), cap.memoryMiB(), cap.accelerators())
                 : vcpu != null ? ratio(vcpuStored, cap.memoryMiB(), cap.milliVcpu()) : base.memoryMiB();
-        nominal.put(typeName, Resources.of(accStored, vcpuStored, memStored));
+        Map<String, Long> partitions = readPartition(r, path, typeName, v);
+        if (partitions == null) {
+            return;
+        }
+        nominal.put(typeName, new Resources(accStored, vcpuStored, memStored, partitions));
+    }
+
+    /**
+     * {@code AcceleratorPartition: {Type, Count}}: {@code Count} partitions of the MIG profile {@code Type}, a
+     * resource of its own ({@code partitions.<Type>}) with no ratio defaults; the profile must be one the
+     * instance type offers ({@link AcceleratorPartitions}).
+     *
+     * @return the partitions (empty when the member is absent), or null after adding a violation
+     */
+    private static Map<String, Long> readPartition(JsonNode r, String path, String instanceType, List<Violation> v) {
+        JsonNode p = r.get("AcceleratorPartition");
+        String member = path + ".AcceleratorPartition";
+        if (p == null || p.isNull()) {
+            return Map.of();
+        }
+        if (!p.isObject()) {
+            v.add(new Violation(member, "must be an object {Type, Count}, was " + p));
+            return null;
+        }
+        int before = v.size();
+        String type = text(p.get("Type"));
+        if (type == null) {
+            v.add(new Violation(member + ".Type", "is required"));
+        } else {
+            AcceleratorPartitions.problem(instanceType, type).ifPresent(problem -> v.add(new Violation(member + ".Type", problem)));
+        }
+        JsonNode c = p.get("Count");
+        long count = 0;
+        if (c == null || c.isNull()) {
+            v.add(new Violation(member + ".Count", "is required"));
+        } else if (!c.isIntegralNumber() && !(c.isTextual() && c.asText().trim().matches("\\d{1,9}"))) {
+            v.add(new Violation(member + ".Count", "must be a whole number in 0.." + AcceleratorPartitions.MAX_COUNT + ", was " + c));
+        } else {
+            BigInteger n = c.isTextual() ? new BigInteger(c.asText().trim()) : c.bigIntegerValue();
+            if (n.signum() < 0 || n.compareTo(BigInteger.valueOf(AcceleratorPartitions.MAX_COUNT)) > 0) {
+                v.add(new Violation(member + ".Count", "must be in 0.." + AcceleratorPartitions.MAX_COUNT + ", was " + n));
+            } else {
+                count = n.longValue();
+            }
+        }
+        return v.size() > before ? null : Map.of(type, count);
     }
 
     /** floor(given x instanceAmount / instanceGiven): the same fraction of another resource of the instance. */
@@ -264,7 +312,7 @@ public final class ComputeQuotas {
         List<Violation> out = new ArrayList<>();
         sums.forEach((type, sum) -> {
             Resources cap = capacity.getOrDefault(type, Resources.ZERO);
-            for (ResourceName r : ResourceName.values()) {
+            for (ResourceKey r : sum.keys()) {
                 if (sum.get(r) > cap.get(r)) {
                     out.add(new Violation(RESOURCES, "the quotas for " + type + " sum to "
                             + Amounts.of(r, sum.get(r)) + ", more than the cluster's "

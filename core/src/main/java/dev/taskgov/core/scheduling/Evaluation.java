@@ -9,7 +9,7 @@ import dev.taskgov.core.preemption.PreemptionPlanner;
 import dev.taskgov.core.preemption.RunningWorkload;
 import dev.taskgov.core.quota.QuotaCheck;
 import dev.taskgov.core.quota.QuotaLedger;
-import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.PlacementResult;
@@ -91,7 +91,7 @@ sealed interface Evaluation {
             Resources nominal = ledger.nominal(team, type);
             Resources borrow = ledger.borrowingLimit(team, type);
             Resources capacity = ledger.clusterCapacity(type); // ready nodes' allocatable, kept by ClusterCache
-            for (ResourceName res : ResourceName.values()) {
+            for (ResourceKey res : r.getValue().keys()) {
                 long asked = r.getValue().get(res);
                 long ceiling = nominal.plus(borrow).get(res);
                 if (asked > ceiling || asked > capacity.get(res)) {
