@@ -34,7 +34,7 @@ public final class AcceleratorPartitions {
     public record Offer(String gpu, int gpus, List<String> profiles) {
         /** How many partitions of a profile one GPU holds: 7 / the profile's compute slices (rounded down). */
         public static int perGpu(String profile) {
-            int slices = Integer.parseInt(profile.substring("mig-".length(), profile.indexOf('g')));
+            int slices = Integer.parseInt(profile.substring("mig-".length(), profile.indexOf('g', "mig-".length())));
             return slices >= 4 ? 1 : 7 / slices;
         }
     }

@@ -116,6 +116,12 @@ class AcceleratorPartitionQuotasTest {
                 .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.violations()).containsExactly(c.expected()));
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} per GPU: {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"mig-1g.10gb, 7", "mig-2g.20gb, 3", "mig-3g.40gb, 2", "mig-4g.40gb, 1", "mig-7g.80gb, 1"})
+    void partitionsPerGpu(String profile, int perGpu) {
+        assertThat(AcceleratorPartitions.Offer.perGpu(profile)).isEqualTo(perGpu);
+    }
+
     record Capacity(String name, List<TeamQuota> quotas, List<Violation> expected) {
         @Override
         public String toString() {
