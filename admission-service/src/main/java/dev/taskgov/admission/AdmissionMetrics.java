@@ -2,7 +2,7 @@ package dev.taskgov.admission;
 
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.model.TeamQuota;
-import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.scheduling.Scheduler;
@@ -224,7 +224,8 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     private static void quotaRows(ClusterArn cluster, Scheduler s, QuotaRows rows) {
         for (TeamUsage t : TeamUsage.of(s.ledger())) {
             t.instanceTypes().forEach((type, f) -> {
-                for (ResourceName r : ResourceName.values()) {
+                // one row per fixed resource, and per partition type (resource="partitions.mig-1g.10gb") the team has or uses
+                for (ResourceKey r : f.lent().keySet()) {
                     Tags tags = Tags.of(CLUSTER, label(cluster), "team", t.team(), "instance_type", type, "resource", r.jsonName());
                     rows.nominal().add(MultiGauge.Row.of(tags, json(r, f.nominal().get(r))));
                     rows.used().add(MultiGauge.Row.of(tags, json(r, f.used().get(r))));
@@ -240,7 +241,7 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
         }
     }
 
-    private static double json(ResourceName r, long stored) {
+    private static double json(ResourceKey r, long stored) {
         return (double) stored / r.unitsPerJsonUnit();
     }
 }

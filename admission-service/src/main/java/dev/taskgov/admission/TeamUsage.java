@@ -3,11 +3,10 @@ package dev.taskgov.admission;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.quota.Share;
-import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.Resources;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,7 +28,7 @@ public record TeamUsage(String team, Map<String, Figures> instanceTypes, Share s
      * @param lent     its part of what the cohort borrows now, in proportion to what it leaves idle (fractional)
      */
     public record Figures(Resources nominal, Resources used, Resources borrowed, Resources borrowingLimit, Resources lendable,
-                          Map<ResourceName, Double> lent) {
+                          Map<ResourceKey, Double> lent) {
     }
 
     /** Every team with a quota in the ledger, by name. */
@@ -49,8 +48,9 @@ public record TeamUsage(String team, Map<String, Figures> instanceTypes, Share s
             for (String type : q.nominal().keySet()) {
                 Resources usage = ledger.usage(q.team(), type);
                 Resources idle = q.lendable(type).minus(usage);
-                Map<ResourceName, Double> lent = new EnumMap<>(ResourceName.class);
-                for (ResourceName r : ResourceName.values()) {
+                Map<ResourceKey, Double> lent = new TreeMap<>();
+                // the fixed resources always, and every partition type of the team's quota or use
+                for (ResourceKey r : Resources.keys(q.nominal(type), usage, q.borrowingLimit(type))) {
                     long totalIdle = cohortIdle.get(type).get(r);
                     long totalBorrowed = cohortBorrowed.get(type).get(r);
                     lent.put(r, totalIdle == 0 ? 0 : (double) Math.min(totalBorrowed, totalIdle) * idle.get(r) / totalIdle);

@@ -59,6 +59,24 @@ final class DefaultTopics implements AutoCloseable {
         producer.flush();
     }
 
+    /**
+     * A cluster of its own whose GPUs are in MIG mode: {@code nodes} nodes of {@code type} offering {@code perNode}
+     * partitions of {@code profile} and no whole accelerators, and quotas of that many partitions per team.
+     */
+    void migClusterOfType(String type, String nodePrefix, int nodes, String profile, long perNode, Map<String, Long> partitionsByTeam) {
+        send(topics.quota(), QuotaRecords.SCHEDULER_CONFIG_KEY,
+                QuotaRecords.schedulerConfig(new SchedulerConfig(Map.of("training", 50, "inference", 90), false)));
+        partitionsByTeam.forEach((team, count) -> send(topics.quota(), team, QuotaRecords.effectiveQuota(
+                TeamQuota.of(team, Map.of(type, Resources.partition(profile, count))))));
+        for (int i = 0; i < nodes; i++) {
+            String name = nodePrefix + i;
+            send(topics.topology(), name, new NodeRecord(name, "i-" + name, type,
+                    Map.of(TopologyLevels.LAYER_1, "nn-8", TopologyLevels.LAYER_2, "nn-8-1", TopologyLevels.LAYER_3, "nn-8-1-1"),
+                    ResourceAmounts.full(Resources.of(0, 96_000, 1152 * 1024).plus(Resources.partition(profile, perNode))), true));
+        }
+        producer.flush();
+    }
+
     /** A pipeline's finish of a workload. */
     void finished(dev.taskgov.core.events.WorkloadFinished finished) {
         send(topics.finished(), finished.workloadId(), finished);

@@ -74,7 +74,7 @@ public class GetTeamsCommand extends AnswerCommand {
                     row.add(type);
                     for (String figure : FIGURES) {
                         JsonNode a = usage == null ? null : usage.get(figure);
-                        row.add(a == null ? null : output.wide() ? triplet(a) : Views.text(a, "accelerators"));
+                        row.add(a == null ? null : output.wide() ? triplet(a) : Views.acceleratorsAndPartitions(a));
                     }
                     row.add(u.path("pending").asLong());
                     if (output.wide()) row.add(Views.counts(u.get("pendingByReason")));
@@ -87,6 +87,6 @@ public class GetTeamsCommand extends AnswerCommand {
     }
 
     private static String triplet(JsonNode a) {
-        return Views.text(a, "accelerators") + "/" + Views.text(a, "vcpu") + "/" + Views.text(a, "memoryGiB");
+        return Views.acceleratorsAndPartitions(a) + "/" + Views.text(a, "vcpu") + "/" + Views.text(a, "memoryGiB");
     }
 }

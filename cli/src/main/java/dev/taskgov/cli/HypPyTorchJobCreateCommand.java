@@ -57,6 +57,10 @@ public class HypPyTorchJobCreateCommand extends ServiceCommand {
         flags.check();
         String clusterArn = cluster.arn();
         String instanceType = flags.instanceType != null ? flags.instanceType : instanceTypeOfTeamQuota(clusterArn);
+        if (flags.acceleratorPartitionType != null && instanceType != null) {
+            dev.taskgov.core.model.AcceleratorPartitions.problem(instanceType, flags.acceleratorPartitionType)
+                    .ifPresent(p -> { throw CliException.invalid("--accelerator-partition-type: " + p); });
+        }
         GenericKubernetesResource manifest = HyperPodPyTorchJobs.manifest(flags, flags.outline(clock.instant(), instanceType));
         WorkloadSubmitted described = flags.workload(manifest, clock.instant());
         WorkloadSubmitted submission = clusterArn == null ? described : described.withClusterArn(clusterArn);

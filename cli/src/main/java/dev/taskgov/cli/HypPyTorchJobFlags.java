@@ -103,6 +103,16 @@ final class HypPyTorchJobFlags {
     @Option(names = "--accelerators-limit", paramLabel = "N", description = "Accelerator limit per pod.")
     String acceleratorsLimit;
 
+    @Option(names = "--accelerator-partition-type", paramLabel = "TYPE",
+            description = "MIG profile of the accelerator partitions per pod, e.g. mig-1g.10gb (taskgov list-accelerator-partition-type).")
+    String acceleratorPartitionType;
+
+    @Option(names = "--accelerator-partition-count", paramLabel = "N", description = "Accelerator partitions requested per pod.")
+    String acceleratorPartitionCount;
+
+    @Option(names = "--accelerator-partition-limit", paramLabel = "N", description = "Accelerator partition limit per pod.")
+    String acceleratorPartitionLimit;
+
     @Option(names = "--vcpu-limit", paramLabel = "CPU", description = "vCPU limit per pod.")
     String vcpuLimit;
 
@@ -146,6 +156,22 @@ final class HypPyTorchJobFlags {
             if (t != null && !TOPOLOGY_LABELS.contains(t)) broken.add("topology label '" + t + "' must be one of " + new java.util.TreeSet<>(TOPOLOGY_LABELS));
         }
         if (preferredTopology != null && requiredTopology != null) broken.add("--preferred-topology-label and --required-topology-label: give one");
+        if (acceleratorPartitionType == null && (acceleratorPartitionCount != null || acceleratorPartitionLimit != null)) {
+            broken.add("--accelerator-partition-type: required with --accelerator-partition-count or --accelerator-partition-limit");
+        }
+        if (acceleratorPartitionType != null) {
+            if (!dev.taskgov.core.model.AcceleratorPartitions.TYPES.contains(acceleratorPartitionType)) {
+                broken.add("--accelerator-partition-type: must be one of " + String.join(" | ", dev.taskgov.core.model.AcceleratorPartitions.TYPES)
+                        + ", was '" + acceleratorPartitionType + "'");
+            }
+            if (acceleratorPartitionCount == null && acceleratorPartitionLimit == null) {
+                broken.add("--accelerator-partition-type: give --accelerator-partition-count or --accelerator-partition-limit");
+            }
+            if (accelerators != null || acceleratorsLimit != null) {
+                broken.add("--accelerator-partition-type: a pod asks for whole accelerators or for partitions, not both "
+                        + "(a GPU in MIG mode is not also a whole accelerator)");
+            }
+        }
         if (!broken.isEmpty()) throw CliException.invalid(String.join(System.lineSeparator(), broken));
     }
 
@@ -185,6 +211,8 @@ final class HypPyTorchJobFlags {
     /** Each flag a quantity (whole for accelerators, a number of GiB for memory), and no limit below its request. */
     private void checkLimits() {
         checkLimit("--accelerators", accelerators, "--accelerators-limit", acceleratorsLimit, Quantities::whole);
+        checkLimit("--accelerator-partition-count", acceleratorPartitionCount, "--accelerator-partition-limit", acceleratorPartitionLimit,
+                Quantities::whole);
         checkLimit("--vcpu", vcpu, "--vcpu-limit", vcpuLimit, Quantities::parse);
         checkLimit("--memory", memory, "--memory-limit", memoryLimit, Quantities::gib);
     }
@@ -237,6 +265,7 @@ final class HypPyTorchJobFlags {
         if (serviceAccountName != null) out.put("--service-account-name", serviceAccountName);
         String limits = String.join(", ", java.util.stream.Stream.of(
                 acceleratorsLimit == null ? null : "accelerators " + acceleratorsLimit,
+                acceleratorPartitionLimit == null ? null : acceleratorPartitionType + " partitions " + acceleratorPartitionLimit,
                 vcpuLimit == null ? null : "vcpu " + vcpuLimit, memoryLimit == null ? null : "memory " + memoryLimit + " GiB")
                 .filter(java.util.Objects::nonNull).toList());
         if (!limits.isEmpty()) out.put("limits", limits + " (container limits; quota counts requests, a limit alone as its request)");

@@ -87,8 +87,15 @@ final class HyperPodPyTorchJobs {
                     .map(e -> new EnvVar(e.getKey(), e.getValue(), null)).toList());
         }
         String accelerator = acceleratorResource(pods.instanceType());
-        container.setResources(new ResourceRequirements(null, resources(accelerator, f.acceleratorsLimit, f.vcpuLimit, f.memoryLimit),
-                resources(accelerator, f.accelerators, f.vcpu, f.memory)));
+        Map<String, Quantity> limits = resources(accelerator, f.acceleratorsLimit, f.vcpuLimit, f.memoryLimit);
+        Map<String, Quantity> requests = resources(accelerator, f.accelerators, f.vcpu, f.memory);
+        if (f.acceleratorPartitionType != null) {
+            // hyp's --accelerator-partition-*: the device plugin's MIG resource, nvidia.com/<profile>
+            String partition = "nvidia.com/" + f.acceleratorPartitionType;
+            if (f.acceleratorPartitionLimit != null) limits.put(partition, new Quantity(f.acceleratorPartitionLimit.strip()));
+            if (f.acceleratorPartitionCount != null) requests.put(partition, new Quantity(f.acceleratorPartitionCount.strip()));
+        }
+        container.setResources(new ResourceRequirements(null, limits, requests));
         podSpec.setContainers(List.of(container));
         return new PodTemplateSpec(metadata, podSpec);
     }

@@ -11,6 +11,6 @@ import picocli.CommandLine.Command;
                 GetCommand.class, DescribeCommand.class, QueueCommand.class, FinishCommand.class, QuotaCommand.class,
                 SchedulerConfigCommand.class, SimulateCommand.class, WhatIfCommand.class, DemoCommand.class, BenchCommand.class,
                 CredentialsCommand.class, AuditCommand.class, SetClusterContextCommand.class, GetClusterContextCommand.class,
-                CompletionCommand.class})
+                CompletionCommand.class, ListAcceleratorPartitionTypeCommand.class})
 public class TaskgovCommand {
 }

@@ -61,7 +61,18 @@ final class Views {
         if (r.hasNonNull("accelerators")) parts.add(r.get("accelerators").asText() + " accelerators");
         if (r.hasNonNull("vcpu")) parts.add(r.get("vcpu").asText() + " vCPU");
         if (r.hasNonNull("memoryGiB")) parts.add(r.get("memoryGiB").asText() + " GiB memory");
+        r.path("partitions").fields().forEachRemaining(p -> parts.add(p.getValue().asText() + " " + p.getKey()));
         return parts.isEmpty() ? "nothing" : String.join(", ", parts);
+    }
+
+    /**
+     * Accelerators with the accelerator partitions beside them, e.g. {@code "0 + 7 mig-1g.10gb"}: a team's
+     * partitions are its accelerators in MIG mode, so a column of accelerators shows both.
+     */
+    static String acceleratorsAndPartitions(JsonNode r) {
+        StringBuilder sb = new StringBuilder(text(r, "accelerators") == null ? "0" : text(r, "accelerators"));
+        r.path("partitions").fields().forEachRemaining(p -> sb.append(" + ").append(p.getValue().asText()).append(' ').append(p.getKey()));
+        return sb.toString();
     }
 
     /** One pod set's placement: "worker: 10 pods in network-node-layer-3=nn-b1-r2 on p5-b1r2h1×8, p5-b1r2h2×2". */

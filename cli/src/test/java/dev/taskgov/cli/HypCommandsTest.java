@@ -134,6 +134,55 @@ class HypCommandsTest {
     }
 
     @Test
+    void acceleratorPartitionFlagsAreCheckedNamingTheFlag() {
+        String[] base = {"create", "hyp-pytorch-job", "--job-name", "j", "--image", "i", "--namespace", "hyperpod-ns-team-name",
+                "--instance-type", "ml.p5.48xlarge"};
+        Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(List.of("--accelerator-partition-count", "1"),
+                "--accelerator-partition-type: required with --accelerator-partition-count or --accelerator-partition-limit");
+        cases.put(List.of("--accelerator-partition-type", "mig-1g.10gb"),
+                "--accelerator-partition-type: give --accelerator-partition-count or --accelerator-partition-limit");
+        cases.put(List.of("--accelerator-partition-type", "mig-9g.1tb", "--accelerator-partition-count", "1"),
+                "--accelerator-partition-type: must be one of mig-1g.5gb | mig-1g.10gb");
+        cases.put(List.of("--accelerator-partition-type", "mig-1g.5gb", "--accelerator-partition-count", "1"),
+                "--accelerator-partition-type: instance type 'ml.p5.48xlarge' offers mig-1g.10gb, mig-1g.20gb, mig-2g.20gb, mig-3g.40gb, "
+                        + "mig-4g.40gb, mig-7g.80gb, not 'mig-1g.5gb'");
+        cases.put(List.of("--accelerator-partition-type", "mig-1g.10gb", "--accelerator-partition-count", "2",
+                        "--accelerator-partition-limit", "1"),
+                "--accelerator-partition-limit: must be at least --accelerator-partition-count (2), was 1");
+        cases.put(List.of("--accelerator-partition-type", "mig-1g.10gb", "--accelerator-partition-count", "1", "--accelerators", "1"),
+                "--accelerator-partition-type: a pod asks for whole accelerators or for partitions, not both");
+        cases.forEach((flags, message) -> {
+            List<String> args = new ArrayList<>(List.of(base));
+            args.addAll(flags);
+            Cli.Result r = Cli.run(args.toArray(String[]::new));
+            assertThat(r.exit()).as(flags + ": " + r.err()).isEqualTo(CliException.INVALID_INPUT);
+            assertThat(r.err()).as(flags.toString()).contains(message);
+        });
+    }
+
+    @Test
+    void listAcceleratorPartitionTypePrintsTheProfilesOfEachInstanceType() {
+        Cli.Result r = Cli.run("list-accelerator-partition-type", "--instance-type", "ml.p5.48xlarge");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out().lines().toList()).containsExactly(
+                "INSTANCE TYPE    ACCELERATOR PARTITION TYPE   PER GPU   PER INSTANCE",
+                "ml.p5.48xlarge   mig-1g.10gb                  7         56",
+                "ml.p5.48xlarge   mig-1g.20gb                  7         56",
+                "ml.p5.48xlarge   mig-2g.20gb                  3         24",
+                "ml.p5.48xlarge   mig-3g.40gb                  2         16",
+                "ml.p5.48xlarge   mig-4g.40gb                  1         8",
+                "ml.p5.48xlarge   mig-7g.80gb                  1         8");
+        Cli.Result all = Cli.run("list-accelerator-partition-type", "-o", "json");
+        assertThat(all.exit()).as(all.err()).isZero();
+        assertThat(all.out()).contains("\"instanceType\" : \"ml.p4d.24xlarge\"", "\"acceleratorPartitionType\" : \"mig-1g.5gb\"",
+                "\"kubernetesResource\" : \"nvidia.com/mig-7g.186gb\"");
+        Cli.Result none = Cli.run("list-accelerator-partition-type", "--instance-type", "ml.g5.8xlarge");
+        assertThat(none.exit()).isEqualTo(CliException.INVALID_INPUT);
+        assertThat(none.err()).contains("--instance-type: 'ml.g5.8xlarge' offers no accelerator partitions");
+    }
+
+    @Test
     void versionIsTheTemplateVersionHereAndTaskgovOwnVersionElsewhere() {
         Cli.Result bad = Cli.run("create", "hyp-pytorch-job", "--version", "9.9", "--job-name", "j", "--image", "i",
                 "--namespace", "hyperpod-ns-team-name", "--instance-type", "ml.p5.48xlarge");

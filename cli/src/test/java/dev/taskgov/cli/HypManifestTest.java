@@ -61,7 +61,19 @@ class HypManifestTest {
                                 "--required-topology-label", "topology.k8s.aws/network-node-layer-2", "--priority", "low",
                                 "--accelerators-limit", "16", "--vcpu", "500m", "--vcpu-limit", "2", "--memory-limit", "1.5"),
                         new PodSetSpec("pod", 4, "ml.trn1.32xlarge", amounts("16", "0.5", "1.5"), "topology.k8s.aws/network-node-layer-2", null,
-                                Map.of("topology.k8s.aws/network-node-layer-3", "nn-7", "deep-health-check-passed", "true"))));
+                                Map.of("topology.k8s.aws/network-node-layer-3", "nn-7", "deep-health-check-passed", "true"))),
+                Arguments.of("accelerator partitions: a count and a limit of one MIG profile", List.of("create", "hyp-pytorch-job",
+                                "--job-name", "mig-job", "--image", "example/infer:1", "--namespace", "hyperpod-ns-team-b",
+                                "--instance-type", "ml.p5.48xlarge", "--node-count", "3", "--accelerator-partition-type", "mig-1g.10gb",
+                                "--accelerator-partition-count", "1", "--accelerator-partition-limit", "2"),
+                        new PodSetSpec("pod", 3, "ml.p5.48xlarge", new ResourceAmounts(null, null, null, Map.of("mig-1g.10gb", BigDecimal.ONE)),
+                                null, null, Map.of())),
+                Arguments.of("accelerator partitions: a limit alone is the request", List.of("create", "hyp-pytorch-job",
+                                "--job-name", "mig-limit", "--image", "example/infer:1", "--namespace", "hyperpod-ns-team-b",
+                                "--instance-type", "ml.p5.48xlarge", "--accelerator-partition-type", "mig-3g.40gb",
+                                "--accelerator-partition-limit", "2"),
+                        new PodSetSpec("pod", 1, "ml.p5.48xlarge", new ResourceAmounts(null, null, null, Map.of("mig-3g.40gb", new BigDecimal("2"))),
+                                null, null, Map.of())));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -102,9 +102,9 @@ public final class JobTranslator {
             return new Invalid(e.reason(), message);
         }
         if (submission.podSets().stream().allMatch(p -> p.requests().accelerators() == null && p.requests().vcpu() == null
-                && p.requests().memoryGiB() == null)) {
+                && p.requests().memoryGiB() == null && p.requests().partitions() == null)) {
             return new Invalid("NoRequests", "every container requests zero resources: set resources.requests "
-                    + "(nvidia.com/gpu, aws.amazon.com/neuron, cpu, memory) so the quota can count the job");
+                    + "(nvidia.com/gpu, nvidia.com/mig-<profile>, aws.amazon.com/neuron, cpu, memory) so the quota can count the job");
         }
         return new Submit(submission);
     }

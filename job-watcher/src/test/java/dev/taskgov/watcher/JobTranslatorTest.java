@@ -94,7 +94,7 @@ class JobTranslatorTest {
                           containers:
                           - name: c"""),
                         new JobTranslator.Invalid("NoRequests", "every container requests zero resources: set resources.requests "
-                                + "(nvidia.com/gpu, aws.amazon.com/neuron, cpu, memory) so the quota can count the job")),
+                                + "(nvidia.com/gpu, nvidia.com/mig-<profile>, aws.amazon.com/neuron, cpu, memory) so the quota can count the job")),
                 c("a translation rule broken: the shared translator's reason and message", job("parallelism: 0", """
                         spec:
                           containers:

@@ -5,6 +5,7 @@ import java.math.RoundingMode;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import dev.taskgov.core.events.ResourceAmounts;
 import io.fabric8.kubernetes.api.model.Container;
@@ -27,6 +28,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
  *   <li>accelerators are the sum of {@code nvidia.com/gpu}, {@code aws.amazon.com/neuron} and
  *       {@code aws.amazon.com/neurondevice}; each container's amount must be a whole number (Kubernetes
  *       refuses fractional extended resources), so no rounding is needed;</li>
+ *   <li>each {@code nvidia.com/mig-<profile>} (a MIG partition, e.g. {@code nvidia.com/mig-1g.10gb}) is
+ *       {@code partitions.mig-<profile>}, whole like accelerators;</li>
  *   <li>{@code cpu} is rounded <em>up</em> to a whole milli-vCPU and {@code memory} <em>up</em> to a whole
  *       MiB, taskgov's stored units (core rounds down when it stores, so rounding up here means a pod is
  *       never counted for less than it asks);</li>
@@ -37,6 +40,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
 public final class PodRequests {
 
     public static final List<String> ACCELERATOR_RESOURCES = List.of("nvidia.com/gpu", "aws.amazon.com/neuron", "aws.amazon.com/neurondevice");
+    /** The extended resources of MIG partitions: {@code nvidia.com/mig-1g.10gb} is the partition {@code mig-1g.10gb}. */
+    public static final String MIG_RESOURCE_PREFIX = "nvidia.com/mig-";
 
     private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
     private static final BigDecimal MIB = BigDecimal.valueOf(1L << 20);
@@ -78,7 +83,11 @@ public final class PodRequests {
                 .divide(THOUSAND);
         BigDecimal memoryGiB = running.getOrDefault("memory", BigDecimal.ZERO).divide(MIB, 0, RoundingMode.CEILING)
                 .divide(MIB_PER_GIB);
-        return new ResourceAmounts(nonZero(accelerators), nonZero(vcpu), nonZero(memoryGiB));
+        Map<String, BigDecimal> partitions = new TreeMap<>();
+        running.forEach((name, v) -> {
+            if (name.startsWith(MIG_RESOURCE_PREFIX) && v.signum() > 0) partitions.put(name.substring("nvidia.com/".length()), nonZero(v));
+        });
+        return new ResourceAmounts(nonZero(accelerators), nonZero(vcpu), nonZero(memoryGiB), partitions);
     }
 
     /** A container's requests, each defaulted to its limit. */
@@ -89,11 +98,13 @@ public final class PodRequests {
                 ? Map.of() : c.getResources().getLimits();
         Map<String, BigDecimal> out = amounts(limits, path + ".resources.limits");
         out.putAll(amounts(requests, path + ".resources.requests"));
-        for (String name : ACCELERATOR_RESOURCES) {
-            BigDecimal v = out.get(name);
-            if (v != null && v.stripTrailingZeros().scale() > 0) {
+        for (Map.Entry<String, BigDecimal> e : out.entrySet()) {
+            String name = e.getKey();
+            boolean accelerator = ACCELERATOR_RESOURCES.contains(name);
+            if ((accelerator || name.startsWith(MIG_RESOURCE_PREFIX)) && e.getValue().stripTrailingZeros().scale() > 0) {
                 String where = requests.containsKey(name) ? ".resources.requests." : ".resources.limits.";
-                throw new InvalidManifestException("InvalidSpec", path + where + name + ": accelerators are whole devices, was " + v.toPlainString());
+                throw new InvalidManifestException("InvalidSpec", path + where + name + ": " + (accelerator ? "accelerators are whole devices"
+                        : "MIG partitions are whole devices") + ", was " + e.getValue().toPlainString());
             }
         }
         return out;

@@ -154,6 +154,12 @@ class ManifestTranslatorTest {
                         - {name: a, resources: {limits: {nvidia.com/gpu: 1}}}
                         - {name: b, resources: {requests: {aws.amazon.com/neuron: 2}}}
                         - {name: c, resources: {requests: {aws.amazon.com/neurondevice: 4}}}"""), DEFAULT_G5, trainMain(amounts("7", null, null))),
+                row("nvidia.com/mig-* limits are MIG partitions of their profile, beside whole GPUs", job("""
+                        containers:
+                        - {name: a, resources: {limits: {nvidia.com/mig-1g.10gb: 1, cpu: 2}}}
+                        - {name: b, resources: {limits: {nvidia.com/mig-1g.10gb: 1, nvidia.com/mig-3g.40gb: 1}}}"""), DEFAULT_G5,
+                        trainMain(new ResourceAmounts(null, new java.math.BigDecimal("2"), null,
+                                Map.of("mig-1g.10gb", new java.math.BigDecimal("2"), "mig-3g.40gb", java.math.BigDecimal.ONE)))),
                 row("a request wins over its limit; a limit alone stands for the request", job("""
                         containers:
                         - {name: a, resources: {requests: {cpu: 1}, limits: {cpu: 4, memory: 2Gi}}}"""), DEFAULT_G5, trainMain(amounts(null, "1", "2"))),
@@ -250,6 +256,9 @@ class ManifestTranslatorTest {
                         "spec.template.spec.containers[0].resources.requests.cpu: must not be negative"),
                 refusal("fractional GPUs", job("containers: [{name: c, resources: {limits: {nvidia.com/gpu: 500m}}}]"), "InvalidSpec",
                         "spec.template.spec.containers[0].resources.limits.nvidia.com/gpu: accelerators are whole devices, was 0.5"),
+                refusal("fractional MIG partitions", job("containers: [{name: c, resources: {limits: {nvidia.com/mig-1g.10gb: 500m}}}]"),
+                        "InvalidSpec", "spec.template.spec.containers[0].resources.limits.nvidia.com/mig-1g.10gb: MIG partitions are whole devices, "
+                                + "was 0.5"),
                 refusal("an init container's fractional accelerators", job("initContainers: [{name: i, resources: {requests: {aws.amazon.com/neuron: 0.5}}}]"),
                         "InvalidSpec", "spec.template.spec.initContainers[0].resources.requests.aws.amazon.com/neuron: accelerators are whole devices"),
                 refusal("an empty node selector value", job("""

@@ -159,6 +159,24 @@ public final class QuotaTestKit {
     /** Publishes a node in every test cluster (and in those created later), and waits until quota-service has it. */
     public static synchronized void publishNode(String name, String instanceType, long accelerators, long vcpu, long memoryGiB,
                                                 boolean ready) {
+        publishNode(name, instanceType, accelerators, vcpu, memoryGiB, Map.of(), ready);
+    }
+
+    /** {@code count} ready nodes whose GPUs are in MIG mode: no whole accelerators, these partitions per node. */
+    public static List<String> publishMigNodes(String instanceType, int count, Map<String, Long> partitions, long vcpu, long memoryGiB) {
+        List<String> names = new ArrayList<>();
+        String prefix = "mig-" + Ids.newId().substring(0, 6);
+        for (int i = 0; i < count; i++) {
+            String name = prefix + "-" + i;
+            publishNode(name, instanceType, 0, vcpu, memoryGiB, partitions, true);
+            names.add(name);
+        }
+        return names;
+    }
+
+    /** {@link #publishNode}, with accelerator partitions in the node's allocatable (none: empty). */
+    public static synchronized void publishNode(String name, String instanceType, long accelerators, long vcpu, long memoryGiB,
+                                                Map<String, Long> partitions, boolean ready) {
         ObjectNode node = JSON.createObjectNode();
         node.put("name", name);
         node.put("instanceId", "i-" + name);
@@ -170,6 +188,10 @@ public final class QuotaTestKit {
         alloc.put("accelerators", accelerators);
         alloc.put("vcpu", vcpu);
         alloc.put("memoryGiB", memoryGiB);
+        if (!partitions.isEmpty()) {
+            ObjectNode p = alloc.putObject("partitions");
+            partitions.forEach(p::put);
+        }
         node.put("ready", ready);
         NODES.put(name, node);
         for (String arn : CLUSTERS) send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.of(ClusterArn.of(arn), name), node.toString());

@@ -105,14 +105,25 @@ class ValidationErrorsTest {
                         "ComputeQuotaConfig.ComputeQuotaResources[0].Count: must not be negative, was -3"),
                 invalid("no amount at all", b -> b.computeQuotaConfig(c -> c.computeQuotaResources(
                                 ComputeQuotaResourceConfig.builder().instanceType("ml.c5.2xlarge").build())),
-                        "ComputeQuotaConfig.ComputeQuotaResources[0]: give Count or at least one of Accelerators, VCpu, MemoryInGiB"),
+                        "ComputeQuotaConfig.ComputeQuotaResources[0]: give Count or at least one of Accelerators, VCpu, MemoryInGiB, "
+                                + "AcceleratorPartition"),
                 invalid("Accelerators on a CPU instance", b -> b.computeQuotaConfig(c -> c.computeQuotaResources(
                                 ComputeQuotaResourceConfig.builder().instanceType("ml.c5.2xlarge").accelerators(1).build())),
                         "ComputeQuotaConfig.ComputeQuotaResources[0].Accelerators: instance type 'ml.c5.2xlarge' has no accelerators"),
-                invalid("AcceleratorPartition", b -> b.computeQuotaConfig(c -> c.computeQuotaResources(
+                invalid("AcceleratorPartition of a MIG profile the instance type does not offer", b -> b.computeQuotaConfig(c -> c.computeQuotaResources(
                                 ComputeQuotaResourceConfig.builder().instanceType("ml.p5.48xlarge").accelerators(1)
+                                        .acceleratorPartition(p -> p.type("mig-1g.5gb").count(1)).build())),
+                        "ComputeQuotaConfig.ComputeQuotaResources[0].AcceleratorPartition.Type: instance type 'ml.p5.48xlarge' offers "
+                                + "mig-1g.10gb, mig-1g.20gb, mig-2g.20gb, mig-3g.40gb, mig-4g.40gb, mig-7g.80gb, not 'mig-1g.5gb'"),
+                invalid("AcceleratorPartition on an instance type without MIG", b -> b.computeQuotaConfig(c -> c.computeQuotaResources(
+                                ComputeQuotaResourceConfig.builder().instanceType("ml.c5.2xlarge")
                                         .acceleratorPartition(p -> p.type("mig-1g.10gb").count(1)).build())),
-                        "ComputeQuotaConfig.ComputeQuotaResources[0].AcceleratorPartition: accelerator partitions are not supported"));
+                        "ComputeQuotaConfig.ComputeQuotaResources[0].AcceleratorPartition.Type: instance type 'ml.c5.2xlarge' offers "
+                                + "no accelerator partitions, was 'mig-1g.10gb'"),
+                invalid("AcceleratorPartition Count above the API's range", b -> b.computeQuotaConfig(c -> c.computeQuotaResources(
+                                ComputeQuotaResourceConfig.builder().instanceType("ml.p5.48xlarge")
+                                        .acceleratorPartition(p -> p.type("mig-1g.10gb").count(10_000_001)).build())),
+                        "ComputeQuotaConfig.ComputeQuotaResources[0].AcceleratorPartition.Count: must be in 0..10000000, was 10000001"));
     }
 
     private static ComputeQuotaResourceConfig p5(int accelerators) {
@@ -139,6 +150,13 @@ class ValidationErrorsTest {
         return Stream.of(
                 Arguments.of("body is not JSON", "SageMaker.CreateComputeQuota", "{\"Name\":", 400, "ValidationException",
                         "request body: is not valid JSON"),
+                Arguments.of("an unknown member of AcceleratorPartition", "SageMaker.CreateComputeQuota",
+                        create.formatted("\"AcceleratorPartition\":{\"Type\":\"mig-1g.10gb\",\"Count\":1,\"Profile\":\"x\"}"), 400,
+                        "ValidationException", "ComputeQuotaConfig.ComputeQuotaResources[0].AcceleratorPartition.Profile: unknown member"),
+                Arguments.of("an AcceleratorPartition Type that is no MIG profile", "SageMaker.CreateComputeQuota",
+                        create.formatted("\"AcceleratorPartition\":{\"Type\":\"mig-9g.1tb\",\"Count\":1}"), 400,
+                        "ValidationException", "ComputeQuotaConfig.ComputeQuotaResources[0].AcceleratorPartition.Type: must be one of "
+                                + "mig-1g.5gb | mig-1g.10gb"),
                 Arguments.of("member name in the wrong case", "SageMaker.CreateComputeQuota",
                         create.formatted("\"vcpu\":2"), 400, "ValidationException",
                         "ComputeQuotaConfig.ComputeQuotaResources[0].vcpu: unknown member (did you mean VCpu?)"),

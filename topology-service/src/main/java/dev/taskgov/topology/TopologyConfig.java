@@ -174,5 +174,12 @@ public interface TopologyConfig {
 
         @WithName("memory-gib")
         Optional<BigDecimal> memoryGiB();
+
+        /**
+         * MIG partitions per node by profile ({@code partitions."mig-1g.10gb"=56}): the layout the EC2 source
+         * gives nodes of this type, whose GPUs EC2 cannot tell are in MIG mode (set {@code accelerators} to 0
+         * then, as a GPU in MIG mode is not also a whole accelerator). Each profile must be one the type offers.
+         */
+        Map<String, Long> partitions();
     }
 }

@@ -13,7 +13,7 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.scheduling.DryRunResult;
 import dev.taskgov.core.scheduling.WorkloadView;
 
-import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.ResourceKey;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -142,12 +142,14 @@ public final class WorkloadViews {
         }
 
         /** The lent share in JSON units, to the milli-unit (it is a proportion, not a whole amount). */
-        private static ResourceAmounts lent(Map<ResourceName, Double> stored) {
-            return new ResourceAmounts(json(stored, ResourceName.ACCELERATORS), json(stored, ResourceName.VCPU),
-                    json(stored, ResourceName.MEMORY));
+        private static ResourceAmounts lent(Map<ResourceKey, Double> stored) {
+            Map<String, BigDecimal> partitions = new TreeMap<>();
+            stored.keySet().stream().filter(ResourceKey::isPartition).forEach(k -> partitions.put(k.partition(), json(stored, k)));
+            return new ResourceAmounts(json(stored, ResourceKey.ACCELERATORS), json(stored, ResourceKey.VCPU),
+                    json(stored, ResourceKey.MEMORY), partitions);
         }
 
-        private static BigDecimal json(Map<ResourceName, Double> stored, ResourceName r) {
+        private static BigDecimal json(Map<ResourceKey, Double> stored, ResourceKey r) {
             // plain digits (10, not 1E+1), as every other amount on the wire
             return new BigDecimal(BigDecimal.valueOf(stored.get(r) / r.unitsPerJsonUnit()).setScale(3, RoundingMode.HALF_UP)
                     .stripTrailingZeros().toPlainString());

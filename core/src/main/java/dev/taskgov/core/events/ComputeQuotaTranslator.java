@@ -1,6 +1,7 @@
 package dev.taskgov.core.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.model.AcceleratorPartitions;
 import dev.taskgov.core.model.ComputeQuotaRequest;
 import dev.taskgov.core.model.ComputeQuotaRequest.ResourceRequest;
 import dev.taskgov.core.model.ComputeQuotas;
@@ -12,6 +13,7 @@ import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Violation;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -175,7 +177,46 @@ public final class ComputeQuotaTranslator {
             v.add(new Violation(path + ".Accelerators", ComputeQuotas.noAccelerators(type)));
             return null;
         }
-        return new ResourceRequest(typeName, count, acc, vcpu, mem);
+        ComputeQuotaRequest.PartitionRequest partition = partition(r, path, typeName, v);
+        if (v.size() > before) return null;
+        return new ResourceRequest(typeName, count, acc, vcpu, mem, partition);
+    }
+
+    /**
+     * {@code AcceleratorPartition: {Type, Count}}: {@code Count} partitions of the MIG profile {@code Type}, which
+     * must be one the instance type offers ({@link AcceleratorPartitions}); null when the member is absent or after
+     * adding a violation.
+     */
+    private static ComputeQuotaRequest.PartitionRequest partition(JsonNode r, String path, String instanceType, List<Violation> v) {
+        JsonNode p = r.get("AcceleratorPartition");
+        String member = path + ".AcceleratorPartition";
+        if (p == null || p.isNull()) return null;
+        if (!p.isObject()) {
+            v.add(new Violation(member, "must be an object {Type, Count}, was " + p));
+            return null;
+        }
+        int before = v.size();
+        String type = text(p.get("Type"));
+        if (type == null) {
+            v.add(new Violation(member + ".Type", "is required"));
+        } else {
+            AcceleratorPartitions.problem(instanceType, type).ifPresent(problem -> v.add(new Violation(member + ".Type", problem)));
+        }
+        JsonNode c = p.get("Count");
+        long count = 0;
+        if (c == null || c.isNull()) {
+            v.add(new Violation(member + ".Count", "is required"));
+        } else if (!c.isIntegralNumber() && !(c.isTextual() && c.asText().trim().matches("\\d{1,9}"))) {
+            v.add(new Violation(member + ".Count", "must be a whole number in 0.." + AcceleratorPartitions.MAX_COUNT + ", was " + c));
+        } else {
+            BigInteger n = c.isTextual() ? new BigInteger(c.asText().trim()) : c.bigIntegerValue();
+            if (n.signum() < 0 || n.compareTo(BigInteger.valueOf(AcceleratorPartitions.MAX_COUNT)) > 0) {
+                v.add(new Violation(member + ".Count", "must be in 0.." + AcceleratorPartitions.MAX_COUNT + ", was " + n));
+            } else {
+                count = n.longValue();
+            }
+        }
+        return v.size() > before ? null : new ComputeQuotaRequest.PartitionRequest(type, count);
     }
 
     /** Reads a number (or a numeric string, as the AWS examples write them); the case of the first letter is ignored. */

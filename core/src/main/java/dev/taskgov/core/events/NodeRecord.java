@@ -51,9 +51,11 @@ public record NodeRecord(String name, String instanceId, String instanceType, Ma
         Resources alloc = base;
         if (allocatable != null) {
             Resources given = allocatable.toResources();
-            alloc = Resources.of(allocatable.accelerators() != null ? given.accelerators() : base.accelerators(),
+            alloc = new Resources(allocatable.accelerators() != null ? given.accelerators() : base.accelerators(),
                     allocatable.vcpu() != null ? given.milliVcpu() : base.milliVcpu(),
-                    allocatable.memoryGiB() != null ? given.memoryMiB() : base.memoryMiB());
+                    allocatable.memoryGiB() != null ? given.memoryMiB() : base.memoryMiB(),
+                    // Partitions given replace the type's as a whole: a node's MIG layout is its own.
+                    allocatable.partitions() != null ? given.partitions() : base.partitions());
         }
         return new Node(name, instanceId, instanceType, labels, alloc, ready == null || ready);
     }
@@ -88,6 +90,7 @@ public record NodeRecord(String name, String instanceId, String instanceType, Ma
                     v.add(new Violation("allocatable." + r.jsonName(), "must not be negative, was " + amount.toPlainString()));
                 }
             }
+            v.addAll(allocatable.partitionViolations("allocatable"));
         }
         return v;
     }

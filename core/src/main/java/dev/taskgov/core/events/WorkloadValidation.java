@@ -57,7 +57,7 @@ public final class WorkloadValidation {
 
     /**
      * Rules that need nothing but the submission itself: the id follows {@link WorkloadIds}, the namespace is present, pod set names unique, count
-     * >= 1, requests not negative, known topology levels, not both required and preferred, node
+     * >= 1, requests not negative (partitions whole), known topology levels, not both required and preferred, node
      * selector labels and values not blank, the max-retry annotation a whole number >= 0, the
      * expected-runtime annotation an ISO-8601 duration greater than zero.
      */
@@ -101,6 +101,7 @@ public final class WorkloadValidation {
                 negative(v, path + ".requests.accelerators", p.requests().accelerators());
                 negative(v, path + ".requests.vcpu", p.requests().vcpu());
                 negative(v, path + ".requests.memoryGiB", p.requests().memoryGiB());
+                v.addAll(p.requests().partitionViolations(path + ".requests"));
             }
             if (p.requiredTopology() != null && p.preferredTopology() != null) {
                 v.add(new Violation(path, "give requiredTopology or preferredTopology, not both"));

@@ -1,5 +1,6 @@
 package dev.taskgov.core.model;
 
+import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 
@@ -18,8 +19,19 @@ public final class Amounts {
         };
     }
 
+    /** One resource amount, fixed or a partition type ({@code "2 mig-1g.10gb partitions"}). */
+    public static String of(ResourceKey r, long stored) {
+        if (!r.isPartition()) return of(r.name(), stored);
+        return stored + " " + r.partition() + (stored == 1 ? " partition" : " partitions");
+    }
+
     /** The number alone, in JSON units ({@code 1500} milli-vCPU gives {@code "1.5"}). */
     public static String number(ResourceName r, long stored) {
+        return Resources.formatScaled(stored, r.unitsPerJsonUnit());
+    }
+
+    /** The number alone, in JSON units; partitions are whole. */
+    public static String number(ResourceKey r, long stored) {
         return Resources.formatScaled(stored, r.unitsPerJsonUnit());
     }
 
@@ -28,7 +40,7 @@ public final class Amounts {
         java.util.List<String> parts = new java.util.ArrayList<>();
         amounts.forEach((type, r) -> {
             java.util.List<String> rs = new java.util.ArrayList<>();
-            for (ResourceName n : ResourceName.values()) {
+            for (ResourceKey n : r.keys()) {
                 if (r.get(n) > 0) rs.add(of(n, r.get(n)));
             }
             if (!rs.isEmpty()) parts.add(String.join(", ", rs) + " of " + type);

@@ -33,6 +33,18 @@ public record ComputeQuotaRequest(String name, String team, int fairShareWeight,
      * type's capacity and are applied when the quota is resolved.
      */
     public record ResourceRequest(String instanceType, BigDecimal count, BigDecimal accelerators, BigDecimal vcpu,
-                                  BigDecimal memoryInGiB) {
+                                  BigDecimal memoryInGiB, PartitionRequest partition) {
+
+        public ResourceRequest(String instanceType, BigDecimal count, BigDecimal accelerators, BigDecimal vcpu,
+                               BigDecimal memoryInGiB) {
+            this(instanceType, count, accelerators, vcpu, memoryInGiB, null);
+        }
+    }
+
+    /**
+     * {@code AcceleratorPartition: {Type, Count}}: {@code count} partitions of the MIG profile {@code type}, one the
+     * instance type offers ({@link AcceleratorPartitions}); a resource of its own with no ratio defaults.
+     */
+    public record PartitionRequest(String type, long count) {
     }
 }

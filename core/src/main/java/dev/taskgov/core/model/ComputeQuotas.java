@@ -1,5 +1,6 @@
 package dev.taskgov.core.model;
 
+import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.ResourceName;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
@@ -40,6 +41,8 @@ public final class ComputeQuotas {
      *   <li>only {@code VCpu} given: memory is the same fraction of the instance's memory, and
      *       only {@code MemoryInGiB} given: vCPU likewise (the API reference); accelerators are 0;</li>
      *   <li>a resource neither given nor derived is 0;</li>
+     *   <li>{@code AcceleratorPartition: {Type, Count}}: {@code Count} partitions of that MIG profile, a
+     *       resource of its own, with no ratio defaults (docs/semantics.md, "Accelerator partitions");</li>
      *   <li>{@code ResourceSharingConfig.AbsoluteBorrowLimits}: the same resource entries, with
      *       the same defaults, per instance type.</li>
      * </ul>
@@ -98,7 +101,9 @@ public final class ComputeQuotas {
         long memStored = mem != null ? stored(ResourceName.MEMORY, mem)
                 : acc != null ? ratio(acc.longValueExact(), cap.memoryMiB(), cap.accelerators())
                 : vcpu != null ? ratio(vcpuStored, cap.memoryMiB(), cap.milliVcpu()) : base.memoryMiB();
-        return Resources.of(accStored, vcpuStored, memStored);
+        ComputeQuotaRequest.PartitionRequest partition = r.partition();
+        return partition == null ? Resources.of(accStored, vcpuStored, memStored)
+                : new Resources(accStored, vcpuStored, memStored, Map.of(partition.type(), partition.count()));
     }
 
     /**
@@ -156,7 +161,7 @@ public final class ComputeQuotas {
         List<Violation> out = new ArrayList<>();
         sums.forEach((type, sum) -> {
             Resources cap = capacity.getOrDefault(type, Resources.ZERO);
-            for (ResourceName r : ResourceName.values()) {
+            for (ResourceKey r : sum.keys()) {
                 if (sum.get(r) > cap.get(r)) {
                     out.add(new Violation(RESOURCES, "the quotas for " + type + " sum to "
                             + Amounts.of(r, sum.get(r)) + ", more than the cluster's "

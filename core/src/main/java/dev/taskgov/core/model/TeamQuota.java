@@ -1,6 +1,6 @@
 package dev.taskgov.core.model;
 
-import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.Resources;
 
 import java.util.Collections;
@@ -121,7 +121,7 @@ public record TeamQuota(String team, String quotaName, Map<String, Resources> no
         }
         Resources n = nominal(instanceType);
         Resources out = Resources.ZERO;
-        for (ResourceName r : ResourceName.values()) {
+        for (ResourceKey r : n.keys()) {
             out = out.with(r, percentOf(n.get(r), borrowLimitPercent));
         }
         return out;

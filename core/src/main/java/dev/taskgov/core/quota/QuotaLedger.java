@@ -5,7 +5,7 @@ import dev.taskgov.core.model.ComputeQuotas;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
-import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 
@@ -259,7 +259,7 @@ public final class QuotaLedger {
             Resources g = l.guaranteed();
             Resources poolCap = poolCapacity(type);
             Resources poolUsed = poolUsage(type);
-            for (ResourceName res : ResourceName.values()) {
+            for (ResourceKey res : r.keys()) {
                 long need = r.get(res);
                 if (need == 0) continue;
                 long used = u.get(res);
@@ -294,7 +294,7 @@ public final class QuotaLedger {
         return q == null || !q.active() ? Resources.ZERO : limits(team, type).borrowingLimit();
     }
 
-    private static String explain(String team, String type, ResourceName res, long need, long used, long nominal,
+    private static String explain(String team, String type, ResourceKey res, long need, long used, long nominal,
                                   long limit, boolean allowBorrow, long poolIdle) {
         long free = Math.max(0, nominal - used);
         long borrowed = Math.max(0, used - nominal);
@@ -314,7 +314,7 @@ public final class QuotaLedger {
      * nominal)"). Empty when no one uses it. (A request over its own team's limits is told those limits instead.) Also
      * what a workload the nodes have no room for is told: the teams whose work holds that instance type's nodes.
      */
-    public String holders(String type, ResourceName res) {
+    public String holders(String type, ResourceKey res) {
         record Holder(String team, long used, long borrowed) {
         }
         List<Holder> holders = new ArrayList<>();
@@ -343,7 +343,7 @@ public final class QuotaLedger {
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
             Resources after = usage(team, e.getKey()).plus(e.getValue());
             Resources n = q.nominal(e.getKey());
-            for (ResourceName res : ResourceName.values()) {
+            for (ResourceKey res : e.getValue().keys()) {
                 if (e.getValue().get(res) > 0 && after.get(res) > n.get(res)) return false;
             }
         }
@@ -375,7 +375,7 @@ public final class QuotaLedger {
             Resources poolIdle = poolCapacity(type).minus(poolUsage(type));
             Resources viaPool = q.guaranteed(type).minus(u).plus(poolIdle);
             Resources missing = Resources.ZERO;
-            for (ResourceName n : ResourceName.values()) {
+            for (ResourceKey n : r.keys()) {
                 long avail = Math.min(room.get(n), viaPool.get(n));
                 missing = missing.with(n, Math.max(0, r.get(n) - avail));
             }
@@ -420,7 +420,7 @@ public final class QuotaLedger {
         }
         int weight = q == null ? 0 : q.fairShareWeight();
         Share best = Share.ZERO;
-        for (ResourceName res : ResourceName.values()) {
+        for (ResourceKey res : borrowed.keys()) {
             long lend = lendableTotal.get(res);
             long b = borrowed.get(res);
             if (lend == 0 || b == 0) continue;

@@ -2,12 +2,17 @@ package dev.taskgov.core.resources;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.LongBinaryOperator;
 
 /**
- * An immutable amount of accelerators, vCPU and memory, in storage units (whole accelerators,
- * milli-vCPU, MiB).
+ * An immutable amount of accelerators, vCPU, memory and accelerator partitions, in storage units
+ * (whole accelerators, milli-vCPU, MiB, whole partitions per partition type).
  *
  * <p>Edge cases, by design:
  * <ul>
@@ -19,23 +24,53 @@ import java.util.Map;
  *       anything.</li>
  *   <li>{@link #countFitting} of a zero request is {@link Long#MAX_VALUE}: a pod that asks for
  *       nothing is not limited by capacity.</li>
+ *   <li>Each accelerator partition type ({@code mig-1g.10gb}, ...) is a resource of its own: a type
+ *       that is absent is zero, and a zero amount is never kept (so equal amounts are equal records).</li>
  * </ul>
  *
  * @param accelerators whole accelerator units
  * @param milliVcpu    vCPU in thousandths
  * @param memoryMiB    memory in MiB
+ * @param partitions   whole accelerator partitions per partition type, sorted by type, no zero entries
  */
-public record Resources(long accelerators, long milliVcpu, long memoryMiB) implements Comparable<Resources> {
+public record Resources(long accelerators, long milliVcpu, long memoryMiB, Map<String, Long> partitions)
+        implements Comparable<Resources> {
+
+    private static final Map<String, Long> NO_PARTITIONS = Collections.emptySortedMap();
 
     /** Nothing at all. */
     public static final Resources ZERO = new Resources(0, 0, 0);
+
+    /** The fixed resources, in their order: what every amount has, whatever its partitions. */
+    private static final java.util.List<ResourceKey> FIXED = java.util.List.of(ResourceKey.ACCELERATORS, ResourceKey.VCPU,
+            ResourceKey.MEMORY);
 
     public Resources {
         if (accelerators < 0 || milliVcpu < 0 || memoryMiB < 0) {
             throw new IllegalArgumentException("resource amounts must not be negative: accelerators="
                     + accelerators + ", milliVcpu=" + milliVcpu + ", memoryMiB=" + memoryMiB);
         }
+        partitions = normalised(partitions);
     }
+
+    /** Amounts without partitions. */
+    public Resources(long accelerators, long milliVcpu, long memoryMiB) {
+        this(accelerators, milliVcpu, memoryMiB, NO_PARTITIONS);
+    }
+
+    private static Map<String, Long> normalised(Map<String, Long> partitions) {
+        if (partitions == null || partitions.isEmpty()) return NO_PARTITIONS;
+        TreeMap<String, Long> m = new TreeMap<>();
+        partitions.forEach((type, n) -> {
+            if (type == null || type.isBlank()) throw new IllegalArgumentException("a partition type must be named");
+            if (n == null || n < 0) {
+                throw new IllegalArgumentException("partitions." + type + " must not be negative, was " + n);
+            }
+            if (n != 0) m.put(type, n);
+        });
+        return m.isEmpty() ? NO_PARTITIONS : Collections.unmodifiableSortedMap(m);
+    }
+
 
     /** Amounts in storage units. */
     public static Resources of(long accelerators, long milliVcpu, long memoryMiB) {
@@ -45,6 +80,27 @@ public record Resources(long accelerators, long milliVcpu, long memoryMiB) imple
     /** Only accelerators. */
     public static Resources accelerators(long accelerators) {
         return new Resources(accelerators, 0, 0);
+    }
+
+    /** Only accelerator partitions, whole units per partition type. */
+    public static Resources partitions(Map<String, Long> partitions) {
+        return new Resources(0, 0, 0, partitions);
+    }
+
+    /** Only {@code count} partitions of one type. */
+    public static Resources partition(String type, long count) {
+        return partitions(Map.of(type, count));
+    }
+
+    /** The whole partitions of one type (zero when absent). */
+    public long partition(String type) {
+        Long n = partitions.get(type);
+        return n == null ? 0 : n;
+    }
+
+    /** A copy with the partitions replaced. */
+    public Resources withPartitions(Map<String, Long> replacement) {
+        return new Resources(accelerators, milliVcpu, memoryMiB, replacement);
     }
 
     /**
@@ -80,25 +136,55 @@ public record Resources(long accelerators, long milliVcpu, long memoryMiB) imple
         };
     }
 
+    /** The amount of one resource (fixed or partition type), in storage units. */
+    public long get(ResourceKey key) {
+        return key.isPartition() ? partition(key.partition()) : get(key.name());
+    }
+
     /** A copy with one resource replaced. */
     public Resources with(ResourceName name, long amount) {
         return switch (name) {
-            case ACCELERATORS -> new Resources(amount, milliVcpu, memoryMiB);
-            case VCPU -> new Resources(accelerators, amount, memoryMiB);
-            case MEMORY -> new Resources(accelerators, milliVcpu, amount);
+            case ACCELERATORS -> new Resources(amount, milliVcpu, memoryMiB, partitions);
+            case VCPU -> new Resources(accelerators, amount, memoryMiB, partitions);
+            case MEMORY -> new Resources(accelerators, milliVcpu, amount, partitions);
         };
+    }
+
+    /** A copy with one resource (fixed or partition type) replaced. */
+    public Resources with(ResourceKey key, long amount) {
+        if (!key.isPartition()) return with(key.name(), amount);
+        TreeMap<String, Long> m = new TreeMap<>(partitions);
+        m.put(key.partition(), amount);
+        return new Resources(accelerators, milliVcpu, memoryMiB, m);
+    }
+
+    /**
+     * The resources this amount speaks of: the fixed ones always, then its partition types by name.
+     * A loop "for every resource" over two amounts takes {@link #keys(Resources...)} of both.
+     */
+    public NavigableSet<ResourceKey> keys() {
+        return keys(this);
+    }
+
+    /** The fixed resources, then every partition type any of the amounts has, by name. */
+    public static NavigableSet<ResourceKey> keys(Resources... amounts) {
+        TreeSet<ResourceKey> out = new TreeSet<>(FIXED);
+        for (Resources r : amounts) {
+            for (String type : r.partitions.keySet()) out.add(ResourceKey.partition(type));
+        }
+        return out;
     }
 
     /** Component-wise sum, saturating at {@link Long#MAX_VALUE}. */
     public Resources plus(Resources other) {
         return new Resources(satAdd(accelerators, other.accelerators), satAdd(milliVcpu, other.milliVcpu),
-                satAdd(memoryMiB, other.memoryMiB));
+                satAdd(memoryMiB, other.memoryMiB), combine(partitions, other.partitions, Resources::satAdd));
     }
 
     /** Component-wise difference, never below zero. */
     public Resources minus(Resources other) {
         return new Resources(Math.max(0, accelerators - other.accelerators), Math.max(0, milliVcpu - other.milliVcpu),
-                Math.max(0, memoryMiB - other.memoryMiB));
+                Math.max(0, memoryMiB - other.memoryMiB), combine(partitions, other.partitions, (a, b) -> Math.max(0, a - b)));
     }
 
     /** Each component multiplied by a non-negative factor, saturating. */
@@ -106,29 +192,47 @@ public record Resources(long accelerators, long milliVcpu, long memoryMiB) imple
         if (factor < 0) {
             throw new IllegalArgumentException("factor must not be negative, was " + factor);
         }
-        return new Resources(satMul(accelerators, factor), satMul(milliVcpu, factor), satMul(memoryMiB, factor));
+        return new Resources(satMul(accelerators, factor), satMul(milliVcpu, factor), satMul(memoryMiB, factor),
+                combine(partitions, NO_PARTITIONS, (a, b) -> satMul(a, factor)));
     }
 
     /** Component-wise minimum. */
     public Resources min(Resources other) {
         return new Resources(Math.min(accelerators, other.accelerators), Math.min(milliVcpu, other.milliVcpu),
-                Math.min(memoryMiB, other.memoryMiB));
+                Math.min(memoryMiB, other.memoryMiB), combine(partitions, other.partitions, Math::min));
     }
 
     /** Component-wise maximum. */
     public Resources max(Resources other) {
         return new Resources(Math.max(accelerators, other.accelerators), Math.max(milliVcpu, other.milliVcpu),
-                Math.max(memoryMiB, other.memoryMiB));
+                Math.max(memoryMiB, other.memoryMiB), combine(partitions, other.partitions, Math::max));
+    }
+
+    /** Applies {@code op} to the amounts of every partition type of either side (an absent type is 0). */
+    private static Map<String, Long> combine(Map<String, Long> a, Map<String, Long> b, LongBinaryOperator op) {
+        if (a.isEmpty() && b.isEmpty()) return NO_PARTITIONS;
+        TreeMap<String, Long> out = new TreeMap<>();
+        a.forEach((type, n) -> out.put(type, op.applyAsLong(n, b.getOrDefault(type, 0L))));
+        b.forEach((type, n) -> {
+            if (!a.containsKey(type)) out.put(type, op.applyAsLong(0, n));
+        });
+        return out;
     }
 
     /** True when every component is at most the other's. */
     public boolean fitsIn(Resources capacity) {
-        return accelerators <= capacity.accelerators && milliVcpu <= capacity.milliVcpu && memoryMiB <= capacity.memoryMiB;
+        if (accelerators > capacity.accelerators || milliVcpu > capacity.milliVcpu || memoryMiB > capacity.memoryMiB) {
+            return false;
+        }
+        for (Map.Entry<String, Long> e : partitions.entrySet()) {
+            if (e.getValue() > capacity.partition(e.getKey())) return false;
+        }
+        return true;
     }
 
     /** True when every component is zero. */
     public boolean isZero() {
-        return accelerators == 0 && milliVcpu == 0 && memoryMiB == 0;
+        return accelerators == 0 && milliVcpu == 0 && memoryMiB == 0 && partitions.isEmpty();
     }
 
     /**
@@ -140,10 +244,13 @@ public record Resources(long accelerators, long milliVcpu, long memoryMiB) imple
         if (perItem.accelerators > 0) n = Math.min(n, accelerators / perItem.accelerators);
         if (perItem.milliVcpu > 0) n = Math.min(n, milliVcpu / perItem.milliVcpu);
         if (perItem.memoryMiB > 0) n = Math.min(n, memoryMiB / perItem.memoryMiB);
+        for (Map.Entry<String, Long> e : perItem.partitions.entrySet()) {
+            n = Math.min(n, partition(e.getKey()) / e.getValue());
+        }
         return n;
     }
 
-    /** The resources with a non-zero amount, keyed by name, in storage units. */
+    /** The fixed resources with a non-zero amount, keyed by name, in storage units (partitions: {@link #partitions()}). */
     public Map<ResourceName, Long> nonZero() {
         Map<ResourceName, Long> out = new EnumMap<>(ResourceName.class);
         for (ResourceName r : ResourceName.values()) {
@@ -153,24 +260,36 @@ public record Resources(long accelerators, long milliVcpu, long memoryMiB) imple
     }
 
     /**
-     * Lexicographic order by accelerators, then vCPU, then memory. Not a "fits in" order: use
-     * {@link #fitsIn} for capacity checks.
+     * Lexicographic order by accelerators, then vCPU, then memory, then partitions by type name. Not a
+     * "fits in" order: use {@link #fitsIn} for capacity checks.
      */
     @Override
     public int compareTo(Resources o) {
         int c = Long.compare(accelerators, o.accelerators);
         if (c != 0) return c;
         c = Long.compare(milliVcpu, o.milliVcpu);
-        return c != 0 ? c : Long.compare(memoryMiB, o.memoryMiB);
+        if (c != 0) return c;
+        c = Long.compare(memoryMiB, o.memoryMiB);
+        if (c != 0 || partitions.isEmpty() && o.partitions.isEmpty()) return c;
+        for (ResourceKey k : keys(this, o)) {
+            if (!k.isPartition()) continue;
+            c = Long.compare(get(k), o.get(k));
+            if (c != 0) return c;
+        }
+        return 0;
     }
 
-    /** Human-readable amounts in JSON units, e.g. {@code "4 accelerators, 16 vcpu, 64 GiB"}; zero parts omitted. */
+    /**
+     * Human-readable amounts in JSON units, e.g. {@code "4 accelerators, 16 vcpu, 64 GiB, 2 mig-1g.10gb
+     * partitions"}; zero parts omitted.
+     */
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
         if (accelerators != 0) sb.append(accelerators).append(accelerators == 1 ? " accelerator" : " accelerators");
         if (milliVcpu != 0) append(sb, formatScaled(milliVcpu, 1000) + " vcpu");
         if (memoryMiB != 0) append(sb, formatScaled(memoryMiB, 1024) + " GiB memory");
+        partitions.forEach((type, n) -> append(sb, n + " " + type + (n == 1 ? " partition" : " partitions")));
         return sb.length() == 0 ? "nothing" : sb.toString();
     }
 

@@ -9,7 +9,7 @@ import dev.taskgov.core.preemption.PreemptionPlanner;
 import dev.taskgov.core.preemption.RunningWorkload;
 import dev.taskgov.core.quota.QuotaCheck;
 import dev.taskgov.core.quota.QuotaLedger;
-import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.PodSetRequest;
@@ -79,7 +79,9 @@ sealed interface Evaluation {
     private static String holders(QuotaLedger ledger, Workload w, String podSet) {
         for (PodSetRequest p : w.podSets()) {
             if (!p.name().equals(podSet)) continue;
-            ResourceName res = p.total().get(ResourceName.ACCELERATORS) > 0 ? ResourceName.ACCELERATORS : ResourceName.VCPU;
+            Resources total = p.total();
+            ResourceKey res = !total.partitions().isEmpty() ? ResourceKey.partition(total.partitions().keySet().iterator().next())
+                    : total.accelerators() > 0 ? ResourceKey.ACCELERATORS : ResourceKey.VCPU;
             return ledger.holders(p.instanceType(), res);
         }
         return "";
@@ -102,7 +104,7 @@ sealed interface Evaluation {
             Resources nominal = ledger.nominal(team, type);
             Resources borrow = ledger.borrowingLimit(team, type);
             Resources capacity = ledger.clusterCapacity(type); // ready nodes' allocatable, kept by ClusterCache
-            for (ResourceName res : ResourceName.values()) {
+            for (ResourceKey res : r.getValue().keys()) {
                 long asked = r.getValue().get(res);
                 long ceiling = nominal.plus(borrow).get(res);
                 if (asked > ceiling || asked > capacity.get(res)) {

@@ -225,6 +225,7 @@ public record Scenario(String name, String description, Map<String, InstanceType
         check(path + ".accelerators", a.accelerators());
         check(path + ".vcpu", a.vcpu());
         check(path + ".memoryGiB", a.memoryGiB());
+        a.partitionViolations(path).stream().findFirst().ifPresent(v -> { throw new ScenarioException(v.field(), v.rule()); });
         return a.toResources();
     }
 

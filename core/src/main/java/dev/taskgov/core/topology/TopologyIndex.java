@@ -190,6 +190,14 @@ final class TopologyIndex implements Topology {
         if (perPod.memoryMiB() > 0) {
             n = Math.min(n, plus(freeAt[f + 2], extraFree.memoryMiB()) / perPod.memoryMiB());
         }
+        if (!perPod.partitions().isEmpty()) {
+            // Partition types are open-ended, so they have no slot in freeAt: taken from the node and its usage.
+            Resources allocatable = nodeAt[i].allocatable();
+            for (Map.Entry<String, Long> p : perPod.partitions().entrySet()) {
+                long free = Math.max(0, allocatable.partition(p.getKey()) - usedAt[i].partition(p.getKey()));
+                n = Math.min(n, plus(free, extraFree.partition(p.getKey())) / p.getValue());
+            }
+        }
         return n;
     }
 

@@ -44,6 +44,13 @@ class NodeRecordTest {
         assertThat(read(EventCodec.write(NodeRecord.of(fractional)))).isEqualTo(fractional);
     }
 
+    @Test
+    void readsBackPartitionsAndKeepsTheTypesOwnWhenNoneAreGiven() {
+        Node mig = new Node("m1", null, "t", Map.of(), Resources.of(0, 192_000, 2048 * 1024).plus(Resources.partition("mig-1g.10gb", 7)), true);
+        assertThat(EventCodec.write(NodeRecord.of(mig))).contains("\"partitions\":{\"mig-1g.10gb\":7}");
+        assertThat(read(EventCodec.write(NodeRecord.of(mig)))).isEqualTo(mig);
+    }
+
     static Stream<Arguments> invalidRecords() {
         return Stream.of(
                 arguments("not JSON", "{", "$"),
@@ -54,6 +61,10 @@ class NodeRecordTest {
                 arguments("unknown resource", "{\"name\":\"n\",\"instanceType\":\"t\",\"allocatable\":{\"gpu\":1}}", "$.allocatable.gpu"),
                 arguments("resource as text", "{\"name\":\"n\",\"instanceType\":\"t\",\"allocatable\":{\"vcpu\":\"8\"}}", "$.allocatable.vcpu"),
                 arguments("negative resource", "{\"name\":\"n\",\"instanceType\":\"t\",\"allocatable\":{\"vcpu\":-1}}", "allocatable.vcpu"),
+                arguments("negative partitions", "{\"name\":\"n\",\"instanceType\":\"t\",\"allocatable\":{\"partitions\":{\"mig-1g.10gb\":-1}}}",
+                        "allocatable.partitions.mig-1g.10gb"),
+                arguments("fractional partitions", "{\"name\":\"n\",\"instanceType\":\"t\",\"allocatable\":{\"partitions\":{\"mig-1g.10gb\":0.5}}}",
+                        "allocatable.partitions.mig-1g.10gb"),
                 arguments("ready not boolean", "{\"name\":\"n\",\"instanceType\":\"t\",\"ready\":\"yes\"}", "$.ready"));
     }
 

@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * 3-level topology (some with reduced {@code allocatable}), 2-3 teams with random quotas,
  * strategies, borrow limits, weights and PreemptTeamTasks, three priority classes, FairShare
  * Enabled, Disabled or omitted, and random submits (required, preferred or no topology) and
- * finishes. The steps of a changing cluster are left out.
+ * finishes; a quarter of the p5 ones count MIG partitions instead of accelerators. The steps of a
+ * changing cluster are left out.
  */
 final class RandomScenarios {
 
@@ -124,7 +125,44 @@ final class RandomScenarios {
             String cls = pick(rnd, "high-priority", "mid-priority", "low-priority", null);
             if (cls != null) w.put("priorityClass", cls);
         }
+        // A quarter of the p5 scenarios run in MIG mode; decided apart, so that every seed's draws above stay the same
+        // (by a SplittableRandom: the first draw of java.util.Random is nearly the same for neighbouring seeds).
+        if (big && new java.util.SplittableRandom(seed).nextInt(4) == 0) inMigMode(root, perNode);
         return root;
+    }
+
+    /** The partition type the MIG-mode scenarios count in. */
+    static final String SLICE = "mig-1g.10gb";
+
+    /**
+     * The same scenario with every accelerator turned into a partition of {@link #SLICE}: nodes offer their
+     * accelerators as partitions (and no whole accelerator), quotas give them as {@code AcceleratorPartition}
+     * and pods request them as {@code partitions}. Partitions carry no ratio defaults, so nothing else changes.
+     */
+    private static void inMigMode(ObjectNode root, int perNode) {
+        root.put("description", root.path("description").asText() + ", in MIG mode");
+        for (var n : root.path("cluster").withArray("nodes")) {
+            ObjectNode node = (ObjectNode) n;
+            ObjectNode alloc = node.has("allocatable") ? (ObjectNode) node.get("allocatable") : node.putObject("allocatable");
+            int acc = alloc.has("accelerators") ? alloc.get("accelerators").asInt() : perNode;
+            alloc.put("accelerators", 0);
+            alloc.putObject("partitions").put(SLICE, acc);
+        }
+        for (var q : root.withArray("computeQuotas")) {
+            for (var r : q.path("ComputeQuotaConfig").withArray("ComputeQuotaResources")) {
+                ObjectNode entry = (ObjectNode) r;
+                long count = entry.remove("Accelerators").asLong();
+                entry.putObject("AcceleratorPartition").put("Type", SLICE).put("Count", count);
+            }
+        }
+        for (var step : root.withArray("steps")) {
+            if (!step.has("submit")) continue;
+            for (var ps : step.get("submit").withArray("podSets")) {
+                ObjectNode requests = (ObjectNode) ps.get("requests");
+                int k = requests.remove("accelerators").asInt();
+                requests.putObject("partitions").put(SLICE, k);
+            }
+        }
     }
 
     /**

@@ -5,7 +5,7 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.PreemptTeamTasks;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
-import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.TopologyLevels;
@@ -399,7 +399,7 @@ final class ReferenceSimulator {
             String type = e.getKey();
             Resources limit = mayBorrow ? q.ceiling(type) : q.nominal(type);
             Resources used = usage(w.team, type, with);
-            for (ResourceName r : ResourceName.values()) {
+            for (ResourceKey r : e.getValue().keys()) {
                 if (e.getValue().get(r) == 0) continue;
                 if (used.get(r) > limit.get(r)) return false;
                 long pool = 0;
@@ -419,7 +419,7 @@ final class ReferenceSimulator {
         TeamQuota q = quotas.get(w.team);
         for (Map.Entry<String, Resources> e : request(w).entrySet()) {
             Resources used = usage(w.team, e.getKey(), state);
-            for (ResourceName r : ResourceName.values()) {
+            for (ResourceKey r : e.getValue().keys()) {
                 if (e.getValue().get(r) > 0 && used.get(r) > q.nominal(e.getKey()).get(r)) return false;
             }
         }
@@ -442,7 +442,11 @@ final class ReferenceSimulator {
         TeamQuota q = quotas.get(team);
         Share best = Share.ZERO;
         boolean borrows = false;
-        for (ResourceName r : ResourceName.values()) {
+        // Every partition type is a resource name of its own: those of any quota or any running request.
+        List<Resources> amounts = new ArrayList<>();
+        for (TeamQuota t : quotas.values()) amounts.addAll(t.nominal().values());
+        for (String type : scenario.instanceTypes().keySet()) amounts.add(usage(team, type, state));
+        for (ResourceKey r : Resources.keys(amounts.toArray(Resources[]::new))) {
             long borrowed = 0;
             long lendable = 0;
             for (String type : scenario.instanceTypes().keySet()) {

@@ -68,10 +68,19 @@ final class ComputeQuotaDocuments {
             entry.put("Accelerators", amount.accelerators());
             entry.put("VCpu", Units.toApi(ResourceName.VCPU, amount.milliVcpu()));
             entry.put("MemoryInGiB", Units.toApi(ResourceName.MEMORY, amount.memoryMiB()));
+            JsonNode partition = r.path("AcceleratorPartition");
+            if (partition.hasNonNull("Type")) {
+                // The requested profile with its effective count (a Count of 0 is kept, as requested).
+                String profile = partition.get("Type").asText();
+                entry.putObject("AcceleratorPartition").put("Type", profile).put("Count", amount.partition(profile));
+            }
         }
     }
 
-    /** Stored units per instance type: {"ml.p5.48xlarge": {"accelerators": 8, "milliVcpu": 192000, "memoryMiB": 2097152}}. */
+    /**
+     * Stored units per instance type: {"ml.p5.48xlarge": {"accelerators": 8, "milliVcpu": 192000, "memoryMiB": 2097152}},
+     * with {@code "partitions": {"mig-1g.10gb": 7}} when the amount has accelerator partitions.
+     */
     static String writeStoredAmounts(Map<String, Resources> amounts) {
         ObjectNode out = AwsJson.object();
         new TreeMap<>(amounts).forEach((type, r) -> {
@@ -79,15 +88,22 @@ final class ComputeQuotaDocuments {
             entry.put("accelerators", r.accelerators());
             entry.put("milliVcpu", r.milliVcpu());
             entry.put("memoryMiB", r.memoryMiB());
+            if (!r.partitions().isEmpty()) {
+                ObjectNode partitions = entry.putObject("partitions");
+                r.partitions().forEach(partitions::put);
+            }
         });
         return AwsJson.write(out);
     }
 
     static Map<String, Resources> readNominal(String json) {
         Map<String, Resources> out = new TreeMap<>();
-        AwsJson.parse(json).fields().forEachRemaining(f -> out.put(f.getKey(), Resources.of(
-                f.getValue().path("accelerators").asLong(), f.getValue().path("milliVcpu").asLong(),
-                f.getValue().path("memoryMiB").asLong())));
+        AwsJson.parse(json).fields().forEachRemaining(f -> {
+            Map<String, Long> partitions = new TreeMap<>();
+            f.getValue().path("partitions").fields().forEachRemaining(p -> partitions.put(p.getKey(), p.getValue().asLong()));
+            out.put(f.getKey(), new Resources(f.getValue().path("accelerators").asLong(), f.getValue().path("milliVcpu").asLong(),
+                    f.getValue().path("memoryMiB").asLong(), partitions));
+        });
         return out;
     }
 }

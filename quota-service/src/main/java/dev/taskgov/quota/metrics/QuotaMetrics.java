@@ -1,7 +1,7 @@
 package dev.taskgov.quota.metrics;
 
 import dev.taskgov.core.cluster.ClusterArn;
-import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.quota.capacity.ClusterCapacity;
 import dev.taskgov.quota.capacity.TopologyCatchUp;
@@ -94,7 +94,7 @@ public class QuotaMetrics {
         Map<String, Map<String, Resources>> sumsByCluster = new TreeMap<>();
         for (ComputeQuotaReadModel.ActiveQuota q : active) {
             q.nominal().forEach((type, amount) -> {
-                for (ResourceName r : ResourceName.values()) {
+                for (ResourceKey r : amount.keys()) {
                     nominalRows.add(MultiGauge.Row.of(Tags.of("cluster_arn", q.clusterArn(), "team", q.team(),
                             "instance_type", type, "resource", r.jsonName()), Units.toApi(r, amount.get(r)).doubleValue()));
                 }
@@ -114,7 +114,7 @@ public class QuotaMetrics {
         List<MultiGauge.Row<?>> capacityRows = new ArrayList<>();
         for (ClusterArn cluster : capacity.governed()) {
             capacity.capacityByInstanceType(cluster).forEach((type, amount) -> {
-                for (ResourceName r : ResourceName.values()) {
+                for (ResourceKey r : amount.keys()) {
                     capacityRows.add(MultiGauge.Row.of(Tags.of("cluster_arn", cluster.value(), "instance_type", type,
                             "resource", r.jsonName()), Units.toApi(r, amount.get(r)).doubleValue()));
                 }
@@ -128,7 +128,7 @@ public class QuotaMetrics {
             for (String type : types) {
                 Resources sum = sums.get(type);
                 Resources available = capacity.capacityByInstanceType(ClusterArn.of(cluster)).getOrDefault(type, Resources.ZERO);
-                for (ResourceName r : ResourceName.values()) {
+                for (ResourceKey r : Resources.keys(sum, available)) {
                     long excess = Math.max(0, sum.get(r) - available.get(r));
                     overRows.add(MultiGauge.Row.of(Tags.of("cluster_arn", cluster, "instance_type", type,
                             "resource", r.jsonName()), Units.toApi(r, excess).doubleValue()));

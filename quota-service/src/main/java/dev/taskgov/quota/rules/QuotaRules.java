@@ -190,9 +190,7 @@ public class QuotaRules {
         }
         for (Iterator<String> it = r.fieldNames(); it.hasNext(); ) {
             String name = it.next();
-            if (name.equals("AcceleratorPartition")) {
-                v.add(path + ".AcceleratorPartition: accelerator partitions are not supported");
-            } else if (!RESOURCE_MEMBERS.contains(name)) {
+            if (!RESOURCE_MEMBERS.contains(name)) {
                 v.add(path + "." + name + ": unknown member" + hint(name, RESOURCE_MEMBERS));
             }
         }
@@ -204,8 +202,22 @@ public class QuotaRules {
                 v.add(path + "." + amount + ": must be at most " + MAX_AMOUNT + ", was " + n);
             }
         }
-        if (!r.hasNonNull("Count") && !r.hasNonNull("Accelerators") && !r.hasNonNull("VCpu") && !r.hasNonNull("MemoryInGiB")) {
-            v.add(path + ": give Count or at least one of Accelerators, VCpu, MemoryInGiB");
+        JsonNode partition = r.get("AcceleratorPartition");
+        if (partition != null && partition.isObject()) {
+            // The shape (AcceleratorPartitionConfig) here; the profile and the count's range in core's ComputeQuotas.
+            only(partition, path + ".AcceleratorPartition", Set.of("Type", "Count"), v);
+            JsonNode type = partition.get("Type");
+            if (type != null && !type.isNull() && !type.isTextual()) {
+                v.add(path + ".AcceleratorPartition.Type: must be a JSON string, was " + type);
+            }
+            JsonNode count = partition.get("Count");
+            if (count != null && !count.isNull() && !count.isNumber()) {
+                v.add(path + ".AcceleratorPartition.Count: must be a JSON number, was " + count);
+            }
+        }
+        if (!r.hasNonNull("Count") && !r.hasNonNull("Accelerators") && !r.hasNonNull("VCpu") && !r.hasNonNull("MemoryInGiB")
+                && !r.hasNonNull("AcceleratorPartition")) {
+            v.add(path + ": give Count or at least one of Accelerators, VCpu, MemoryInGiB, AcceleratorPartition");
         }
     }
 

@@ -65,6 +65,12 @@ public final class QuotaRecords {
             r.put("Accelerators", e.getValue().accelerators());
             r.put("VCpu", jsonUnits(ResourceName.VCPU, e.getValue().milliVcpu()));
             r.put("MemoryInGiB", jsonUnits(ResourceName.MEMORY, e.getValue().memoryMiB()));
+            Map<String, Long> partitions = e.getValue().partitions();
+            if (partitions.size() > 1) {
+                // One entry per instance type carries one AcceleratorPartition; a quota read from the API never has more.
+                throw new IllegalArgumentException("instance type " + e.getKey() + " has more than one partition type: " + partitions.keySet());
+            }
+            partitions.forEach((type, count) -> r.putObject("AcceleratorPartition").put("Type", type).put("Count", count));
         }
     }
 

@@ -2,7 +2,8 @@ package dev.taskgov.topology.capacity;
 
 import dev.taskgov.core.cluster.ClusterArn;
 import java.util.Map;
-import dev.taskgov.core.resources.ResourceName;
+import dev.taskgov.core.resources.ResourceKey;
+import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -109,7 +110,7 @@ public class CapacityView {
         for (Map.Entry<ClusterArn, List<Node>> e : inventory.entrySet()) {
             List<Node> nodes = e.getValue();
             for (TopologyTree.DomainTotals d : TopologyTree.domainTotals(nodes, holds.heldPerNode(e.getKey()))) {
-                for (ResourceName r : ResourceName.values()) {
+                for (ResourceKey r : Resources.keys(d.capacity(), d.free())) {
                     Tags tags = Tags.of("cluster", e.getKey().value(), "level", d.level(), "domain", d.value(), "resource", r.jsonName());
                     capacity.add(MultiGauge.Row.of(tags, (double) d.capacity().get(r) / r.unitsPerJsonUnit()));
                     free.add(MultiGauge.Row.of(tags, (double) d.free().get(r) / r.unitsPerJsonUnit()));

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Set;
+import dev.taskgov.core.model.AcceleratorPartitions;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.topology.TopologyConfig;
@@ -331,8 +332,19 @@ public class InventoryRefresher {
 
     private Map<String, Resources> catalogOverrides() {
         Map<String, Resources> out = new HashMap<>();
-        config.instanceTypes().forEach((type, c) -> out.put(type, Resources.ofJsonUnits(
-                c.accelerators().orElse(BigDecimal.ZERO), c.vcpu().orElse(BigDecimal.ZERO), c.memoryGiB().orElse(BigDecimal.ZERO))));
+        config.instanceTypes().forEach((type, c) -> {
+            c.partitions().forEach((profile, count) -> {
+                String key = "taskgov.topology.instance-types.\"" + type + "\".partitions.\"" + profile + "\"";
+                // EC2 names the type without HyperPod's "ml." prefix; the MIG table knows HyperPod's names.
+                String named = type.startsWith("ml.") ? type : "ml." + type;
+                AcceleratorPartitions.problem(named, profile).ifPresent(p -> {
+                    throw new IllegalArgumentException(key + ": " + p);
+                });
+                if (count < 0) throw new IllegalArgumentException(key + ": must not be negative, was " + count);
+            });
+            out.put(type, Resources.ofJsonUnits(c.accelerators().orElse(BigDecimal.ZERO), c.vcpu().orElse(BigDecimal.ZERO),
+                    c.memoryGiB().orElse(BigDecimal.ZERO)).withPartitions(c.partitions()));
+        });
         return out;
     }
 }

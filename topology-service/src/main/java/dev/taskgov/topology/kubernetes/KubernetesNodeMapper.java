@@ -15,8 +15,8 @@ import java.util.TreeMap;
 
 /**
  * Turns a Kubernetes Node into a taskgov {@link Node}: the EC2 instance from {@code spec.providerID},
- * the instance type label, allocatable accelerators / CPU / memory, and readiness (Ready condition
- * True and not cordoned). Only the topology level labels are carried over.
+ * the instance type label, allocatable accelerators / CPU / memory / MIG partitions, and readiness (Ready
+ * condition True and not cordoned). Only the topology level labels are carried over.
  */
 public final class KubernetesNodeMapper {
 
@@ -25,6 +25,12 @@ public final class KubernetesNodeMapper {
     /** Extended resources that count as accelerators. */
     public static final List<String> ACCELERATOR_RESOURCES = List.of("nvidia.com/gpu", "aws.amazon.com/neuron");
     public static final String UNKNOWN_INSTANCE_TYPE = "unknown";
+    /**
+     * The prefix of the extended resources the NVIDIA device plugin advertises for MIG partitions
+     * ({@code nvidia.com/mig-1g.10gb}); the rest of the name after {@code nvidia.com/} is the profile. A GPU
+     * in MIG mode is advertised only as its partitions, not also in {@code nvidia.com/gpu}.
+     */
+    public static final String MIG_RESOURCE_PREFIX = "nvidia.com/mig-";
 
     private static final BigDecimal MIB = BigDecimal.valueOf(1024L * 1024L);
 
@@ -81,7 +87,13 @@ public final class KubernetesNodeMapper {
         }
         long milliVcpu = amount(alloc.get("cpu")).multiply(BigDecimal.valueOf(1000)).setScale(0, RoundingMode.FLOOR).longValueExact();
         long memoryMiB = amount(alloc.get("memory")).divide(MIB, 0, RoundingMode.FLOOR).longValueExact();
-        return Resources.of(accelerators, milliVcpu, memoryMiB);
+        Map<String, Long> partitions = new TreeMap<>();
+        alloc.forEach((resource, q) -> {
+            if (resource.startsWith(MIG_RESOURCE_PREFIX)) {
+                partitions.put(resource.substring("nvidia.com/".length()), amount(q).setScale(0, RoundingMode.FLOOR).longValueExact());
+            }
+        });
+        return new Resources(accelerators, milliVcpu, memoryMiB, partitions);
     }
 
     private static BigDecimal amount(Quantity q) {

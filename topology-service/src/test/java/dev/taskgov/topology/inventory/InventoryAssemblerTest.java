@@ -38,6 +38,18 @@ class InventoryAssemblerTest {
     }
 
     @Test
+    void ec2NodesOfATypeConfiguredInMigModeOfferItsPartitions() {
+        // taskgov.topology.instance-types."ml.p5.48xlarge": accelerators 0, partitions."mig-1g.10gb" 56
+        Resources mig = Resources.of(0, 192_000, 2048 * 1024).plus(Resources.partition("mig-1g.10gb", 56));
+        Map<String, Node> nodes = InventoryAssembler.fromEc2(List.of(
+                new InstanceTopologyEntry("i-1", "p5.48xlarge", null, List.of("a", "b", "c"))),
+                new InstanceTypeCatalog(Map.of("ml.p5.48xlarge", mig)));
+
+        assertThat(nodes.values()).containsExactly(
+                new Node("i-1", "i-1", "ml.p5.48xlarge", Map.of(LAYER_1, "a", LAYER_2, "b", LAYER_3, "c", HOSTNAME, "i-1"), mig, true));
+    }
+
+    @Test
     void kubernetesNodesTakeEc2LayersForKnownInstancesAndKeepTheirOwnOtherwise() {
         Node known = new Node("k1", "i-1", "ml.p5.48xlarge", Map.of(LAYER_3, "stale", HOSTNAME, "k1"), P5, true);
         Node unknown = new Node("k2", "i-9", "ml.p5.48xlarge", Map.of(LAYER_1, "own", HOSTNAME, "k2"), P5, true);

@@ -25,6 +25,13 @@ class KubernetesNodeMapperTest {
                                 .alloc("nvidia.com/gpu", "8").alloc("cpu", "191500m").alloc("memory", "2047Gi").ready("True"),
                         new Node("p5-a", "i-0abc", "ml.p5.48xlarge", Map.of(TopologyLevels.HOSTNAME, "p5-a"),
                                 Resources.of(8, 191_500, 2047 * 1024), true)),
+                arguments("a p5 node in MIG mode: nvidia.com/mig-* are partitions, the GPUs left whole are accelerators",
+                        k8s("p5-mig").providerId("aws:///us-west-2a/i-0abd").type("ml.p5.48xlarge")
+                                .alloc("nvidia.com/gpu", "1").alloc("nvidia.com/mig-1g.10gb", "42").alloc("nvidia.com/mig-3g.40gb", "2")
+                                .alloc("cpu", "192").alloc("memory", "2048Gi").ready("True"),
+                        new Node("p5-mig", "i-0abd", "ml.p5.48xlarge", Map.of(TopologyLevels.HOSTNAME, "p5-mig"),
+                                Resources.of(1, 192_000, 2048 * 1024).plus(Resources.partitions(Map.of("mig-1g.10gb", 42L, "mig-3g.40gb", 2L))),
+                                true)),
                 arguments("Neuron devices count as accelerators, memory in Ki rounds down to MiB",
                         k8s("trn").providerId("aws:///us-west-2b/i-0def").type("ml.trn1.32xlarge")
                                 .alloc("aws.amazon.com/neuron", "16").alloc("cpu", "128").alloc("memory", "1049600Ki").ready("True"),

@@ -66,6 +66,21 @@ class StaticInventoryFileTest {
                 new Node("g2", null, "ml.g5.8xlarge", Map.of(), Resources.of(1, 32_000, 128 * 1024), false));
     }
 
+    @Test
+    void aNodeInMigModeOffersItsPartitionsAndNoWholeAccelerators() throws IOException {
+        Path json = Files.writeString(dir.resolve("mig.json"), """
+                {"instanceTypes": {"ml.p5.48xlarge": {"accelerators": 8, "vcpu": 192, "memoryGiB": 2048}},
+                 "nodes": [{"name": "m1", "instanceType": "ml.p5.48xlarge",
+                            "allocatable": {"accelerators": 0, "partitions": {"mig-1g.10gb": 7}}},
+                           {"name": "p1", "instanceType": "ml.p5.48xlarge"}]}
+                """);
+
+        assertThat(StaticInventoryFile.load(json)).containsExactly(
+                new Node("m1", null, "ml.p5.48xlarge", Map.of(), Resources.of(0, 192_000, 2048 * 1024)
+                        .plus(Resources.partition("mig-1g.10gb", 7)), true),
+                new Node("p1", null, "ml.p5.48xlarge", Map.of(), P5, true));
+    }
+
     static Stream<Arguments> invalidFiles() {
         return Stream.of(
                 arguments("no nodes", "{}", "$.nodes is required and must be an array"),
@@ -74,6 +89,8 @@ class StaticInventoryFileTest {
                 arguments("duplicate name", "{\"nodes\":[{\"name\":\"n\",\"instanceType\":\"t\"},{\"name\":\"n\",\"instanceType\":\"t\"}]}",
                         "$.nodes[1].name n appears twice"),
                 arguments("bad capacity", "{\"instanceTypes\":{\"a\":{\"vcpu\":\"many\"}},\"nodes\":[]}", "$.instanceTypes.a.vcpu: Cannot coerce String"),
+                arguments("fractional partitions", "{\"nodes\":[{\"name\":\"n\",\"instanceType\":\"t\",\"allocatable\":"
+                        + "{\"partitions\":{\"mig-1g.10gb\":1.5}}}]}", "allocatable.partitions.mig-1g.10gb: must be a whole number of partitions"),
                 arguments("not JSON", "{nodes", "is not valid JSON"));
     }
 
