@@ -13,7 +13,9 @@ import java.util.Map;
 /**
  * {@code taskgov list-accelerator-partition-type}, as {@code hyp list-accelerator-partition-type}: the MIG
  * profiles a job may ask for with {@code --accelerator-partition-type} (and a quota may give in
- * {@code AcceleratorPartition}), per instance type, with how many fit on one GPU and on one instance.
+ * {@code AcceleratorPartition}), per instance type, with how many fit on one GPU and on one instance. With
+ * {@code --instance-type}, it prints as hyp does: that type's partition types, sorted, one a line ({@code -o wide}
+ * for the table).
  */
 @Command(name = "list-accelerator-partition-type", mixinStandardHelpOptions = true,
         description = "The accelerator partition (MIG) types of each instance type, as hyp list-accelerator-partition-type.")
@@ -53,6 +55,11 @@ public class ListAcceleratorPartitionTypeCommand extends CliCommand {
         }
         if (output.names()) {
             rows.forEach(r -> out().println("accelerator-partition-type/" + r.get("acceleratorPartitionType")));
+            return 0;
+        }
+        if (instanceType != null && !output.wide()) {
+            // hyp's own output for one instance type: its partition types, sorted, one a line (-o wide: the table)
+            rows.stream().map(r -> (String) r.get("acceleratorPartitionType")).sorted().forEach(out()::println);
             return 0;
         }
         Table t = output.wide()

@@ -163,16 +163,20 @@ class HypCommandsTest {
 
     @Test
     void listAcceleratorPartitionTypePrintsTheProfilesOfEachInstanceType() {
-        Cli.Result r = Cli.run("list-accelerator-partition-type", "--instance-type", "ml.p5.48xlarge");
+        Cli.Result hyp = Cli.run("list-accelerator-partition-type", "--instance-type", "ml.p5.48xlarge");
+        assertThat(hyp.exit()).as(hyp.err()).isZero();
+        assertThat(hyp.out().lines().toList()).as("as hyp prints it: one type a line, sorted").containsExactly(
+                "mig-1g.10gb", "mig-1g.20gb", "mig-2g.20gb", "mig-3g.40gb", "mig-4g.40gb", "mig-7g.80gb");
+        Cli.Result r = Cli.run("list-accelerator-partition-type", "--instance-type", "ml.p5.48xlarge", "-o", "wide");
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out().lines().toList()).containsExactly(
-                "INSTANCE TYPE    ACCELERATOR PARTITION TYPE   PER GPU   PER INSTANCE",
-                "ml.p5.48xlarge   mig-1g.10gb                  7         56",
-                "ml.p5.48xlarge   mig-1g.20gb                  7         56",
-                "ml.p5.48xlarge   mig-2g.20gb                  3         24",
-                "ml.p5.48xlarge   mig-3g.40gb                  2         16",
-                "ml.p5.48xlarge   mig-4g.40gb                  1         8",
-                "ml.p5.48xlarge   mig-7g.80gb                  1         8");
+        assertThat(r.out().lines().map(l -> String.join(" ", l.trim().split("\\s{2,}"))).toList()).containsExactly(
+                "INSTANCE TYPE ACCELERATOR PARTITION TYPE GPU PER GPU PER INSTANCE KUBERNETES RESOURCE",
+                "ml.p5.48xlarge mig-1g.10gb NVIDIA H100 80GB 7 56 nvidia.com/mig-1g.10gb",
+                "ml.p5.48xlarge mig-1g.20gb NVIDIA H100 80GB 7 56 nvidia.com/mig-1g.20gb",
+                "ml.p5.48xlarge mig-2g.20gb NVIDIA H100 80GB 3 24 nvidia.com/mig-2g.20gb",
+                "ml.p5.48xlarge mig-3g.40gb NVIDIA H100 80GB 2 16 nvidia.com/mig-3g.40gb",
+                "ml.p5.48xlarge mig-4g.40gb NVIDIA H100 80GB 1 8 nvidia.com/mig-4g.40gb",
+                "ml.p5.48xlarge mig-7g.80gb NVIDIA H100 80GB 1 8 nvidia.com/mig-7g.80gb");
         Cli.Result all = Cli.run("list-accelerator-partition-type", "-o", "json");
         assertThat(all.exit()).as(all.err()).isZero();
         assertThat(all.out()).contains("\"instanceType\" : \"ml.p4d.24xlarge\"", "\"acceleratorPartitionType\" : \"mig-1g.5gb\"",
