@@ -1,7 +1,7 @@
 package dev.taskgov.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Violation;
@@ -82,9 +82,9 @@ public class WhatIfCommand extends CliCommand {
         if (quotas.isEmpty() && deleted.isEmpty() && schedulerConfig == null) {
             throw CliException.invalid("name a change: --quota FILE, --delete-quota TEAM or --scheduler-config FILE");
         }
-        List<JsonNode> quotaBodies = new ArrayList<>();
+        List<byte[]> quotaBodies = new ArrayList<>();
         for (Path f : quotas) quotaBodies.add(readJson("--quota", f));
-        JsonNode configBody = schedulerConfig == null ? null : readJson("--scheduler-config", schedulerConfig);
+        byte[] configBody = schedulerConfig == null ? null : readJson("--scheduler-config", schedulerConfig);
         Instant to = until == null ? clock.instant() : instant("--until", until);
         Instant from = window != null && window.fromTopics ? null : since(to);
         WhatIfRequest request = new WhatIfRequest(clusterOption.arn(), from, to, quotaBodies, Set.copyOf(deleted), configBody);
@@ -142,9 +142,19 @@ public class WhatIfCommand extends CliCommand {
         }
     }
 
-    private static JsonNode readJson(String option, Path file) {
+    /**
+     * The file's bytes, as core's translators take them; only checked to be JSON here, so that a broken file is told
+     * before the topics are read (its members are the translators' to judge).
+     */
+    private static byte[] readJson(String option, Path file) {
         try {
-            return EventCodec.mapper().readTree(Files.readString(file));
+            byte[] json = Files.readAllBytes(file);
+            try (JsonParser p = EventCodec.mapper().createParser(json)) {
+                while (p.nextToken() != null) {
+                    // every token, so that a syntax error anywhere is told
+                }
+            }
+            return json;
         } catch (JsonProcessingException e) {
             throw CliException.invalid(option + " " + file + ": not valid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {

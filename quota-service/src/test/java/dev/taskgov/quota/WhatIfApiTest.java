@@ -101,6 +101,13 @@ class WhatIfApiTest {
         HttpResponse<String> unknown = whatIf(QuotaTestKit.admin(), "{\"DryRun\": true}");
         assertThat(unknown.statusCode()).isEqualTo(400);
         assertThat(JSON.readTree(unknown.body()).path("message").asText()).startsWith("DryRun: unknown member");
+
+        HttpResponse<String> notAList = whatIf(QuotaTestKit.admin(), "{\"ComputeQuotas\": {\"Name\": \"q\"}}");
+        assertThat(notAList.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(notAList.body()).path("message").asText()).isEqualTo("ComputeQuotas: must be a list of CreateComputeQuota bodies");
+
+        HttpResponse<String> notATeam = whatIf(QuotaTestKit.admin(), "{\"DeleteComputeQuotas\": [\"team-a\", 7]}");
+        assertThat(JSON.readTree(notATeam.body()).path("message").asText()).isEqualTo("DeleteComputeQuotas[1]: must be a team name");
     }
 
     @Test

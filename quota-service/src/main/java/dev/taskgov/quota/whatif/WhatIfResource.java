@@ -1,17 +1,21 @@
 package dev.taskgov.quota.whatif;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.taskgov.core.auth.Principal;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.JsonText;
 import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.sim.whatif.WhatIfRequest;
-import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.client.support.RecordedTopics;
 import dev.taskgov.service.support.auth.AccessGuard;
 import dev.taskgov.service.support.auth.AuthFailure;
-import dev.taskgov.service.support.auth.HttpRequests;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -91,51 +95,81 @@ public class WhatIfResource {
     }
 
     /**
-     * {@code {"ClusterArn", "ComputeQuotas": [CreateComputeQuota bodies], "DeleteComputeQuotas": [team names],
-     * "SchedulerConfig": {...}, "Since": instant or ISO-8601 duration back from Until (default PT24H), "FromTopics": true
-     * (the whole record instead), "Until": instant (default now)}}.
+     * The request body: {@code {"ClusterArn", "ComputeQuotas": [CreateComputeQuota bodies], "DeleteComputeQuotas":
+     * [team names], "SchedulerConfig": {...}, "Since": instant or ISO-8601 duration back from Until (default PT24H),
+     * "FromTopics": true (the whole record instead), "Until": instant (default now)}}. The quota and scheduler config
+     * bodies stay JSON text: core's translators read them, as the quota API's own operations do.
      */
+    record Body(@JsonProperty("ClusterArn") String clusterArn,
+                @JsonProperty("ComputeQuotas") List<JsonText> computeQuotas,
+                @JsonProperty("DeleteComputeQuotas") List<String> deleteComputeQuotas,
+                @JsonProperty("SchedulerConfig") JsonText schedulerConfig,
+                @JsonProperty("Since") String since,
+                @JsonProperty("FromTopics") Boolean fromTopics,
+                @JsonProperty("Until") String until) {
+    }
+
+    private static final List<String> MEMBERS = List.of("ClusterArn", "ComputeQuotas", "DeleteComputeQuotas", "SchedulerConfig",
+            "Since", "FromTopics", "Until");
+
+    /** The codec's strict scalars, and an unknown member refused (a misspelt "Since" must not silently widen the window). */
+    private static final ObjectMapper BODY = EventCodec.mapper().copy().clearProblemHandlers()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
     private WhatIfRequest request(byte[] body) {
-        JsonNode n;
+        Body b;
         try {
-            n = AwsJson.MAPPER.readTree(body == null || body.length == 0 ? "{}" : HttpRequests.text(body));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            b = BODY.readValue(body == null || body.length == 0 ? "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8) : body, Body.class);
+        } catch (UnrecognizedPropertyException e) {
+            throw new IllegalArgumentException(e.getPropertyName() + ": unknown member; use one of " + MEMBERS);
+        } catch (JsonMappingException e) {
+            throw new IllegalArgumentException(refusal(e));
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("request body: is not valid JSON (" + e.getOriginalMessage() + ")");
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("request body: cannot be read (" + e.getMessage() + ")");
         }
-        if (n == null || !n.isObject()) throw new IllegalArgumentException("request body: must be a JSON object");
-        List<String> known = List.of("ClusterArn", "ComputeQuotas", "DeleteComputeQuotas", "SchedulerConfig", "Since", "FromTopics", "Until");
-        n.fieldNames().forEachRemaining(f -> {
-            if (!known.contains(f)) throw new IllegalArgumentException(f + ": unknown member; use one of " + known);
-        });
-        Instant until = n.hasNonNull("Until") ? instant(n.get("Until").asText(), "Until") : clock.instant();
+        if (b == null) throw new IllegalArgumentException("request body: must be a JSON object");
+        Instant until = b.until() != null ? instant(b.until(), "Until") : clock.instant();
         Instant since;
-        if (n.path("FromTopics").asBoolean(false)) {
-            if (n.hasNonNull("Since")) throw new IllegalArgumentException("Since: give Since or FromTopics, not both");
+        if (Boolean.TRUE.equals(b.fromTopics())) {
+            if (b.since() != null) throw new IllegalArgumentException("Since: give Since or FromTopics, not both");
             since = null;
-        } else if (n.hasNonNull("Since")) {
-            String text = n.get("Since").asText();
-            since = text.startsWith("P") ? until.minus(duration(text)) : instant(text, "Since");
+        } else if (b.since() != null) {
+            since = b.since().startsWith("P") ? until.minus(duration(b.since())) : instant(b.since(), "Since");
         } else {
             since = until.minus(DEFAULT_WINDOW);
         }
-        List<JsonNode> quotas = new ArrayList<>();
-        JsonNode q = n.get("ComputeQuotas");
-        if (q != null && !q.isNull()) {
-            if (!q.isArray()) throw new IllegalArgumentException("ComputeQuotas: must be a list of CreateComputeQuota bodies");
-            q.forEach(quotas::add);
+        List<byte[]> quotas = new ArrayList<>();
+        if (b.computeQuotas() != null) {
+            for (JsonText q : b.computeQuotas()) quotas.add((q == null ? JsonText.NULL : q).bytes());
         }
         TreeSet<String> deleted = new TreeSet<>();
-        JsonNode d = n.get("DeleteComputeQuotas");
-        if (d != null && !d.isNull()) {
-            if (!d.isArray()) throw new IllegalArgumentException("DeleteComputeQuotas: must be a list of team names");
-            for (int i = 0; i < d.size(); i++) {
-                if (!d.get(i).isTextual()) throw new IllegalArgumentException("DeleteComputeQuotas[" + i + "]: must be a team name");
-                deleted.add(d.get(i).asText());
+        if (b.deleteComputeQuotas() != null) {
+            for (int i = 0; i < b.deleteComputeQuotas().size(); i++) {
+                String team = b.deleteComputeQuotas().get(i);
+                if (team == null) throw new IllegalArgumentException("DeleteComputeQuotas[" + i + "]: must be a team name");
+                deleted.add(team);
             }
         }
-        JsonNode cluster = n.get("ClusterArn");
-        return new WhatIfRequest(cluster == null || cluster.isNull() ? null : cluster.asText(), since, until, quotas, deleted,
-                n.hasNonNull("SchedulerConfig") ? n.get("SchedulerConfig") : null);
+        return new WhatIfRequest(b.clusterArn(), since, until, quotas, deleted,
+                b.schedulerConfig() == null ? null : b.schedulerConfig().bytes());
+    }
+
+    /** A member of the wrong shape, told by its name and what it must be. */
+    private static String refusal(JsonMappingException e) {
+        List<JsonMappingException.Reference> path = e.getPath();
+        if (path.isEmpty()) return "request body: must be a JSON object";
+        String member = path.get(0).getFieldName();
+        if ("ComputeQuotas".equals(member)) return "ComputeQuotas: must be a list of CreateComputeQuota bodies";
+        if ("DeleteComputeQuotas".equals(member)) {
+            return path.size() > 1 && path.get(1).getIndex() >= 0
+                    ? "DeleteComputeQuotas[" + path.get(1).getIndex() + "]: must be a team name"
+                    : "DeleteComputeQuotas: must be a list of team names";
+        }
+        if ("FromTopics".equals(member)) return "FromTopics: must be true or false";
+        if ("Since".equals(member) || "Until".equals(member) || "ClusterArn".equals(member)) return member + ": must be a JSON string";
+        return member + ": " + e.getOriginalMessage();
     }
 
     private static Instant instant(String text, String field) {

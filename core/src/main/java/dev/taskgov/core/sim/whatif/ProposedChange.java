@@ -1,9 +1,8 @@
 package dev.taskgov.core.sim.whatif;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.events.ClusterArnMember;
 import dev.taskgov.core.events.ComputeQuotaTranslator;
-import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.SchedulerConfigTranslator;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
@@ -38,39 +37,31 @@ public record ProposedChange(Map<String, TeamQuota> quotas, Set<String> removed,
 
     /**
      * A proposed quota as the quota API takes it (a CreateComputeQuota or UpdateComputeQuota body with its
-     * {@code ComputeQuotaTarget}), read against the window's instance types.
+     * {@code ComputeQuotaTarget}, UTF-8 JSON), read against the window's instance types.
      *
      * @throws ValidationException naming the field and the rule, also when its {@code ClusterArn} names another cluster
      */
-    public static TeamQuota quota(JsonNode body, History history) {
+    public static TeamQuota quota(byte[] body, History history) {
         checkCluster(body, history);
-        return ComputeQuotaTranslator.translate(bytes(body), history.start().instanceTypes()).orThrow();
+        return ComputeQuotaTranslator.translate(body, history.start().instanceTypes()).orThrow();
     }
 
     /**
-     * A proposed scheduler config: a CreateClusterSchedulerConfig body or its {@code SchedulerConfig} object.
+     * A proposed scheduler config: a CreateClusterSchedulerConfig body or its {@code SchedulerConfig} object, UTF-8 JSON.
      *
      * @throws ValidationException naming the field and the rule, also when its {@code ClusterArn} names another cluster
      */
-    public static SchedulerConfig schedulerConfig(JsonNode body, History history) {
+    public static SchedulerConfig schedulerConfig(byte[] body, History history) {
         checkCluster(body, history);
-        return SchedulerConfigTranslator.translate(bytes(body)).orThrow();
+        return SchedulerConfigTranslator.translate(body).orThrow();
     }
 
-    private static byte[] bytes(JsonNode body) {
-        try {
-            return EventCodec.mapper().writeValueAsBytes(body);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("a JSON tree always writes", e);
-        }
-    }
-
-    private static void checkCluster(JsonNode body, History history) {
-        JsonNode arn = body == null || !body.isObject() ? null : body.get("ClusterArn");
-        if (arn == null || arn.isNull()) return;
-        if (!ClusterArn.isValid(arn.asText())) throw new ValidationException("ClusterArn", ClusterArn.RULE + ", was '" + arn.asText() + "'");
-        if (!arn.asText().equals(history.cluster())) {
-            throw new ValidationException("ClusterArn", "names cluster " + arn.asText() + " but the what-if replays "
+    private static void checkCluster(byte[] body, History history) {
+        String arn = ClusterArnMember.of(body).orElse(null);
+        if (arn == null) return;
+        if (!ClusterArn.isValid(arn)) throw new ValidationException("ClusterArn", ClusterArn.RULE + ", was '" + arn + "'");
+        if (!arn.equals(history.cluster())) {
+            throw new ValidationException("ClusterArn", "names cluster " + arn + " but the what-if replays "
                     + history.cluster() + "; a quota and a scheduler config belong to one cluster");
         }
     }

@@ -1,8 +1,8 @@
 package dev.taskgov.core.sim.whatif;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
+import dev.taskgov.core.events.ClusterArnMember;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
@@ -26,12 +26,14 @@ import java.util.TreeSet;
  * @param clusterArn      the cluster to replay; null: the one the proposal names, else the only one the topics hold
  * @param since           the window's start; null: the first record the topics hold
  * @param until           the window's end
- * @param quotas          CreateComputeQuota (or UpdateComputeQuota) bodies, each with its {@code ComputeQuotaTarget}
+ * @param quotas          CreateComputeQuota (or UpdateComputeQuota) bodies as UTF-8 JSON, each with its
+ *                        {@code ComputeQuotaTarget}; read by the quota translator, as the quota API reads them
  * @param deleted         teams whose quota the proposal deletes
- * @param schedulerConfig a CreateClusterSchedulerConfig body or its {@code SchedulerConfig} object; null: unchanged
+ * @param schedulerConfig a CreateClusterSchedulerConfig body or its {@code SchedulerConfig} object as UTF-8 JSON; null:
+ *                        unchanged
  */
-public record WhatIfRequest(String clusterArn, Instant since, Instant until, List<JsonNode> quotas, Set<String> deleted,
-                            JsonNode schedulerConfig) {
+public record WhatIfRequest(String clusterArn, Instant since, Instant until, List<byte[]> quotas, Set<String> deleted,
+                            byte[] schedulerConfig) {
 
     public WhatIfRequest {
         quotas = List.copyOf(quotas);
@@ -88,8 +90,8 @@ public record WhatIfRequest(String clusterArn, Instant since, Instant until, Lis
     private ClusterArn cluster(List<TopicHistory.Recorded> records) {
         if (clusterArn != null) return arn("ClusterArn", clusterArn);
         Set<String> named = new TreeSet<>();
-        for (JsonNode q : quotas) if (q != null && q.hasNonNull("ClusterArn")) named.add(q.get("ClusterArn").asText());
-        if (schedulerConfig != null && schedulerConfig.hasNonNull("ClusterArn")) named.add(schedulerConfig.get("ClusterArn").asText());
+        for (int i = 0; i < quotas.size(); i++) named(quotas.get(i), "ComputeQuotas[" + i + "]", named);
+        if (schedulerConfig != null) named(schedulerConfig, "SchedulerConfig", named);
         if (named.size() == 1) return arn("ClusterArn", named.iterator().next());
         if (named.size() > 1) throw new ValidationException("ClusterArn", "the proposal names several clusters " + named + "; a what-if replays one");
         Set<ClusterArn> onTopology = new TreeSet<>();
@@ -105,6 +107,14 @@ public record WhatIfRequest(String clusterArn, Instant since, Instant until, Lis
         throw new ValidationException("ClusterArn", "is required: the topics hold " + onTopology.size() + " clusters"
                 + (onTopology.isEmpty() ? "" : " (" + String.join(", ", onTopology.stream().map(ClusterArn::value).toList()) + ")")
                 + "; name the one to replay");
+    }
+
+    private static void named(byte[] body, String at, Set<String> named) {
+        try {
+            ClusterArnMember.of(body).ifPresent(named::add);
+        } catch (ValidationException e) {
+            throw prefixed(at, e);
+        }
     }
 
     private static ClusterArn arn(String field, String value) {

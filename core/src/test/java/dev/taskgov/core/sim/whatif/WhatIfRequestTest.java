@@ -1,7 +1,5 @@
 package dev.taskgov.core.sim.whatif;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.model.ValidationException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -60,6 +58,11 @@ class WhatIfRequestTest {
                         "ComputeQuotas[0].ComputeQuotaTarget.TeamName: is required"),
                 new Case("a quota of another cluster", request(CLUSTER, List.of(quota("team-a", 1, OTHER)), Set.of(), null), false,
                         "ComputeQuotas[0].ClusterArn: names cluster " + OTHER + " but the what-if replays " + CLUSTER),
+                new Case("a quota whose cluster is not text", request(null, List.of(quota("team-a", 1, CLUSTER).replace(
+                        "\"" + CLUSTER + "\"", "7")), Set.of(), null), false,
+                        "ComputeQuotas[0].ClusterArn: must be a HyperPod cluster ARN"),
+                new Case("a quota that is not JSON", request(CLUSTER, List.of("{\"Name\": "), Set.of(), null), false,
+                        "ComputeQuotas[0]: "),
                 new Case("two quotas for one team", request(null, List.of(quota("team-a", 1, CLUSTER), quota("team-a", 0, CLUSTER)),
                         Set.of(), null), false, "ComputeQuotas[1].ComputeQuotaTarget.TeamName: team team-a has two proposed quotas"),
                 new Case("a quota both replaced and deleted", request(null, List.of(quota("team-a", 1, CLUSTER)), Set.of("team-a"), null),
@@ -105,11 +108,7 @@ class WhatIfRequestTest {
                 + " [{\"InstanceType\": \"ml.g5.8xlarge\", \"Accelerators\": " + accelerators + "}]}, \"ComputeQuotaTarget\": {\"TeamName\": \"" + team + "\"}}";
     }
 
-    private static JsonNode json(String s) {
-        try {
-            return EventCodec.mapper().readTree(s);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException(e);
-        }
+    private static byte[] json(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 }
