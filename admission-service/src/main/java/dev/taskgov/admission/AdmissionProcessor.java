@@ -14,6 +14,7 @@ import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.auth.AuditEvent;
 import dev.taskgov.service.support.auth.AuditRecords;
+import dev.taskgov.core.events.WorkloadPodsReady;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
@@ -26,6 +27,7 @@ import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.model.WorkloadIds;
+import dev.taskgov.core.model.WaitForPodsReady;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.preemption.Victim;
 import dev.taskgov.core.resources.Resources;
@@ -228,6 +230,9 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
             if (topic.equals(topics.finished())) {
                 WorkloadFinished f = routed(record, EventCodec.read(record.value(), WorkloadFinished.class));
                 named = f == null ? null : f.clusterArn();
+            } else if (isPodsReadyTopic(topic)) {
+                WorkloadPodsReady r = routed(record, EventCodec.read(record.value(), WorkloadPodsReady.class));
+                named = r == null ? null : r.clusterArn();
             } else if (topic.equals(topics.preempted())) {
                 WorkloadPreempted p = routed(record, EventCodec.read(record.value(), WorkloadPreempted.class));
                 if (p == null) return record.partition();
@@ -360,8 +365,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 .forEach(r -> pending.add(toWorkload(g, r)));
         workloads.values().stream().filter(r -> r.retries() > 0 && r.cluster().equals(g.cluster))
                 .forEach(r -> retries.put(r.workloadId(), r.retries()));
+        Map<String, Scheduler.Readiness> readiness = new TreeMap<>();
+        workloads.values().stream().filter(r -> r.cluster().equals(g.cluster)
+                        && (r.podsReady() || r.readinessRequeues() > 0 || r.backoffUntil() != null))
+                .forEach(r -> readiness.put(r.workloadId(), new Scheduler.Readiness(r.podsReady(), r.readinessRequeues(), r.backoffUntil())));
         return SchedulerRestore.restore(clock, g.inputs.instanceTypes().values(), g.inputs.nodes(), g.inputs.config(),
-                g.quotas.values(), admitted, pending, retries);
+                g.quotas.values(), admitted, pending, retries, waitForPodsReady.of(g.cluster), readiness);
     }
 
     // ------------------------------------------------------------------ read replica (AdmissionReplica)
@@ -419,6 +428,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         if (topic.equals(topics.submitted())) onSubmitted(record, null, out);
         else if (submittingTeam != null) onSubmitted(record, submittingTeam, out);
         else if (topic.equals(topics.finished())) onFinished(record, out);
+        else if (isPodsReadyTopic(topic)) onPodsReady(record, KafkaAccess.teamOfPodsReadyTopic(topics.podsReady(), topic), out);
         else if (topic.equals(topics.preempted())) onPreempted(record, out);
         else if (topic.equals(topics.quota())) readQuotaRecord(record, out);
         else if (topic.equals(topics.topology())) readNodeRecord(record, out);
@@ -429,15 +439,42 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     public synchronized void afterBatch(Outbox out) {
         forgetExpired(out);
         writeDueFigures(out);
-        for (Governed g : clusters.values()) if (g.dirty) cycle(g, out);
+        Instant now = clock.instant();
+        for (Governed g : clusters.values()) {
+            boolean timersDue = deadlineDue(g, now);
+            if (g.dirty || timersDue) cycle(g, out);
+            if (timersDue) out.afterCommit(() -> observer.deadlinesReached(g.cluster, now));
+        }
         observer.stateChanged(this);
     }
 
-    /** An ended workload's retention elapsed: forgotten without waiting for the next record ({@link #afterBatch}). */
+    /**
+     * Time alone made work due: an ended workload's retention elapsed (forgotten), or one of gang admission's timers
+     * (a readiness deadline, the end of a backoff) is reached; done without waiting for the next record
+     * ({@link #afterBatch}), in a transaction of its own, as every other decision.
+     */
     @Override
     public synchronized boolean dueWhileIdle(Instant now) {
-        return ready && (!expiries.isEmpty() && !expiries.first().at().isAfter(now)
-                || !figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now));
+        if (!ready) return false;
+        if (!expiries.isEmpty() && !expiries.first().at().isAfter(now)
+                || !figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now)) return true;
+        for (Governed g : clusters.values()) if (deadlineDue(g, now)) return true;
+        return false;
+    }
+
+    /** Whether one of gang admission's timers in a cluster this processor decides for is reached at {@code now}. */
+    private boolean deadlineDue(Governed g, Instant now) {
+        return g.scheduler != null && !replica && owns(g.cluster)
+                && g.scheduler.nextDeadline().filter(at -> !at.isAfter(now)).isPresent();
+    }
+
+    /**
+     * When gang admission next has something to do in {@code cluster} (a readiness deadline, the end of a backoff), by
+     * the decider's clock; empty when nothing waits (or gang admission is off there).
+     */
+    public synchronized Optional<Instant> nextDeadline(ClusterArn cluster) {
+        Governed g = clusters.get(cluster);
+        return g == null || g.scheduler == null || replica ? Optional.empty() : g.scheduler.nextDeadline();
     }
 
     @Override
@@ -578,6 +615,53 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         g.dirty = true;
         audit(out, record, operation, target, AuditEvent.ALLOWED + " (" + outcome + ")");
     }
+
+    private boolean isPodsReadyTopic(String topic) {
+        return topic.equals(topics.podsReady()) || KafkaAccess.teamOfPodsReadyTopic(topics.podsReady(), topic) != null;
+    }
+
+    /**
+     * Gang admission: every pod of a workload is ready (docs/semantics.md, "Gang admission"). It counts for the
+     * workload's current admission; one not running changes nothing (and says so). On a team's own readiness topic a
+     * report counts only for that team's workloads: another one is refused to the dead letter, in the same words as
+     * an unknown id, so the topic does not tell a team which ids other teams use.
+     *
+     * @param topicTeam the team whose own readiness topic carried the record, or null for the shared topic that only
+     *                  trusted services (the job watcher, this service's HTTP API) write
+     */
+    private void onPodsReady(ConsumerRecord<String, byte[]> record, String topicTeam, Outbox out) {
+        WorkloadPodsReady r = decode(record, WorkloadPodsReady.class, out);
+        if (r == null || !identified(record, r.workloadId(), out)) return;
+        String target = "workload " + r.workloadId();
+        String operation = "ReportPodsReady";
+        WorkloadRecord rec = workloads.get(r.workloadId());
+        if (topicTeam != null && (rec == null || !rec.team().equals(topicTeam))) {
+            String why = "workloadId: team " + topicTeam + " has no workload '" + r.workloadId() + "'; a report on "
+                    + record.topic() + " counts only for team " + topicTeam + "'s workloads";
+            deadLetter(out, record, why);
+            audit(out, record, operation, target, "Failed: " + why);
+            return;
+        }
+        if (rec == null) {
+            LOG.infof("readiness of %s: no such workload; nothing changes", r.workloadId());
+            audit(out, record, operation, target, "Unchanged: no such workload");
+            return;
+        }
+        Governed g = cluster(rec.cluster());
+        ChangeResult change = g.scheduler.podsReady(r.workloadId());
+        if (change.outcome() != ChangeResult.Outcome.PodsReady) {
+            LOG.infof("readiness of %s: %s", r.workloadId(), change.message());
+            audit(out, record, operation, target, "Unchanged: " + change.message());
+            return;
+        }
+        persist(rec.moveTo(WorkloadState.Admitted, PODS_READY, "admitted; every pod is ready", clock.instant())
+                .withReadiness(true, rec.readinessRequeues(), null), out);
+        g.dirty = true;
+        audit(out, record, operation, target, AuditEvent.ALLOWED);
+    }
+
+    /** The reason of an admitted workload whose pods were all reported ready (gang admission). */
+    static final String PODS_READY = "PodsReady";
 
     private void onPreempted(ConsumerRecord<String, byte[]> record, Outbox out) {
         WorkloadPreempted p = decode(record, WorkloadPreempted.class, out);
@@ -748,6 +832,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
                 onAdmit(g, a, out);
             } else if (d instanceof Decision.Evict e) {
                 onEvicted(g, e, out);
+            } else if (d instanceof Decision.StayPending p && p.reason() == PendingReason.Backoff) {
+                onBackoff(g, p, out);
             } else if (d instanceof Decision.StayPending p) {
                 update(p.workloadId(), WorkloadState.Pending, p.reason().name(), p.message(), out);
             } else if (d instanceof Decision.Reject r) {
@@ -813,6 +899,19 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
         observer.clusterChanged(g.cluster, rec.team(), e.victim().reason().name());
     }
 
+    /**
+     * Gang admission: the workload's pods were not all ready in time, so it was evicted ({@link #onEvicted}, reason
+     * PodsReadyTimeout) and now waits out a backoff. Its record says until when and how many requeues it used, so a
+     * decider taking over puts the same backoff back.
+     */
+    private void onBackoff(Governed g, Decision.StayPending p, Outbox out) {
+        WorkloadRecord rec = workloads.get(p.workloadId());
+        if (rec == null) return;
+        Scheduler.Readiness readiness = g.scheduler.readiness(p.workloadId()).orElse(Scheduler.Readiness.NONE);
+        persist(rec.moveTo(WorkloadState.Pending, p.reason().name(), p.message(), clock.instant())
+                .withReadiness(false, readiness.requeues(), readiness.backoffUntil()), out);
+    }
+
     private void onPreemptionNeeded(Governed g, Decision.PreemptionNeeded n, Outbox out) {
         WorkloadRecord rec = workloads.get(n.workloadId());
         if (rec == null) return;
@@ -866,6 +965,15 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     /** Sets how often a workload's figures alone may be written (zero: every change at once). */
     public AdmissionProcessor statusRefresh(Duration refresh) {
         this.statusRefresh = refresh == null || refresh.isNegative() ? Duration.ZERO : refresh;
+        return this;
+    }
+
+    /** Gang admission's setting of each cluster, asked when a cluster's scheduler is built. */
+    private WaitForPodsReadyByCluster waitForPodsReady = WaitForPodsReadyByCluster.OFF;
+
+    /** Sets gang admission's setting of each cluster (docs/semantics.md, "Gang admission"); before the state is built. */
+    public AdmissionProcessor waitForPodsReady(WaitForPodsReadyByCluster setting) {
+        this.waitForPodsReady = setting == null ? WaitForPodsReadyByCluster.OFF : setting;
         return this;
     }
 

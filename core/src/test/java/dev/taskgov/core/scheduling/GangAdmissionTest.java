@@ -8,6 +8,7 @@ import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.sim.Scenario;
+import dev.taskgov.core.sim.ScenarioFiles;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
 import dev.taskgov.core.sim.VirtualClock;
@@ -36,7 +37,8 @@ class GangAdmissionTest {
     @ParameterizedTest
     @EnumSource(Scheduler.Mode.class)
     void theTimeoutScenarioHoldsInBothModes(Scheduler.Mode mode) {
-        Path file = Path.of("src/test/resources/gang/gang-timeout-requeue.json");
+        Path file = ScenarioFiles.all(Path.of("")).stream().filter(f -> f.getFileName().toString().equals("gang-timeout-requeue.json"))
+                .findFirst().orElseThrow();
         ScenarioResult r = Simulator.run(Scenario.read(file), file.toString(), mode);
         assertThat(r.ok()).as(r.toJson()).isTrue();
     }
