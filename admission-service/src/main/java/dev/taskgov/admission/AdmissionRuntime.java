@@ -115,7 +115,10 @@ public class AdmissionRuntime {
             setting = new WaitForPodsReady(timeout, java.time.Duration.ofSeconds(baseSeconds), java.time.Duration.ofSeconds(maxSeconds),
                     limit.isPresent() ? limit.getAsInt() : null);
         } catch (dev.taskgov.core.model.ValidationException e) {
-            throw new IllegalArgumentException(prefix + "*: " + e.getMessage(), e);
+            // each refusal names its property: backoffBaseSeconds is ...backoff-base-seconds
+            throw new IllegalArgumentException(String.join("; ", e.violations().stream()
+                    .map(v -> prefix + v.field().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT) + ": " + v.rule())
+                    .toList()), e);
         }
         return enabled ? setting : null;
     }
