@@ -184,6 +184,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor {
     private void audit(Outbox out, ConsumerRecord<String, byte[]> record, String operation, String target, String outcome) {
         if (auditTopic == null) return;
         String topicTeam = KafkaAccess.teamOfSubmissionTopic(topics.submitted(), record.topic());
+        if (topicTeam == null) topicTeam = KafkaAccess.teamOfPodsReadyTopic(topics.podsReady(), record.topic());
         String writer = topicTeam != null ? KafkaAccess.teamPrincipal(topicTeam)
                 : "kafka:" + record.topic() + " (admin or a service granted it)";
         String eventId = "kafka:" + record.topic() + "-" + record.partition() + "@" + record.offset();
