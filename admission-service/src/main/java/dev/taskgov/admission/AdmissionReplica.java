@@ -43,6 +43,15 @@ public final class AdmissionReplica implements AutoCloseable {
                 this::follow, view::unfollow);
     }
 
+    /**
+     * Gang admission's setting of each cluster, as the deciders have it: the view's schedulers then keep a workload
+     * that backs off out of its queue, as the decider does. Before {@link #start}.
+     */
+    public AdmissionReplica waitForPodsReady(WaitForPodsReadyByCluster setting) {
+        view.waitForPodsReady(setting);
+        return this;
+    }
+
     public void start() {
         follower.start();
     }

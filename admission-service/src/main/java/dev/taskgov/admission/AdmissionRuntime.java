@@ -63,14 +63,15 @@ public class AdmissionRuntime {
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         submissions = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
+        WaitForPodsReadyByCluster gang = waitForPodsReady(a.waitForPodsReady());
         replica = new AdmissionReplica(FollowerFetch.batched(client, a.replicaFetchWait(), "taskgov.admission.replica-fetch-wait"),
-                topics, a.pollTimeout(), Clock.systemUTC());
+                topics, a.pollTimeout(), Clock.systemUTC()).waitForPodsReady(gang);
         replica.start();
         if (!a.enabled()) return;
         AdmissionDecider.Settings settings = new AdmissionDecider.Settings(client, topics, a.groupId(),
                 a.transactionalIdPrefix(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics(),
                 DeciderMembershipConfig.membership(a), DeciderTurnsConfig.turns(a, "taskgov.admission"), config.topics().audit(),
-                a.statusRefresh(), waitForPodsReady(a.waitForPodsReady()));
+                a.statusRefresh(), gang);
         AdmissionDecider[] self = new AdmissionDecider[1];
         AdmissionMetrics metrics = new AdmissionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
                 () -> self[0] == null ? 0L : self[0].lag(),
