@@ -39,7 +39,6 @@ import dev.taskgov.core.scheduling.DryRunResult;
 import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.scheduling.SubmitResult;
 import dev.taskgov.core.scheduling.WorkloadView;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.admission.AdmissionState.Governed;
 import dev.taskgov.admission.AdmissionState.Mode;
 import dev.taskgov.core.cluster.ClusterArn;
@@ -77,7 +76,6 @@ import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Outbox;
 import dev.taskgov.service.support.PartitionScope;
-import dev.taskgov.service.support.RecordValue;
 import dev.taskgov.service.support.TransactionalLoop;
 import dev.taskgov.service.support.auth.AuditRecords;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -289,8 +287,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
             else if (input instanceof DeciderInput.Finished f) onFinished(record, f.finish(), out);
             else if (input instanceof DeciderInput.PodsReady r) onPodsReady(record, r, out);
             else if (input instanceof DeciderInput.Preempted p) onPreempted(record, p.preemption(), out);
-            else if (input instanceof DeciderInput.QuotaChanged) readQuotaRecord(record, out);
-            else if (input instanceof DeciderInput.TopologyChanged) readNodeRecord(record, out);
+            else if (input instanceof DeciderInput.QuotaChanged q) readQuotaRecord(record, q.translation(), out);
+            else if (input instanceof DeciderInput.TopologyChanged t) readNodeRecord(record, t.translation(), out);
             else if (input instanceof DeciderInput.Unreadable u) deadLetter(out, record, u.category(), u.reason());
             // DeciderInput.Changelog: this decider's own output, in its state already
         }
@@ -365,10 +363,10 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
             if (c.workloadId() == null) return;
             if (c.value() == null) state.changelog.remove(c.workloadId());
             else state.changelog.put(c.workloadId(), c.value());
-        } else if (input instanceof DeciderInput.QuotaChanged) {
-            readQuotaRecord(record, null);
-        } else if (input instanceof DeciderInput.TopologyChanged) {
-            readNodeRecord(record, null);
+        } else if (input instanceof DeciderInput.QuotaChanged q) {
+            readQuotaRecord(record, q.translation(), null);
+        } else if (input instanceof DeciderInput.TopologyChanged t) {
+            readNodeRecord(record, t.translation(), null);
         }
     }
 
@@ -594,12 +592,11 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     }
 
     /**
-     * Quota records ({@link QuotaRecordTranslator}): key = {@code <ClusterArn>#<team>} (null value = deleted) or
+     * Quota records, translated when decoded ({@link QuotaRecordTranslator}): key = {@code <ClusterArn>#<team>} (null value = deleted) or
      * {@code <ClusterArn>#_scheduler-config}; bare keys belong to the unnamed cluster. A record changes only its own
      * cluster; one that does not translate is dead-lettered with the reason.
      */
-    private void readQuotaRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
-        Translation<QuotaChange> read = QuotaRecordTranslator.translate(record.key(), record.value());
+    private void readQuotaRecord(ConsumerRecord<String, byte[]> record, Translation<QuotaChange> read, Outbox out) {
         if (read instanceof Translation.Refused<QuotaChange> refused) {
             deadLetter(out, record, refused);
             return;
@@ -633,12 +630,11 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     }
 
     /**
-     * Topology records ({@link TopologyRecordTranslator}): key = {@code <ClusterArn>#<node>} (bare: the unnamed
+     * Topology records, translated when decoded ({@link TopologyRecordTranslator}): key = {@code <ClusterArn>#<node>} (bare: the unnamed
      * cluster), null value = node gone; key = {@code <ClusterArn>}: the cluster's declaration (null value: no longer
      * governed). One that does not translate is dead-lettered with the reason.
      */
-    private void readNodeRecord(ConsumerRecord<String, byte[]> record, Outbox out) {
-        Translation<TopologyChange> read = TopologyRecordTranslator.translate(record.key(), record.value());
+    private void readNodeRecord(ConsumerRecord<String, byte[]> record, Translation<TopologyChange> read, Outbox out) {
         if (read instanceof Translation.Refused<TopologyChange> refused) {
             deadLetter(out, record, refused);
             return;
@@ -779,16 +775,6 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     }
 
     // ------------------------------------------------------------------ helpers
-
-    /** A topology record's value (its key read already); null, after its dead letter, when it is not a {@code type}. */
-    private <T> T decode(ConsumerRecord<String, byte[]> record, Class<T> type, Outbox out) {
-        RecordValue<T> value = RecordValue.of(record, type);
-        if (value instanceof RecordValue.Refused<T> refused) {
-            deadLetter(out, record, refused.category(), refused.reason());
-            return null;
-        }
-        return ((RecordValue.Read<T>) value).value();
-    }
 
     /**
      * Whether a workload record can be tracked: its value's {@code workloadId} follows the id rule

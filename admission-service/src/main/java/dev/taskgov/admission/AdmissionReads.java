@@ -158,8 +158,13 @@ public final class AdmissionReads {
 
     /** The cluster a submission would run in, or why it would be refused ({@link WorkloadCluster}). */
     public WorkloadCluster.Result clusterOf(WorkloadSubmitted submission) {
+        return clusterOf(submission.clusterArn());
+    }
+
+    /** The cluster a record naming {@code clusterArn} (or none) belongs to, or why none ({@link WorkloadCluster}). */
+    public WorkloadCluster.Result clusterOf(String clusterArn) {
         synchronized (state) {
-            return WorkloadCluster.choose(submission.clusterArn(), state.inputs.governed());
+            return WorkloadCluster.choose(clusterArn, state.inputs.governed());
         }
     }
 

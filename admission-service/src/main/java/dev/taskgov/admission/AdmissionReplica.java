@@ -1,6 +1,6 @@
 package dev.taskgov.admission;
 
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.TopicFollower;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -8,7 +8,7 @@ import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.service.support.DeciderMembershipConfig;
 import dev.taskgov.service.support.DeciderTurnsConfig;
 import dev.taskgov.service.support.FollowerFetch;
-import dev.taskgov.service.support.ProducerPartitions;
+import dev.taskgov.client.support.ProducerPartitions;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WaitForPodsReady;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -178,11 +178,28 @@ public class AdmissionRuntime {
         return decider;
     }
 
+    /**
+     * The partition of the cluster a record names, or else of the one this deployment would choose for it
+     * ({@link dev.taskgov.core.cluster.WorkloadCluster}), so that two submissions acknowledged one after the other
+     * reach their cluster's owner in that order (a record sent by its key could be overtaken while its owner
+     * forwards it, and the platform stamps a workload's place in the queue when the owner reads it). Null, by the
+     * key, only while no read side knows the governed clusters yet.
+     */
+    private Integer partitionOf(String topic, dev.taskgov.core.cluster.InCluster record) {
+        Integer named = ProducerPartitions.ofNamed(submissions, topic, record);
+        if (named != null || record.clusterArn() != null) return named;
+        return reads().map(r -> r.clusterOf(record.clusterArn()))
+                .filter(dev.taskgov.core.cluster.WorkloadCluster.Chosen.class::isInstance)
+                .map(chosen -> dev.taskgov.core.events.ClusterPartitions.of(
+                        ((dev.taskgov.core.cluster.WorkloadCluster.Chosen) chosen).cluster().value(),
+                        submissions.partitionsFor(topic).size()))
+                .orElse(null);
+    }
+
     /** Publishes a submission (key = workload id) with CloudEvents headers; waits for the broker's ack. */
     public void publishSubmission(dev.taskgov.core.events.WorkloadSubmitted submission)
             throws ExecutionException, InterruptedException, TimeoutException {
-        // Straight to the named cluster's partition; otherwise by the key, and the owner there forwards it.
-        Integer partition = ProducerPartitions.ofNamed(submissions, topics.submitted(), submission);
+        Integer partition = partitionOf(topics.submitted(), submission);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.submitted(), partition, submission.workloadId(),
                 EventCodec.bytes(submission));
         CloudEventHeaders.write(record.headers(), WorkloadSubmitted.TYPE, config.admission().source(),
@@ -197,7 +214,7 @@ public class AdmissionRuntime {
      */
     public void publishFinish(dev.taskgov.core.events.WorkloadFinished finish)
             throws ExecutionException, InterruptedException, TimeoutException {
-        Integer partition = ProducerPartitions.ofNamed(submissions, topics.finished(), finish);
+        Integer partition = partitionOf(topics.finished(), finish);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.finished(), partition, finish.workloadId(),
                 EventCodec.bytes(finish));
         CloudEventHeaders.write(record.headers(), dev.taskgov.core.events.WorkloadFinished.TYPE, config.admission().source(),

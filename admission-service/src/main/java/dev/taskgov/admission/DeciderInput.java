@@ -2,6 +2,11 @@ package dev.taskgov.admission;
 
 import dev.taskgov.core.cluster.WorkloadCluster;
 import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.core.events.QuotaChange;
+import dev.taskgov.core.events.QuotaRecordTranslator;
+import dev.taskgov.core.events.TopologyChange;
+import dev.taskgov.core.events.TopologyRecordTranslator;
+import dev.taskgov.core.events.Translation;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPodsReady;
 import dev.taskgov.core.events.WorkloadPreempted;
@@ -50,17 +55,17 @@ public sealed interface DeciderInput {
     }
 
     /**
-     * A record of the quota topic (a team's quota, a cluster's scheduler config, or their removal): its key and value
-     * are read in one place, {@code AdmissionProcessor.readQuotaRecord}.
+     * A record of the quota topic (a team's quota, a cluster's scheduler config, or their removal), translated by
+     * {@link QuotaRecordTranslator} (refused: the field and rule its dead letter names).
      */
-    record QuotaChanged() implements DeciderInput {
+    record QuotaChanged(Translation<QuotaChange> translation) implements DeciderInput {
     }
 
     /**
-     * A record of the topology topic (a node, its removal, or a cluster's declaration): its key and value are read in
-     * one place, {@code AdmissionProcessor.readNodeRecord}.
+     * A record of the topology topic (a node, its removal, or a cluster's declaration), translated by
+     * {@link TopologyRecordTranslator} (refused: the field and rule its dead letter names).
      */
-    record TopologyChanged() implements DeciderInput {
+    record TopologyChanged(Translation<TopologyChange> translation) implements DeciderInput {
     }
 
     /**
@@ -73,9 +78,6 @@ public sealed interface DeciderInput {
     /** A record that cannot be what its topic carries: refused where it is, with the reason. */
     record Unreadable(DeadLetterMetrics.Reason category, String reason) implements DeciderInput {
     }
-
-    QuotaChanged QUOTA = new QuotaChanged();
-    TopologyChanged TOPOLOGY = new TopologyChanged();
 
     /**
      * What {@code record} is, by its topic; never throws for a bad record (a value that does not parse is
@@ -96,8 +98,10 @@ public sealed interface DeciderInput {
             return workload(record, WorkloadPodsReady.class, r -> new PodsReady(r, readinessTeam));
         }
         if (topic.equals(topics.preempted())) return workload(record, WorkloadPreempted.class, Preempted::new);
-        if (topic.equals(topics.quota())) return QUOTA;
-        if (topic.equals(topics.topology())) return TOPOLOGY;
+        if (topic.equals(topics.quota())) return new QuotaChanged(QuotaRecordTranslator.translate(record.key(), record.value()));
+        if (topic.equals(topics.topology())) {
+            return new TopologyChanged(TopologyRecordTranslator.translate(record.key(), record.value()));
+        }
         if (topic.equals(topics.changelog())) return new Changelog(record.key(), record.value());
         return new Unreadable(DeadLetterMetrics.Reason.INVALID, "unexpected topic " + topic);
     }

@@ -3,7 +3,7 @@ package dev.taskgov.admission;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.EventCodec;
-import dev.taskgov.service.support.auth.RequestSigner;
+import dev.taskgov.client.support.auth.RequestSigner;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.SignedRestAssured;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.model.WorkloadState;
-import dev.taskgov.service.support.auth.ProfileFile;
+import dev.taskgov.client.support.auth.ProfileFile;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.SignedRestAssured;

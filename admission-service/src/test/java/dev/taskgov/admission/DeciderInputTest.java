@@ -4,6 +4,8 @@ import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.WorkloadCluster;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.core.events.QuotaRecordTranslator;
+import dev.taskgov.core.events.TopologyRecordTranslator;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPodsReady;
@@ -121,12 +123,14 @@ class DeciderInputTest {
                         on(TOPICS.preempted()).key("w-7").json("{not json"),
                         (Consumer<DeciderInput>) in -> assertThat(((DeciderInput.Unreadable) in).reason())
                                 .startsWith("unreadable WorkloadPreempted: ")),
-                Arguments.of("a quota record is read where quotas are read",
-                        on(TOPICS.quota()).key("team-a").json("{}"),
-                        (Consumer<DeciderInput>) in -> assertThat(in).isEqualTo(DeciderInput.QUOTA)),
-                Arguments.of("a topology record is read where nodes and declarations are read",
+                Arguments.of("a quota record's removal is translated as one",
+                        on(TOPICS.quota()).key("team-a"),
+                        (Consumer<DeciderInput>) in -> assertThat(((DeciderInput.QuotaChanged) in).translation())
+                                .isEqualTo(QuotaRecordTranslator.translate("team-a", null))),
+                Arguments.of("a topology record's removal is translated as one",
                         on(TOPICS.topology()).key("node-1"),
-                        (Consumer<DeciderInput>) in -> assertThat(in).isEqualTo(DeciderInput.TOPOLOGY)),
+                        (Consumer<DeciderInput>) in -> assertThat(((DeciderInput.TopologyChanged) in).translation())
+                                .isEqualTo(TopologyRecordTranslator.translate("node-1", null))),
                 Arguments.of("a changelog record is kept as it is, a tombstone as a removal",
                         on(TOPICS.changelog()).key("w-8"),
                         (Consumer<DeciderInput>) in -> {

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.taskgov.core.auth.SafeText;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.TopicCatalog;
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.SignedRestAssured;

@@ -139,7 +139,7 @@ final class LiveCluster implements AutoCloseable {
     /** Every committed record of a topic, in partition order. */
     List<ConsumerRecord<String, byte[]>> readAll(String topic) {
         List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        dev.taskgov.service.support.CompactedTopicReader.readAll(client, List.of(topic), Duration.ofMinutes(1), out::add);
+        dev.taskgov.client.support.CompactedTopicReader.readAll(client, List.of(topic), Duration.ofMinutes(1), out::add);
         return out;
     }
 

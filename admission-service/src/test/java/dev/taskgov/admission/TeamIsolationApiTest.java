@@ -7,7 +7,7 @@ import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.WorkloadState;
-import dev.taskgov.service.support.auth.RequestSigner;
+import dev.taskgov.client.support.auth.RequestSigner;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.SignedRestAssured;

@@ -4,7 +4,7 @@ import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.model.WorkloadState;
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.service.support.PartitionScope;
 import org.junit.jupiter.api.Test;
 
@@ -77,7 +77,7 @@ class WarmStandbyTest {
     private static Map<String, WorkloadRecord> rebuildFromChangelog(LiveCluster c, PartitionScope scope) {
         Map<String, WorkloadRecord> out = new TreeMap<>();
         CompactedTopicReader.latestByKey(c.client, c.topics.changelog(), Duration.ofMinutes(1),
-                CompactedTopicReader.PartitionFilter.of(scope)).forEach((id, bytes) -> {
+                scope.filter()).forEach((id, bytes) -> {
             WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
             if (scope.owns(r.cluster().value())) out.put(id, r);
         });

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.StringJoiner;
 
 /** admission-service's HTTP API, signed with the profile's key; answers are JSON trees, refusals {@link CliException}s. */
-final class AdmissionClient {
+public final class AdmissionClient {
 
     private final SignedHttp http;
 
@@ -41,7 +41,7 @@ final class AdmissionClient {
         return get("/clusters");
     }
 
-    JsonNode dryRun(Object submission) {
+    public JsonNode dryRun(Object submission) {
         return post("/workloads:dry-run", EventCodec.write(submission));
     }
 

@@ -2,7 +2,6 @@ package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.net.URLEncoder;
@@ -17,7 +16,7 @@ import java.util.StringJoiner;
 @Command(name = "audit", mixinStandardHelpOptions = true, subcommands = AuditVerifyCommand.class,
         description = "The audit trail: principal, time, operation, target, outcome; admins and viewers. Every field is "
                 + "printed escaped (control characters as \\n, \\x1B, ...), so no record can forge or hide a line.")
-public class AuditCommand extends CliCommand {
+public class AuditCommand extends AnswerCommand {
 
     @Option(names = "--since", paramLabel = "TIME|DURATION",
             description = "Only records at or after this instant (2026-12-01T10:00:00Z) or this long ago (90s, 15m, 2h).")
@@ -26,21 +25,13 @@ public class AuditCommand extends CliCommand {
     @Option(names = "--principal", description = "Only this principal's records (anonymous = requests that proved no key).")
     String principal;
 
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
-
     @Override
     protected int run() {
         StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
         if (since != null) query.add("since=" + encode(sinceInstant().toString()));
         if (principal != null) query.add("principal=" + encode(principal));
         JsonNode events = endpoints.quotaHttp().get("/audit" + query);
-        if (output.structured()) {
-            out().println(output.render(events));
-            return 0;
-        }
+        if (printedAsData(events)) return 0;
         Table t = new Table("TIME", "PRINCIPAL", "SERVICE", "OPERATION", "TARGET", "OUTCOME");
         for (JsonNode e : events.path("events")) {
             t.row(e.path("at").asText(), e.path("principal").asText(), e.path("service").asText(), e.path("operation").asText(),

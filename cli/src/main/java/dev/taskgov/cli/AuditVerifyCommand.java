@@ -3,7 +3,6 @@ package dev.taskgov.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.auth.SafeText;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /**
  * {@code taskgov audit verify}: has quota-service walk every service's audit hash chain and prints, per chain, its
@@ -12,21 +11,13 @@ import picocli.CommandLine.Mixin;
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = "Check the audit trail's hash chains (one per service) and name the first broken link: an edited, "
                 + "deleted or inserted record. Exit code 1 when one is broken.")
-public class AuditVerifyCommand extends CliCommand {
-
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
+public class AuditVerifyCommand extends AnswerCommand {
 
     @Override
     protected int run() {
         JsonNode v = endpoints.quotaHttp().get("/audit/verify");
         boolean intact = v.path("intact").asBoolean(false);
-        if (output.structured()) {
-            out().println(output.render(v));
-            return intact ? 0 : CliException.FAILED;
-        }
+        if (printedAsData(v)) return intact ? 0 : CliException.FAILED;
         Table t = new Table("CHAIN", "RECORDS", "HEAD", "STATUS");
         for (JsonNode c : v.path("chains")) {
             String head = "#" + c.path("headSeq").asLong() + " " + c.path("headHash").asText("").substring(0,

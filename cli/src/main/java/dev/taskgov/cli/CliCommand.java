@@ -11,10 +11,10 @@ import java.util.concurrent.Callable;
  * Base of the commands that do work: turns a {@link CliException} into its message on stderr and
  * its exit code, and gives the command its output streams (picocli's, so tests can capture them).
  */
-abstract class CliCommand implements Callable<Integer> {
+public abstract class CliCommand implements Callable<Integer> {
 
     /** The clock the commands read "now" from; tests replace it to get stable ages. */
-    static Clock clock = Clock.systemUTC();
+    protected static Clock clock = Clock.systemUTC();
 
     @Spec
     CommandSpec spec;
@@ -38,11 +38,11 @@ abstract class CliCommand implements Callable<Integer> {
     /** Does the work; returns the exit code. */
     protected abstract int run();
 
-    PrintWriter out() {
+    protected PrintWriter out() {
         return capture != null ? capture : spec.commandLine().getOut();
     }
 
-    PrintWriter err() {
+    protected PrintWriter err() {
         return capture != null ? capture : spec.commandLine().getErr();
     }
 }

@@ -20,7 +20,7 @@ public final class CliException extends RuntimeException {
         this.exitCode = exitCode;
     }
 
-    static CliException invalid(String message) {
+    public static CliException invalid(String message) {
         return new CliException(INVALID_INPUT, message);
     }
 
@@ -31,7 +31,7 @@ public final class CliException extends RuntimeException {
         });
     }
 
-    static CliException failed(String message) {
+    public static CliException failed(String message) {
         return new CliException(FAILED, message);
     }
 

@@ -1,12 +1,11 @@
 package dev.taskgov.cli;
 
-import dev.taskgov.service.support.auth.ProfileFile;
+import dev.taskgov.client.support.auth.ProfileFile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.core.events.EventCodec;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -21,7 +20,7 @@ public class CredentialsCommand {
 
     @Command(name = "create", mixinStandardHelpOptions = true,
             description = "Create an access key for a principal; its secret is shown once (or written to the profile file).")
-    static class Create extends CliCommand {
+    static class Create extends AnswerCommand {
         @Option(names = "--principal", required = true, description = "Who the key belongs to, e.g. alice or team-a.")
         String principal;
 
@@ -35,11 +34,6 @@ public class CredentialsCommand {
         @Option(names = "--write-profile", paramLabel = "NAME",
                 description = "Also store the key as section [NAME] of the profile file (--profile-file), instead of printing the secret.")
         String writeProfile;
-
-        @Mixin
-        Endpoints endpoints;
-        @Mixin
-        OutputOption output;
 
         @Override
         protected int run() {
@@ -60,10 +54,7 @@ public class CredentialsCommand {
                 ((ObjectNode) created).put("profile", writeProfile);
                 ((ObjectNode) created).put("profileFile", endpoints.profileFile().toAbsolutePath().toString());
             }
-            if (output.structured()) {
-                out().println(output.render(created));
-                return 0;
-            }
+            if (printedAsData(created)) return 0;
             out().println("accessKeyId:     " + created.path("accessKeyId").asText());
             if (created.has("secretAccessKey")) {
                 out().println("secretAccessKey: " + created.path("secretAccessKey").asText() + "   (shown once: store it now)");
@@ -76,19 +67,11 @@ public class CredentialsCommand {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List access keys (never their secrets).")
-    static class ListKeys extends CliCommand {
-        @Mixin
-        Endpoints endpoints;
-        @Mixin
-        OutputOption output;
-
+    static class ListKeys extends AnswerCommand {
         @Override
         protected int run() {
             JsonNode keys = endpoints.quotaHttp().get("/credentials");
-            if (output.structured()) {
-                out().println(output.render(keys));
-                return 0;
-            }
+            if (printedAsData(keys)) return 0;
             Table t = new Table("ACCESS KEY", "PRINCIPAL", "ROLES", "STATUS", "CREATED", "BY");
             for (JsonNode k : keys.path("accessKeys")) {
                 List<String> roles = new ArrayList<>();
@@ -103,12 +86,10 @@ public class CredentialsCommand {
     }
 
     @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke an access key at once.")
-    static class Revoke extends CliCommand {
+    static class Revoke extends ServiceCommand {
         @Parameters(paramLabel = "ACCESS_KEY_ID")
         String accessKeyId;
 
-        @Mixin
-        Endpoints endpoints;
 
         @Override
         protected int run() {

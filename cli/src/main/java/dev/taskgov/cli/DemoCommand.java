@@ -9,7 +9,6 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.math.BigDecimal;
@@ -35,7 +34,7 @@ import java.util.Random;
         description = {"Run the demo pipeline against the local platform (deploy/local/taskgov-local up):",
                 "submits a mix of inference, training and experiment jobs of five teams, finishes them after random durations,",
                 "and prints admissions (with borrowing) and preemptions as they happen."})
-public class DemoCommand extends CliCommand {
+public class DemoCommand extends ServiceCommand {
 
     static final String TYPE = "ml.p5.48xlarge";
     static final String LAYER_2 = "topology.k8s.aws/network-node-layer-2";
@@ -80,9 +79,6 @@ public class DemoCommand extends CliCommand {
 
     /** The 32-node p5 cluster of the local runtime (deploy/local/clusters.properties). */
     static final String DEMO_CLUSTER = "arn:aws:sagemaker:us-west-2:000000000000:cluster/taskgovdemo1";
-
-    @Mixin
-    Endpoints endpoints;
 
     /**
      * A workload the pipeline submits, when, and how long it runs once admitted; {@code neverReady}: its pods never
@@ -340,7 +336,7 @@ public class DemoCommand extends CliCommand {
         return level.substring(level.lastIndexOf('/') + 1);
     }
 
-    static void pause(long millis) {
+    public static void pause(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
@@ -392,7 +388,7 @@ public class DemoCommand extends CliCommand {
     }
 
     /** 90s, 3m, 1h, 1m30s, or ISO-8601 (PT3M). */
-    static Duration parseDuration(String text) {
+    public static Duration parseDuration(String text) {
         return parseDuration(text, "--duration");
     }
 

@@ -3,7 +3,6 @@ package dev.taskgov.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.auth.SafeText;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
@@ -15,30 +14,16 @@ import java.io.PrintWriter;
  */
 @Command(name = "workload", aliases = {"workloads", "wl"}, mixinStandardHelpOptions = true,
         description = "Explain a workload: why it waits or was preempted, where it runs, what it borrows, its history.")
-public class DescribeWorkloadCommand extends CliCommand {
+public class DescribeWorkloadCommand extends WatchedCommand {
 
     @Parameters(paramLabel = "ID", description = "The workload id (its job name).")
     String id;
 
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
-    @Mixin
-    WatchOption watch;
-
     @Override
-    protected int run() {
-        return watch.run(this, this::once);
-    }
-
-    private int once() {
+    protected int once() {
         CliException.checkWorkloadId(id);
         JsonNode w = endpoints.admission().workload(id);
-        if (output.structured()) {
-            out().println(output.render(w));
-            return 0;
-        }
+        if (printedAsData(w)) return 0;
         if (output.names()) {
             out().println("workload/" + Views.text(w, "workloadId"));
             return 0;

@@ -8,7 +8,7 @@ import picocli.CommandLine.Mixin;
 /** {@code taskgov dry-run}: would this workload be admitted now, where, borrowing what, after preempting whom. */
 @Command(name = "dry-run",
         description = "Ask admission-service whether a workload (same flags as submit) would be admitted now; nothing is submitted.")
-public class DryRunCommand extends CliCommand {
+public class DryRunCommand extends AnswerCommand {
 
     /** Help only: a --version here would be picocli's (printing nothing), not hyp's template version (see create hyp-pytorch-job). */
     @Mixin
@@ -16,20 +16,13 @@ public class DryRunCommand extends CliCommand {
 
     @Mixin
     WorkloadOptions workload;
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
 
     @Override
     protected int run() {
         WorkloadSubmitted submission = workload.submission(clock.instant(), err());
         CliException.checkWorkloadId(submission.workloadId());
         JsonNode r = endpoints.admission().dryRun(submission);
-        if (output.structured()) {
-            out().println(output.render(r));
-            return 0;
-        }
+        if (printedAsData(r)) return 0;
         var out = out();
         out.println("Workload:   " + Views.text(r, "workloadId") + " (team " + Views.text(r, "team") + ")");
         out.println("Verdict:    " + Views.text(r, "verdict"));

@@ -1,6 +1,6 @@
 package dev.taskgov.cli;
 
-import dev.taskgov.service.support.auth.ProfileFile;
+import dev.taskgov.client.support.auth.ProfileFile;
 
 import picocli.CommandLine.Option;
 
@@ -11,7 +11,7 @@ import java.net.URI;
  * {@code taskgov.quota.url}, {@code taskgov.topology.url}, {@code taskgov.kafka.bootstrap}, then the variable), else the
  * local runtime's defaults; and the key every HTTP request is signed with (the profile file).
  */
-final class Endpoints {
+public final class Endpoints {
 
     @Option(names = "--admission-url", paramLabel = "URL",
             defaultValue = "${sys:taskgov.admission.url:-${env:TASKGOV_ADMISSION_URL:-http://127.0.0.1:8083}}",
@@ -73,7 +73,7 @@ final class Endpoints {
      * The Kafka client settings: the login of {@code --kafka-config} (else the local runtime's administrator's,
      * when that file exists) with {@code --kafka-bootstrap}'s address.
      */
-    java.util.Properties kafkaClient() {
+    public java.util.Properties kafkaClient() {
         java.util.Properties p = new java.util.Properties();
         java.nio.file.Path file = kafkaConfigFile();
         if (file != null) {
@@ -137,7 +137,7 @@ final class Endpoints {
         return kafkaLoginGiven() || administratorProfile();
     }
 
-    AdmissionClient admission() {
+    public AdmissionClient admission() {
         return new AdmissionClient(admissionHttp());
     }
 

@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
         description = {"Report that workloads ended, freeing their quota and nodes: with the admin profile (or --kafka-config) writes"
                 + " taskgov.workload.finished with that Kafka login; with another profile asks admission-service with the profile's"
                 + " key, which finishes only its own team's workloads."})
-public class FinishCommand extends CliCommand {
+public class FinishCommand extends ServiceCommand {
 
     @Parameters(arity = "1..*", paramLabel = "ID", description = "Workload ids.")
     java.util.List<String> ids;
@@ -24,8 +24,6 @@ public class FinishCommand extends CliCommand {
 
     @Mixin
     ClusterOption cluster;
-    @Mixin
-    Endpoints endpoints;
 
     @Override
     protected int run() {

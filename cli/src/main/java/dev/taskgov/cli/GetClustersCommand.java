@@ -2,7 +2,6 @@ package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,21 +9,13 @@ import java.util.List;
 /** {@code taskgov get clusters}: the clusters the deployment governs, with capacity and use. */
 @Command(name = "clusters", aliases = {"cluster"}, mixinStandardHelpOptions = true,
         description = "List the clusters this deployment governs: nodes, capacity, the sum of its quotas, what runs, workloads.")
-public class GetClustersCommand extends CliCommand {
-
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
+public class GetClustersCommand extends AnswerCommand {
 
     @Override
     protected int run() {
         JsonNode answer = endpoints.admission().clusters();
         JsonNode clusters = answer.path("clusters");
-        if (output.structured()) {
-            out().println(output.render(answer));
-            return 0;
-        }
+        if (printedAsData(answer)) return 0;
         if (output.names()) {
             OutputOption.names("cluster", clusters, c -> Views.text(c, "clusterArn")).forEach(out()::println);
             return 0;

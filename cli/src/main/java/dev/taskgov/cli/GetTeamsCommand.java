@@ -18,7 +18,7 @@ import java.util.List;
  */
 @Command(name = "teams", aliases = {"team"}, mixinStandardHelpOptions = true,
         description = "Teams' nominal quota, used, borrowed and lent (per instance type), and pending workloads; every governed cluster unless --cluster names one.")
-public class GetTeamsCommand extends CliCommand {
+public class GetTeamsCommand extends AnswerCommand {
 
     private static final List<String> FIGURES = List.of("nominal", "used", "borrowed", "lent");
 
@@ -27,10 +27,6 @@ public class GetTeamsCommand extends CliCommand {
 
     @Mixin
     ClusterOption cluster;
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
 
     @Override
     protected int run() {
@@ -47,16 +43,7 @@ public class GetTeamsCommand extends CliCommand {
             answers.add(shown);
             count += teams.size();
         }
-        if (output.structured()) {
-            if (!several) {
-                out().println(output.render(answers.get(0)));
-            } else {
-                ObjectNode all = Json.mapper().createObjectNode().put("count", count);
-                all.putArray("clusters").addAll(answers);
-                out().println(output.render(all));
-            }
-            return 0;
-        }
+        if (printedAsData(answers, Json.mapper().createObjectNode().put("count", count))) return 0;
         if (output.names()) {
             for (ObjectNode a : answers) OutputOption.names("team", a.path("teams"), t -> Views.text(t, "team")).forEach(out()::println);
             return 0;

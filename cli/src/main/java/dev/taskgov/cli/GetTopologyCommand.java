@@ -14,16 +14,12 @@ import java.util.List;
  */
 @Command(name = "topology", mixinStandardHelpOptions = true,
         description = "The network topology tree with capacity and free capacity per domain (-o wide: and per node).")
-public class GetTopologyCommand extends CliCommand {
+public class GetTopologyCommand extends AnswerCommand {
 
     private static final String LEVEL_PREFIX = "topology.k8s.aws/network-node-";
 
     @Mixin
     ClusterOption cluster = new ClusterOption();
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
 
     @Override
     protected int run() {
@@ -32,10 +28,7 @@ public class GetTopologyCommand extends CliCommand {
         JsonNode tree = endpoints.topologyHttp().get("/topology"
                 + (arn == null ? "" : "?cluster=" + java.net.URLEncoder.encode(arn, java.nio.charset.StandardCharsets.UTF_8)));
         if (tree == null) throw CliException.failed("topology-service answered GET /topology with something that is not JSON");
-        if (output.structured()) {
-            out().println(output.render(tree));
-            return 0;
-        }
+        if (printedAsData(tree)) return 0;
         if (output.names()) {
             List<String> nodes = new ArrayList<>();
             collectNodes(tree.path("domains"), nodes);

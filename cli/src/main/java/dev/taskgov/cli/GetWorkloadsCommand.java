@@ -10,7 +10,7 @@ import java.util.List;
 /** {@code taskgov get workloads [--team T] [--state S]}: a table like {@code kubectl get workloads}. */
 @Command(name = "workloads", aliases = {"workload", "wl"}, mixinStandardHelpOptions = true,
         description = "List workloads with their state and reason, optionally of one team and in one state.")
-public class GetWorkloadsCommand extends CliCommand {
+public class GetWorkloadsCommand extends WatchedCommand {
 
     @Option(names = {"--team", "-t"}, description = "Only this team's workloads.")
     String team;
@@ -20,24 +20,11 @@ public class GetWorkloadsCommand extends CliCommand {
 
     @Mixin
     ClusterOption cluster;
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
-    @Mixin
-    WatchOption watch;
 
     @Override
-    protected int run() {
-        return watch.run(this, this::once);
-    }
-
-    private int once() {
+    protected int once() {
         JsonNode list = endpoints.admission().workloads(cluster.arn(), team, state);
-        if (output.structured()) {
-            out().println(output.render(list));
-            return 0;
-        }
+        if (printedAsData(list)) return 0;
         if (output.names()) {
             OutputOption.names("workload", list, w -> Views.text(w, "workloadId")).forEach(out()::println);
             return 0;

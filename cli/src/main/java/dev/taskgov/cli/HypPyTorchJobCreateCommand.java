@@ -20,14 +20,12 @@ import java.util.TreeSet;
 @Command(name = "hyp-pytorch-job", description = {
         "Submit a PyTorch job with the flags of hyp create hyp-pytorch-job (template 1.0/1.1) as a taskgov workload.",
         "What taskgov records but does not enforce (image, command, ...) is listed in the output; --max-retry is honoured."})
-public class HypPyTorchJobCreateCommand extends CliCommand {
+public class HypPyTorchJobCreateCommand extends ServiceCommand {
 
     @Mixin
     HelpOption help;
     @Mixin
     HypPyTorchJobFlags flags;
-    @Mixin
-    Endpoints endpoints;
     /** hyp create takes its cluster from hyp set-cluster-context; so does this (or --cluster / TASKGOV_CLUSTER). */
     @Mixin
     ClusterOption cluster;

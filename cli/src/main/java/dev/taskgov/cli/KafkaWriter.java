@@ -4,7 +4,7 @@ import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
-import dev.taskgov.service.support.ProducerPartitions;
+import dev.taskgov.client.support.ProducerPartitions;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;

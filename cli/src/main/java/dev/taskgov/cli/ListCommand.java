@@ -1,7 +1,6 @@
 package dev.taskgov.cli;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code taskgov list hyp-pytorch-job}, as {@code hyp list hyp-pytorch-job}. */
@@ -12,13 +11,9 @@ public class ListCommand {
     /** The team's workloads, as {@code taskgov get workloads --team TEAM}. */
     @Command(name = "hyp-pytorch-job", mixinStandardHelpOptions = true,
             description = "The namespace's jobs and their state (taskgov get workloads --team <team>).")
-    public static class HypPyTorchJobs extends CliCommand {
+    public static class HypPyTorchJobs extends AnswerCommand {
         @Option(names = "--namespace", defaultValue = "${env:TASKGOV_NAMESPACE}", description = "The team's namespace (env TASKGOV_NAMESPACE).")
         String namespace;
-        @Mixin
-        Endpoints endpoints;
-        @Mixin
-        OutputOption output;
 
         @Override
         protected int run() {

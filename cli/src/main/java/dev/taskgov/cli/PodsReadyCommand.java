@@ -14,15 +14,13 @@ import picocli.CommandLine.Parameters;
                 + " applies): with the admin profile (or --kafka-config) writes taskgov.workload.pods-ready with that Kafka login;"
                 + " with another profile asks admission-service with the profile's key, which accepts only its own team's running"
                 + " workloads."})
-public class PodsReadyCommand extends CliCommand {
+public class PodsReadyCommand extends ServiceCommand {
 
     @Parameters(arity = "1..*", paramLabel = "ID", description = "Workload ids.")
     java.util.List<String> ids;
 
     @Mixin
     ClusterOption cluster;
-    @Mixin
-    Endpoints endpoints;
 
     @Override
     protected int run() {

@@ -1,7 +1,6 @@
 package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -12,44 +11,25 @@ import java.util.List;
 /** {@code taskgov queue TEAM}: the team's pending workloads in admission order, with why each waits. */
 @Command(name = "queue", mixinStandardHelpOptions = true,
         description = "A team's pending queue: positions (1 = head), priority, and why each workload waits.")
-public class QueueCommand extends CliCommand {
+public class QueueCommand extends WatchedCommand {
 
     @Parameters(paramLabel = "TEAM", description = "Team name (the namespace without hyperpod-ns-).")
     String team;
 
     @Mixin
     ClusterOption cluster;
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
-    @Mixin
-    WatchOption watch;
 
     /** The clusters read, resolved on the first poll. */
     private List<String> clusters;
 
     @Override
-    protected int run() {
-        return watch.run(this, this::once);
-    }
-
-    private int once() {
+    protected int once() {
         String t = team.startsWith("hyperpod-ns-") ? team.substring("hyperpod-ns-".length()) : team;
         if (clusters == null) clusters = cluster.toRead(endpoints.admission()); // once: --watch polls the queues only
         boolean several = clusters.size() > 1;
         List<JsonNode> queues = new ArrayList<>();
         for (String c : clusters) queues.add(endpoints.admission().pending(t, c));
-        if (output.structured()) {
-            if (!several) {
-                out().println(output.render(queues.get(0)));
-            } else {
-                ObjectNode all = Json.mapper().createObjectNode();
-                all.putArray("clusters").addAll(queues);
-                out().println(output.render(all));
-            }
-            return 0;
-        }
+        if (printedAsData(queues, Json.mapper().createObjectNode())) return 0;
         for (int i = 0; i < queues.size(); i++) {
             JsonNode entries = queues.get(i).path("workloads");
             out().println("Team " + t + (several ? " in cluster " + ClusterOption.shortName(clusters.get(i)) : "") + ": "

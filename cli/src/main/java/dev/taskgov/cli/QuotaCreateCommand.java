@@ -5,31 +5,20 @@ import software.amazon.awssdk.services.sagemaker.model.CreateComputeQuotaRequest
 import software.amazon.awssdk.services.sagemaker.model.CreateComputeQuotaResponse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** {@code taskgov quota create}: SageMaker CreateComputeQuota. */
 @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a team's compute quota (CreateComputeQuota).")
-public class QuotaCreateCommand extends CliCommand {
+public class QuotaCreateCommand extends AnswerCommand {
 
-    @Option(names = "--name", description = "The quota's name.")
-    String name;
-
-    @Option(names = "--cluster-arn", defaultValue = "${env:TASKGOV_CLUSTER_ARN:-${env:TASKGOV_CLUSTER}}", description = "The HyperPod cluster ARN (env TASKGOV_CLUSTER_ARN, else TASKGOV_CLUSTER).")
-    String clusterArn;
+    @Mixin
+    NewResourceOptions resource;
 
     @Mixin
     QuotaFlags flags;
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
 
     @Override
     protected int run() {
-        ObjectNode r = SageMakerJson.NODES.objectNode();
-        flags.apply(r);
-        if (name != null) r.put("Name", name);
-        if (clusterArn != null) r.put("ClusterArn", clusterArn);
+        ObjectNode r = resource.apply(flags.apply(SageMakerJson.NODES.objectNode()));
         SageMakerJson.onlyKnown(r, "$", "Name", "Description", "ClusterArn", "ComputeQuotaConfig", "ComputeQuotaTarget",
                 "ActivationState", "Tags");
         CreateComputeQuotaRequest request = CreateComputeQuotaRequest.builder()
@@ -42,8 +31,7 @@ public class QuotaCreateCommand extends CliCommand {
                 .tags(SageMakerJson.tags(r.get("Tags"), "$.Tags"))
                 .build();
         CreateComputeQuotaResponse response = SageMakerClients.call(endpoints, c -> c.createComputeQuota(request));
-        if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
-        else out().println("computequota/" + response.computeQuotaId() + " created (" + response.computeQuotaArn() + ")");
+        printAnswer(SageMakerJson.toJson(response), "computequota/" + response.computeQuotaId() + " created (" + response.computeQuotaArn() + ")");
         return 0;
     }
 }

@@ -1,18 +1,14 @@
 package dev.taskgov.cli;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code taskgov quota delete ID}: SageMaker DeleteComputeQuota. */
 @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a compute quota (DeleteComputeQuota).")
-public class QuotaDeleteCommand extends CliCommand {
+public class QuotaDeleteCommand extends ServiceCommand {
 
     @Parameters(paramLabel = "ID", description = "ComputeQuotaId.")
     String id;
-
-    @Mixin
-    Endpoints endpoints;
 
     @Override
     protected int run() {

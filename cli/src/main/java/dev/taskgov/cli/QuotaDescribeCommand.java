@@ -12,7 +12,7 @@ import java.io.PrintWriter;
 
 /** {@code taskgov quota describe ID}: SageMaker DescribeComputeQuota. */
 @Command(name = "describe", description = "Show a compute quota (DescribeComputeQuota).")
-public class QuotaDescribeCommand extends CliCommand {
+public class QuotaDescribeCommand extends AnswerCommand {
 
     @Parameters(paramLabel = "ID", description = "ComputeQuotaId.")
     String id;
@@ -23,11 +23,6 @@ public class QuotaDescribeCommand extends CliCommand {
 
     @Mixin
     HelpOption help;
-
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
 
     @Override
     protected int run() {

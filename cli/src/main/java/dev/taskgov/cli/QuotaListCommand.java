@@ -3,7 +3,6 @@ package dev.taskgov.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.sagemaker.model.ComputeQuotaSummary;
 
@@ -12,7 +11,7 @@ import java.util.List;
 
 /** {@code taskgov quota list}: SageMaker ListComputeQuotas (all pages). */
 @Command(name = "list", mixinStandardHelpOptions = true, description = "List compute quotas (ListComputeQuotas).")
-public class QuotaListCommand extends CliCommand {
+public class QuotaListCommand extends AnswerCommand {
 
     @Option(names = "--cluster-arn", description = "Only this cluster's quotas.")
     String clusterArn;
@@ -22,11 +21,6 @@ public class QuotaListCommand extends CliCommand {
 
     @Option(names = "--status", description = "Creating, Created, Updating, Updated, Deleting, Deleted, ... (SchedulerResourceStatus).")
     String status;
-
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
 
     @Override
     protected int run() {
@@ -38,10 +32,7 @@ public class QuotaListCommand extends CliCommand {
         });
         ArrayNode json = SageMakerJson.NODES.arrayNode();
         all.forEach(s -> json.add(SageMakerJson.toJson(s)));
-        if (output.structured()) {
-            out().println(output.render(SageMakerJson.NODES.objectNode().set("ComputeQuotaSummaries", json)));
-            return 0;
-        }
+        if (printedAsData(SageMakerJson.NODES.objectNode().set("ComputeQuotaSummaries", json))) return 0;
         if (output.names()) {
             OutputOption.names("computequota", json, q -> q.path("ComputeQuotaId").asText()).forEach(out()::println);
             return 0;

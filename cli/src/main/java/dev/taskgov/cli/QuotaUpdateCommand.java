@@ -15,7 +15,7 @@ import software.amazon.awssdk.services.sagemaker.model.UpdateComputeQuotaRespons
  */
 @Command(name = "update", mixinStandardHelpOptions = true,
         description = "Update a compute quota (UpdateComputeQuota); unspecified fields keep their current values.")
-public class QuotaUpdateCommand extends CliCommand {
+public class QuotaUpdateCommand extends AnswerCommand {
 
     @Parameters(paramLabel = "ID", arity = "0..1", description = "ComputeQuotaId (or ComputeQuotaId in --cli-input-json).")
     String id;
@@ -25,10 +25,6 @@ public class QuotaUpdateCommand extends CliCommand {
 
     @Mixin
     QuotaFlags flags;
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
 
     @Override
     protected int run() {
@@ -53,8 +49,7 @@ public class QuotaUpdateCommand extends CliCommand {
                 .description(SageMakerJson.text(r, "Description", "$"))
                 .build();
         UpdateComputeQuotaResponse response = SageMakerClients.call(endpoints, c -> c.updateComputeQuota(request));
-        if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
-        else out().println("computequota/" + quotaId + " updated to version " + response.computeQuotaVersion());
+        printAnswer(SageMakerJson.toJson(response), "computequota/" + quotaId + " updated to version " + response.computeQuotaVersion());
         return 0;
     }
 }

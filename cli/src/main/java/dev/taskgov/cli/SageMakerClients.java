@@ -1,6 +1,6 @@
 package dev.taskgov.cli;
 
-import dev.taskgov.service.support.auth.ProfileFile;
+import dev.taskgov.client.support.auth.ProfileFile;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -18,7 +18,7 @@ import java.net.URI;
 import java.util.function.Function;
 
 /** The AWS SDK's SageMaker client pointed at quota-service, and its failures as {@link CliException}s. */
-final class SageMakerClients {
+public final class SageMakerClients {
 
     private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
     private static final int READ_TIMEOUT_MILLIS = 20_000;
@@ -56,7 +56,7 @@ final class SageMakerClients {
     }
 
     /** Runs one call; a refusal keeps the service's error type and message. */
-    static <T> T call(Endpoints endpoints, Function<SageMakerClient, T> call) {
+    public static <T> T call(Endpoints endpoints, Function<SageMakerClient, T> call) {
         URI endpoint = endpoints.quota();
         try (SageMakerClient client = client(endpoint, endpoints.credentials())) {
             return call.apply(client);

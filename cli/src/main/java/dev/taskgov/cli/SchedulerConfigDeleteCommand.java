@@ -1,18 +1,14 @@
 package dev.taskgov.cli;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code taskgov scheduler-config delete ID}: DeleteClusterSchedulerConfig. */
 @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a cluster scheduler config.")
-public class SchedulerConfigDeleteCommand extends CliCommand {
+public class SchedulerConfigDeleteCommand extends ServiceCommand {
 
     @Parameters(paramLabel = "ID", description = "ClusterSchedulerConfigId.")
     String id;
-
-    @Mixin
-    Endpoints endpoints;
 
     @Override
     protected int run() {

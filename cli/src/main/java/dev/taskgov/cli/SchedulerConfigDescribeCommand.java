@@ -2,29 +2,20 @@ package dev.taskgov.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code taskgov scheduler-config describe ID}: DescribeClusterSchedulerConfig. */
 @Command(name = "describe", mixinStandardHelpOptions = true, description = "Show the cluster scheduler config.")
-public class SchedulerConfigDescribeCommand extends CliCommand {
+public class SchedulerConfigDescribeCommand extends AnswerCommand {
 
     @Parameters(paramLabel = "ID", description = "ClusterSchedulerConfigId.")
     String id;
-
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
 
     @Override
     protected int run() {
         JsonNode json = SageMakerJson.toJson(SageMakerClients.call(endpoints,
                 c -> c.describeClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id))));
-        if (output.structured()) {
-            out().println(output.render(json));
-            return 0;
-        }
+        if (printedAsData(json)) return 0;
         var out = out();
         out.println(String.format("%-12s%s", "Name:", json.path("Name").asText()));
         out.println(String.format("%-12s%s", "Id:", json.path("ClusterSchedulerConfigId").asText()));

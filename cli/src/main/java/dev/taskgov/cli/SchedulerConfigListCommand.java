@@ -3,20 +3,14 @@ package dev.taskgov.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code taskgov scheduler-config list}: ListClusterSchedulerConfigs (all pages). */
 @Command(name = "list", mixinStandardHelpOptions = true, description = "List cluster scheduler configs.")
-public class SchedulerConfigListCommand extends CliCommand {
+public class SchedulerConfigListCommand extends AnswerCommand {
 
     @Option(names = "--cluster-arn")
     String clusterArn;
-
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
 
     @Override
     protected int run() {
@@ -26,10 +20,7 @@ public class SchedulerConfigListCommand extends CliCommand {
                     .forEach(page -> page.clusterSchedulerConfigSummaries().forEach(s -> acc.add(SageMakerJson.toJson(s))));
             return acc;
         });
-        if (output.structured()) {
-            out().println(output.render(SageMakerJson.NODES.objectNode().set("ClusterSchedulerConfigSummaries", json)));
-            return 0;
-        }
+        if (printedAsData(SageMakerJson.NODES.objectNode().set("ClusterSchedulerConfigSummaries", json))) return 0;
         if (output.names()) {
             OutputOption.names("clusterschedulerconfig", json, s -> s.path("ClusterSchedulerConfigId").asText()).forEach(out()::println);
             return 0;

@@ -10,7 +10,7 @@ import software.amazon.awssdk.services.sagemaker.model.UpdateClusterSchedulerCon
 
 /** {@code taskgov scheduler-config update ID}: UpdateClusterSchedulerConfig, starting from the current config. */
 @Command(name = "update", mixinStandardHelpOptions = true, description = "Update the cluster scheduler config; unspecified fields keep their values.")
-public class SchedulerConfigUpdateCommand extends CliCommand {
+public class SchedulerConfigUpdateCommand extends AnswerCommand {
 
     @Parameters(paramLabel = "ID", description = "ClusterSchedulerConfigId.")
     String id;
@@ -20,10 +20,6 @@ public class SchedulerConfigUpdateCommand extends CliCommand {
 
     @Mixin
     SchedulerConfigFlags flags;
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
 
     @Override
     protected int run() {
@@ -38,8 +34,7 @@ public class SchedulerConfigUpdateCommand extends CliCommand {
                 .clusterSchedulerConfigId(id).targetVersion(version)
                 .schedulerConfig(SageMakerJson.schedulerConfig(r.get("SchedulerConfig"), "$.SchedulerConfig"))
                 .description(SageMakerJson.text(r, "Description", "$"))));
-        if (output.structured()) out().println(output.render(SageMakerJson.toJson(response)));
-        else out().println("clusterschedulerconfig/" + id + " updated to version " + response.clusterSchedulerConfigVersion());
+        printAnswer(SageMakerJson.toJson(response), "clusterschedulerconfig/" + id + " updated to version " + response.clusterSchedulerConfigVersion());
         return 0;
     }
 }

@@ -19,12 +19,10 @@ import java.util.List;
 @Command(name = "set-cluster-context", description = {
         "Choose the cluster later commands work in (as hyp set-cluster-context): its name or ARN, one this deployment governs.",
         "--cluster and TASKGOV_CLUSTER still win over it; get-cluster-context shows it."})
-public class SetClusterContextCommand extends CliCommand {
+public class SetClusterContextCommand extends ServiceCommand {
 
     @Mixin
     HelpOption help;
-    @Mixin
-    Endpoints endpoints;
 
     @Option(names = "--cluster-name", required = true, paramLabel = "NAME",
             description = {"The cluster: the last part of its ARN (arn:...:cluster/<this>) or the whole ARN. taskgov knows a cluster",

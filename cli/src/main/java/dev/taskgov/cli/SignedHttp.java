@@ -1,10 +1,10 @@
 package dev.taskgov.cli;
 
-import dev.taskgov.service.support.auth.ProfileFile;
+import dev.taskgov.client.support.auth.ProfileFile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.EventCodec;
-import dev.taskgov.service.support.auth.RequestSigner;
+import dev.taskgov.client.support.auth.RequestSigner;
 
 import java.io.IOException;
 import java.io.InputStream;

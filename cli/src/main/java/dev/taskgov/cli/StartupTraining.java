@@ -2,7 +2,7 @@ package dev.taskgov.cli;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.taskgov.service.support.auth.ProfileFile;
+import dev.taskgov.client.support.auth.ProfileFile;
 import picocli.CommandLine;
 
 import java.io.IOException;

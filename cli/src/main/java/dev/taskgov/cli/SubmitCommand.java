@@ -16,7 +16,7 @@ import java.util.Map;
 @Command(name = "submit",
         description = {"Submit a workload: from hyp-pytorch-job style flags, or -f a Kueue-labelled Job/PyTorchJob manifest.",
                 "Goes through admission-service (validated there), or straight to Kafka with --kafka."})
-public class SubmitCommand extends CliCommand {
+public class SubmitCommand extends AnswerCommand {
 
     /** Help only: a --version here would be picocli's (printing nothing), not hyp's template version (see create hyp-pytorch-job). */
     @Mixin
@@ -24,10 +24,6 @@ public class SubmitCommand extends CliCommand {
 
     @Mixin
     WorkloadOptions workload;
-    @Mixin
-    Endpoints endpoints;
-    @Mixin
-    OutputOption output;
 
     @Option(names = "--kafka", defaultValue = KAFKA_DEFAULT,
             description = "Write to the submissions topic instead of calling admission-service (env TASKGOV_SUBMIT_KAFKA).")
@@ -48,9 +44,7 @@ public class SubmitCommand extends CliCommand {
             return 0;
         }
         JsonNode answer = send(submission, kafka, endpoints, err());
-        if (output.structured()) {
-            out().println(output.render(answer));
-        } else {
+        if (!printedAsData(answer)) {
             out().println("workload/" + submission.workloadId() + " submitted (team " + submission.team() + ", "
                     + submission.podSets().size() + " pod set(s))");
             if (answer != null && answer.hasNonNull("message")) out().println(answer.get("message").asText());

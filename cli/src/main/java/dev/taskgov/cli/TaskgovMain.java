@@ -42,7 +42,7 @@ public final class TaskgovMain {
      * that logs through java.util.logging itself would still reach the JBoss LogManager, which must then be the JDK's log
      * manager before anything logs (else it prints an error).
      */
-    static void quietLibraryLogging() {
+    public static void quietLibraryLogging() {
         System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
         System.setProperty("slf4j.internal.verbosity", "WARN");
         System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");

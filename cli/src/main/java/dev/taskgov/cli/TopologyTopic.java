@@ -1,9 +1,9 @@
 package dev.taskgov.cli;
 
 import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.core.events.NodeTranslator;
 import dev.taskgov.core.events.Translation;
-import dev.taskgov.service.support.CompactedTopicReader;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.taskgov.cli;
 
 import dev.taskgov.core.events.KafkaAccess;
-import dev.taskgov.service.support.auth.ProfileFile;
+import dev.taskgov.client.support.auth.ProfileFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

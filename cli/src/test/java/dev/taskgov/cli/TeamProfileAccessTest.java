@@ -10,7 +10,7 @@ import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.service.support.QuotaRecords;
-import dev.taskgov.service.support.auth.ProfileFile;
+import dev.taskgov.client.support.auth.ProfileFile;
 import dev.taskgov.testsupport.FreePorts;
 import dev.taskgov.testsupport.ProjectLayout;
 import dev.taskgov.testsupport.SharedKafka;

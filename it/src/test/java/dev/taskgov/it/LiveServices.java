@@ -8,7 +8,7 @@ import dev.taskgov.preemption.PreemptionDecider;
 import dev.taskgov.preemption.PreemptionObserver;
 import dev.taskgov.preemption.PreemptionProcessor;
 import dev.taskgov.service.support.CloudEventHeaders;
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.events.ClusterPartitions;

@@ -2,7 +2,7 @@ package dev.taskgov.it;
 
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.WorkloadFinished;
-import dev.taskgov.service.support.ProducerPartitions;
+import dev.taskgov.client.support.ProducerPartitions;
 import dev.taskgov.testsupport.KafkaTopics;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TopicSpec;

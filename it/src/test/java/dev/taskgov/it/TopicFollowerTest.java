@@ -1,6 +1,6 @@
 package dev.taskgov.it;
 
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.service.support.TopicFollower;
 import dev.taskgov.testsupport.KafkaTopics;
 import dev.taskgov.testsupport.SharedKafka;

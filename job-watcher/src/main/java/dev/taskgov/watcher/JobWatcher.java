@@ -42,7 +42,7 @@ import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.service.support.CloudEventHeaders;
-import dev.taskgov.service.support.ProducerPartitions;
+import dev.taskgov.client.support.ProducerPartitions;
 import dev.taskgov.watcher.config.JobWatcherConfig;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,6 +1,6 @@
 package dev.taskgov.preemption;
 
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;

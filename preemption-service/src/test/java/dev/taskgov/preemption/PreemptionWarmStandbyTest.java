@@ -2,7 +2,7 @@ package dev.taskgov.preemption;
 
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.service.support.PartitionScope;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;

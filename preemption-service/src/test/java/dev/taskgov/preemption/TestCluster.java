@@ -4,7 +4,7 @@ import dev.taskgov.core.events.CloudEvents;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.service.support.CloudEventHeaders;
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.testsupport.DeciderProgress;
 import dev.taskgov.testsupport.SharedKafka;

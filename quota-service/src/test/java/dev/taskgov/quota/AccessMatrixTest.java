@@ -3,7 +3,7 @@ package dev.taskgov.quota;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
-import dev.taskgov.service.support.auth.RequestSigner;
+import dev.taskgov.client.support.auth.RequestSigner;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.PostgresTestResource;
 import dev.taskgov.testsupport.SharedKafka;
@@ -290,7 +290,7 @@ class AccessMatrixTest {
         String quota = createQuota(sdk(ops), newClusterArn(), team("authored"));
         sdk(ops).updateComputeQuota(r -> r.computeQuotaId(quota).targetVersion(1).description("by ops-2"));
         assertThat(io.quarkus.narayana.jta.QuarkusTransaction.requiringNew().call(() ->
-                dev.taskgov.quota.computequota.ComputeQuotaVersionEntity.<dev.taskgov.quota.computequota.ComputeQuotaVersionEntity>list("quotaId", quota)
+                dev.taskgov.quota.computequota.ComputeQuotaVersionEntity.<dev.taskgov.quota.computequota.ComputeQuotaVersionEntity>list("resourceId", quota)
                         .stream().map(v -> v.author).toList())).containsExactly("ops-2", "ops-2");
 
         JsonNode audit = JSON.readTree(TestCredentials.send(admin, "GET", URI.create("http://localhost:" + service.getPort()

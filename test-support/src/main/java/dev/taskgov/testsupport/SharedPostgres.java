@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.Map;
 
 import dev.taskgov.service.support.db.DatabaseRoles;
+import dev.taskgov.service.support.db.SecuredEmbeddedPostgres;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.testcontainers.containers.wait.strategy.Wait;
@@ -121,7 +122,7 @@ public final class SharedPostgres {
         try {
             Path dataDir = Files.createTempDirectory("taskgov-test-pg");
             // zonky stops the postmaster in its own shutdown hook and deletes the data folder.
-            EmbeddedPostgres postgres = securedEmbedded(dataDir, passwords)
+            EmbeddedPostgres postgres = SecuredEmbeddedPostgres.builder(dataDir, passwords)
                     .setCleanDataDirectory(true)
                     .setServerConfig("fsync", "off")
                     .setServerConfig("synchronous_commit", "off")
@@ -132,29 +133,6 @@ public final class SharedPostgres {
         } catch (IOException | SQLException e) {
             throw new IllegalStateException("could not start the embedded PostgreSQL", e);
         }
-    }
-
-    /**
-     * An embedded PostgreSQL in this data directory whose superuser has its password from the start: a new cluster is
-     * made by initdb with that password and scram-sha-256 for every connection (zonky passes these options after its
-     * own {@code -A trust}, and initdb takes the last), so no moment exists in which it trusts anyone. A data
-     * directory made before is secured by {@link DatabaseRoles#provision} once it runs. (The local runtime's LocalPostgres starts its own the same way.)
-     */
-    static EmbeddedPostgres.Builder securedEmbedded(Path dataDir, Map<String, String> passwords) throws IOException {
-        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                .setDataDirectory(dataDir)
-                .setServerConfig("listen_addresses", "127.0.0.1")
-                .setServerConfig("password_encryption", "scram-sha-256")
-                .setConnectConfig("password", passwords.get(DatabaseRoles.SUPERUSER));
-        if (!Files.exists(dataDir.resolve("postgresql.conf"))) {
-            Path pwfile = Files.createTempFile("taskgov-pg", ".pw");
-            DatabaseRoles.writePrivately(pwfile, passwords.get(DatabaseRoles.SUPERUSER) + "\n");
-            pwfile.toFile().deleteOnExit();
-            builder.setLocaleConfig("auth-host", "scram-sha-256")
-                    .setLocaleConfig("auth-local", "scram-sha-256")
-                    .setLocaleConfig("pwfile", pwfile.toString());
-        }
-        return builder;
     }
 
     private static String envOr(String name, String fallback) {

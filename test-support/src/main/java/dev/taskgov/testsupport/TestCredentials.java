@@ -95,7 +95,7 @@ public final class TestCredentials {
      */
     public static java.net.http.HttpResponse<String> send(Key key, String method, java.net.URI uri, String body,
                                                            String... headers) {
-        return send(request(key == null ? null : new dev.taskgov.service.support.auth.RequestSigner(key.accessKeyId(), key.secret()),
+        return send(request(key == null ? null : new dev.taskgov.client.support.auth.RequestSigner(key.accessKeyId(), key.secret()),
                 method, uri, body, headers));
     }
 
@@ -103,7 +103,7 @@ public final class TestCredentials {
      * One HTTP request signed by this signer (its key, its clock), or unsigned when {@code signer} is null; send it
      * twice to replay it. {@code headers} are name, value pairs, signed too.
      */
-    public static java.net.http.HttpRequest request(dev.taskgov.service.support.auth.RequestSigner signer, String method,
+    public static java.net.http.HttpRequest request(dev.taskgov.client.support.auth.RequestSigner signer, String method,
                                                     java.net.URI uri, String body, String... headers) {
         byte[] bytes = body == null ? new byte[0] : body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         java.util.Map<String, String> given = new java.util.LinkedHashMap<>();

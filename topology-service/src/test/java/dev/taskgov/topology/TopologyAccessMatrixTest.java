@@ -1,6 +1,6 @@
 package dev.taskgov.topology;
 
-import dev.taskgov.service.support.auth.RequestSigner;
+import dev.taskgov.client.support.auth.RequestSigner;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.SignedRestAssured;
 import dev.taskgov.testsupport.TestCredentials;

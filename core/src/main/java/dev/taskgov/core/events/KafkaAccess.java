@@ -134,6 +134,10 @@ public final class KafkaAccess {
         write(grants, QUOTA_SERVICE, names, TopicCatalog.QUOTA, TopicCatalog.CREDENTIALS, TopicCatalog.AUDIT,
                 TopicCatalog.DEADLETTER);
         read(grants, QUOTA_SERVICE, names, TopicCatalog.TOPOLOGY, TopicCatalog.AUDIT);
+        // its what-if (POST /what-if) replays the recorded quotas, submissions (every team's), admissions and finishes
+        read(grants, QUOTA_SERVICE, names, TopicCatalog.QUOTA, TopicCatalog.WORKLOAD_SUBMITTED, TopicCatalog.WORKLOAD_ADMITTED,
+                TopicCatalog.WORKLOAD_FINISHED);
+        prefixed(grants, QUOTA_SERVICE, submittedTeams, Operation.READ);
         group(grants, QUOTA_SERVICE, "quota-service-");
 
         // topology-service: publishes nodes; reads what workloads hold to know free capacity; verifies its HTTP

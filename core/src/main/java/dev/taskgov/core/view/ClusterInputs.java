@@ -27,7 +27,7 @@ import java.util.function.BiConsumer;
  * preemption-service each keep one, so both derive the same cluster from the same records; the
  * scheduler and the planner work on what it returns. Not thread-safe: the decider's loop owns it.
  *
- * <p>Quotas are kept as their requests and parsed against the current instance types, because
+ * <p>Quotas are kept as their translated requests and resolved against the current instance types, because
  * {@code Count} and the ratio defaults depend on the instances' capacities.
  */
 public final class ClusterInputs {
@@ -102,16 +102,17 @@ public final class ClusterInputs {
     }
 
     /**
-     * One team's quota parsed against the current instance types.
+     * One team's quota resolved against the current instance types.
      *
-     * @throws ValidationException when the request breaks a rule, or names an instance type no node has yet
+     * @throws ValidationException when the request names an instance type no node has yet, or asks accelerators of a
+     *                             type without any
      */
     public TeamQuota quota(String team) {
         ComputeQuotaRequest request = quotaRequests.get(team);
         return request == null ? null : ComputeQuotas.fromRequest(request, instanceTypes());
     }
 
-    /** Every usable quota by team; those that do not parse (yet) are reported and left out. */
+    /** Every usable quota by team; those that do not resolve (yet) are reported and left out. */
     public Map<String, TeamQuota> quotas(BiConsumer<String, ValidationException> unusable) {
         Map<String, TeamQuota> out = new TreeMap<>();
         for (String team : quotaRequests.keySet()) {

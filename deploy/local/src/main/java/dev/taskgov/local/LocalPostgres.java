@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import dev.taskgov.service.support.db.DatabaseRoles;
+import dev.taskgov.service.support.db.SecuredEmbeddedPostgres;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
@@ -44,7 +45,7 @@ public final class LocalPostgres {
     static EmbeddedPostgres start(Path dataDir, int port, Path credentials) throws IOException, SQLException {
         Map<String, String> passwords = DatabaseRoles.passwords(credentials);
         Files.createDirectories(dataDir);
-        EmbeddedPostgres postgres = securedEmbedded(dataDir, passwords)
+        EmbeddedPostgres postgres = SecuredEmbeddedPostgres.builder(dataDir, passwords)
                 .setCleanDataDirectory(false)
                 .setPort(port)
                 .setServerConfig("max_connections", "100")
@@ -52,28 +53,5 @@ public final class LocalPostgres {
                 .start();
         DatabaseRoles.provision("127.0.0.1:" + port, passwords, dataDir.resolve("pg_hba.conf"));
         return postgres;
-    }
-
-    /**
-     * An embedded PostgreSQL in this data directory whose superuser has its password from the start: a new cluster is
-     * made by initdb with that password and scram-sha-256 for every connection (zonky passes these options after its
-     * own {@code -A trust}, and initdb takes the last), so no moment exists in which it trusts anyone. A data
-     * directory made before is secured by {@link DatabaseRoles#provision} once it runs.
-     */
-    static EmbeddedPostgres.Builder securedEmbedded(Path dataDir, Map<String, String> passwords) throws IOException {
-        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                .setDataDirectory(dataDir)
-                .setServerConfig("listen_addresses", "127.0.0.1")
-                .setServerConfig("password_encryption", "scram-sha-256")
-                .setConnectConfig("password", passwords.get(DatabaseRoles.SUPERUSER));
-        if (!Files.exists(dataDir.resolve("postgresql.conf"))) {
-            Path pwfile = Files.createTempFile("taskgov-pg", ".pw");
-            DatabaseRoles.writePrivately(pwfile, passwords.get(DatabaseRoles.SUPERUSER) + "\n");
-            pwfile.toFile().deleteOnExit();
-            builder.setLocaleConfig("auth-host", "scram-sha-256")
-                    .setLocaleConfig("auth-local", "scram-sha-256")
-                    .setLocaleConfig("pwfile", pwfile.toString());
-        }
-        return builder;
     }
 }

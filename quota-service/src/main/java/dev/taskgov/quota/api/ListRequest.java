@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.quota.api.Enums.SortOrder;
 import dev.taskgov.quota.api.Enums.Status;
+import io.quarkus.hibernate.orm.panache.PanacheQuery;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
 
@@ -71,6 +72,16 @@ public record ListRequest(String where, Parameters params, Sort.Direction direct
     /** Sorted by the column, then by id, both in the requested order. */
     public Sort sort(String column) {
         return Sort.by(column, direction).and("id", direction);
+    }
+
+    /**
+     * The response for the rows {@code query} selects (built from {@link #where}, {@link #params} and {@link #sort}):
+     * this request's page of them, as {@link #response} summarizes their documents.
+     */
+    public ObjectNode page(PanacheQuery<? extends VersionedResourceEntity> query, String listMember, List<String> members) {
+        long total = query.count();
+        List<? extends VersionedResourceEntity> rows = query.range(paging.offset(), paging.offset() + paging.maxResults() - 1).list();
+        return response(listMember, rows.stream().map(e -> e.documentJson).toList(), members, total);
     }
 
     /**

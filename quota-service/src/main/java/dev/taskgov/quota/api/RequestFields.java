@@ -41,14 +41,7 @@ public final class RequestFields {
     }
 
     public static JsonNode requiredObject(JsonNode body, String path, String field) {
-        JsonNode n = body.get(field);
-        if (n == null || n.isNull()) {
-            throw AwsApiException.validation(prefixed(path, field) + ": is required");
-        }
-        if (!n.isObject()) {
-            throw AwsApiException.validation(prefixed(path, field) + ": must be an object");
-        }
-        return n;
+        return required(optionalObject(body, path, field), prefixed(path, field));
     }
 
     public static JsonNode optionalObject(JsonNode body, String path, String field) {
@@ -63,11 +56,7 @@ public final class RequestFields {
     }
 
     public static String requiredString(JsonNode body, String field, Pattern pattern, int maxLength) {
-        String s = optionalString(body, field, pattern, maxLength);
-        if (s == null) {
-            throw AwsApiException.validation(field + ": is required");
-        }
-        return s;
+        return required(optionalString(body, field, pattern, maxLength), field);
     }
 
     public static String optionalString(JsonNode body, String field, Pattern pattern, int maxLength) {
@@ -104,11 +93,15 @@ public final class RequestFields {
     }
 
     public static int requiredInt(JsonNode body, String field, int min, int max) {
-        Integer v = optionalInt(body, field, min, max);
-        if (v == null) {
+        return required(optionalInt(body, field, min, max), field);
+    }
+
+    /** A required member's value: ValidationException naming {@code field} when the request has none. */
+    private static <T> T required(T value, String field) {
+        if (value == null) {
             throw AwsApiException.validation(field + ": is required");
         }
-        return v;
+        return value;
     }
 
     /** An enum whose constant names are the wire values. */

@@ -10,7 +10,7 @@ import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import dev.taskgov.service.support.auth.CredentialLookup;
-import dev.taskgov.service.support.auth.ProfileFile;
+import dev.taskgov.client.support.auth.ProfileFile;
 import org.jboss.logging.Logger;
 
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.taskgov.quota.capacity;
 
 import dev.taskgov.quota.config.QuotaServiceConfig;
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.service.support.TopicFollower;
 import io.quarkus.runtime.Startup;

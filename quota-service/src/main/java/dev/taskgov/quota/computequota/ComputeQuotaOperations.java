@@ -9,28 +9,20 @@ import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.quota.api.Enums.ActivationState;
 import dev.taskgov.quota.api.Enums.SortOrder;
 import dev.taskgov.quota.api.Enums.SortQuotaBy;
-import dev.taskgov.quota.api.Enums.Status;
-import dev.taskgov.quota.api.Ids;
-import dev.taskgov.quota.api.Operation;
-import dev.taskgov.quota.api.OperationRegistry;
 import dev.taskgov.quota.api.ListRequest;
 import dev.taskgov.quota.api.RequestFields;
+import dev.taskgov.quota.api.VersionedResourceOperations;
 import dev.taskgov.quota.api.VersionedResources;
 import dev.taskgov.quota.auth.Caller;
 import dev.taskgov.quota.auth.QuotaAccess;
 import dev.taskgov.core.auth.Principal;
-import dev.taskgov.quota.capacity.ClusterCapacity;
 import dev.taskgov.quota.config.QuotaServiceConfig;
-import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import dev.taskgov.quota.rules.EffectiveQuota;
-import dev.taskgov.quota.rules.QuotaRules;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,9 +36,7 @@ import java.util.stream.Collectors;
  * row read again; the version rule), then the row, its version document, and the outbox record for the quota topic.
  */
 @ApplicationScoped
-public class ComputeQuotaOperations implements OperationRegistry {
-
-    private static final VersionedResources.Kind KIND = VersionedResources.Kind.COMPUTE_QUOTA;
+public class ComputeQuotaOperations extends VersionedResourceOperations<ComputeQuotaEntity> {
 
     private static final Set<String> CREATE_MEMBERS = Set.of("Name", "Description", "ClusterArn", "ComputeQuotaConfig",
             "ComputeQuotaTarget", "ActivationState", "Tags");
@@ -56,73 +46,38 @@ public class ComputeQuotaOperations implements OperationRegistry {
             "ClusterArn", "SortBy", "SortOrder", "NextToken", "MaxResults");
 
     @Inject
-    QuotaRules rules;
-
-    @Inject
-    ClusterCapacity capacity;
-
-    @Inject
-    QuotaTopicOutbox outbox;
-
-    @Inject
     QuotaServiceConfig config;
-
-    @Inject
-    VersionedResources versioned;
 
     @Inject
     Caller caller;
 
-    @Override
-    public Map<String, Operation> operations() {
-        Map<String, Operation> ops = new LinkedHashMap<>();
-        ops.put("CreateComputeQuota", this::create);
-        ops.put("DescribeComputeQuota", this::describe);
-        ops.put("UpdateComputeQuota", this::update);
-        ops.put("DeleteComputeQuota", this::delete);
-        ops.put("ListComputeQuotas", this::list);
-        return ops;
+    public ComputeQuotaOperations() {
+        super(VersionedResources.Kind.COMPUTE_QUOTA, ComputeQuotaEntity.class);
     }
 
+    @Override
     @Transactional
     public ObjectNode create(JsonNode request) {
-        RequestFields.onlyKnown(request, "", CREATE_MEMBERS);
-        String name = RequestFields.requiredString(request, "Name", RequestFields.RESOURCE_NAME, 63);
-        String clusterArn = RequestFields.requiredString(request, "ClusterArn", RequestFields.CLUSTER_ARN, 256);
-        String description = RequestFields.optionalString(request, "Description", null, 1024);
+        VersionedResources.NewResource resource = VersionedResources.NewResource.of(request, CREATE_MEMBERS);
+        String clusterArn = resource.clusterArn();
         RequestFields.requiredObject(request, "", "ComputeQuotaConfig");
         RequestFields.requiredObject(request, "", "ComputeQuotaTarget");
         RequestFields.optionalEnum(request, "ActivationState", ActivationState.class);
         EffectiveQuota quota = rules.fromRequest(request);
 
-        // after the request's own rules, so a bad request names all its broken fields first
-        capacity.requireGoverned(clusterArn);
-        versioned.lockCluster(KIND, clusterArn);
-        if (ComputeQuotaEntity.count("clusterArn = ?1 and teamName = ?2", clusterArn, quota.team()) > 0) {
-            throw AwsApiException.conflict("ComputeQuotaTarget.TeamName: team '" + quota.team()
-                    + "' already has a compute quota in cluster " + clusterArn + " (one quota per team)");
-        }
+        lockForCreate(resource);
+        requireNoQuotaOf(quota.team(), clusterArn);
         checkCapacity(clusterArn, null, quota);
 
-        Instant now = versioned.now();
-        ComputeQuotaEntity e = new ComputeQuotaEntity();
-        e.id = Ids.newId();
-        e.clusterArn = clusterArn;
-        e.name = name;
-        e.createdAt = now;
-        e.version = 1;
-        apply(e, request, quota, description, Status.Created, now);
-        e.persist();
-        recordVersion(e);
-        versioned.flush("team '" + quota.team() + "' already has a compute quota in cluster " + clusterArn);
+        ComputeQuotaEntity e = versioned.created(new ComputeQuotaEntity(), resource);
+        apply(e, request, quota, resource.description());
+        versioned.save(e, ComputeQuotaVersionEntity.class,
+                "team '" + quota.team() + "' already has a compute quota in cluster " + clusterArn);
         outbox.quotaChanged(e.clusterArn, e.teamName, e.documentJson);
-
-        ObjectNode response = AwsJson.object();
-        response.put("ComputeQuotaArn", arn(e.id));
-        response.put("ComputeQuotaId", e.id);
-        return response;
+        return versioned.createdResponse(kind, e);
     }
 
+    @Override
     @Transactional
     public ObjectNode describe(JsonNode request) {
         RequestFields.onlyKnown(request, "", Set.of("ComputeQuotaId", "ComputeQuotaVersion"));
@@ -134,8 +89,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
             throw QuotaAccess.denied(principal, "DescribeComputeQuota", "compute quota " + id + " belongs to team '"
                     + e.teamName + "'; a team key reads only its own team's quota " + principal.teams());
         }
-        Optional<ObjectNode> older = versioned.olderVersion(KIND, id, e.version, version,
-                v -> ComputeQuotaVersionEntity.find(id, v).map(stored -> stored.documentJson));
+        Optional<ObjectNode> older = versioned.olderVersion(kind, e, version, ComputeQuotaVersionEntity.class);
         if (older.isPresent()) return older.get();
         ObjectNode document = AwsJson.parse(e.documentJson);
         String overCommit = overCommitReport(e);
@@ -145,6 +99,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
         return document;
     }
 
+    @Override
     @Transactional
     public ObjectNode update(JsonNode request) {
         RequestFields.onlyKnown(request, "", UPDATE_MEMBERS);
@@ -155,8 +110,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
         RequestFields.optionalObject(request, "", "ComputeQuotaTarget");
         RequestFields.optionalEnum(request, "ActivationState", ActivationState.class);
 
-        ComputeQuotaEntity e = versioned.lockedForChange(KIND, id, this::find, q -> q.clusterArn);
-        versioned.requireVersion(KIND, id, e.version, targetVersion);
+        ComputeQuotaEntity e = versioned.lockedForUpdate(kind, id, this::find, targetVersion);
         ObjectNode merged = AwsJson.parse(e.requestJson);
         for (String member : List.of("ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "Description")) {
             if (request.hasNonNull(member)) {
@@ -165,37 +119,35 @@ public class ComputeQuotaOperations implements OperationRegistry {
         }
         EffectiveQuota quota = rules.fromRequest(merged);
         String previousTeam = e.teamName;
-        if (!quota.team().equals(previousTeam) && ComputeQuotaEntity.count("clusterArn = ?1 and teamName = ?2",
-                e.clusterArn, quota.team()) > 0) {
-            throw AwsApiException.conflict("ComputeQuotaTarget.TeamName: team '" + quota.team()
-                    + "' already has a compute quota in cluster " + e.clusterArn + " (one quota per team)");
+        if (!quota.team().equals(previousTeam)) {
+            requireNoQuotaOf(quota.team(), e.clusterArn);
         }
         checkCapacity(e.clusterArn, e.id, quota);
 
-        e.version = e.version + 1;
-        apply(e, merged, quota, merged.hasNonNull("Description") ? merged.get("Description").asText() : description,
-                Status.Updated, versioned.now());
-        recordVersion(e);
-        versioned.flush("compute quota " + id + " was changed concurrently");
+        versioned.updated(e);
+        apply(e, merged, quota, merged.hasNonNull("Description") ? merged.get("Description").asText() : description);
+        versioned.save(kind, e, ComputeQuotaVersionEntity.class);
         if (!previousTeam.equals(e.teamName)) {
             outbox.quotaDeleted(e.clusterArn, previousTeam);
         }
         outbox.quotaChanged(e.clusterArn, e.teamName, e.documentJson);
-
-        ObjectNode response = AwsJson.object();
-        response.put("ComputeQuotaArn", arn(e.id));
-        response.put("ComputeQuotaVersion", e.version);
-        return response;
+        return versioned.updatedResponse(kind, e);
     }
 
+    /** One quota per team and cluster. */
+    private static void requireNoQuotaOf(String team, String clusterArn) {
+        if (ComputeQuotaEntity.count("clusterArn = ?1 and teamName = ?2", clusterArn, team) > 0) {
+            throw AwsApiException.conflict("ComputeQuotaTarget.TeamName: team '" + team
+                    + "' already has a compute quota in cluster " + clusterArn + " (one quota per team)");
+        }
+    }
+
+    @Override
     @Transactional
     public ObjectNode delete(JsonNode request) {
         RequestFields.onlyKnown(request, "", Set.of("ComputeQuotaId"));
         String id = RequestFields.requiredString(request, "ComputeQuotaId", RequestFields.RESOURCE_ID, 12);
-        ComputeQuotaEntity e = versioned.lockedForChange(KIND, id, this::find, q -> q.clusterArn);
-        ComputeQuotaVersionEntity.delete("quotaId", id);
-        e.delete();
-        versioned.flush("compute quota " + id + " was changed concurrently");
+        ComputeQuotaEntity e = versioned.delete(kind, id, this::find, ComputeQuotaVersionEntity.class);
         outbox.quotaDeleted(e.clusterArn, e.teamName);
         return AwsJson.object();
     }
@@ -204,6 +156,7 @@ public class ComputeQuotaOperations implements OperationRegistry {
     private static final List<String> SUMMARY_MEMBERS = List.of("ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status",
             "ClusterArn", "ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "CreationTime", "LastModifiedTime");
 
+    @Override
     @Transactional
     public ObjectNode list(JsonNode request) {
         RequestFields.onlyKnown(request, "", LIST_MEMBERS);
@@ -219,11 +172,8 @@ public class ComputeQuotaOperations implements OperationRegistry {
             case Status -> "status";
             case ClusterArn -> "clusterArn";
         };
-        var query = list.where() == null ? ComputeQuotaEntity.<ComputeQuotaEntity>findAll(list.sort(column))
-                : ComputeQuotaEntity.<ComputeQuotaEntity>find(list.where(), list.sort(column), list.params());
-        long total = query.count();
-        List<ComputeQuotaEntity> page = query.range(list.paging().offset(), list.paging().offset() + list.paging().maxResults() - 1).list();
-        return list.response("ComputeQuotaSummaries", page.stream().map(e -> e.documentJson).toList(), SUMMARY_MEMBERS, total);
+        return list.page(list.where() == null ? ComputeQuotaEntity.findAll(list.sort(column))
+                : ComputeQuotaEntity.find(list.where(), list.sort(column), list.params()), "ComputeQuotaSummaries", SUMMARY_MEMBERS);
     }
 
     /**
@@ -271,8 +221,8 @@ public class ComputeQuotaOperations implements OperationRegistry {
         return out;
     }
 
-    private void apply(ComputeQuotaEntity e, JsonNode request, EffectiveQuota quota, String description,
-                       Status status, Instant now) {
+    /** The quota's own fields and its document, after {@link VersionedResources#created} or {@code updated}. */
+    private void apply(ComputeQuotaEntity e, JsonNode request, EffectiveQuota quota, String description) {
         ObjectNode stored = AwsJson.object();
         for (String member : List.of("ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState")) {
             if (request.hasNonNull(member)) {
@@ -284,27 +234,9 @@ public class ComputeQuotaOperations implements OperationRegistry {
         }
         e.teamName = quota.team();
         e.activationState = quota.active() ? ActivationState.Enabled.name() : ActivationState.Disabled.name();
-        e.status = status.name();
-        e.lastModifiedAt = now;
         e.requestJson = AwsJson.write(stored);
         e.nominalJson = ComputeQuotaDocuments.writeStoredAmounts(quota.nominal());
         e.absoluteBorrowLimitsJson = ComputeQuotaDocuments.writeStoredAmounts(quota.absoluteBorrowLimits());
         e.documentJson = AwsJson.write(ComputeQuotaDocuments.describe(e, arn(e.id), description, stored, quota));
-    }
-
-    private void recordVersion(ComputeQuotaEntity e) {
-        ComputeQuotaVersionEntity.of(e.id, e.version, e.documentJson, Caller.nameOf(caller)).persist();
-    }
-
-    private ComputeQuotaEntity find(String id) {
-        ComputeQuotaEntity e = ComputeQuotaEntity.findById(id);
-        if (e == null) {
-            throw AwsApiException.notFound("ComputeQuotaId: compute quota " + id + " does not exist");
-        }
-        return e;
-    }
-
-    private String arn(String id) {
-        return versioned.arn(KIND, id);
     }
 }

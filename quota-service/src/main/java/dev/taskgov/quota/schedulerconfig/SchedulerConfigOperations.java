@@ -1,39 +1,28 @@
 package dev.taskgov.quota.schedulerconfig;
 
-import dev.taskgov.quota.auth.Caller;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskgov.quota.api.AwsApiException;
 import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.quota.api.Enums.SortClusterSchedulerConfigBy;
 import dev.taskgov.quota.api.Enums.SortOrder;
-import dev.taskgov.quota.api.Enums.Status;
-import dev.taskgov.quota.api.Ids;
-import dev.taskgov.quota.api.Operation;
-import dev.taskgov.quota.api.OperationRegistry;
 import dev.taskgov.quota.api.ListRequest;
 import dev.taskgov.quota.api.RequestFields;
+import dev.taskgov.quota.api.VersionedResourceOperations;
 import dev.taskgov.quota.api.VersionedResources;
-import dev.taskgov.quota.outbox.QuotaTopicOutbox;
-import dev.taskgov.quota.rules.QuotaRules;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
-import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
  * The five ClusterSchedulerConfig operations. A cluster has one scheduler config (its cluster
- * policy); every change runs in one transaction with its version document and outbox record.
+ * policy); every change runs in one transaction through {@link VersionedResources} (the cluster's lock, the row read
+ * again, the version rule), then the row, its version document, and the outbox record for the quota topic.
  */
 @ApplicationScoped
-public class SchedulerConfigOperations implements OperationRegistry {
-
-    private static final VersionedResources.Kind KIND = VersionedResources.Kind.SCHEDULER_CONFIG;
+public class SchedulerConfigOperations extends VersionedResourceOperations<SchedulerConfigEntity> {
 
     private static final Set<String> CREATE_MEMBERS = Set.of("Name", "ClusterArn", "SchedulerConfig", "Description", "Tags");
     private static final Set<String> UPDATE_MEMBERS = Set.of("ClusterSchedulerConfigId", "TargetVersion",
@@ -41,79 +30,41 @@ public class SchedulerConfigOperations implements OperationRegistry {
     private static final Set<String> LIST_MEMBERS = Set.of("CreatedAfter", "CreatedBefore", "NameContains", "ClusterArn",
             "Status", "SortBy", "SortOrder", "NextToken", "MaxResults");
 
-    @Inject
-    QuotaRules rules;
-
-    @Inject
-    dev.taskgov.quota.capacity.ClusterCapacity capacity;
-
-    @Inject
-    QuotaTopicOutbox outbox;
-
-    @Inject
-    VersionedResources versioned;
-
-    @Inject
-    Caller caller;
-
-    @Override
-    public Map<String, Operation> operations() {
-        Map<String, Operation> ops = new LinkedHashMap<>();
-        ops.put("CreateClusterSchedulerConfig", this::create);
-        ops.put("DescribeClusterSchedulerConfig", this::describe);
-        ops.put("UpdateClusterSchedulerConfig", this::update);
-        ops.put("DeleteClusterSchedulerConfig", this::delete);
-        ops.put("ListClusterSchedulerConfigs", this::list);
-        return ops;
+    public SchedulerConfigOperations() {
+        super(VersionedResources.Kind.SCHEDULER_CONFIG, SchedulerConfigEntity.class);
     }
 
+    @Override
     @Transactional
     public ObjectNode create(JsonNode request) {
-        RequestFields.onlyKnown(request, "", CREATE_MEMBERS);
-        String name = RequestFields.requiredString(request, "Name", RequestFields.RESOURCE_NAME, 63);
-        String clusterArn = RequestFields.requiredString(request, "ClusterArn", RequestFields.CLUSTER_ARN, 256);
-        String description = RequestFields.optionalString(request, "Description", null, 1024);
+        VersionedResources.NewResource resource = VersionedResources.NewResource.of(request, CREATE_MEMBERS);
+        String clusterArn = resource.clusterArn();
         JsonNode requested = RequestFields.requiredObject(request, "", "SchedulerConfig");
         ObjectNode effective = rules.schedulerConfig(requested, "SchedulerConfig");
 
-        // after the request's own rules, so a bad request names all its broken fields first
-        capacity.requireGoverned(clusterArn);
-        versioned.lockCluster(KIND, clusterArn);
+        lockForCreate(resource);
         SchedulerConfigEntity existing = SchedulerConfigEntity.find("clusterArn", clusterArn).firstResult();
         if (existing != null) {
             throw AwsApiException.conflict("ClusterArn: cluster " + clusterArn
                     + " already has a cluster scheduler config (" + existing.id + "); update it instead");
         }
-        Instant now = versioned.now();
-        SchedulerConfigEntity e = new SchedulerConfigEntity();
-        e.id = Ids.newId();
-        e.clusterArn = clusterArn;
-        e.name = name;
-        e.createdAt = now;
-        e.version = 1;
-        apply(e, effective, description, Status.Created, now);
-        e.persist();
-        SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson, Caller.nameOf(caller)).persist();
-        versioned.flush("cluster " + clusterArn + " already has a cluster scheduler config");
+        SchedulerConfigEntity e = versioned.created(new SchedulerConfigEntity(), resource);
+        apply(e, effective, resource.description());
+        versioned.save(e, SchedulerConfigVersionEntity.class, "cluster " + clusterArn + " already has a cluster scheduler config");
         outbox.schedulerConfigChanged(e.clusterArn, e.documentJson);
-
-        ObjectNode response = AwsJson.object();
-        response.put("ClusterSchedulerConfigArn", arn(e.id));
-        response.put("ClusterSchedulerConfigId", e.id);
-        return response;
+        return versioned.createdResponse(kind, e);
     }
 
+    @Override
     @Transactional
     public ObjectNode describe(JsonNode request) {
         RequestFields.onlyKnown(request, "", Set.of("ClusterSchedulerConfigId", "ClusterSchedulerConfigVersion"));
         String id = RequestFields.requiredString(request, "ClusterSchedulerConfigId", RequestFields.RESOURCE_ID, 12);
         Integer version = RequestFields.optionalInt(request, "ClusterSchedulerConfigVersion", 1, Integer.MAX_VALUE);
-        SchedulerConfigEntity e = find(id);
-        return versioned.olderVersion(KIND, id, e.version, version,
-                v -> SchedulerConfigVersionEntity.find(id, v).map(stored -> stored.documentJson))
-                .orElseGet(() -> AwsJson.parse(e.documentJson));
+        return versioned.describe(kind, find(id), version, SchedulerConfigVersionEntity.class);
     }
 
+    @Override
     @Transactional
     public ObjectNode update(JsonNode request) {
         RequestFields.onlyKnown(request, "", UPDATE_MEMBERS);
@@ -123,8 +74,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
         JsonNode requested = RequestFields.optionalObject(request, "", "SchedulerConfig");
         ObjectNode effective = requested == null ? null : rules.schedulerConfig(requested, "SchedulerConfig");
 
-        SchedulerConfigEntity e = versioned.lockedForChange(KIND, id, this::find, c -> c.clusterArn);
-        versioned.requireVersion(KIND, id, e.version, targetVersion);
+        SchedulerConfigEntity e = versioned.lockedForUpdate(kind, id, this::find, targetVersion);
         ObjectNode current = AwsJson.parse(e.documentJson);
         if (effective == null) {
             effective = (ObjectNode) current.get("SchedulerConfig");
@@ -132,26 +82,19 @@ public class SchedulerConfigOperations implements OperationRegistry {
         if (description == null && current.hasNonNull("Description")) {
             description = current.get("Description").asText();
         }
-        e.version = e.version + 1;
-        apply(e, effective, description, Status.Updated, versioned.now());
-        SchedulerConfigVersionEntity.of(e.id, e.version, e.documentJson, Caller.nameOf(caller)).persist();
-        versioned.flush("cluster scheduler config " + id + " was changed concurrently");
+        versioned.updated(e);
+        apply(e, effective, description);
+        versioned.save(kind, e, SchedulerConfigVersionEntity.class);
         outbox.schedulerConfigChanged(e.clusterArn, e.documentJson);
-
-        ObjectNode response = AwsJson.object();
-        response.put("ClusterSchedulerConfigArn", arn(e.id));
-        response.put("ClusterSchedulerConfigVersion", e.version);
-        return response;
+        return versioned.updatedResponse(kind, e);
     }
 
+    @Override
     @Transactional
     public ObjectNode delete(JsonNode request) {
         RequestFields.onlyKnown(request, "", Set.of("ClusterSchedulerConfigId"));
         String id = RequestFields.requiredString(request, "ClusterSchedulerConfigId", RequestFields.RESOURCE_ID, 12);
-        SchedulerConfigEntity e = versioned.lockedForChange(KIND, id, this::find, c -> c.clusterArn);
-        SchedulerConfigVersionEntity.delete("configId", id);
-        e.delete();
-        versioned.flush("cluster scheduler config " + id + " was changed concurrently");
+        SchedulerConfigEntity e = versioned.delete(kind, id, this::find, SchedulerConfigVersionEntity.class);
         outbox.schedulerConfigDeleted(e.clusterArn);
         return AwsJson.object();
     }
@@ -160,6 +103,7 @@ public class SchedulerConfigOperations implements OperationRegistry {
     private static final List<String> SUMMARY_MEMBERS = List.of("ClusterSchedulerConfigArn", "ClusterSchedulerConfigId",
             "ClusterSchedulerConfigVersion", "Name", "CreationTime", "LastModifiedTime", "Status", "ClusterArn");
 
+    @Override
     @Transactional
     public ObjectNode list(JsonNode request) {
         RequestFields.onlyKnown(request, "", LIST_MEMBERS);
@@ -170,16 +114,12 @@ public class SchedulerConfigOperations implements OperationRegistry {
             case CreationTime -> "createdAt";
             case Status -> "status";
         };
-        var query = list.where() == null ? SchedulerConfigEntity.<SchedulerConfigEntity>findAll(list.sort(column))
-                : SchedulerConfigEntity.<SchedulerConfigEntity>find(list.where(), list.sort(column), list.params());
-        long total = query.count();
-        List<SchedulerConfigEntity> page = query.range(list.paging().offset(), list.paging().offset() + list.paging().maxResults() - 1).list();
-        return list.response("ClusterSchedulerConfigSummaries", page.stream().map(e -> e.documentJson).toList(), SUMMARY_MEMBERS, total);
+        return list.page(list.where() == null ? SchedulerConfigEntity.findAll(list.sort(column))
+                : SchedulerConfigEntity.find(list.where(), list.sort(column), list.params()), "ClusterSchedulerConfigSummaries", SUMMARY_MEMBERS);
     }
 
-    private void apply(SchedulerConfigEntity e, ObjectNode effective, String description, Status status, Instant now) {
-        e.status = status.name();
-        e.lastModifiedAt = now;
+    /** The config's own fields and its document, after {@link VersionedResources#created} or {@code updated}. */
+    private void apply(SchedulerConfigEntity e, ObjectNode effective, String description) {
         e.fairShare = effective.path("FairShare").asText();
         e.idleResourceSharing = effective.path("IdleResourceSharing").asText();
         ObjectNode d = AwsJson.object();
@@ -196,17 +136,5 @@ public class SchedulerConfigOperations implements OperationRegistry {
         d.put("CreationTime", AwsJson.epochSeconds(e.createdAt));
         d.put("LastModifiedTime", AwsJson.epochSeconds(e.lastModifiedAt));
         e.documentJson = AwsJson.write(d);
-    }
-
-    private SchedulerConfigEntity find(String id) {
-        SchedulerConfigEntity e = SchedulerConfigEntity.findById(id);
-        if (e == null) {
-            throw AwsApiException.notFound("ClusterSchedulerConfigId: cluster scheduler config " + id + " does not exist");
-        }
-        return e;
-    }
-
-    private String arn(String id) {
-        return versioned.arn(KIND, id);
     }
 }

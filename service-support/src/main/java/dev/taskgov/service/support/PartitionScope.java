@@ -1,5 +1,6 @@
 package dev.taskgov.service.support;
 
+import dev.taskgov.client.support.CompactedTopicReader.PartitionFilter;
 import dev.taskgov.core.events.ClusterPartitions;
 
 /**
@@ -19,5 +20,13 @@ public record PartitionScope(int partition, int partitions) {
     /** The partition of {@code clusterArn} in this scope's numbering. */
     public int home(String clusterArn) {
         return ClusterPartitions.of(clusterArn, partitions);
+    }
+
+    /**
+     * The partition of this scope when a topic is split like the scope's inputs; every partition otherwise (the
+     * reader then keeps the records of the scope's clusters itself).
+     */
+    public PartitionFilter filter() {
+        return (partition, partitions) -> partitions != this.partitions || partition == this.partition;
     }
 }

@@ -86,7 +86,7 @@ public final class TopicFollower<V> implements AutoCloseable {
 
     /**
      * @param name         the thread's name, and how the log names this follower
-     * @param open         opens a session's consumer (e.g. {@link CompactedTopicReader#groupless})
+     * @param open         opens a session's consumer (e.g. {@link dev.taskgov.client.support.CompactedTopicReader#groupless})
      * @param session      reads on it
      * @param afterFailure what a failed session leaves to undo before the pause (e.g. a view no longer current)
      */

@@ -1,6 +1,6 @@
 package dev.taskgov.topology.capacity;
 
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.service.support.DeadLetterWriter;
 import dev.taskgov.service.support.TopicFollower;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -2,7 +2,7 @@ package dev.taskgov.service.support.auth;
 
 import dev.taskgov.core.auth.AccessKey;
 import dev.taskgov.core.auth.SecretBox;
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.service.support.TopicFollower;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;

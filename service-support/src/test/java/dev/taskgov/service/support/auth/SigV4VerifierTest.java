@@ -1,5 +1,6 @@
 package dev.taskgov.service.support.auth;
 
+import dev.taskgov.client.support.auth.RequestSigner;
 import dev.taskgov.core.auth.Principal;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.taskgov.service.support;
+package dev.taskgov.client.support;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -34,14 +34,6 @@ public final class CompactedTopicReader {
         PartitionFilter ALL = (partition, partitions) -> true;
 
         boolean read(int partition, int partitions);
-
-        /**
-         * The partition of {@code scope} when the topic is split like the scope's inputs; every partition
-         * otherwise (the reader then keeps the records of the scope's clusters itself).
-         */
-        static PartitionFilter of(PartitionScope scope) {
-            return (partition, partitions) -> partitions != scope.partitions() || partition == scope.partition();
-        }
     }
 
     /** The latest value per key (insertion order = order of last write); tombstones remove keys. */

@@ -1,4 +1,4 @@
-package dev.taskgov.service.support;
+package dev.taskgov.client.support;
 
 import dev.taskgov.core.cluster.InCluster;
 import dev.taskgov.core.events.ClusterPartitions;

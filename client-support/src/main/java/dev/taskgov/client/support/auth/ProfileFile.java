@@ -1,4 +1,4 @@
-package dev.taskgov.service.support.auth;
+package dev.taskgov.client.support.auth;
 
 import java.io.IOException;
 import java.nio.file.Files;

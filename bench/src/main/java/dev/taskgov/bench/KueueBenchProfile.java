@@ -1,5 +1,6 @@
-package dev.taskgov.cli;
+package dev.taskgov.bench;
 
+import dev.taskgov.cli.CliException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;

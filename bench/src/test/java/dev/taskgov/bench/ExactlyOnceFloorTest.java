@@ -1,4 +1,4 @@
-package dev.taskgov.cli;
+package dev.taskgov.bench;
 
 import dev.taskgov.testsupport.KafkaTopics;
 import dev.taskgov.testsupport.SharedKafka;

@@ -1,7 +1,9 @@
-package dev.taskgov.cli;
+package dev.taskgov.bench;
 
+import dev.taskgov.cli.CliException;
+import dev.taskgov.cli.DemoCommand;
 import dev.taskgov.core.events.TopicCatalog;
-import dev.taskgov.service.support.CompactedTopicReader;
+import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.service.support.Outbox;
 import dev.taskgov.service.support.TransactionalLoop;
 import org.apache.kafka.clients.admin.Admin;

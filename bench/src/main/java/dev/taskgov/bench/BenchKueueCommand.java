@@ -1,5 +1,12 @@
-package dev.taskgov.cli;
+package dev.taskgov.bench;
 
+import dev.taskgov.cli.AdmissionClient;
+import dev.taskgov.cli.CliCommand;
+import dev.taskgov.cli.CliException;
+import dev.taskgov.cli.DemoCommand;
+import dev.taskgov.cli.Endpoints;
+import dev.taskgov.cli.SageMakerClients;
+import dev.taskgov.cli.TaskgovMain;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,8 +18,8 @@ import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
-import dev.taskgov.service.support.CompactedTopicReader;
-import dev.taskgov.service.support.ProducerPartitions;
+import dev.taskgov.client.support.CompactedTopicReader;
+import dev.taskgov.client.support.ProducerPartitions;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -27,6 +34,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -128,6 +136,15 @@ public class BenchKueueCommand extends CliCommand {
     Endpoints endpoints;
 
     private final long t0 = System.nanoTime();
+
+    /**
+     * The benchmark client's own start: {@code taskgov bench kueue} (the CLI's launcher) runs this class from the
+     * bench module's jar in a JVM of its own, with the words after {@code kueue}.
+     */
+    public static void main(String[] args) {
+        TaskgovMain.quietLibraryLogging();
+        System.exit(new CommandLine(new BenchKueueCommand()).setCommandName("taskgov bench kueue").execute(args));
+    }
 
     /** The processes' resident memory during the load, one row per sample: {"atSeconds", "rssMiB": {process: MiB}}. */
     // From the node factory, not the mapper: picocli makes this command for every --help, and building taskgov's

@@ -1,4 +1,4 @@
-package dev.taskgov.service.support.auth;
+package dev.taskgov.client.support.auth;
 
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;

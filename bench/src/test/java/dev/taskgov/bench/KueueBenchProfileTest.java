@@ -1,4 +1,4 @@
-package dev.taskgov.cli;
+package dev.taskgov.bench;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,165 @@
+package dev.taskgov.core.sim.whatif;
+
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.cluster.ClusterScopedKey;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.NodeRecord;
+import dev.taskgov.core.events.PodSetSpec;
+import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.WorkloadAdmitted;
+import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadSubmitted;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The recorded window as the topics hold it: the records before the window give the cluster's start, those in it its
+ * events, decoded as the deciders decode them; what does not decode is left out and named.
+ */
+class TopicHistoryTest {
+
+    static final String CLUSTER = Window.CLUSTER;
+    static final String OTHER = "arn:aws:sagemaker:us-west-2:000000000000:cluster/otherclustr1";
+    static final Instant FROM = Window.FROM;
+
+    /** Records on the topics, built fluently; seconds are relative to the window's start (negative: before it). */
+    static final class Topics {
+        final List<TopicHistory.Recorded> records = new ArrayList<>();
+
+        Topics node(int second, String cluster, String name) {
+            NodeRecord n = new NodeRecord(name, null, Window.G5, Map.of(), new ResourceAmounts(BigDecimal.ONE, BigDecimal.valueOf(32),
+                    BigDecimal.valueOf(128)), true, cluster);
+            return add(TopicHistory.Source.TOPOLOGY, second, ClusterScopedKey.of(ClusterArn.of(cluster), name), EventCodec.bytes(n));
+        }
+
+        Topics quota(int second, String team, int accelerators) {
+            String body = """
+                    {"Name": "%s-quota", "ClusterArn": "%s",
+                     "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "ml.g5.8xlarge", "Accelerators": %d}]},
+                     "ComputeQuotaTarget": {"TeamName": "%s"}}""".formatted(team, CLUSTER, accelerators, team);
+            return add(TopicHistory.Source.QUOTA, second, ClusterScopedKey.of(ClusterArn.of(CLUSTER), team), body.getBytes(StandardCharsets.UTF_8));
+        }
+
+        Topics submit(int second, String id, String cluster) {
+            WorkloadSubmitted s = new WorkloadSubmitted(id, "hyperpod-ns-team-a", null, null, "PyTorchJob", null,
+                    List.of(new PodSetSpec("worker", 1, Window.G5, new ResourceAmounts(BigDecimal.ONE, BigDecimal.ONE, BigDecimal.ONE),
+                            null, null)), cluster);
+            return add(TopicHistory.Source.SUBMITTED, second, id, EventCodec.bytes(s));
+        }
+
+        Topics admit(int second, String id) {
+            WorkloadAdmitted a = new WorkloadAdmitted(id, "team-a", FROM.plusSeconds(second), Map.of(), List.of());
+            return add(TopicHistory.Source.ADMITTED, second, id, EventCodec.bytes(a));
+        }
+
+        Topics finish(int second, String id) {
+            return add(TopicHistory.Source.FINISHED, second, id,
+                    EventCodec.bytes(new WorkloadFinished(id, FROM.plusSeconds(second), WorkloadFinished.Outcome.Succeeded)));
+        }
+
+        Topics raw(int second, TopicHistory.Source source, String key, String value) {
+            return add(source, second, key, value.getBytes(StandardCharsets.UTF_8));
+        }
+
+        private Topics add(TopicHistory.Source source, int second, String key, byte[] value) {
+            records.add(new TopicHistory.Recorded(source, FROM.plusSeconds(second), key, value));
+            return this;
+        }
+    }
+
+    static Topics topics() {
+        return new Topics();
+    }
+
+    record Case(String name, Topics topics, List<String> history, List<String> skipped) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Case scenario(String name, Topics topics, List<String> history, String... skipped) {
+        return new Case(name, topics, history, List.of(skipped));
+    }
+
+    static Stream<Case> cases() {
+        return Stream.of(
+                scenario("nodes and quotas before the window are its start; in it, they are events",
+                        topics().node(-600, CLUSTER, "n1").node(-600, CLUSTER, "n2").quota(-300, "team-a", 1)
+                                .quota(60, "team-a", 2).node(120, CLUSTER, "n3"),
+                        List.of("start nodes [n1, n2] quotas [team-a 1]", "+60s quota team-a 2", "+120s node n3 ready")),
+                scenario("work waiting or running when the window opens enters at its start, keeping its place in the queue",
+                        topics().node(-600, CLUSTER, "n1").submit(-120, "w1", CLUSTER).admit(-100, "w1").finish(30, "w1")
+                                .submit(-90, "w2", CLUSTER).submit(-80, "w3", CLUSTER).finish(-10, "w3"),
+                        List.of("start nodes [n1] quotas []", "-100s admitted w1", "+0s submitted w1 queued at -120s",
+                                "+0s submitted w2 queued at -90s", "+30s finished w1")),
+                scenario("records of one instant read in any topic order: submission, then admission, then finish",
+                        topics().node(-600, CLUSTER, "n1").finish(50, "w1").admit(20, "w1").submit(20, "w1", CLUSTER),
+                        List.of("start nodes [n1] quotas []", "+20s submitted w1 queued at +20s", "+20s admitted w1", "+50s finished w1")),
+                scenario("a workload of another cluster is not this cluster's; one naming none is, while it is the only cluster",
+                        topics().node(-600, CLUSTER, "n1").submit(10, "mine", CLUSTER).submit(20, "theirs", OTHER)
+                                .submit(30, "unnamed", null).admit(40, "theirs"),
+                        List.of("start nodes [n1] quotas []", "+10s submitted mine queued at +10s",
+                                "+30s submitted unnamed queued at +30s")),
+                scenario("with two clusters, a workload naming none belongs to neither",
+                        topics().node(-600, CLUSTER, "n1").node(-600, OTHER, "o1").submit(30, "unnamed", null),
+                        List.of("start nodes [n1] quotas []")),
+                scenario("records after the window are left out",
+                        topics().node(-600, CLUSTER, "n1").submit(10, "w1", CLUSTER).finish(4000, "w1"),
+                        List.of("start nodes [n1] quotas []", "+10s submitted w1 queued at +10s")),
+                scenario("a record that does not decode is left out, named with why",
+                        topics().node(-600, CLUSTER, "n1").raw(5, TopicHistory.Source.SUBMITTED, "bad", "{\"workloadId\": 3}")
+                                .raw(6, TopicHistory.Source.QUOTA, CLUSTER + "#team-b", "{\"ComputeQuotaConfig\": 3}").submit(10, "w1", CLUSTER),
+                        List.of("start nodes [n1] quotas []", "+10s submitted w1 queued at +10s"),
+                        "submitted record at 2026-11-30T10:00:05Z key 'bad': ",
+                        "quota record at 2026-11-30T10:00:06Z key '" + CLUSTER + "#team-b': "));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void buildsTheWindowFromTheRecords(Case c) {
+        TopicHistory.Result r = TopicHistory.build(ClusterArn.of(CLUSTER), FROM, FROM.plus(Duration.ofHours(1)), c.topics().records);
+        assertThat(describe(r.history())).as(c.name()).containsExactlyElementsOf(c.history());
+        assertThat(r.skipped()).as(c.name()).hasSize(c.skipped().size());
+        for (int i = 0; i < c.skipped().size(); i++) assertThat(r.skipped().get(i)).startsWith(c.skipped().get(i));
+    }
+
+    private static List<String> describe(History h) {
+        List<String> out = new ArrayList<>();
+        out.add("start nodes " + h.start().nodes().stream().map(n -> n.name()).toList() + " quotas "
+                + h.start().quotas().stream().map(q -> q.team() + " " + q.nominal(Window.G5).accelerators()).toList());
+        for (History.Event e : h.events()) {
+            String at = offset(e.at());
+            if (e instanceof History.Submitted s) {
+                out.add(at + " submitted " + s.submission().workloadId() + " queued at " + offset(s.submission().submittedAt()));
+            } else if (e instanceof History.Admitted a) {
+                out.add(at + " admitted " + a.workloadId());
+            } else if (e instanceof History.Finished f) {
+                out.add(at + " finished " + f.workloadId());
+            } else if (e instanceof History.QuotaChanged q) {
+                out.add(at + " quota " + q.quota().team() + " " + q.quota().nominal(Window.G5).accelerators());
+            } else if (e instanceof History.NodeChanged n) {
+                out.add(at + " node " + n.node().name() + (n.node().ready() ? " ready" : " not ready"));
+            } else {
+                out.add(at + " " + e);
+            }
+        }
+        return out;
+    }
+
+    private static String offset(Instant t) {
+        long s = Duration.between(FROM, t).toSeconds();
+        return (s >= 0 ? "+" : "") + s + "s";
+    }
+}

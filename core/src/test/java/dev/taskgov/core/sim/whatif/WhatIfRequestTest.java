@@ -1,0 +1,115 @@
+package dev.taskgov.core.sim.whatif;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.model.ValidationException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A what-if as callers ask for it: which cluster it replays, and each refusal naming the request's field. */
+class WhatIfRequestTest {
+
+    static final String CLUSTER = Window.CLUSTER;
+    static final String OTHER = "arn:aws:sagemaker:us-west-2:000000000000:cluster/otherclustr1";
+    static final Instant FROM = Window.FROM;
+    static final Instant TO = FROM.plus(Duration.ofHours(1));
+
+    /** Two one-GPU nodes of {@link #CLUSTER} and a quota of one GPU each for team-a and team-b, before the window. */
+    static List<TopicHistory.Recorded> records(boolean twoClusters) {
+        List<TopicHistory.Recorded> out = new ArrayList<>();
+        for (String n : List.of("n1", "n2")) out.add(rec(TopicHistory.Source.TOPOLOGY, CLUSTER + "#" + n, node(n, CLUSTER)));
+        if (twoClusters) out.add(rec(TopicHistory.Source.TOPOLOGY, OTHER + "#o1", node("o1", OTHER)));
+        out.add(rec(TopicHistory.Source.QUOTA, CLUSTER + "#team-a", quota("team-a", 1, CLUSTER)));
+        out.add(rec(TopicHistory.Source.QUOTA, CLUSTER + "#team-b", quota("team-b", 1, CLUSTER)));
+        return out;
+    }
+
+    record Case(String name, WhatIfRequest request, boolean twoClusters, String refusal) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static WhatIfRequest request(String cluster, List<String> quotas, Set<String> deleted, String config) {
+        return new WhatIfRequest(cluster, FROM, TO, quotas.stream().map(WhatIfRequestTest::json).toList(), deleted,
+                config == null ? null : json(config));
+    }
+
+    static Stream<Case> refusals() {
+        return Stream.of(
+                new Case("no change at all", request(null, List.of(), Set.of(), null), false,
+                        "ComputeQuotas: name a change: a quota to create or replace, a quota to delete (DeleteComputeQuotas) or a scheduler config"),
+                new Case("two clusters on the topics and none named", request(null, List.of(), Set.of("team-a"), null), true,
+                        "ClusterArn: is required: the topics hold 2 clusters (" + OTHER + ", " + CLUSTER + "); name the one to replay"),
+                new Case("a cluster ARN that breaks the rule", request("cluster-1", List.of(), Set.of("team-a"), null), false,
+                        "ClusterArn: must be a HyperPod cluster ARN"),
+                new Case("a quota without its team", request(null, List.of(quota("team-a", 1, CLUSTER).replace(
+                        ", \"ComputeQuotaTarget\": {\"TeamName\": \"team-a\"}", "")), Set.of(), null), false,
+                        "ComputeQuotas[0].ComputeQuotaTarget.TeamName: is required"),
+                new Case("a quota of another cluster", request(CLUSTER, List.of(quota("team-a", 1, OTHER)), Set.of(), null), false,
+                        "ComputeQuotas[0].ClusterArn: names cluster " + OTHER + " but the what-if replays " + CLUSTER),
+                new Case("two quotas for one team", request(null, List.of(quota("team-a", 1, CLUSTER), quota("team-a", 0, CLUSTER)),
+                        Set.of(), null), false, "ComputeQuotas[1].ComputeQuotaTarget.TeamName: team team-a has two proposed quotas"),
+                new Case("a quota both replaced and deleted", request(null, List.of(quota("team-a", 1, CLUSTER)), Set.of("team-a"), null),
+                        false, "ComputeQuotas[0].ComputeQuotaTarget.TeamName: team team-a's quota is both replaced and deleted"),
+                new Case("quotas above the cluster's capacity", request(null, List.of(quota("team-a", 2, CLUSTER)), Set.of(), null), false,
+                        "ComputeQuotas.ComputeQuotaConfig.ComputeQuotaResources: the quotas for ml.g5.8xlarge sum to 3 accelerators"),
+                new Case("a scheduler config with a bad weight", request(CLUSTER, List.of(), Set.of(),
+                        "{\"PriorityClasses\": [{\"Name\": \"training\", \"Weight\": 101}]}"), false,
+                        "SchedulerConfig.PriorityClasses[0].Weight: must be a whole number in 0..100, was 101"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusals")
+    void refusesNamingTheField(Case c) {
+        assertThatThrownBy(() -> c.request().run(records(c.twoClusters())))
+                .isInstanceOf(ValidationException.class).hasMessageStartingWith(c.refusal());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clusters")
+    void replaysTheClusterNamedElseTheProposalsElseTheOnlyOne(String name, WhatIfRequest request, boolean twoClusters) {
+        assertThat(request.run(records(twoClusters)).cluster()).as(name).isEqualTo(CLUSTER);
+    }
+
+    static Stream<org.junit.jupiter.params.provider.Arguments> clusters() {
+        return Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of("named", request(CLUSTER, List.of(), Set.of("team-a"), null), true),
+                org.junit.jupiter.params.provider.Arguments.of("the proposal's", request(null, List.of(quota("team-a", 1, CLUSTER)), Set.of(), null), true),
+                org.junit.jupiter.params.provider.Arguments.of("the only one", request(null, List.of(), Set.of("team-a"), null), false));
+    }
+
+    private static TopicHistory.Recorded rec(TopicHistory.Source source, String key, String value) {
+        return new TopicHistory.Recorded(source, FROM.minusSeconds(600), key, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String node(String name, String cluster) {
+        return "{\"name\": \"" + name + "\", \"instanceType\": \"ml.g5.8xlarge\", \"clusterArn\": \"" + cluster + "\","
+                + " \"allocatable\": {\"accelerators\": 1, \"vcpu\": 32, \"memoryGiB\": 128}}";
+    }
+
+    private static String quota(String team, int accelerators, String cluster) {
+        return "{\"Name\": \"" + team + "-quota\", \"ClusterArn\": \"" + cluster + "\", \"ComputeQuotaConfig\": {\"ComputeQuotaResources\":"
+                + " [{\"InstanceType\": \"ml.g5.8xlarge\", \"Accelerators\": " + accelerators + "}]}, \"ComputeQuotaTarget\": {\"TeamName\": \"" + team + "\"}}";
+    }
+
+    private static JsonNode json(String s) {
+        try {
+            return EventCodec.mapper().readTree(s);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+}
