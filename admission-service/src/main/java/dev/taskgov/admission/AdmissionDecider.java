@@ -39,11 +39,27 @@ public final class AdmissionDecider implements AutoCloseable {
      *                              null for none (an isolated test cluster has no audit topic)
      * @param statusRefresh         how often a workload's figures alone (same state and reason) may be written to the
      *                              status topic and the changelog; zero writes every change
+     * @param waitForPodsReady      gang admission's setting of each cluster ({@link WaitForPodsReadyByCluster#OFF}: off)
      */
     public record Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
                            String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
                            TransactionalLoop.Membership membership, TransactionalLoop.Turns turns, String auditTopic,
-                           Duration statusRefresh) {
+                           Duration statusRefresh, WaitForPodsReadyByCluster waitForPodsReady) {
+
+        /** Gang admission off in every cluster. */
+        public Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
+                        String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
+                        TransactionalLoop.Membership membership, TransactionalLoop.Turns turns, String auditTopic,
+                        Duration statusRefresh) {
+            this(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout, createTopics,
+                    membership, turns, auditTopic, statusRefresh, WaitForPodsReadyByCluster.OFF);
+        }
+
+        /** The same settings with gang admission's setting of each cluster. */
+        public Settings withWaitForPodsReady(WaitForPodsReadyByCluster setting) {
+            return new Settings(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout,
+                    createTopics, membership, turns, auditTopic, statusRefresh, setting);
+        }
 
         /** The default status refresh ({@link AdmissionProcessor#DEFAULT_STATUS_REFRESH}). */
         public Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
@@ -94,12 +110,12 @@ public final class AdmissionDecider implements AutoCloseable {
         this.settings = settings;
         DeciderTopics t = settings.topics();
         this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
-                List.of(t.submitted(), t.finished(), t.preempted()), List.of(t.changelog(), t.quota(), t.topology()),
+                List.of(t.submitted(), t.finished(), t.preempted(), t.podsReady()), List.of(t.changelog(), t.quota(), t.topology()),
                 Set.of(t.changelog()),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
-                settings.rebuildTimeout(), settings.membership(), KafkaAccess.submissionTopics(t.submitted()), settings.turns()),
+                settings.rebuildTimeout(), settings.membership(), KafkaAccess.teamTopics(t.submitted(), t.podsReady()), settings.turns()),
                 scope -> new AdmissionProcessor(t, clock, observer, scope, retention, settings.auditTopic())
-                        .statusRefresh(settings.statusRefresh()), clock);
+                        .statusRefresh(settings.statusRefresh()).waitForPodsReady(settings.waitForPodsReady()), clock);
     }
 
     /**

@@ -36,6 +36,13 @@ public interface AdmissionObserver {
     default void preemptionsStopped(ClusterArn cluster, String team) {
     }
 
+    /**
+     * Gang admission's timers due at {@code now} in {@code cluster} (readiness deadlines, ends of backoffs) were acted
+     * on, and what they decided is committed.
+     */
+    default void deadlinesReached(ClusterArn cluster, java.time.Instant now) {
+    }
+
     /** A workload that ended ({@code state} Finished or Rejected) was forgotten: its retention elapsed. */
     default void forgotten(ClusterArn cluster, String team, dev.taskgov.core.model.WorkloadState state) {
     }

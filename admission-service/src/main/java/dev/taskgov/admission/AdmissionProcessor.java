@@ -18,6 +18,7 @@ import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.auth.AuditEvent;
 import dev.taskgov.service.support.auth.AuditRecords;
+import dev.taskgov.core.events.WorkloadPodsReady;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadStatus;
 import dev.taskgov.core.events.WorkloadSubmitted;
@@ -176,6 +177,15 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         return this;
     }
 
+    /**
+     * Sets gang admission's setting of each cluster (docs/semantics.md, "Gang admission"), asked when a cluster's
+     * scheduler is restored; before the state is built.
+     */
+    public AdmissionProcessor waitForPodsReady(WaitForPodsReadyByCluster setting) {
+        state.waitForPodsReady(setting);
+        return this;
+    }
+
     /** The retention of the configuration's defaults ({@code taskgov.admission.finished-retention} and {@code -max}). */
     public static final FinishedRetention DEFAULT_RETENTION = new FinishedRetention(Duration.parse(FinishedRetention.DEFAULT_PERIOD),
             Integer.parseInt(FinishedRetention.DEFAULT_MAX_ENDED));
@@ -208,6 +218,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     private void audit(Outbox out, ConsumerRecord<String, byte[]> record, String operation, String target, String outcome) {
         if (auditTopic == null) return;
         String topicTeam = KafkaAccess.teamOfSubmissionTopic(topics.submitted(), record.topic());
+        if (topicTeam == null) topicTeam = KafkaAccess.teamOfPodsReadyTopic(topics.podsReady(), record.topic());
         String writer = topicTeam != null ? KafkaAccess.teamPrincipal(topicTeam)
                 : "kafka:" + record.topic() + " (admin or a service granted it)";
         String eventId = "kafka:" + record.topic() + "-" + record.partition() + "@" + record.offset();
@@ -227,8 +238,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
 
     /**
      * A workload record is decided by the owner of its cluster's partition: a submission's cluster as admission
-     * chooses it (named, or the one governed cluster); a finish's named cluster, else the one governed cluster, else
-     * every partition (only the owner of the workload acts on it); an eviction's cluster. A record that does not
+     * chooses it (named, or the one governed cluster); a finish's or a readiness report's named cluster, else the one
+     * governed cluster, else every partition (only the owner of the workload acts on it); an eviction's cluster. A record that does not
      * parse is refused where it is, and the side topics' records are applied where they are read.
      */
     @Override
@@ -241,12 +252,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
                     // must be on that cluster's changelog partition, or the owner's next rebuild would not restore it.
                     return ClusterPartitions.of(keptUnder(s, submitted.where()).value(), partitions);
                 }
-                if (input instanceof DeciderInput.Finished finished) {
-                    String named = finished.finish().clusterArn();
-                    if (named != null && ClusterArn.isValid(named)) return ClusterPartitions.of(named, partitions);
-                    if (inputs.governed().size() == 1) return ClusterPartitions.of(inputs.governed().first().value(), partitions);
-                    return TransactionalLoop.EVERY_PARTITION;
-                }
+                if (input instanceof DeciderInput.Finished finished) return byNamedCluster(finished.finish().clusterArn(), partitions);
+                if (input instanceof DeciderInput.PodsReady ready) return byNamedCluster(ready.ready().clusterArn(), partitions);
                 if (input instanceof DeciderInput.Preempted preempted) {
                     return ClusterPartitions.of(preempted.preemption().cluster().value(), partitions);
                 }
@@ -255,6 +262,16 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
             }
             return record.partition();
         }
+    }
+
+    /**
+     * The partition of a record that may name its workload's cluster (a finish, a readiness report): the named one,
+     * else the one governed cluster, else every partition (only the owner of the workload acts on it).
+     */
+    private int byNamedCluster(String named, int partitions) {
+        if (named != null && ClusterArn.isValid(named)) return ClusterPartitions.of(named, partitions);
+        if (inputs.governed().size() == 1) return ClusterPartitions.of(inputs.governed().first().value(), partitions);
+        return TransactionalLoop.EVERY_PARTITION;
     }
 
     /** The cluster a submission is kept under: the one chosen, else (refused) the one it names, else the unnamed one. */
@@ -268,6 +285,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         synchronized (state) {
             if (input instanceof DeciderInput.Submitted s) onSubmitted(record, s, out);
             else if (input instanceof DeciderInput.Finished f) onFinished(record, f.finish(), out);
+            else if (input instanceof DeciderInput.PodsReady r) onPodsReady(record, r, out);
             else if (input instanceof DeciderInput.Preempted p) onPreempted(record, p.preemption(), out);
             else if (input instanceof DeciderInput.QuotaChanged q) readQuotaRecord(record, q.translation(), out);
             else if (input instanceof DeciderInput.TopologyChanged t) readNodeRecord(record, t.translation(), out);
@@ -281,16 +299,25 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         synchronized (state) {
             writes.forgetExpired(out);
             writes.writeDueFigures(out);
-            for (Governed g : clusters.values()) if (g.dirty) cycle(g, out);
+            Instant now = clock.instant();
+            for (Governed g : clusters.values()) {
+                boolean timersDue = state.deadlineDue(g, now);
+                if (g.dirty || timersDue) cycle(g, out);
+                if (timersDue) out.afterCommit(() -> observer.deadlinesReached(g.cluster, now));
+            }
             observer.stateChanged(reads);
         }
     }
 
-    /** An ended workload's retention elapsed, or held figures are due: done without waiting for the next record. */
+    /**
+     * Time alone made work due: an ended workload's retention elapsed, held figures are due, or one of gang
+     * admission's timers (a readiness deadline, the end of a backoff) is reached; done without waiting for the next
+     * record ({@link #afterBatch}), in a transaction of its own, as every other decision.
+     */
     @Override
     public boolean dueWhileIdle(Instant now) {
         synchronized (state) {
-            return state.mode() == Mode.DECIDING && writes.dueAt(now);
+            return state.mode() == Mode.DECIDING && (writes.dueAt(now) || state.deadlineDue(now));
         }
     }
 
@@ -494,6 +521,50 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         audit(out, record, operation, target, AuditEvent.ALLOWED + " (" + outcome + ")");
     }
 
+    /**
+     * Gang admission: every pod of a workload is ready (docs/semantics.md, "Gang admission"). It counts for the
+     * workload's current admission; one not running changes nothing (and says so). On a team's own readiness topic a
+     * report counts only for that team's workloads: another one is refused to the dead letter, in the same words as
+     * an unknown id, so the topic does not tell a team which ids other teams use.
+     *
+     * @param topicTeam the team whose own readiness topic carried the record, or null for the shared topic that only
+     *                  trusted services (the job watcher, this service's HTTP API) write
+     */
+    private void onPodsReady(ConsumerRecord<String, byte[]> record, DeciderInput.PodsReady input, Outbox out) {
+        WorkloadPodsReady r = input.ready();
+        String topicTeam = input.topicTeam();
+        if (!identified(record, r.workloadId(), out)) return;
+        String target = "workload " + r.workloadId();
+        String operation = "ReportPodsReady";
+        WorkloadRecord rec = workloads.get(r.workloadId());
+        if (topicTeam != null && (rec == null || !rec.team().equals(topicTeam))) {
+            String why = "workloadId: team " + topicTeam + " has no workload '" + r.workloadId() + "'; a report on "
+                    + record.topic() + " counts only for team " + topicTeam + "'s workloads";
+            deadLetter(out, record, why);
+            audit(out, record, operation, target, "Failed: " + why);
+            return;
+        }
+        if (rec == null) {
+            LOG.infof("readiness of %s: no such workload; nothing changes", r.workloadId());
+            audit(out, record, operation, target, "Unchanged: no such workload");
+            return;
+        }
+        Governed g = cluster(rec.cluster());
+        ChangeResult change = g.scheduler.podsReady(r.workloadId());
+        if (change.outcome() != ChangeResult.Outcome.PodsReady) {
+            LOG.infof("readiness of %s: %s", r.workloadId(), change.message());
+            audit(out, record, operation, target, "Unchanged: " + change.message());
+            return;
+        }
+        writes.persist(rec.moveTo(WorkloadState.Admitted, PODS_READY, "admitted; every pod is ready", clock.instant())
+                .withReadiness(true, rec.readinessRequeues(), null), out);
+        g.dirty = true;
+        audit(out, record, operation, target, AuditEvent.ALLOWED);
+    }
+
+    /** The reason of an admitted workload whose pods were all reported ready (gang admission). */
+    static final String PODS_READY = "PodsReady";
+
     private void onPreempted(ConsumerRecord<String, byte[]> record, WorkloadPreempted p, Outbox out) {
         if (!identified(record, p.workloadId(), out)) return;
         if (p.reason() != null && !p.reason().hasPreemptor()) {
@@ -612,6 +683,8 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
                 onAdmit(g, a, out);
             } else if (d instanceof Decision.Evict e) {
                 onEvicted(g, e, out);
+            } else if (d instanceof Decision.StayPending p && p.reason() == PendingReason.Backoff) {
+                onBackoff(g, p, out);
             } else if (d instanceof Decision.StayPending p) {
                 writes.update(p.workloadId(), WorkloadState.Pending, p.reason().name(), p.message(), out);
             } else if (d instanceof Decision.Reject r) {
@@ -675,6 +748,19 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
                 EvictionDecided.TYPE, next.eventId());
         writes.persist(next, out);
         observer.clusterChanged(g.cluster, rec.team(), e.victim().reason().name());
+    }
+
+    /**
+     * Gang admission: the workload's pods were not all ready in time, so it was evicted ({@link #onEvicted}, reason
+     * PodsReadyTimeout) and now waits out a backoff. Its record says until when and how many requeues it used, so a
+     * decider taking over puts the same backoff back.
+     */
+    private void onBackoff(Governed g, Decision.StayPending p, Outbox out) {
+        WorkloadRecord rec = workloads.get(p.workloadId());
+        if (rec == null) return;
+        Scheduler.Readiness readiness = g.scheduler.readiness(p.workloadId()).orElse(Scheduler.Readiness.NONE);
+        writes.persist(rec.moveTo(WorkloadState.Pending, p.reason().name(), p.message(), clock.instant())
+                .withReadiness(false, readiness.requeues(), readiness.backoffUntil()), out);
     }
 
     private void onPreemptionNeeded(Governed g, Decision.PreemptionNeeded n, Outbox out) {

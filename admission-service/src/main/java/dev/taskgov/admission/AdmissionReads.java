@@ -16,6 +16,7 @@ import dev.taskgov.core.scheduling.WorkloadView;
 import dev.taskgov.core.view.ClusterInputs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -117,6 +118,16 @@ public final class AdmissionReads {
         synchronized (state) {
             followedWorkloads();
             return Optional.ofNullable(state.shown(state.workloads.get(id)));
+        }
+    }
+
+    /**
+     * When gang admission next has something to do in {@code cluster} (a readiness deadline, the end of a backoff), by
+     * the decider's clock; empty when nothing waits, gang admission is off there, or this is a read replica.
+     */
+    public Optional<Instant> nextDeadline(ClusterArn cluster) {
+        synchronized (state) {
+            return state.nextDeadline(cluster);
         }
     }
 

@@ -31,16 +31,28 @@ public final class AdmissionReplica implements AutoCloseable {
 
     private final DeciderTopics topics;
     private final Duration pollTimeout;
+    /** The replica-mode processor whose reads are the view; it never decides. */
+    private final AdmissionProcessor processor;
     private final AdmissionReads view;
     private final TopicFollower<byte[]> follower;
 
     public AdmissionReplica(Properties clientProps, DeciderTopics topics, Duration pollTimeout, Clock clock) {
         this.topics = topics;
         this.pollTimeout = pollTimeout;
-        this.view = AdmissionProcessor.replica(topics, clock).reads();
+        this.processor = AdmissionProcessor.replica(topics, clock);
+        this.view = processor.reads();
         // A failed session leaves a view that no longer follows: unanswered until the next one has caught up.
         this.follower = new TopicFollower<>("admission-replica", () -> CompactedTopicReader.groupless(clientProps),
                 this::follow, view::unfollow);
+    }
+
+    /**
+     * Gang admission's setting of each cluster, as the deciders have it: the view's schedulers then keep a workload
+     * that backs off out of its queue, as the decider does. Before {@link #start}.
+     */
+    public AdmissionReplica waitForPodsReady(WaitForPodsReadyByCluster setting) {
+        processor.waitForPodsReady(setting);
+        return this;
     }
 
     public void start() {

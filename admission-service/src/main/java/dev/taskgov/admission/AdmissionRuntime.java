@@ -10,6 +10,7 @@ import dev.taskgov.service.support.DeciderTurnsConfig;
 import dev.taskgov.service.support.FollowerFetch;
 import dev.taskgov.client.support.ProducerPartitions;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.WaitForPodsReady;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -62,18 +63,20 @@ public class AdmissionRuntime {
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         submissions = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
+        WaitForPodsReadyByCluster gang = waitForPodsReady(a.waitForPodsReady());
         replica = new AdmissionReplica(FollowerFetch.batched(client, a.replicaFetchWait(), "taskgov.admission.replica-fetch-wait"),
-                topics, a.pollTimeout(), Clock.systemUTC());
+                topics, a.pollTimeout(), Clock.systemUTC()).waitForPodsReady(gang);
         replica.start();
         if (!a.enabled()) return;
         AdmissionDecider.Settings settings = new AdmissionDecider.Settings(client, topics, a.groupId(),
                 a.transactionalIdPrefix(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics(),
                 DeciderMembershipConfig.membership(a), DeciderTurnsConfig.turns(a, "taskgov.admission"), config.topics().audit(),
-                a.statusRefresh());
+                a.statusRefresh(), gang);
         AdmissionDecider[] self = new AdmissionDecider[1];
         AdmissionMetrics metrics = new AdmissionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
                 () -> self[0] == null ? 0L : self[0].lag(),
-                java.util.List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(), topics.topology()),
+                java.util.List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.podsReady(), topics.quota(),
+                        topics.topology()),
                 a.metersRefresh());
         this.metrics = metrics;
         decider = new AdmissionDecider(settings, Clock.systemUTC(), metrics,
@@ -88,6 +91,37 @@ public class AdmissionRuntime {
         if (metrics != null) metrics.close();
         if (replica != null) replica.close();
         if (submissions != null) submissions.close();
+    }
+
+    /**
+     * Gang admission per cluster as configured: the common setting, with a cluster's own overrides (keyed by its id).
+     * Every setting is checked at startup: one that {@link WaitForPodsReady} refuses stops it naming the property.
+     */
+    static WaitForPodsReadyByCluster waitForPodsReady(AdmissionServiceConfig.WaitForPodsReadyConfig c) {
+        String prefix = "taskgov.admission.wait-for-pods-ready.";
+        WaitForPodsReady common = setting(prefix, c.enabled(), c.timeout(), c.backoffBaseSeconds(), c.backoffMaxSeconds(),
+                c.backoffLimitCount());
+        java.util.Map<String, WaitForPodsReady> byCluster = new java.util.TreeMap<>();
+        c.clusters().forEach((id, o) -> byCluster.put(id, setting(prefix + "clusters." + id + ".", o.enabled().orElse(c.enabled()),
+                o.timeout().orElse(c.timeout()), o.backoffBaseSeconds().orElse(c.backoffBaseSeconds()),
+                o.backoffMaxSeconds().orElse(c.backoffMaxSeconds()),
+                o.backoffLimitCount().isPresent() ? o.backoffLimitCount() : c.backoffLimitCount())));
+        return cluster -> byCluster.containsKey(cluster.shortId()) ? byCluster.get(cluster.shortId()) : common;
+    }
+
+    private static WaitForPodsReady setting(String prefix, boolean enabled, java.time.Duration timeout, long baseSeconds,
+                                            long maxSeconds, java.util.OptionalInt limit) {
+        WaitForPodsReady setting;
+        try {
+            setting = new WaitForPodsReady(timeout, java.time.Duration.ofSeconds(baseSeconds), java.time.Duration.ofSeconds(maxSeconds),
+                    limit.isPresent() ? limit.getAsInt() : null);
+        } catch (dev.taskgov.core.model.ValidationException e) {
+            // each refusal names its property: backoffBaseSeconds is ...backoff-base-seconds
+            throw new IllegalArgumentException(String.join("; ", e.violations().stream()
+                    .map(v -> prefix + v.field().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT) + ": " + v.rule())
+                    .toList()), e);
+        }
+        return enabled ? setting : null;
     }
 
     /**
@@ -186,6 +220,21 @@ public class AdmissionRuntime {
         CloudEventHeaders.write(record.headers(), dev.taskgov.core.events.WorkloadFinished.TYPE, config.admission().source(),
                 "http-finish:" + finish.workloadId() + ":" + java.util.UUID.randomUUID(), java.time.Instant.now(),
                 finish.workloadId());
+        submissions.send(record).get(30, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Publishes a readiness report that a caller allowed to report this workload asked for over HTTP (key = workload
+     * id), to its cluster's partition of the shared readiness topic; waits for the broker's ack.
+     */
+    public void publishPodsReady(dev.taskgov.core.events.WorkloadPodsReady ready)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        Integer partition = ProducerPartitions.ofNamed(submissions, topics.podsReady(), ready);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.podsReady(), partition, ready.workloadId(),
+                EventCodec.bytes(ready));
+        CloudEventHeaders.write(record.headers(), dev.taskgov.core.events.WorkloadPodsReady.TYPE, config.admission().source(),
+                "http-pods-ready:" + ready.workloadId() + ":" + java.util.UUID.randomUUID(), java.time.Instant.now(),
+                ready.workloadId());
         submissions.send(record).get(30, TimeUnit.SECONDS);
     }
 }

@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -122,6 +123,8 @@ final class AdmissionState {
     /** Figures of workloads held back from the status topic, shown by reads at once. */
     final Map<String, HeldFigures> heldFigures = new HashMap<>();
     long admissionSeq;
+    /** Gang admission's setting of each cluster, given to each scheduler restored. */
+    private WaitForPodsReadyByCluster waitForPodsReady = WaitForPodsReadyByCluster.OFF;
     /** Written under the lock; read without it by readiness checks. */
     private volatile Mode mode;
 
@@ -138,6 +141,32 @@ final class AdmissionState {
 
     void moveTo(Mode next) {
         mode = next;
+    }
+
+    /** Sets gang admission's setting of each cluster (off where it says none); before the state is built. */
+    void waitForPodsReady(WaitForPodsReadyByCluster setting) {
+        this.waitForPodsReady = setting == null ? WaitForPodsReadyByCluster.OFF : setting;
+    }
+
+    /**
+     * When gang admission next has something to do in {@code cluster} (a readiness deadline, the end of a backoff), by
+     * the decider's clock; empty when nothing waits, gang admission is off there, or this state does not decide (a
+     * decider still building, a read replica: its schedulers act on no timer).
+     */
+    Optional<Instant> nextDeadline(ClusterArn cluster) {
+        Governed g = clusters.get(cluster);
+        return mode != Mode.DECIDING || g == null || g.scheduler == null || !owns(cluster)
+                ? Optional.empty() : g.scheduler.nextDeadline();
+    }
+
+    /** Whether one of gang admission's timers in {@code g} is reached at {@code now} (only a deciding state has any). */
+    boolean deadlineDue(Governed g, Instant now) {
+        return nextDeadline(g.cluster).filter(at -> !at.isAfter(now)).isPresent();
+    }
+
+    /** Whether one of gang admission's timers in any cluster of this state is reached at {@code now}. */
+    boolean deadlineDue(Instant now) {
+        return clusters.values().stream().anyMatch(g -> deadlineDue(g, now));
     }
 
     /** Whether this state decides for {@code cluster}. */
@@ -205,7 +234,10 @@ final class AdmissionState {
         for (Governed g : clusters.values()) g.scheduler = restoreScheduler(g);
     }
 
-    /** A scheduler holding one cluster's recorded admissions (in admission order) and pending workloads; decides nothing. */
+    /**
+     * A scheduler holding one cluster's recorded admissions (in admission order) and pending workloads, with gang
+     * admission's state of each (readiness, requeues, backoffs); decides nothing.
+     */
     Scheduler restoreScheduler(Governed g) {
         reparseQuotas(g, null);
         List<SchedulerRestore.Admitted> admitted = new ArrayList<>();
@@ -221,8 +253,12 @@ final class AdmissionState {
                 .forEach(r -> pending.add(toWorkload(g, r)));
         workloads.values().stream().filter(r -> r.retries() > 0 && r.cluster().equals(g.cluster))
                 .forEach(r -> retries.put(r.workloadId(), r.retries()));
+        Map<String, Scheduler.Readiness> readiness = new TreeMap<>();
+        workloads.values().stream().filter(r -> r.cluster().equals(g.cluster)
+                        && (r.podsReady() || r.readinessRequeues() > 0 || r.backoffUntil() != null))
+                .forEach(r -> readiness.put(r.workloadId(), new Scheduler.Readiness(r.podsReady(), r.readinessRequeues(), r.backoffUntil())));
         return SchedulerRestore.restore(clock, g.inputs.instanceTypes().values(), g.inputs.nodes(), g.inputs.config(),
-                g.quotas.values(), admitted, pending, retries);
+                g.quotas.values(), admitted, pending, retries, waitForPodsReady.of(g.cluster), readiness);
     }
 
     /** Quotas depend on instance capacities (Count, ratio defaults): parse again with the current ones. */

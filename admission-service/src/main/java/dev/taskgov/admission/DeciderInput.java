@@ -8,6 +8,7 @@ import dev.taskgov.core.events.TopologyChange;
 import dev.taskgov.core.events.TopologyRecordTranslator;
 import dev.taskgov.core.events.Translation;
 import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPodsReady;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.service.support.DeadLetterMetrics;
@@ -36,6 +37,14 @@ public sealed interface DeciderInput {
 
     /** A workload's end (succeeded or failed) as its runner reports it. */
     record Finished(WorkloadFinished finish) implements DeciderInput {
+    }
+
+    /**
+     * Gang admission's report that every pod of a workload is ready, on the shared readiness topic ({@code topicTeam}
+     * null: only trusted services write it) or on a team's own one ({@code topicTeam}: only that team's principal may
+     * write it, and it counts only for that team's workloads).
+     */
+    record PodsReady(WorkloadPodsReady ready, String topicTeam) implements DeciderInput {
     }
 
     /**
@@ -84,6 +93,10 @@ public sealed interface DeciderInput {
             return workload(record, WorkloadSubmitted.class, s -> new Submitted(s, topicTeam, clusters.apply(s)));
         }
         if (topic.equals(topics.finished())) return workload(record, WorkloadFinished.class, Finished::new);
+        String readinessTeam = topic.equals(topics.podsReady()) ? null : KafkaAccess.teamOfPodsReadyTopic(topics.podsReady(), topic);
+        if (topic.equals(topics.podsReady()) || readinessTeam != null) {
+            return workload(record, WorkloadPodsReady.class, r -> new PodsReady(r, readinessTeam));
+        }
         if (topic.equals(topics.preempted())) return workload(record, WorkloadPreempted.class, Preempted::new);
         if (topic.equals(topics.quota())) return new QuotaChanged(QuotaRecordTranslator.translate(record.key(), record.value()));
         if (topic.equals(topics.topology())) {

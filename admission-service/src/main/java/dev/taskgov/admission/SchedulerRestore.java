@@ -6,6 +6,7 @@ import dev.taskgov.core.events.WorkloadAdmitted.AdmittedPodSet;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.WaitForPodsReady;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.scheduling.ChangeResult;
@@ -26,7 +27,8 @@ import java.util.TreeMap;
  * Rebuilds a decider's scheduler from its changelog when it takes over: the real nodes, policy and
  * quotas, then every admitted workload put back on its recorded placement in admission order
  * ({@link Scheduler#restoreAdmitted}), then the pending ones queued, with the retries each had used after
- * failures ({@link Scheduler#restoreRetries}), then the nodes that are not
+ * failures ({@link Scheduler#restoreRetries}) and gang admission's state of each ({@link Scheduler#restoreReadiness}:
+ * the deadlines of the admissions not reported ready, the backoffs being waited out), then the nodes that are not
  * ready and the disabled quotas applied as changes. (A node or quota deleted while no decider ran
  * is not known any more: its workloads keep running.)
  */
@@ -42,7 +44,8 @@ final class SchedulerRestore {
 
     static Scheduler restore(Clock clock, Collection<InstanceType> instanceTypes, Collection<Node> nodes,
                              SchedulerConfig config, Collection<TeamQuota> quotas, List<Admitted> admittedInOrder,
-                             List<Workload> pending, Map<String, Integer> retriesUsed) {
+                             List<Workload> pending, Map<String, Integer> retriesUsed, WaitForPodsReady waitForPodsReady,
+                             Map<String, Scheduler.Readiness> readiness) {
         // Admitted work goes back where it ran, so the nodes and quotas start as they were when it was
         // admitted (ready, enabled); a node that failed or a quota disabled while no decider ran is
         // then applied as the change it is: replacement or eviction, reported by the first cycle.
@@ -51,6 +54,8 @@ final class SchedulerRestore {
         Scheduler scheduler = new Scheduler(clock, Scheduler.Mode.DELEGATED, instanceTypes, asRunning);
         scheduler.applySchedulerConfig(config);
         quotas.forEach(q -> scheduler.applyQuota(q.withActive(true)));
+        // before the admissions, so that each gets its readiness deadline as of its admission
+        scheduler.waitForPodsReady(waitForPodsReady);
         for (Admitted a : admittedInOrder) {
             ChangeResult r = scheduler.restoreAdmitted(a.workload(),
                     WorkloadAdmitted.placement(inPodSetOrder(a.workload(), a.placement())), borrowed(a), a.admittedAt());
@@ -60,6 +65,7 @@ final class SchedulerRestore {
         }
         pending.forEach(scheduler::submit);
         retriesUsed.forEach(scheduler::restoreRetries);
+        readiness.forEach(scheduler::restoreReadiness);
         nodes.stream().filter(n -> !n.ready()).forEach(scheduler::upsertNode);
         quotas.stream().filter(q -> !q.active()).forEach(scheduler::applyQuota);
         return scheduler;

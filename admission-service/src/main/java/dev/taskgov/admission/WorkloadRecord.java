@@ -36,12 +36,17 @@ import java.util.Map;
  *                      record written before retries existed
  * @param queuedAt      its place in its queue when it differs from {@code submittedAt}: the time of its last failure
  *                      while it retries (Kueue's requeuing timestamp {@code Eviction}); null otherwise
+ * @param podsReady     gang admission: every pod of its current admission was reported ready (false otherwise, and
+ *                      for a record written before gang admission existed)
+ * @param readinessRequeues gang admission: how many times it was requeued after its pods missed the readiness timeout
+ * @param backoffUntil  gang admission: the end of the backoff it waits out (Pending, reason Backoff); null otherwise
  */
 public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted spec, String priorityClass, int priority,
                              WorkloadState state,
                              String reason, String message, Instant submittedAt, Instant admittedAt, long admissionSeq,
                              List<AdmittedPodSet> placement, Map<String, ResourceAmounts> borrowed,
-                             List<Condition> history, long version, int retries, Instant queuedAt) {
+                             List<Condition> history, long version, int retries, Instant queuedAt, boolean podsReady,
+                             int readinessRequeues, Instant backoffUntil) {
 
     /**
      * One entry of the history: a state with its reason, like a Kubernetes event. Consecutive changes with the
@@ -81,7 +86,7 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
     public static WorkloadRecord first(WorkloadSubmitted spec, String team, String priorityClass, int priority,
                                        Instant submittedAt, WorkloadState state, String reason, String message, Instant now) {
         return new WorkloadRecord(spec.workloadId(), team, spec, priorityClass, priority, state, reason, message, submittedAt, null, 0,
-                null, null, List.of(new Condition(now, state, reason, message)), 1, 0, null);
+                null, null, List.of(new Condition(now, state, reason, message)), 1, 0, null, false, 0, null);
     }
 
     /**
@@ -98,8 +103,12 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
         boolean keepsAdmission = admitted || (newState == WorkloadState.Finished && state == WorkloadState.Admitted);
         return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, newState, newReason, newMessage, submittedAt,
                 keepsAdmission ? admittedAt : null, admitted ? admissionSeq : 0, keepsAdmission ? placement : null,
-                keepsAdmission ? borrowed : null, h, version + 1, retries, queuedAt);
+                keepsAdmission ? borrowed : null, h, version + 1, retries, queuedAt, admitted && podsReady, readinessRequeues,
+                newState == WorkloadState.Pending && BACKOFF.equals(newReason) ? backoffUntil : null);
     }
+
+    /** The pending reason of a workload waiting out a backoff (PendingReason.Backoff). */
+    private static final String BACKOFF = dev.taskgov.core.model.PendingReason.Backoff.name();
 
     /** The next version, admitted with this placement. */
     public WorkloadRecord admit(Instant now, long seq, List<AdmittedPodSet> podSets, Map<String, ResourceAmounts> borrowedNow,
@@ -107,7 +116,7 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
         List<Condition> h = new ArrayList<>(history);
         h.add(new Condition(now, WorkloadState.Admitted, null, newMessage));
         return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, WorkloadState.Admitted, null, newMessage, submittedAt,
-                now, seq, podSets, borrowedNow, h, version + 1, retries, queuedAt);
+                now, seq, podSets, borrowedNow, h, version + 1, retries, queuedAt, false, readinessRequeues, null);
     }
 
     /**
@@ -118,7 +127,8 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
         List<Condition> h = new ArrayList<>(history);
         h.add(new Condition(now, WorkloadState.Admitted, newReason, newMessage));
         return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, WorkloadState.Admitted, newReason, newMessage,
-                submittedAt, admittedAt, admissionSeq, podSets, borrowed, h, version + 1, retries, queuedAt);
+                submittedAt, admittedAt, admissionSeq, podSets, borrowed, h, version + 1, retries, queuedAt, podsReady,
+                readinessRequeues, backoffUntil);
     }
 
     /**
@@ -128,7 +138,17 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
     public WorkloadRecord retryAfterFailure(String newReason, String newMessage, Instant failedAt) {
         WorkloadRecord pending = moveTo(WorkloadState.Pending, newReason, newMessage, failedAt);
         return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, pending.state(), newReason, newMessage, submittedAt,
-                null, 0, null, null, pending.history(), pending.version(), retries + 1, failedAt);
+                null, 0, null, null, pending.history(), pending.version(), retries + 1, failedAt, false, readinessRequeues, null);
+    }
+
+    /**
+     * The same version with gang admission's state as the scheduler has it now ({@code podsReady} counts only while it
+     * is admitted, {@code backoffUntil} only while it waits out a backoff); not a new version by itself.
+     */
+    public WorkloadRecord withReadiness(boolean ready, int requeues, Instant until) {
+        return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, state, reason, message, submittedAt,
+                admittedAt, admissionSeq, placement, borrowed, history, version, retries, queuedAt,
+                ready && state == WorkloadState.Admitted, requeues, state == WorkloadState.Pending ? until : null);
     }
 
     /** Its place in its queue: the time of its last failure while it retries, else its submission time. */
@@ -144,7 +164,8 @@ public record WorkloadRecord(String workloadId, String team, WorkloadSubmitted s
     /** The same version with the message a read should show now (figures held back from the topics, not a new version). */
     public WorkloadRecord showing(String currentMessage) {
         return new WorkloadRecord(workloadId, team, spec, priorityClass, priority, state, reason, currentMessage, submittedAt,
-                admittedAt, admissionSeq, placement, borrowed, history, version, retries, queuedAt);
+                admittedAt, admissionSeq, placement, borrowed, history, version, retries, queuedAt, podsReady, readinessRequeues,
+                backoffUntil);
     }
 
     /** When this version was written: its last condition's time. */

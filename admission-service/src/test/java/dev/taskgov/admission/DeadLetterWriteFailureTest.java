@@ -37,7 +37,7 @@ class DeadLetterWriteFailureTest {
             Fixtures.cluster(c, 2, Map.of("team-a", 16L));
             DeciderTopics t = c.topics;
             DeciderTopics unwritable = new DeciderTopics(t.submitted(), t.finished(), t.preempted(), t.quota(),
-                    t.topology(), t.admitted(), t.status(), t.preemptionRequested(), c.id + ".dead letters!", t.changelog());
+                    t.topology(), t.admitted(), t.status(), t.preemptionRequested(), c.id + ".dead letters!", t.changelog(), t.podsReady());
             AdmissionDecider.Settings s = c.deciderSettings();
             Counting observer = new Counting();
             AdmissionDecider refused = new AdmissionDecider(new AdmissionDecider.Settings(s.clientProps(), unwritable,

@@ -8,6 +8,7 @@ import dev.taskgov.core.events.QuotaRecordTranslator;
 import dev.taskgov.core.events.TopologyRecordTranslator;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPodsReady;
 import dev.taskgov.service.support.DeadLetterMetrics;
 import dev.taskgov.service.support.DeciderTopics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -74,6 +75,8 @@ class DeciderInputTest {
 
     static Stream<Arguments> scenarios() {
         String teamTopic = KafkaAccess.submissionTopic(TOPICS.submitted(), "team-a");
+        String teamReadiness = KafkaAccess.podsReadyTopic(TOPICS.podsReady(), "team-a");
+        String cluster = "arn:aws:sagemaker:us-east-1:123456789012:cluster/gang";
         return Stream.of(
                 Arguments.of("a submission on the shared topic, for the one cluster there is",
                         on(TOPICS.submitted()).key("w-1").event(Fixtures.workload("w-1", "team-a", 1, T0)),
@@ -101,6 +104,21 @@ class DeciderInputTest {
                 Arguments.of("a finish is read as one",
                         on(TOPICS.finished()).key("w-6").event(new WorkloadFinished("w-6", T0, WorkloadFinished.Outcome.Succeeded)),
                         (Consumer<DeciderInput>) in -> assertThat(((DeciderInput.Finished) in).finish().workloadId()).isEqualTo("w-6")),
+                Arguments.of("a readiness report on the shared topic keeps the cluster it names, for routing",
+                        on(TOPICS.podsReady()).key("w-9").event(new WorkloadPodsReady("w-9", T0, cluster)),
+                        (Consumer<DeciderInput>) in -> {
+                            DeciderInput.PodsReady r = (DeciderInput.PodsReady) in;
+                            assertThat(r.ready().workloadId()).isEqualTo("w-9");
+                            assertThat(r.ready().clusterArn()).isEqualTo(cluster);
+                            assertThat(r.topicTeam()).isNull();
+                        }),
+                Arguments.of("a readiness report on a team's own topic names the team the broker let write it",
+                        on(teamReadiness).key("w-10").event(new WorkloadPodsReady("w-10", T0)),
+                        (Consumer<DeciderInput>) in -> assertThat(((DeciderInput.PodsReady) in).topicTeam()).isEqualTo("team-a")),
+                Arguments.of("a tombstone on the readiness topic is no report",
+                        on(TOPICS.podsReady()).key("w-11"),
+                        unreadable(DeadLetterMetrics.Reason.UNREADABLE,
+                                "the record has no value (a tombstone is not a WorkloadPodsReady)")),
                 Arguments.of("a value that is not JSON on the preempted topic says why",
                         on(TOPICS.preempted()).key("w-7").json("{not json"),
                         (Consumer<DeciderInput>) in -> assertThat(((DeciderInput.Unreadable) in).reason())

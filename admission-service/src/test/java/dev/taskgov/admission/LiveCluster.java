@@ -78,6 +78,14 @@ final class LiveCluster implements AutoCloseable {
         return startDecider(clock, observer, AdmissionProcessor.DEFAULT_RETENTION);
     }
 
+    /** A decider with gang admission's setting of each cluster (docs/semantics.md, "Gang admission"). */
+    AdmissionDecider startDecider(Clock clock, AdmissionObserver observer, WaitForPodsReadyByCluster waitForPodsReady) {
+        AdmissionDecider d = new AdmissionDecider(deciderSettings().withWaitForPodsReady(waitForPodsReady), clock, observer);
+        d.start();
+        owned.add(d);
+        return d;
+    }
+
     /** A decider that forgets ended workloads after {@code retention} by {@code clock}. */
     AdmissionDecider startDecider(Clock clock, AdmissionObserver observer, dev.taskgov.core.model.FinishedRetention retention) {
         AdmissionDecider d = new AdmissionDecider(deciderSettings(), clock, observer, retention);
@@ -151,8 +159,10 @@ final class LiveCluster implements AutoCloseable {
     AdmissionDecider awaitQuiet(List<AdmissionDecider> candidates) {
         // the decider's inputs (taskgov.preemption.requested is preemption-service's), and what it writes: forwarded
         // copies on its group topics, its decisions, the requests to preemption-service, dead letters
-        List<String> inputs = List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.quota(), topics.topology());
-        List<String> written = List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.admitted(), topics.status(),
+        List<String> inputs = List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.podsReady(), topics.quota(),
+                topics.topology());
+        List<String> written = List.of(topics.submitted(), topics.finished(), topics.preempted(), topics.podsReady(),
+                topics.admitted(), topics.status(),
                 topics.changelog(), topics.preemptionRequested(), topics.deadLetter());
         DeciderProgress.QuietCheck quiet = progress.quietCheck(() -> DeciderProgress.furthest(candidates.stream()
                 .filter(AdmissionDecider::isDecider).map(AdmissionDecider::processedOffsets).toList()), inputs, written);

@@ -160,6 +160,34 @@ class TeamIsolationApiTest {
         assertThat(asTeam.body()).doesNotContain("ti-two-b", "ti-two-a", "against its nominal");
     }
 
+    @Test
+    void readinessIsReportedByTheWorkloadsOwnTeamOnlyAndOnlyWhileItRuns() throws Exception {
+        submitAndAwait(ONE, "ti-one-gang", ONE, 1, WorkloadState.Admitted);
+
+        HttpResponse<String> other = call(TWO, "POST", "/workloads/ti-one-gang/pods-ready", "");
+        HttpResponse<String> unknown = call(TWO, "POST", "/workloads/ti-one-nothing/pods-ready", "");
+        assertThat(other.statusCode()).isEqualTo(404);
+        assertThat(other.body()).isEqualTo(unknown.body().replace("ti-one-nothing", "ti-one-gang"));
+
+        HttpResponse<String> own = call(ONE, "POST", "/workloads/ti-one-gang/pods-ready", "");
+        assertThat(own.statusCode()).as(own.body()).isEqualTo(202);
+        await().atMost(Duration.ofMinutes(1)).until(() -> runtime.reads().flatMap(p -> p.workload("ti-one-gang"))
+                .map(WorkloadRecord::podsReady).orElse(false));
+        JsonNode described = EventCodec.mapper().readTree(call(ONE, "GET", "/workloads/ti-one-gang", null).body());
+        assertThat(described.path("reason").asText()).isEqualTo("PodsReady");
+
+        // a workload that does not run: refused, naming the field and why
+        assertThat(call(ONE, "POST", "/workloads/ti-one-gang/finish", "").statusCode()).isEqualTo(202);
+        await().atMost(Duration.ofMinutes(1)).until(() -> runtime.reads().flatMap(p -> p.workload("ti-one-gang"))
+                .map(w -> w.state() == WorkloadState.Finished).orElse(false));
+        HttpResponse<String> ended = call(ONE, "POST", "/workloads/ti-one-gang/pods-ready", "");
+        assertThat(ended.statusCode()).as(ended.body()).isEqualTo(409);
+        JsonNode body = EventCodec.mapper().readTree(ended.body());
+        assertThat(body.path("errors").get(0).path("field").asText()).isEqualTo("id");
+        assertThat(body.path("errors").get(0).path("rule").asText()).contains("only for an admitted workload", "Finished");
+        assertThat(call(ONE, "POST", "/workloads/Not_An_Id/pods-ready", "").statusCode()).isEqualTo(400);
+    }
+
     private HttpResponse<String> call(String who, String method, String path, String body) {
         TestCredentials.Key k = keys.get(who);
         RequestSigner signer = new RequestSigner(k.accessKeyId(), k.secret());

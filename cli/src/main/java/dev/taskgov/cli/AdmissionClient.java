@@ -51,6 +51,11 @@ public final class AdmissionClient {
                 + outcome, null);
     }
 
+    /** Gang admission: every pod of the workload is ready (POST /workloads/{id}/pods-ready). */
+    JsonNode podsReady(String id) {
+        return post("/workloads/" + java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8) + "/pods-ready", null);
+    }
+
     JsonNode submit(Object submission) {
         return post("/workloads", EventCodec.write(submission));
     }

@@ -80,9 +80,19 @@ public class DemoCommand extends ServiceCommand {
     /** The 32-node p5 cluster of the local runtime (deploy/local/clusters.properties). */
     static final String DEMO_CLUSTER = "arn:aws:sagemaker:us-west-2:000000000000:cluster/taskgovdemo1";
 
-    /** A workload the pipeline submits, when, and how long it runs once admitted. */
-    record Planned(Duration at, WorkloadSubmitted submission, Duration runFor, String note) {
+    /**
+     * A workload the pipeline submits, when, and how long it runs once admitted; {@code neverReady}: its pods never
+     * get ready (the pipeline reports every other admitted workload's pods ready a moment after its admission, as the
+     * job watcher does from pod status).
+     */
+    record Planned(Duration at, WorkloadSubmitted submission, Duration runFor, String note, boolean neverReady) {
+        Planned(Duration at, WorkloadSubmitted submission, Duration runFor, String note) {
+            this(at, submission, runFor, note, false);
+        }
     }
+
+    /** How long after its admission the pipeline reports a workload's pods ready (gang admission). */
+    static final Duration PODS_START = Duration.ofSeconds(3);
 
     private final Map<String, Planned> planned = new HashMap<>();
     private final Map<String, String> lastState = new HashMap<>();
@@ -90,6 +100,7 @@ public class DemoCommand extends ServiceCommand {
     /** The last NodeReplaced message seen per workload: a move is printed once. */
     private final Map<String, String> lastReplacement = new HashMap<>();
     private final Map<String, Instant> finishDue = new HashMap<>();
+    private final Map<String, Instant> readyDue = new HashMap<>();
     private int submitted, admissions, preemptions, finished;
 
     @Override
@@ -125,6 +136,7 @@ public class DemoCommand extends ServiceCommand {
                 }
                 if (failure != null) failure.step(kafka, elapsed);
                 observe(admission, run);
+                readyDue(finishes);
                 finishDue(finishes);
                 progress.update(elapsed.toSeconds(), total.toSeconds(), "submitted " + submitted + ", admitted " + admissions
                         + ", preempted " + preemptions + ", finished " + finished);
@@ -157,6 +169,10 @@ public class DemoCommand extends ServiceCommand {
         p.add(plan(12, run, "team-2", "experiment-sweep", "experiment-priority", 8, 8, null, null, 300, "team-2 fills its nominal 8 nodes"));
         p.add(plan(15, run, "team-2", "inference", "inference-priority", 2, 8, null, LAYER_3, 150,
                 "team-2's inference preempts its own experiment (in-team priority)"));
+        Planned stuck = plan(18, run, "team-1", "never-ready", "training-priority", 2, 8, null, LAYER_3, 600,
+                "its pods never get ready: with gang admission on (taskgov-local up --demo), evicted (PodsReadyTimeout) "
+                        + "after the timeout, backs off, is admitted again, and so on");
+        p.add(new Planned(stuck.at(), stuck.submission(), stuck.runFor(), stuck.note(), true));
         return p;
     }
 
@@ -260,6 +276,7 @@ public class DemoCommand extends ServiceCommand {
                 lastAdmittedAt.put(id, admittedAt);
                 admissions++;
                 finishDue.put(id, clock.instant().plusMillis((long) (p.runFor().toMillis() * timeScale)));
+                if (!p.neverReady()) readyDue.put(id, clock.instant().plus(PODS_START));
                 String borrowed = Views.amounts(w.get("borrowed"));
                 StringBuilder where = new StringBuilder();
                 for (JsonNode ps : w.path("placement")) where.append(Views.placement(ps));
@@ -267,11 +284,29 @@ public class DemoCommand extends ServiceCommand {
             } else if ("Pending".equals(state) && "Admitted".equals(before)) {
                 preemptions++;
                 finishDue.remove(id);
+                readyDue.remove(id);
                 event("preempted", id, Views.text(w, "message"));
             } else if ("Pending".equals(state) && before == null) {
                 event("pending", id, reason + ": " + Views.text(w, "message"));
             } else if ("Rejected".equals(state) && !"Rejected".equals(before)) {
                 event("rejected", id, reason + ": " + Views.text(w, "message"));
+            }
+        }
+    }
+
+    /** Reports the pods of each workload admitted a moment ago ready (gang admission), as the job watcher would. */
+    private void readyDue(Finishes reports) {
+        Instant now = clock.instant();
+        for (var it = readyDue.entrySet().iterator(); it.hasNext(); ) {
+            var e = it.next();
+            if (e.getValue().isAfter(now)) continue;
+            it.remove();
+            try {
+                reports.podsReady(e.getKey(), cluster);
+            } catch (CliException refused) {
+                // finished or evicted meanwhile (409), as a job whose pods came up too late; a Kafka write that fails
+                // for good ends the demo, as a finish's does
+                if (reports.throughKafka()) throw refused;
             }
         }
     }

@@ -32,6 +32,7 @@ final class KafkaWriter implements AutoCloseable {
 
     static final String SUBMITTED_TOPIC = TopicCatalog.Names.WORKLOAD_SUBMITTED;
     static final String FINISHED_TOPIC = TopicCatalog.Names.WORKLOAD_FINISHED;
+    static final String PODS_READY_TOPIC = TopicCatalog.Names.WORKLOAD_PODS_READY;
     private static final String SOURCE = CloudEvents.source("cli");
     private static final java.util.regex.Pattern USERNAME = java.util.regex.Pattern.compile("username=\"([^\"]*)\"");
 

@@ -41,11 +41,14 @@ class MiscCommandsTest {
     }
 
     @Test
-    void theDemoOpeningBorrowsThenReclaimsAndWaitsForARack() {
+    void theDemoOpeningBorrowsThenReclaimsWaitsForARackAndHasOneJobThatNeverGetsReady() {
         var opening = DemoCommand.opening("r1");
 
         assertThat(opening).extracting(p -> p.submission().workloadId()).containsExactly("team-3-train-borrow-r1", "team-4-train-r1",
-                "team-5-train-large-r1", "team-1-train-rack-r1", "team-2-experiment-sweep-r1", "team-2-inference-r1");
+                "team-5-train-large-r1", "team-1-train-rack-r1", "team-2-experiment-sweep-r1", "team-2-inference-r1",
+                "team-1-never-ready-r1");
+        assertThat(opening).filteredOn(DemoCommand.Planned::neverReady).extracting(p -> p.submission().workloadId())
+                .containsExactly("team-1-never-ready-r1");
         assertThat(opening).allSatisfy(p -> assertThat(dev.taskgov.core.events.WorkloadValidation.checkFields(
                 p.submission().withSubmittedAt(java.time.Instant.EPOCH))).isEmpty());
     }

@@ -211,7 +211,7 @@ class TeamProfileAccessTest {
      * workload is refused and stays as it was, and team-a's own is finished.
      */
     @Test
-    void aTeamProfileFinishesAndDeletesOnlyItsOwnTeamsWorkloads() throws IOException {
+    void aTeamProfileFinishesDeletesAndReportsReadyOnlyItsOwnTeamsWorkloads() throws IOException {
         Path home = Files.createTempDirectory("taskgov-home");
         Path clients = Files.createDirectories(home.resolve("kafka").resolve("clients"));
         for (String principal : List.of(KafkaAccess.ADMIN, KafkaAccess.teamPrincipal(TEAM_A))) {
@@ -231,6 +231,15 @@ class TeamProfileAccessTest {
             Cli.Result delete = as(TEAM_A, concat(new String[] {"delete", "hyp-pytorch-job", "--job-name", "team-b-keeps"}, kafka));
             assertThat(delete.exit()).as(delete.out()).isEqualTo(CliException.FAILED);
             assertThat(delete.err()).contains("no workload with id 'team-b-keeps' of team(s) [team-a]");
+
+            // gang admission's readiness: the same rights as a finish
+            Cli.Result othersReady = as(TEAM_A, concat(new String[] {"pods-ready", "team-b-keeps"}, kafka));
+            assertThat(othersReady.exit()).as(othersReady.out()).isEqualTo(CliException.FAILED);
+            assertThat(othersReady.err()).contains("no workload with id 'team-b-keeps' of team(s) [team-a]");
+            Cli.Result ready = as(TEAM_A, concat(new String[] {"pods-ready", "team-a-to-finish"}, kafka));
+            assertThat(ready.exit()).as(ready.err()).isZero();
+            assertThat(ready.out()).contains("workload/team-a-to-finish pods ready");
+            await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_A, "describe", "workload", "team-a-to-finish").out().contains("PodsReady"));
 
             Cli.Result own = as(TEAM_A, concat(new String[] {"finish", "team-a-to-finish"}, kafka));
             assertThat(own.exit()).as(own.err()).isZero();

@@ -1,15 +1,19 @@
 package dev.taskgov.it;
 
+import dev.taskgov.admission.AdmissionObserver;
 import dev.taskgov.admission.AdmissionReads;
 import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadPreempted;
+import dev.taskgov.core.cluster.ClusterArn;
+import dev.taskgov.core.model.WaitForPodsReady;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.sim.Scenario;
 import dev.taskgov.core.sim.ScenarioFiles;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
+import dev.taskgov.core.sim.VirtualClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,10 +29,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Every public scenario replayed through the real admission decider AND the real preemption
@@ -40,13 +46,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * partition's processor decides for several scenarios at once. Each scenario must meet the same
  * expectations, check by check, as {@link Simulator#run} on the same file, reading its cluster's
  * decider; every eviction must name its preemptor and reason, and every record of its workloads its
- * cluster.
+ * cluster. Time is the admission decider's clock, virtual as the simulator's: each step moves it by one second, an
+ * {@code advance} step by its duration, and gang admission's timers due meanwhile (a scenario's top-level
+ * {@code waitForPodsReady}, its cluster's setting) are acted on one at a time, in time order, at their own time.
  */
 class LiveScenarioTest {
 
     /** The shared deployment; each scenario adds its cluster to it. */
     private static LiveServices live;
     private static final AtomicInteger CLUSTERS = new AtomicInteger();
+    /** The admission decider's time: moved by the steps only, as the simulator's. */
+    private static final VirtualClock CLOCK = new VirtualClock(Simulator.START);
+    /** Gang admission's setting of each scenario's cluster (none: off). */
+    private static final Map<ClusterArn, WaitForPodsReady> GANG = new ConcurrentHashMap<>();
+    private static final Deadlines DEADLINES = new Deadlines();
 
     /** The repository's scenarios and the public ones of ../shared/scenarios, as the simulator's tests read them. */
     static Stream<Path> scenarios() {
@@ -59,7 +72,7 @@ class LiveScenarioTest {
     @BeforeAll
     static void deploy() {
         live = new LiveServices("scenarios");
-        live.startAdmission();
+        live.startAdmission(CLOCK, DEADLINES, GANG::get);
         live.startPreemption(Map.of());
         live.awaitQuiet();
     }
@@ -78,6 +91,7 @@ class LiveScenarioTest {
                 .map(c -> new Check(c.step(), c.check(), c.workloadId(), c.ok())).toList();
 
         ScenarioCluster in = ScenarioCluster.numbered(CLUSTERS.incrementAndGet());
+        if (scenario.waitForPodsReady() != null) GANG.put(in.cluster(), scenario.waitForPodsReady());
         List<Check> seen = replay(in, scenario);
         assertThat(seen).as("live checks vs simulator checks of %s", file.getFileName()).isEqualTo(expected);
         assertThat(seen).as("every expectation of %s holds live", file.getFileName()).allMatch(Check::ok);
@@ -108,8 +122,12 @@ class LiveScenarioTest {
         Instant time = Simulator.START;
         int seenPreemptions = 0;
         for (Scenario.Step step : scenario.steps()) {
-            time = time.plus(Duration.ofSeconds(1));
-            if (step instanceof Scenario.Expect e) {
+            Duration by = step instanceof Scenario.Advance a ? a.by() : Duration.ofSeconds(1);
+            time = time.plus(by);
+            advance(in, by);
+            if (step instanceof Scenario.Advance) {
+                continue; // the deciders are quiet: advance waited for each timer's decisions
+            } else if (step instanceof Scenario.Expect e) {
                 List<String> preempted = preempted(in).stream().map(p -> in.scenarioId(p.workloadId())).toList();
                 Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
                 seenPreemptions = preempted.size();
@@ -122,6 +140,62 @@ class LiveScenarioTest {
             }
         }
         return checks;
+    }
+
+    /**
+     * Moves the decider's time on by {@code by}, as the simulator does: each of gang admission's timers of the
+     * scenario's cluster due meanwhile is reached in time order, the deciders acting on it at its own time (and
+     * quiet again) before time moves to the next.
+     */
+    private static void advance(ScenarioCluster in, Duration by) {
+        Instant target = CLOCK.instant().plus(by);
+        for (Optional<Instant> next = nextDeadline(in); next.isPresent() && !next.get().isAfter(target); next = nextDeadline(in)) {
+            Instant at = next.get();
+            if (at.isAfter(CLOCK.instant())) CLOCK.advance(Duration.between(CLOCK.instant(), at));
+            DEADLINES.awaitReached(in.cluster(), at);
+            live.awaitQuiet();
+        }
+        if (target.isAfter(CLOCK.instant())) CLOCK.advance(Duration.between(CLOCK.instant(), target));
+    }
+
+    private static Optional<Instant> nextDeadline(ScenarioCluster in) {
+        return live.admission.readsFor(in.cluster())
+                .orElseThrow(() -> new AssertionError("no decider for " + in.cluster())).nextDeadline(in.cluster());
+    }
+
+    /** When the decider last acted on gang admission's timers of each cluster (committed). */
+    static final class Deadlines implements AdmissionObserver {
+        private final Map<ClusterArn, Instant> reached = new ConcurrentHashMap<>();
+
+        @Override
+        public void deadlinesReached(ClusterArn cluster, Instant now) {
+            reached.merge(cluster, now, (a, b) -> a.isAfter(b) ? a : b);
+        }
+
+        void awaitReached(ClusterArn cluster, Instant at) {
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> !reached.getOrDefault(cluster, Instant.MIN).isBefore(at));
+        }
+
+        @Override
+        public void admitted(ClusterArn cluster, String team, String priorityClass, Duration waited) {
+        }
+
+        @Override
+        public void finished(ClusterArn cluster, String team) {
+        }
+
+        @Override
+        public void preemptionRequested(ClusterArn cluster, String team) {
+        }
+
+        @Override
+        public void deadLettered(String topic, dev.taskgov.service.support.DeadLetterMetrics.Reason reason) {
+        }
+
+        @Override
+        public void rejected(ClusterArn cluster, String team, String reason) {
+        }
     }
 
     /** The evictions in the scenario's cluster so far, in the order of the preempted topic. */

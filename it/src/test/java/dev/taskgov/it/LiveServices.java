@@ -2,6 +2,7 @@ package dev.taskgov.it;
 
 import dev.taskgov.admission.AdmissionDecider;
 import dev.taskgov.admission.AdmissionObserver;
+import dev.taskgov.admission.WaitForPodsReadyByCluster;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.preemption.PreemptionDecider;
 import dev.taskgov.preemption.PreemptionObserver;
@@ -14,6 +15,7 @@ import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.ClusterDeclared;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPodsReady;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.sim.Scenario;
 import dev.taskgov.service.support.ClusterChangeRecords;
@@ -77,9 +79,17 @@ final class LiveServices implements AutoCloseable {
 
     /** Starts an admission decider (another member of the same group when one runs already) reporting to {@code observer}. */
     AdmissionDecider startAdmission(AdmissionObserver observer) {
+        return startAdmission(Clock.systemUTC(), observer, WaitForPodsReadyByCluster.OFF);
+    }
+
+    /**
+     * Starts an admission decider on {@code clock} (a test's virtual time) with gang admission's setting of each
+     * cluster, reporting to {@code observer}.
+     */
+    AdmissionDecider startAdmission(Clock clock, AdmissionObserver observer, WaitForPodsReadyByCluster waitForPodsReady) {
         AdmissionDecider a = new AdmissionDecider(new AdmissionDecider.Settings(client, admissionTopics, "admission-" + id,
-                "admission-" + id, "urn:taskgov:admission-service", Duration.ofMillis(50), Duration.ofMinutes(2), false),
-                Clock.systemUTC(), observer);
+                "admission-" + id, "urn:taskgov:admission-service", Duration.ofMillis(50), Duration.ofMinutes(2), false)
+                .withWaitForPodsReady(waitForPodsReady), clock, observer);
         a.start();
         owned.add(a);
         admission = a;
@@ -126,9 +136,9 @@ final class LiveServices implements AutoCloseable {
     }
 
     /**
-     * Publishes one scenario step (not an expect step) at {@code time} in the scenario's cluster: a submission
-     * (submitted at {@code time} unless it says when) or a finish as an event, a cluster change as the record
-     * topology- or quota-service would publish.
+     * Publishes one scenario step (not an expect or advance step) at {@code time} in the scenario's cluster: a
+     * submission (submitted at {@code time} unless it says when), a finish or a readiness report as an event, a
+     * cluster change as the record topology- or quota-service would publish.
      */
     void publishStep(Scenario.Step step, Instant time, ScenarioCluster in) {
         if (step instanceof Scenario.Submit s) {
@@ -137,6 +147,9 @@ final class LiveServices implements AutoCloseable {
         } else if (step instanceof Scenario.Finish f) {
             String id = in.liveId(f.workloadId());
             publish(admissionTopics.finished(), id, new WorkloadFinished(id, time, f.outcome(), in.cluster().orNull()));
+        } else if (step instanceof Scenario.PodsReady r) {
+            String id = in.liveId(r.workloadId());
+            publish(admissionTopics.podsReady(), id, new WorkloadPodsReady(id, time, in.cluster().orNull()));
         } else {
             publish(ClusterChangeRecords.of(step, in.cluster())
                     .orElseThrow(() -> new IllegalArgumentException("not a step to publish: " + step)));
@@ -194,12 +207,13 @@ final class LiveServices implements AutoCloseable {
      */
     void awaitQuiet() {
         List<String> inputs = List.of(admissionTopics.submitted(), admissionTopics.finished(), admissionTopics.preempted(),
-                admissionTopics.quota(), admissionTopics.topology(), preemptionTopics.preemptionRequested());
+                admissionTopics.podsReady(), admissionTopics.quota(), admissionTopics.topology(),
+                preemptionTopics.preemptionRequested());
         // what they write (both prefixes name the same shared topics): admission its forwarded copies on its group
         // topics, admissions, statuses, requests; preemption evictions, statuses, forwarded requests; each its changelog
         // and dead letters
         List<String> written = List.of(admissionTopics.submitted(), admissionTopics.finished(), admissionTopics.preempted(),
-                admissionTopics.admitted(), admissionTopics.status(), admissionTopics.changelog(),
+                admissionTopics.podsReady(), admissionTopics.admitted(), admissionTopics.status(), admissionTopics.changelog(),
                 preemptionTopics.preemptionRequested(), preemptionTopics.changelog(), admissionTopics.deadLetter());
         // both deciders' offsets: their keys do not meet (each its own group topics and changelog)
         DeciderProgress.QuietCheck quiet = progress.quietCheck(

@@ -6,6 +6,11 @@ public final class JobStates {
     public static final String STATE = "taskgov.dev/state";
     public static final String REASON = "taskgov.dev/reason";
     public static final String MESSAGE = "taskgov.dev/message";
+    /**
+     * Gang admission: "true" once every pod of the job's current admission was seen ready and reported; a new
+     * admission clears it (readiness is reported after each admission).
+     */
+    public static final String PODS_READY = "taskgov.dev/pods-ready";
 
     /** Values of {@link #STATE}. */
     public static final String SUBMITTED = "Submitted";

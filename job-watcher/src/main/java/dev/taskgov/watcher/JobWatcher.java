@@ -136,7 +136,7 @@ public class JobWatcher {
             informers.put(kind, client.genericKubernetesResources(kind.context()).inAnyNamespace()
                     .inform(handler(kind), config.watcher().resyncPeriod().toMillis()));
         }
-        ungater = new TopologyUngater(client, worker);
+        ungater = new TopologyUngater(client, worker, this::podChanged);
         ungater.start();
         consumer = new KafkaConsumer<>(consumerProps());
         // the dead letters too: a submission refused there (another team's workload id) is said on its job
@@ -212,7 +212,65 @@ public class JobWatcher {
         if (state == null) {
             submit(kind, job);
         } else if (JobStates.live(state)) {
-            finishedOutcome(kind, job).ifPresent(outcome -> finish(kind, job, outcome));
+            Optional<WorkloadFinished.Outcome> outcome = finishedOutcome(kind, job);
+            if (outcome.isPresent()) finish(kind, job, outcome.get());
+            else reportIfPodsReady(kind, job);
+        }
+    }
+
+    // ---- gang admission: every pod of an admitted job ready -----------------------------------------
+
+    /** A pod of a job changed: its job may have every pod ready now. */
+    private void podChanged(io.fabric8.kubernetes.api.model.Pod pod) {
+        String[] job = TopologyUngater.jobOf(pod);
+        if (job == null || !translator.governedNamespace(job[0])) return;
+        for (var e : informers.entrySet()) {
+            GenericKubernetesResource found = e.getValue().getStore().getByKey(job[0] + "/" + job[1]);
+            if (found != null) {
+                reportIfPodsReady(e.getKey(), found);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Gang admission (docs/semantics.md, "Gang admission"): once every pod of an admitted job's placement is running
+     * and ready, the watcher reports it ({@code WorkloadPodsReady}) and marks the job, once per admission. The pods
+     * expected are those its admission placed ({@link JobEditor#NODE_ASSIGNMENTS}).
+     */
+    private void reportIfPodsReady(JobKind kind, GenericKubernetesResource job) {
+        Map<String, String> ann = JobEditor.annotations(job);
+        if (!JobStates.ADMITTED.equals(ann.get(JobStates.STATE)) || "true".equals(ann.get(JobStates.PODS_READY))) return;
+        int expected = placedPods(ann.get(JobEditor.NODE_ASSIGNMENTS));
+        if (expected == 0) return;
+        List<io.fabric8.kubernetes.api.model.Pod> pods = ungater.podsOfJob(job.getMetadata().getNamespace(), job.getMetadata().getName());
+        long ready = pods.stream().filter(TopologyUngater::ready).count();
+        if (ready < expected) return;
+        // Reported, then marked: a report the decider already has changes nothing, a mark without a report would lose it.
+        String id = ann.getOrDefault(JobStates.WORKLOAD_ID, translator.workloadId(job));
+        dev.taskgov.core.events.WorkloadPodsReady report = new dev.taskgov.core.events.WorkloadPodsReady(id, clock.instant(),
+                config.watcher().clusterArn().orElse(null));
+        publish(config.topics().workloadPodsReady(), id, report, dev.taskgov.core.events.WorkloadPodsReady.TYPE,
+                "pods-ready-" + report.readyAt().toEpochMilli());
+        annotate(kind, job, j -> {
+            if (!JobStates.ADMITTED.equals(JobEditor.annotations(j).get(JobStates.STATE))) return j;
+            JobEditor.annotationsForEdit(j).put(JobStates.PODS_READY, "true");
+            return j;
+        });
+        events.record(kind, job, JobEvents.NORMAL, "PodsReady", "every pod (" + ready + " of " + expected
+                + ") is ready; reported to taskgov for workload " + id);
+        metrics.counter("taskgov.watcher.jobs", "outcome", "pods-ready", "kind", kind.kind()).increment();
+    }
+
+    /** How many pods an admission placed: the sum of its {@link JobEditor#NODE_ASSIGNMENTS} counts (0 when absent). */
+    static int placedPods(String assignments) {
+        if (assignments == null) return 0;
+        try {
+            Map<String, Map<String, Integer>> byPodSet = EventCodec.mapper().readValue(assignments,
+                    new com.fasterxml.jackson.core.type.TypeReference<java.util.LinkedHashMap<String, Map<String, Integer>>>() { });
+            return byPodSet.values().stream().flatMap(m -> m.values().stream()).mapToInt(Integer::intValue).sum();
+        } catch (java.io.IOException e) {
+            return 0;
         }
     }
 
@@ -387,6 +445,7 @@ public class JobWatcher {
                 return j; // already admitted, finished or not ours: an admission is applied once
             }
             conflicts.addAll(JobEditor.admit(kind, j, a.podSets()));
+            JobEditor.annotationsForEdit(j).remove(JobStates.PODS_READY); // each admission reports readiness again
             applied[0] = true;
             return state(j, JobStates.ADMITTED, "Admitted", describe(a));
         });
@@ -424,6 +483,7 @@ public class JobWatcher {
         annotate(kind, job, j -> {
             if (!JobStates.ADMITTED.equals(JobEditor.annotations(j).get(JobStates.STATE))) return j;
             JobEditor.preempt(kind, j);
+            JobEditor.annotationsForEdit(j).remove(JobStates.PODS_READY);
             applied[0] = true;
             return state(j, JobStates.PREEMPTED, String.valueOf(p.reason()), message);
         });

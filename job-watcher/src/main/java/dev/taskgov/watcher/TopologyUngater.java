@@ -45,10 +45,17 @@ final class TopologyUngater {
     /** Hosts given by this ungater that the informer may not have seen yet (pod uid → host). */
     private final Map<String, String> given = new ConcurrentHashMap<>();
     private final java.util.List<SharedIndexInformer<Pod>> informers = new java.util.ArrayList<>();
+    /** Told of every pod added or changed, after its ungating, on the worker (gang admission's readiness). */
+    private final java.util.function.Consumer<Pod> changed;
 
     TopologyUngater(KubernetesClient client, Executor worker) {
+        this(client, worker, pod -> { });
+    }
+
+    TopologyUngater(KubernetesClient client, Executor worker, java.util.function.Consumer<Pod> changed) {
         this.client = client;
         this.worker = worker;
+        this.changed = changed;
     }
 
     void start() {
@@ -57,12 +64,12 @@ final class TopologyUngater {
             informers.add(client.pods().inAnyNamespace().withLabel(label).inform(new ResourceEventHandler<>() {
                 @Override
                 public void onAdd(Pod pod) {
-                    worker.execute(() -> ungate(pod));
+                    worker.execute(() -> seen(pod));
                 }
 
                 @Override
                 public void onUpdate(Pod old, Pod pod) {
-                    worker.execute(() -> ungate(pod));
+                    worker.execute(() -> seen(pod));
                 }
 
                 @Override
@@ -97,6 +104,49 @@ final class TopologyUngater {
         }
         String job = labels.get(JOB_NAME_LABEL);
         return job == null ? null : pod.getMetadata().getNamespace() + "/job/" + job;
+    }
+
+    private void seen(Pod pod) {
+        ungate(pod);
+        try {
+            changed.accept(pod);
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "pod %s/%s: %s", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), e.getMessage());
+        }
+    }
+
+    /**
+     * The live pods of a job (a batch Job's, or every replica type's of a Kubeflow job) as the informers have them,
+     * each once; pods that ended (Succeeded, Failed) are left out.
+     */
+    java.util.List<Pod> podsOfJob(String namespace, String jobName) {
+        String batch = namespace + "/job/" + jobName;
+        String kubeflow = namespace + "/kubeflow/" + jobName + "/";
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        java.util.List<Pod> out = new java.util.ArrayList<>();
+        for (SharedIndexInformer<Pod> informer : informers) {
+            for (Pod pod : informer.getStore().list()) {
+                String key = podSetKey(pod);
+                if (key == null || !(key.equals(batch) || key.startsWith(kubeflow))) continue;
+                String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+                if ("Succeeded".equals(phase) || "Failed".equals(phase)) continue;
+                if (seen.add(pod.getMetadata().getUid())) out.add(pod);
+            }
+        }
+        return out;
+    }
+
+    /** The job a pod belongs to: its namespace and name, from the labels of its family; null for neither family. */
+    static String[] jobOf(Pod pod) {
+        Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+        String job = labels.getOrDefault(KUBEFLOW_JOB_NAME_LABEL, labels.get(JOB_NAME_LABEL));
+        return job == null ? null : new String[] {pod.getMetadata().getNamespace(), job};
+    }
+
+    /** Whether the pod runs with its Ready condition true. */
+    static boolean ready(Pod pod) {
+        return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private void ungate(Pod pod) {

@@ -467,6 +467,57 @@ class JobWatcherTest {
                 + created.getMetadata().getUid().substring(0, 8))).as("nothing submitted as team-name's").isEmpty();
     }
 
+    /**
+     * Gang admission: once every pod its admission placed runs ready, the watcher reports the workload's readiness
+     * once (a pod not ready yet holds it back), marks the job and says so in an Event.
+     */
+    @Test
+    @Order(17)
+    void anAdmittedJobWhosePodsAreAllReadyIsReportedOnce() {
+        Job template = load("job-required-topology.yaml", Job.class);
+        template.getMetadata().setName("gang-job");
+        Job job = k8s.batch().v1().jobs().resource(template).create();
+        String id = "team-name-gang-job-" + job.getMetadata().getUid().substring(0, 8);
+        awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
+        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+                List.of(new AdmittedPodSet("main", P5, new Domain(TopologyLevels.LAYER_3, "nn-b1-r2"),
+                        List.of(new NodeCount("p5-g1", 1), new NodeCount("p5-g2", 1))))));
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(job("gang-job").getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.ADMITTED));
+
+        Job owner = job("gang-job");
+        gangPod(owner, "gang-job-a", true);
+        gangPod(owner, "gang-job-b", false);
+        await().during(Duration.ofSeconds(2)).atMost(WAIT).until(() ->
+                TopicRecords.withKey(TaskgovTopics.WORKLOAD_PODS_READY, id).isEmpty());
+
+        gangPod(owner, "gang-job-b", true);
+        ConsumerRecord<String, String> report = awaitOne(TaskgovTopics.WORKLOAD_PODS_READY, id);
+        assertThat(EventCodec.read(report.value(), dev.taskgov.core.events.WorkloadPodsReady.class).workloadId()).isEqualTo(id);
+        assertThat(header(report, "ce_type")).isEqualTo(dev.taskgov.core.events.WorkloadPodsReady.TYPE);
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(job("gang-job").getMetadata().getAnnotations()).containsEntry(JobStates.PODS_READY, "true");
+            assertThat(reasons("gang-job")).contains("PodsReady");
+        });
+        // another pod event changes nothing: one report per admission
+        gangPod(owner, "gang-job-a", true);
+        await().during(Duration.ofSeconds(2)).atMost(WAIT).until(() ->
+                TopicRecords.withKey(TaskgovTopics.WORKLOAD_PODS_READY, id).size() == 1);
+    }
+
+    /** A running pod of the batch Job {@code owner}, Ready or not (created, or replaced with that status). */
+    private void gangPod(Job owner, String name, boolean ready) {
+        var ref = new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder().withApiVersion("batch/v1").withKind("Job")
+                .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid()).withController(true).build();
+        var pod = new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName(name).withNamespace(NS)
+                .addToLabels(TopologyUngater.JOB_NAME_LABEL, owner.getMetadata().getName()).withOwnerReferences(ref).endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer().endSpec()
+                .withNewStatus().withPhase("Running").addNewCondition().withType("Ready").withStatus(ready ? "True" : "False")
+                .endCondition().endStatus().build();
+        k8s.pods().inNamespace(NS).resource(pod).createOr(existing -> existing.update());
+    }
+
     private static PodSpec podSpec(GenericKubernetesResource job, String podSet) {
         return Serialization.unmarshal(Serialization.asJson(JobMaps.map(JobEditor.template(JobKind.PYTORCH_JOB, job, podSet)
                 .get("spec"))), PodSpec.class);

@@ -13,6 +13,7 @@ public final class TaskgovTopics {
 
     public static final String WORKLOAD_SUBMITTED = Names.WORKLOAD_SUBMITTED;
     public static final String WORKLOAD_FINISHED = Names.WORKLOAD_FINISHED;
+    public static final String WORKLOAD_PODS_READY = Names.WORKLOAD_PODS_READY;
     public static final String WORKLOAD_ADMITTED = Names.WORKLOAD_ADMITTED;
     public static final String WORKLOAD_PREEMPTED = Names.WORKLOAD_PREEMPTED;
     public static final String WORKLOAD_STATUS = Names.WORKLOAD_STATUS;

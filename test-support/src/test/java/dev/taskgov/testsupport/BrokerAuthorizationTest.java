@@ -75,6 +75,16 @@ class BrokerAuthorizationTest {
     }
 
     @Test
+    void aTeamWritesItsOwnReadinessTopicOnlyAndTheJobWatcherTheSharedOne() throws Exception {
+        String own = KafkaAccess.podsReadyTopic(Names.WORKLOAD_PODS_READY, TEAM_A);
+        assertThat(send(KafkaAccess.teamPrincipal(TEAM_A), own).topic()).isEqualTo("taskgov.workload.pods-ready.team-a");
+        assertRefused(KafkaAccess.teamPrincipal(TEAM_A), KafkaAccess.podsReadyTopic(Names.WORKLOAD_PODS_READY, TEAM_B));
+        assertRefused(KafkaAccess.teamPrincipal(TEAM_T1), KafkaAccess.podsReadyTopic(Names.WORKLOAD_PODS_READY, TEAM_T10));
+        assertRefused(KafkaAccess.teamPrincipal(TEAM_A), Names.WORKLOAD_PODS_READY);
+        assertThat(send(KafkaAccess.JOB_WATCHER, Names.WORKLOAD_PODS_READY).topic()).isEqualTo(Names.WORKLOAD_PODS_READY);
+    }
+
+    @Test
     void aTeamCannotWriteDecisionsNorTheSharedSubmissionTopic() {
         String team = KafkaAccess.teamPrincipal(TEAM_A);
         assertRefused(team, Names.WORKLOAD_ADMITTED);

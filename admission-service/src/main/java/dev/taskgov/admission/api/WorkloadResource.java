@@ -293,6 +293,49 @@ public class WorkloadResource {
     }
 
     /**
+     * Gang admission (docs/semantics.md, "Gang admission"): every pod of an admitted workload is ready, what the job
+     * watcher reports from pod status and a pipeline that runs the workload itself reports here. The same rights as a
+     * finish: the workload's own team (or an admin); to any other key the workload reads as absent (404). Published on
+     * the readiness topic by this service; the decider counts it for the workload's current admission only.
+     */
+    @POST
+    @Path("workloads/{id}/pods-ready")
+    @Operation(summary = "Report every pod of an admitted workload ready (gang admission: its readiness timeout no longer applies)")
+    public Response podsReady(@PathParam("id") String id, byte[] raw) throws Exception {
+        String target = "workload " + id;
+        String operation = "ReportPodsReady";
+        Principal principal = access.guard().authenticate("POST", uri, headers, raw, operation, target);
+        Optional<Violation> badId = WorkloadIds.check("id", id);
+        if (badId.isPresent()) return badRequest("the workload id breaks the id rule", List.of(badId.get()));
+        Optional<AdmissionReads> p = runtime.reads();
+        if (p.isEmpty()) return notReady();
+        Optional<WorkloadRecord> found = p.get().workload(id);
+        if (found.isEmpty() || !principal.mayRead(found.get().team())) {
+            if (found.isPresent()) {
+                access.guard().record(principal.name(), operation, target, AuditEvent.refused(
+                        dev.taskgov.service.support.auth.AuthFailure.ACCESS_DENIED, "another team's workload: answered as not found"), null);
+            }
+            return Response.status(404).entity(Problem.of("no workload with id '" + id + "'"
+                    + (principal.mayReadAll() ? "" : " of team(s) " + new java.util.TreeSet<>(principal.teams())))).build();
+        }
+        WorkloadRecord r = found.get();
+        if (!principal.maySubmitFor(r.team())) {
+            throw access.guard().deny(principal, operation, target, "only team '" + r.team() + "' (or an admin) reports team '"
+                    + r.team() + "''s workloads ready");
+        }
+        if (r.state() != dev.taskgov.core.model.WorkloadState.Admitted) {
+            Violation v = new Violation("id", "readiness counts only for an admitted workload; '" + id + "' is " + r.state()
+                    + (r.reason() == null ? "" : " (" + r.reason() + ")"));
+            access.guard().record(principal.name(), operation, target, "Failed: " + v, null);
+            return Response.status(409).entity(new Problem("the workload is not running", List.of(new FieldError(v.field(), v.rule()))))
+                    .build();
+        }
+        runtime.publishPodsReady(new dev.taskgov.core.events.WorkloadPodsReady(id, java.time.Instant.now(), r.cluster().orNull()));
+        access.guard().record(principal.name(), operation, target, AuditEvent.ALLOWED, null);
+        return Response.accepted(new Accepted(id, "readiness published; GET /workloads/" + id + " shows it")).build();
+    }
+
+    /**
      * A request body read by the one codec, as strictly as a Kafka record.
      *
      * @throws EventCodec.EventFormatException naming the field that does not parse (or an empty body)

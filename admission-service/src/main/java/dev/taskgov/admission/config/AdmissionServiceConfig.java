@@ -102,6 +102,12 @@ public interface AdmissionServiceConfig {
         @WithDefault(dev.taskgov.core.model.FinishedRetention.DEFAULT_MAX_ENDED)
         int finishedRetentionMax();
 
+        /**
+         * Gang admission (Kueue's {@code waitForPodsReady}, HyperPod's gang scheduling; docs/semantics.md, "Gang
+         * admission"): these settings for every cluster, each overridable per cluster under {@code clusters.<id>}.
+         */
+        WaitForPodsReadyConfig waitForPodsReady();
+
         /** How long reading the changelog and the quota/topology topics to their end may take on takeover. */
         @WithDefault("PT2M")
         java.time.Duration rebuildTimeout();
@@ -109,5 +115,48 @@ public interface AdmissionServiceConfig {
         /** Create missing topics at startup (one partition for the decider's input topics). */
         @WithDefault("true")
         boolean createTopics();
+    }
+
+    /**
+     * Gang admission's deployment setting: an admitted workload that does not report every pod ready within
+     * {@link #timeout()} is evicted (PodsReadyTimeout) and requeued after a backoff of base x 2^(n-1) seconds, capped
+     * at the max, at most {@link #backoffLimitCount()} times (absent: no limit); the eviction after that rejects it
+     * (RequeuingLimitExceeded).
+     */
+    interface WaitForPodsReadyConfig {
+        /** Off by default: a cluster's workloads then need not report readiness. */
+        @WithDefault("false")
+        boolean enabled();
+
+        @WithDefault("PT10M")
+        java.time.Duration timeout();
+
+        @WithDefault("60")
+        long backoffBaseSeconds();
+
+        @WithDefault("3600")
+        long backoffMaxSeconds();
+
+        /** How many requeues after a timeout a workload gets; absent: no limit. */
+        java.util.OptionalInt backoffLimitCount();
+
+        /**
+         * Per cluster, keyed by the cluster's id (the ARN's last part, {@code cluster/<id>}): each setting given
+         * replaces the one above for that cluster, e.g. {@code clusters.taskgovdemo1.enabled=true}.
+         */
+        java.util.Map<String, ClusterWaitForPodsReady> clusters();
+    }
+
+    /** One cluster's overrides of {@link WaitForPodsReadyConfig}; what is absent is taken from there. */
+    interface ClusterWaitForPodsReady {
+        java.util.Optional<Boolean> enabled();
+
+        java.util.Optional<java.time.Duration> timeout();
+
+        java.util.OptionalLong backoffBaseSeconds();
+
+        java.util.OptionalLong backoffMaxSeconds();
+
+        java.util.OptionalInt backoffLimitCount();
     }
 }

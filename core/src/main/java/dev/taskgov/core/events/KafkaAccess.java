@@ -76,6 +76,28 @@ public final class KafkaAccess {
                 ? topic.substring(submittedTopic.length() + 1) : null;
     }
 
+    /**
+     * The team's own readiness topic, {@code taskgov.workload.pods-ready.<team>}: only that team's principal writes it,
+     * and a report there counts only for that team's workloads (gang admission, as submissions).
+     */
+    public static String podsReadyTopic(String podsReadyTopic, String team) {
+        return podsReadyTopic + "." + requireTeamName(team);
+    }
+
+    /** The team of a readiness topic, or null when the topic is not a team's. */
+    public static String teamOfPodsReadyTopic(String podsReadyTopic, String topic) {
+        return podsReadyTopic != null && submissionTopics(podsReadyTopic).matcher(topic).matches()
+                ? topic.substring(podsReadyTopic.length() + 1) : null;
+    }
+
+    /**
+     * Every team's submission topic and every team's readiness topic (and nothing else), for a consumer that
+     * subscribes by pattern (a new team's topics join as they are created).
+     */
+    public static Pattern teamTopics(String submittedTopic, String podsReadyTopic) {
+        return Pattern.compile(submissionTopics(submittedTopic).pattern() + "|" + submissionTopics(podsReadyTopic).pattern());
+    }
+
     /** Throws, naming the rule, unless the team name can name a topic and a principal. */
     public static String requireTeamName(String team) {
         if (team == null || !TEAM_NAME.matcher(team).matches()) {
@@ -105,6 +127,7 @@ public final class KafkaAccess {
     public static List<Grant> serviceGrants(Function<TopicCatalog.Topic, String> names) {
         List<Grant> grants = new ArrayList<>();
         String submittedTeams = names.apply(TopicCatalog.WORKLOAD_SUBMITTED) + ".";
+        String podsReadyTeams = names.apply(TopicCatalog.WORKLOAD_PODS_READY) + ".";
 
         // quota-service: publishes quotas and the access keys it owns; reads the nodes; stores every service's
         // audit records (group quota-service-audit); dead-letters what it cannot read.
@@ -145,6 +168,12 @@ public final class KafkaAccess {
         write(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_SUBMITTED);
         prefixed(grants, ADMISSION_SERVICE, submittedTeams, Operation.READ);
         prefixed(grants, ADMISSION_SERVICE, submittedTeams, Operation.WRITE);
+        // gang admission's readiness reports: the shared topic (the job watcher's, and the ones its HTTP API accepted)
+        // and every team's own, read as submissions are (written to forward one to its cluster's partition)
+        read(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_PODS_READY);
+        write(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_PODS_READY);
+        prefixed(grants, ADMISSION_SERVICE, podsReadyTeams, Operation.READ);
+        prefixed(grants, ADMISSION_SERVICE, podsReadyTeams, Operation.WRITE);
         group(grants, ADMISSION_SERVICE, "taskgov-admission");
         transactional(grants, ADMISSION_SERVICE, "taskgov-admission-");
 
@@ -163,10 +192,11 @@ public final class KafkaAccess {
 
         // job-watcher: submits each job to the submission topic of its namespace's team (it trusts the namespace,
         // not the job's labels) and reports finished jobs; reads the decisions to resume or suspend jobs, and the dead
-        // letters to tell a job that its submission was refused (its workload id is another team's).
+        // letters to tell a job that its submission was refused (its workload id is another team's); reports a job
+        // whose pods are all ready (gang admission) on the shared readiness topic.
         prefixed(grants, JOB_WATCHER, submittedTeams, Operation.WRITE);
         write(grants, JOB_WATCHER, names, TopicCatalog.WORKLOAD_SUBMITTED, TopicCatalog.WORKLOAD_FINISHED,
-                TopicCatalog.DEADLETTER);
+                TopicCatalog.WORKLOAD_PODS_READY, TopicCatalog.DEADLETTER);
         read(grants, JOB_WATCHER, names, TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_PREEMPTED,
                 TopicCatalog.WORKLOAD_STATUS, TopicCatalog.DEADLETTER);
         group(grants, JOB_WATCHER, "taskgov-job-watcher");
@@ -174,15 +204,24 @@ public final class KafkaAccess {
     }
 
     /**
-     * A team's grants: write (and describe) its own submission topic, by its literal name. Not by prefix: the
-     * prefix {@code taskgov.workload.submitted.team-1} would also cover team-10's topic.
+     * A team's grants: write (and describe) its own submission topic and its own readiness topic, by their literal
+     * names. Not by prefix: the prefix {@code taskgov.workload.submitted.team-1} would also cover team-10's topic.
      */
     public static List<Grant> teamGrants(String team, Function<TopicCatalog.Topic, String> names) {
         String topic = submissionTopic(names.apply(TopicCatalog.WORKLOAD_SUBMITTED), team);
+        String readiness = podsReadyTopic(names.apply(TopicCatalog.WORKLOAD_PODS_READY), team);
         String principal = teamPrincipal(team);
         return List.of(
                 new Grant(principal, ResourceType.TOPIC, PatternType.LITERAL, topic, Operation.WRITE),
-                new Grant(principal, ResourceType.TOPIC, PatternType.LITERAL, topic, Operation.DESCRIBE));
+                new Grant(principal, ResourceType.TOPIC, PatternType.LITERAL, topic, Operation.DESCRIBE),
+                new Grant(principal, ResourceType.TOPIC, PatternType.LITERAL, readiness, Operation.WRITE),
+                new Grant(principal, ResourceType.TOPIC, PatternType.LITERAL, readiness, Operation.DESCRIBE));
+    }
+
+    /** A team's own topics, to create with the team: its submission topic and its readiness topic. */
+    public static List<String> teamTopics(String team, Function<TopicCatalog.Topic, String> names) {
+        return List.of(submissionTopic(names.apply(TopicCatalog.WORKLOAD_SUBMITTED), team),
+                podsReadyTopic(names.apply(TopicCatalog.WORKLOAD_PODS_READY), team));
     }
 
     private static void write(List<Grant> grants, String principal, Function<TopicCatalog.Topic, String> names,

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Every Kafka topic taskgov uses, in one place: the nine of docs/architecture.md ("The wire contract"), the access keys and the audit trail and the two deciders' own
+ * Every Kafka topic taskgov uses, in one place: the ten of docs/architecture.md ("The wire contract"), the access keys and the audit trail and the two deciders' own
  * changelogs, each with its default name, the property that renames it, whether it is compacted (latest value
  * per key) and how many partitions a service gives it when it creates it. The services' typed configuration
  * ({@code TopicsConfig}, the changelog settings), their topic creation, the local runtime, test-support and the
@@ -17,6 +17,7 @@ public final class TopicCatalog {
     public static final class Names {
         public static final String WORKLOAD_SUBMITTED = "taskgov.workload.submitted";
         public static final String WORKLOAD_FINISHED = "taskgov.workload.finished";
+        public static final String WORKLOAD_PODS_READY = "taskgov.workload.pods-ready";
         public static final String WORKLOAD_ADMITTED = "taskgov.workload.admitted";
         public static final String WORKLOAD_PREEMPTED = "taskgov.workload.preempted";
         public static final String WORKLOAD_STATUS = "taskgov.workload.status";
@@ -60,6 +61,8 @@ public final class TopicCatalog {
 
     public static final Topic WORKLOAD_SUBMITTED = workloadTopic(Names.WORKLOAD_SUBMITTED, "workload-submitted", false);
     public static final Topic WORKLOAD_FINISHED = workloadTopic(Names.WORKLOAD_FINISHED, "workload-finished", false);
+    /** Gang admission: every pod of an admitted workload is ready (docs/semantics.md, "Gang admission"). */
+    public static final Topic WORKLOAD_PODS_READY = workloadTopic(Names.WORKLOAD_PODS_READY, "workload-pods-ready", false);
     public static final Topic WORKLOAD_ADMITTED = workloadTopic(Names.WORKLOAD_ADMITTED, "workload-admitted", false);
     public static final Topic WORKLOAD_PREEMPTED = workloadTopic(Names.WORKLOAD_PREEMPTED, "workload-preempted", false);
     public static final Topic WORKLOAD_STATUS = workloadTopic(Names.WORKLOAD_STATUS, "workload-status", true);
@@ -77,11 +80,11 @@ public final class TopicCatalog {
             new Topic(Names.PREEMPTION_CHANGELOG, "taskgov.preemption.changelog-topic", true, WORKLOAD_PARTITIONS);
 
     /** the public topics (docs/architecture.md, "The wire contract"), the public contract between the services and their users. */
-    public static final List<Topic> SHARED = List.of(WORKLOAD_SUBMITTED, WORKLOAD_FINISHED, WORKLOAD_ADMITTED,
+    public static final List<Topic> SHARED = List.of(WORKLOAD_SUBMITTED, WORKLOAD_FINISHED, WORKLOAD_PODS_READY, WORKLOAD_ADMITTED,
             WORKLOAD_PREEMPTED, WORKLOAD_STATUS, PREEMPTION_REQUESTED, QUOTA, TOPOLOGY, DEADLETTER, CREDENTIALS, AUDIT);
 
     /** Every topic: the shared ones, then the deciders' changelogs. */
-    public static final List<Topic> ALL = List.of(WORKLOAD_SUBMITTED, WORKLOAD_FINISHED, WORKLOAD_ADMITTED,
+    public static final List<Topic> ALL = List.of(WORKLOAD_SUBMITTED, WORKLOAD_FINISHED, WORKLOAD_PODS_READY, WORKLOAD_ADMITTED,
             WORKLOAD_PREEMPTED, WORKLOAD_STATUS, PREEMPTION_REQUESTED, QUOTA, TOPOLOGY, DEADLETTER, CREDENTIALS, AUDIT,
             ADMISSION_CHANGELOG,
             PREEMPTION_CHANGELOG);

@@ -526,6 +526,46 @@ public final class Scheduler {
     }
 
     /**
+     * Gang admission's state of a workload (docs/semantics.md, "Gang admission"), what a decider records so that one
+     * taking over can put it back ({@link #restoreReadiness}).
+     *
+     * @param podsReady    every pod of its current admission was reported ready
+     * @param requeues     how many times it was requeued after its pods missed the readiness timeout
+     * @param backoffUntil the end of the backoff it waits out (Pending, reason Backoff), else null
+     */
+    public record Readiness(boolean podsReady, int requeues, Instant backoffUntil) {
+        /** Nothing to remember: never reported ready, never requeued. */
+        public static final Readiness NONE = new Readiness(false, 0, null);
+    }
+
+    /** A workload's gang admission state ({@link Readiness}), if the id is known. */
+    public Optional<Readiness> readiness(String workloadId) {
+        WorkloadEntry e = workloads.get(workloadId);
+        if (e == null) return Optional.empty();
+        return Optional.of(new Readiness(e.state() == WorkloadState.Admitted && e.podsReadyReported(), e.readinessRequeues(),
+                e.isPending() ? e.backoffUntil() : null));
+    }
+
+    /**
+     * Puts back a restored workload's gang admission state ({@link #restoreAdmitted}, or a pending one {@link #submit}ted
+     * again; a decider taking over): the requeues it used, an admitted one's readiness, and a pending one's backoff,
+     * which takes it out of its queue until it ends (at once if that time has passed, by the next cycle). With gang
+     * admission off there is no backoff to wait out. An unknown id changes nothing.
+     */
+    public void restoreReadiness(String workloadId, Readiness readiness) {
+        WorkloadEntry e = workloads.get(workloadId);
+        if (e == null || readiness == null) return;
+        inputSinceCycle = true;
+        e.restoreReadinessRequeues(readiness.requeues());
+        if (readiness.podsReady() && e.state() == WorkloadState.Admitted) e.podsReady();
+        if (readiness.backoffUntil() != null && e.isPending() && waitForPodsReady != null) {
+            if (e.inQueue) teams.get(e.team()).remove(e);
+            e.restoreBackoff(readiness.backoffUntil());
+            timers.add(new Timer(readiness.backoffUntil(), ++timerSeq, e, true, 0));
+        }
+    }
+
+    /**
      * Evicts a running workload (delegated mode: the preemption service decided it): it frees its
      * resources and returns to its queue, pending with reason Preempted, keeping its submission time.
      */

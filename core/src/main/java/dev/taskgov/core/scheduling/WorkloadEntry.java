@@ -253,6 +253,24 @@ final class WorkloadEntry {
         backoffUntil = until;
     }
 
+    /** Put back with the readiness requeues it had used (a decider taking over). */
+    void restoreReadinessRequeues(int requeues) {
+        readinessRequeues = Math.max(0, requeues);
+    }
+
+    /**
+     * Pending -> Pending (Backoff), put back by a decider taking over: it waits out the backoff it was given (its
+     * requeue counted already), out of its queue, and is then queued again as a workload evicted.
+     */
+    void restoreBackoff(Instant until) {
+        String how = "evicted (PodsReadyTimeout): not every pod was ready in time";
+        requeuedReason = PendingReason.Preempted;
+        requeuedMessage = how;
+        pendingReason = PendingReason.Backoff;
+        message = how + "; backing off until " + until;
+        backoffUntil = until;
+    }
+
     /** Pending (Backoff) -> Pending: the backoff is over; it waits in its queue again, saying how it was evicted. */
     void backoffEnded() {
         backoffUntil = null;

@@ -12,11 +12,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TopicCatalogTest {
 
     @Test
-    void theSharedTopicsAreDesignsNinePlusCredentialsAndAuditWithTheirCompaction() {
+    void theSharedTopicsAreTheWireContractsTenPlusCredentialsAndAuditWithTheirCompaction() {
         Map<String, Boolean> compactedByName = TopicCatalog.SHARED.stream()
                 .collect(Collectors.toMap(TopicCatalog.Topic::defaultName, TopicCatalog.Topic::compacted));
         assertThat(compactedByName).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
                 Map.entry("taskgov.workload.submitted", false), Map.entry("taskgov.workload.finished", false),
+                Map.entry("taskgov.workload.pods-ready", false),
                 Map.entry("taskgov.workload.admitted", false), Map.entry("taskgov.workload.preempted", false),
                 Map.entry("taskgov.workload.status", true), Map.entry("taskgov.preemption.requested", false),
                 Map.entry("taskgov.quota", true), Map.entry("taskgov.topology", true),
@@ -34,7 +35,7 @@ class TopicCatalogTest {
         // Workload topics and changelogs are split by cluster; quota, topology and dead letters are not.
         assertThat(TopicCatalog.ALL).filteredOn(t -> t.defaultName().startsWith("taskgov.workload.")
                         || t.defaultName().startsWith("taskgov.preemption.") || t.defaultName().startsWith("taskgov.admission."))
-                .hasSize(8).allMatch(t -> t.partitions() == TopicCatalog.WORKLOAD_PARTITIONS);
+                .hasSize(9).allMatch(t -> t.partitions() == TopicCatalog.WORKLOAD_PARTITIONS);
         assertThat(List.of(TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY, TopicCatalog.DEADLETTER)).allMatch(t -> t.partitions() == 1);
     }
 

@@ -8,6 +8,7 @@ import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.sim.Scenario;
+import dev.taskgov.core.sim.ScenarioFiles;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
 import dev.taskgov.core.sim.VirtualClock;
@@ -36,7 +37,8 @@ class GangAdmissionTest {
     @ParameterizedTest
     @EnumSource(Scheduler.Mode.class)
     void theTimeoutScenarioHoldsInBothModes(Scheduler.Mode mode) {
-        Path file = Path.of("src/test/resources/gang/gang-timeout-requeue.json");
+        Path file = ScenarioFiles.all(Path.of("")).stream().filter(f -> f.getFileName().toString().equals("gang-timeout-requeue.json"))
+                .findFirst().orElseThrow();
         ScenarioResult r = Simulator.run(Scenario.read(file), file.toString(), mode);
         assertThat(r.ok()).as(r.toJson()).isTrue();
     }
@@ -131,5 +133,56 @@ class GangAdmissionTest {
         s.cycle();
         assertThat(s.workload("w2").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
         assertThat(s.nextDeadline()).isEmpty();
+    }
+
+    /** What a decider taking over puts back: the same deadlines, backoffs and requeue counts as the scheduler it replaces. */
+    @Test
+    void aRestoredSchedulerKeepsTheBackoffTheRequeuesAndTheReadinessOfTheOne() {
+        VirtualClock clock = new VirtualClock(T0);
+        WaitForPodsReady setting = new WaitForPodsReady(Duration.ofMinutes(5), Duration.ofSeconds(60), Duration.ofSeconds(600), 1);
+        Scheduler original = scheduler(clock, setting);
+        original.submit(job("w"));
+        original.cycle();
+        at(original, clock, T0.plus(Duration.ofMinutes(5)));
+        Scheduler.Readiness backingOff = original.readiness("w").orElseThrow();
+        assertThat(backingOff).isEqualTo(new Scheduler.Readiness(false, 1, T0.plus(Duration.ofMinutes(6))));
+
+        // taken over while it backs off: out of its queue until the same end, then admitted again
+        Scheduler restored = scheduler(clock, setting);
+        restored.submit(job("w"));
+        restored.restoreReadiness("w", backingOff);
+        assertThat(restored.cycle()).noneMatch(d -> d instanceof Decision.Admit);
+        assertThat(restored.workload("w").orElseThrow().reason()).isEqualTo("Backoff");
+        assertThat(restored.nextDeadline()).isEqualTo(original.nextDeadline());
+        at(restored, clock, T0.plus(Duration.ofMinutes(6)));
+        assertThat(restored.workload("w").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
+
+        // its one requeue is used: the next timeout ends it, as it would have in the original
+        Instant admittedAgain = clock.instant();
+        at(restored, clock, admittedAgain.plus(Duration.ofMinutes(5)));
+        assertThat(restored.workload("w").orElseThrow().state()).isEqualTo(WorkloadState.Rejected);
+        assertThat(restored.workload("w").orElseThrow().reason()).isEqualTo("RequeuingLimitExceeded");
+    }
+
+    @Test
+    void aRestoredAdmissionReportedReadyHasNoDeadlineAndOneNotReportedKeepsItsOwn() {
+        VirtualClock clock = new VirtualClock(T0);
+        Scheduler s = scheduler(clock, WaitForPodsReady.withTimeout(Duration.ofMinutes(5)));
+        Workload ready = job("ready");
+        Workload notReady = new Workload("not-ready", "a", "training", 50, T0, List.of(new PodSetRequest("worker", 1, Cluster.G5,
+                Resources.accelerators(1), null)));
+        s.restoreAdmitted(ready, onN1(2), Map.of(), T0);
+        s.restoreReadiness("ready", new Scheduler.Readiness(true, 0, null));
+        s.restoreAdmitted(notReady, onN1(1), Map.of(), T0.plusSeconds(30));
+        assertThat(s.readiness("ready")).contains(new Scheduler.Readiness(true, 0, null));
+        assertThat(s.nextDeadline()).contains(T0.plusSeconds(30).plus(Duration.ofMinutes(5)));
+        List<Decision> d = at(s, clock, T0.plus(Duration.ofMinutes(6)));
+        assertThat(d).anyMatch(x -> x instanceof Decision.Evict e && e.workloadId().equals("not-ready"));
+        assertThat(s.workload("ready").orElseThrow().state()).isEqualTo(WorkloadState.Admitted);
+    }
+
+    private static dev.taskgov.core.topology.Placement onN1(int pods) {
+        return new dev.taskgov.core.topology.Placement(List.of(new dev.taskgov.core.topology.PodSetPlacement("worker", Cluster.G5, null,
+                new java.util.TreeMap<>(Map.of("n1", pods)))));
     }
 }

@@ -8,7 +8,6 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import dev.taskgov.core.events.KafkaAccess;
-import dev.taskgov.core.events.TopicCatalog;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
@@ -67,8 +66,7 @@ public final class KafkaProvisioning {
         Properties credentials = SecureBroker.credentials(dir, principals);
         try (Admin admin = admin(dir, bootstrap)) {
             List<String> topics = CreateTopics.catalog();
-            String submitted = CreateTopics.name(TopicCatalog.WORKLOAD_SUBMITTED);
-            teams.forEach(team -> topics.add(KafkaAccess.submissionTopic(submitted, team)));
+            teams.forEach(team -> topics.addAll(KafkaAccess.teamTopics(team, CreateTopics::name)));
             CreateTopics.create(admin, partitions, topics);
 
             List<UserScramCredentialAlteration> users = new ArrayList<>();

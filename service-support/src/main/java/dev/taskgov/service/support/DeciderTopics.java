@@ -12,15 +12,17 @@ import java.util.function.UnaryOperator;
  *
  * @param changelog the decider's own compacted topic ({@link TopicCatalog#ADMISSION_CHANGELOG} or
  *                  {@link TopicCatalog#PREEMPTION_CHANGELOG}, renamed by its own property)
+ * @param podsReady gang admission's readiness reports (each team's own topic is this name plus {@code .<team>})
  */
 public record DeciderTopics(String submitted, String finished, String preempted, String quota, String topology,
                             String admitted, String status, String preemptionRequested, String deadLetter,
-                            String changelog) {
+                            String changelog, String podsReady) {
 
     /** The names as configured: the shared ones under {@code taskgov.topics.*}, and the decider's changelog. */
     public static DeciderTopics of(TopicsConfig t, String changelog) {
         return new DeciderTopics(t.workloadSubmitted(), t.workloadFinished(), t.workloadPreempted(), t.quota(),
-                t.topology(), t.workloadAdmitted(), t.workloadStatus(), t.preemptionRequested(), t.deadletter(), changelog);
+                t.topology(), t.workloadAdmitted(), t.workloadStatus(), t.preemptionRequested(), t.deadletter(), changelog,
+                t.workloadPodsReady());
     }
 
     /** The catalog's default names, with the default name of this decider's changelog. */
@@ -28,7 +30,8 @@ public record DeciderTopics(String submitted, String finished, String preempted,
         return new DeciderTopics(TopicCatalog.Names.WORKLOAD_SUBMITTED, TopicCatalog.Names.WORKLOAD_FINISHED,
                 TopicCatalog.Names.WORKLOAD_PREEMPTED, TopicCatalog.Names.QUOTA, TopicCatalog.Names.TOPOLOGY,
                 TopicCatalog.Names.WORKLOAD_ADMITTED, TopicCatalog.Names.WORKLOAD_STATUS,
-                TopicCatalog.Names.PREEMPTION_REQUESTED, TopicCatalog.Names.DEADLETTER, changelog.defaultName());
+                TopicCatalog.Names.PREEMPTION_REQUESTED, TopicCatalog.Names.DEADLETTER, changelog.defaultName(),
+                TopicCatalog.Names.WORKLOAD_PODS_READY);
     }
 
     /** The same names behind a prefix ({@code <prefix>.<name>}): one isolated cluster per test. */
@@ -36,7 +39,7 @@ public record DeciderTopics(String submitted, String finished, String preempted,
         UnaryOperator<String> p = name -> prefix + "." + name;
         return new DeciderTopics(p.apply(submitted), p.apply(finished), p.apply(preempted), p.apply(quota),
                 p.apply(topology), p.apply(admitted), p.apply(status), p.apply(preemptionRequested), p.apply(deadLetter),
-                p.apply(changelog));
+                p.apply(changelog), p.apply(podsReady));
     }
 
     /**
@@ -56,6 +59,7 @@ public record DeciderTopics(String submitted, String finished, String preempted,
                 Topics.Spec.of(TopicCatalog.WORKLOAD_STATUS, status),
                 Topics.Spec.of(TopicCatalog.PREEMPTION_REQUESTED, preemptionRequested),
                 Topics.Spec.of(TopicCatalog.DEADLETTER, deadLetter),
-                Topics.Spec.of(changelogTopic, changelog));
+                Topics.Spec.of(changelogTopic, changelog),
+                Topics.Spec.of(TopicCatalog.WORKLOAD_PODS_READY, podsReady));
     }
 }

@@ -17,6 +17,10 @@ public interface TopicsConfig {
     @WithDefault(Names.WORKLOAD_FINISHED)
     String workloadFinished();
 
+    /** Gang admission: every pod of an admitted workload is ready (WorkloadPodsReady); a team's own is this plus {@code .<team>}. */
+    @WithDefault(Names.WORKLOAD_PODS_READY)
+    String workloadPodsReady();
+
     /** Admission decisions (WorkloadAdmitted). */
     @WithDefault(Names.WORKLOAD_ADMITTED)
     String workloadAdmitted();

@@ -29,7 +29,7 @@ class DeciderTopicsTest {
         assertThat(t).isEqualTo(new DeciderTopics("it-7.taskgov.workload.submitted", "it-7.taskgov.workload.finished",
                 "it-7.taskgov.workload.preempted", "it-7.taskgov.quota", "it-7.taskgov.topology",
                 "it-7.taskgov.workload.admitted", "it-7.taskgov.workload.status", "it-7.taskgov.preemption.requested",
-                "it-7.taskgov.deadletter", "it-7.taskgov.preemption.changelog"));
+                "it-7.taskgov.deadletter", "it-7.taskgov.preemption.changelog", "it-7.taskgov.workload.pods-ready"));
         assertThat(t.specs(TopicCatalog.PREEMPTION_CHANGELOG)).contains(
                 new Topics.Spec("it-7.taskgov.workload.status", TopicCatalog.WORKLOAD_PARTITIONS, true),
                 new Topics.Spec("it-7.taskgov.quota", 1, true),
