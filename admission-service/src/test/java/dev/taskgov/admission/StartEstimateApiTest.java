@@ -98,7 +98,7 @@ class StartEstimateApiTest {
                 .body("startEstimate.known", equalTo(false))
                 .body("startEstimate.expectedStartAt", nullValue())
                 .body("startEstimate.message", equalTo("unknown: it is not admitted before the work with a known end is "
-                        + "done; 1 workload runs with no known end (no declared or learned run time)"));
+                        + "done; 1 workload runs on its instance types with no known end (no declared or learned run time)"));
         // a running workload has no estimate
         given().get("/workloads/est-1").then().statusCode(200).body("startEstimate", nullValue());
         // the queue shows the same estimates, one forecast for all

@@ -288,6 +288,12 @@ public final class StartForecast {
             withoutEnd.remove(id);
         }
 
+        private static Set<String> instanceTypes(Workload w) {
+            Set<String> types = new TreeSet<>();
+            if (w != null) w.podSets().forEach(p -> types.add(p.instanceType()));
+            return types;
+        }
+
         private String whyUnknown(String id, boolean anyKnownEnd, boolean horizonReached) {
             WorkloadView v = sim.workload(id).orElse(null);
             String reason = v == null ? null : v.reason();
@@ -301,9 +307,13 @@ public final class StartForecast {
                 return "no running workload has a known end (none declares taskgov.dev/expected-runtime, and no finished "
                         + "workload gives a run time to learn from)";
             }
-            return "it is not admitted before the work with a known end is done; " + withoutEnd.size()
-                    + (withoutEnd.size() == 1 ? " workload runs" : " workloads run") + " with no known end (no declared "
-                    + "or learned run time)";
+            // Only those on its instance types can free what it waits for; others running without an end do not matter.
+            Set<String> types = instanceTypes(pending.get(id));
+            long blocking = withoutEnd.stream().map(byId::get)
+                    .filter(w -> w != null && instanceTypes(w).stream().anyMatch(types::contains)).count();
+            return "it is not admitted before the work with a known end is done; " + blocking
+                    + (blocking == 1 ? " workload runs" : " workloads run") + " on its instance types with no known end "
+                    + "(no declared or learned run time)";
         }
     }
 }

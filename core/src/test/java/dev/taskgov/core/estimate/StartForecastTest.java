@@ -120,7 +120,7 @@ class StartForecastTest {
                                         .submit("a-1", "a", 4).submit("a-2", "a", 4).submit("a-3", "a", 4))
                                 .declares("a-1", "PT1H"),
                         Expect.at("10:01:00").starts("a-2", "11:00:01", 0, 1, 0).unknown("a-3", "it is not admitted before the "
-                                + "work with a known end is done; 1 workload runs with no known end (no declared or learned run time)")),
+                                + "work with a known end is done; 1 workload runs on its instance types with no known end (no declared or learned run time)")),
                 new Case("with no declared and nothing learned nothing has a known end",
                         Forecast.of(Cluster.gpus(4).team("a", 4, dontLend()).submit("a-1", "a", 4).submit("a-2", "a", 4)),
                         Expect.at("10:01:00").unknown("a-2", NO_KNOWN_END)),
