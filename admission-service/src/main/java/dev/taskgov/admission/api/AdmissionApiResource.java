@@ -1,26 +1,18 @@
 package dev.taskgov.admission.api;
 
 import dev.taskgov.admission.AdmissionRuntime;
+import dev.taskgov.service.support.auth.SignedRequestResource;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.UriInfo;
 
 /**
- * What every admission-service API resource reads: the admission state, the access rules, and the request's URI and
- * headers that a signed request is verified against ({@link ApiAccess#guard()}).
+ * What every admission-service API resource reads: the admission state and the access rules that a signed request
+ * is verified against ({@link ApiAccess#guard()}).
  */
-abstract class AdmissionApiResource {
+abstract class AdmissionApiResource extends SignedRequestResource {
 
     @Inject
     AdmissionRuntime runtime;
 
     @Inject
     ApiAccess access;
-
-    @Context
-    UriInfo uri;
-
-    @Context
-    HttpHeaders headers;
 }
