@@ -5,15 +5,13 @@ import picocli.CommandLine.Parameters;
 
 /** {@code taskgov quota delete ID}: SageMaker DeleteComputeQuota. */
 @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a compute quota (DeleteComputeQuota).")
-public class QuotaDeleteCommand extends ServiceCommand {
+public class QuotaDeleteCommand extends SageMakerDeleteCommand {
 
     @Parameters(paramLabel = "ID", description = "ComputeQuotaId.")
     String id;
 
     @Override
     protected int run() {
-        SageMakerClients.call(endpoints, c -> c.deleteComputeQuota(b -> b.computeQuotaId(id)));
-        out().println("computequota/" + id + " deleted");
-        return 0;
+        return delete("computequota", id, c -> c.deleteComputeQuota(b -> b.computeQuotaId(id)));
     }
 }

@@ -5,15 +5,13 @@ import picocli.CommandLine.Parameters;
 
 /** {@code taskgov scheduler-config delete ID}: DeleteClusterSchedulerConfig. */
 @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a cluster scheduler config.")
-public class SchedulerConfigDeleteCommand extends ServiceCommand {
+public class SchedulerConfigDeleteCommand extends SageMakerDeleteCommand {
 
     @Parameters(paramLabel = "ID", description = "ClusterSchedulerConfigId.")
     String id;
 
     @Override
     protected int run() {
-        SageMakerClients.call(endpoints, c -> c.deleteClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id)));
-        out().println("clusterschedulerconfig/" + id + " deleted");
-        return 0;
+        return delete("clusterschedulerconfig", id, c -> c.deleteClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id)));
     }
 }

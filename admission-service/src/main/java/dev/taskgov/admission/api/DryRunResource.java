@@ -34,19 +34,7 @@ import java.util.Optional;
  */
 @Path("/workloads:dry-run")
 @Produces(MediaType.APPLICATION_JSON)
-public class DryRunResource {
-
-    @Inject
-    AdmissionRuntime runtime;
-
-    @Inject
-    ApiAccess access;
-
-    @Context
-    UriInfo uri;
-
-    @Context
-    HttpHeaders headers;
+public class DryRunResource extends AdmissionApiResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)

@@ -43,23 +43,11 @@ import java.util.regex.Pattern;
  */
 @Path("/apis/visibility.kueue.x-k8s.io/v1beta1")
 @Produces(MediaType.APPLICATION_JSON)
-public class KueueVisibilityResource {
+public class KueueVisibilityResource extends AdmissionApiResource {
 
     static final String API_VERSION = "visibility.kueue.x-k8s.io/v1beta1";
     private static final Pattern CLUSTER_QUEUE = Pattern.compile("hyperpod-ns-(.+)-clusterqueue");
     private static final Pattern NAMESPACE = Pattern.compile("hyperpod-ns-(.+)");
-
-    @Inject
-    AdmissionRuntime runtime;
-
-    @Inject
-    ApiAccess access;
-
-    @Context
-    UriInfo uri;
-
-    @Context
-    HttpHeaders headers;
 
     @GET
     @Path("clusterqueues/{clusterQueue}/pendingworkloads")

@@ -61,22 +61,10 @@ import java.util.Optional;
  */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
-public class WorkloadResource {
+public class WorkloadResource extends AdmissionApiResource {
 
     private static final String NOT_READY = "this admission-service instance has not read admission's state yet "
             + "(starting, or its broker is unreachable); retry shortly or on another instance";
-
-    @Inject
-    AdmissionRuntime runtime;
-
-    @Inject
-    ApiAccess access;
-
-    @Context
-    UriInfo uri;
-
-    @Context
-    HttpHeaders headers;
 
     @GET
     @Path("workloads/{id}")

@@ -38,15 +38,7 @@ public final class ComputeQuotaTranslator {
 
     /** Translates a record value (UTF-8 JSON). */
     public static Translation<ComputeQuotaRequest> translate(byte[] json) {
-        JsonNode body;
-        try {
-            body = EventCodec.tree(json);
-        } catch (EventCodec.EventFormatException e) {
-            return unreadable(e);
-        }
-        List<Violation> v = new ArrayList<>();
-        ComputeQuotaRequest request = read(body, null, v);
-        return v.isEmpty() ? Translation.translated(request) : Translation.invalid(SUBJECT, v);
+        return translate(json, null, Translation::translated);
     }
 
     /**
@@ -55,6 +47,18 @@ public final class ComputeQuotaTranslator {
      * request with all of them, and a file that is checked against its own cluster.
      */
     public static Translation<TeamQuota> translate(byte[] json, Map<String, InstanceType> instanceTypes) {
+        return translate(json, instanceTypes, request -> {
+            try {
+                return Translation.translated(ComputeQuotas.fromRequest(request, instanceTypes));
+            } catch (ValidationException e) {
+                return Translation.invalid(SUBJECT, e.violations());
+            }
+        });
+    }
+
+    /** The body read ({@link #read}); {@code then} applied to the request when no rule is broken. */
+    private static <T> Translation<T> translate(byte[] json, Map<String, InstanceType> instanceTypes,
+                                                java.util.function.Function<ComputeQuotaRequest, Translation<T>> then) {
         JsonNode body;
         try {
             body = EventCodec.tree(json);
@@ -63,12 +67,7 @@ public final class ComputeQuotaTranslator {
         }
         List<Violation> v = new ArrayList<>();
         ComputeQuotaRequest request = read(body, instanceTypes, v);
-        if (!v.isEmpty()) return Translation.invalid(SUBJECT, v);
-        try {
-            return Translation.translated(ComputeQuotas.fromRequest(request, instanceTypes));
-        } catch (ValidationException e) {
-            return Translation.invalid(SUBJECT, e.violations());
-        }
+        return v.isEmpty() ? then.apply(request) : Translation.invalid(SUBJECT, v);
     }
 
     private static <T> Translation<T> unreadable(EventCodec.EventFormatException e) {

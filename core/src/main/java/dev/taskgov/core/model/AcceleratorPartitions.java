@@ -46,18 +46,12 @@ public final class AcceleratorPartitions {
 
     private static Map<String, Offer> table() {
         Map<String, Offer> m = new TreeMap<>();
-        Offer a100x40 = new Offer("NVIDIA A100 40GB", 8,
-                List.of("mig-1g.5gb", "mig-1g.10gb", "mig-2g.10gb", "mig-3g.20gb", "mig-4g.20gb", "mig-7g.40gb"));
-        Offer a100x80 = new Offer("NVIDIA A100 80GB", 8,
-                List.of("mig-1g.10gb", "mig-1g.20gb", "mig-2g.20gb", "mig-3g.40gb", "mig-4g.40gb", "mig-7g.80gb"));
-        Offer h100 = new Offer("NVIDIA H100 80GB", 8,
-                List.of("mig-1g.10gb", "mig-1g.20gb", "mig-2g.20gb", "mig-3g.40gb", "mig-4g.40gb", "mig-7g.80gb"));
-        Offer h200 = new Offer("NVIDIA H200 141GB", 8,
-                List.of("mig-1g.18gb", "mig-1g.35gb", "mig-2g.35gb", "mig-3g.71gb", "mig-4g.71gb", "mig-7g.141gb"));
-        Offer b200 = new Offer("NVIDIA B200 180GB", 8,
-                List.of("mig-1g.23gb", "mig-1g.45gb", "mig-2g.45gb", "mig-3g.90gb", "mig-4g.90gb", "mig-7g.180gb"));
-        Offer gb200 = new Offer("NVIDIA GB200 186GB", 4,
-                List.of("mig-1g.23gb", "mig-1g.47gb", "mig-2g.47gb", "mig-3g.93gb", "mig-4g.93gb", "mig-7g.186gb"));
+        Offer a100x40 = mig("NVIDIA A100 40GB", 8, 5, 10, 20, 40);
+        Offer a100x80 = mig("NVIDIA A100 80GB", 8, 10, 20, 40, 80);
+        Offer h100 = mig("NVIDIA H100 80GB", 8, 10, 20, 40, 80);
+        Offer h200 = mig("NVIDIA H200 141GB", 8, 18, 35, 71, 141);
+        Offer b200 = mig("NVIDIA B200 180GB", 8, 23, 45, 90, 180);
+        Offer gb200 = mig("NVIDIA GB200 186GB", 4, 23, 47, 93, 186);
         m.put("ml.p4d.24xlarge", a100x40);
         m.put("ml.p4de.24xlarge", a100x80);
         m.put("ml.p5.48xlarge", h100);
@@ -66,6 +60,15 @@ public final class AcceleratorPartitions {
         m.put("ml.p6-b200.48xlarge", b200);
         m.put("ml.p6e-gb200.36xlarge", gb200);
         return Map.copyOf(m);
+    }
+
+    /**
+     * A GPU's MIG ladder, the same on every MIG GPU: one slice with the smallest memory share or a quarter of the
+     * memory, two slices with a quarter, three or four with half, all seven with all of it (GB each).
+     */
+    private static Offer mig(String gpu, int gpus, int smallest, int quarter, int half, int whole) {
+        return new Offer(gpu, gpus, List.of("mig-1g." + smallest + "gb", "mig-1g." + quarter + "gb", "mig-2g." + quarter + "gb",
+                "mig-3g." + half + "gb", "mig-4g." + half + "gb", "mig-7g." + whole + "gb"));
     }
 
     /** The instance types that offer partitions, by name, with what they offer. */

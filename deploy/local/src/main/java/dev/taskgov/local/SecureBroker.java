@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.service.support.db.DatabaseRoles;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -179,14 +180,6 @@ public final class SecureBroker {
 
     /** Writes a file that only its owner may read (it holds passwords), replacing it atomically. */
     static void writePrivately(Path file, String content) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        try {
-            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException notPosix) {
-            Files.createFile(tmp);
-        }
-        Files.writeString(tmp, content, StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        DatabaseRoles.writePrivately(file, content);
     }
 }

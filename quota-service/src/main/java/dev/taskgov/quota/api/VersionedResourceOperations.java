@@ -67,6 +67,16 @@ public abstract class VersionedResourceOperations<E extends VersionedResourceEnt
         return versioned.find(kind, rows, id);
     }
 
+    /**
+     * A Delete's work: the request names the resource's id ({@code idMember}) and nothing else; the row and its
+     * versions are deleted under its cluster's lock, and the deleted row is answered (for its tombstone).
+     */
+    protected E deleteNamed(JsonNode request, String idMember, Class<? extends VersionDocumentEntity> versions) {
+        RequestFields.onlyKnown(request, "", java.util.Set.of(idMember));
+        String id = RequestFields.requiredString(request, idMember, RequestFields.RESOURCE_ID, 12);
+        return versioned.delete(kind, id, this::find, versions);
+    }
+
     /** This kind's ARN of {@code id}. */
     protected String arn(String id) {
         return versioned.arn(kind, id);

@@ -165,7 +165,7 @@ public class AccessKeys implements CredentialLookup {
         if (e.active()) {
             e.revokedAt = clock.instant();
             e.revokedBy = revokedBy;
-            outbox.write(config.topics().credentials(), e.accessKeyId, null, KEY_REVOKED);
+            outbox.credentials(e.accessKeyId, null, KEY_REVOKED);
         }
         return e;
     }
@@ -222,6 +222,6 @@ public class AccessKeys implements CredentialLookup {
 
     private void publish(AccessKeyEntity e) {
         AccessKey record = new AccessKey(e.accessKeyId, e.principal, e.roleList(), e.secretCiphertext);
-        outbox.write(config.topics().credentials(), e.accessKeyId, record.toJson(), KEY_CHANGED);
+        outbox.credentials(e.accessKeyId, record.toJson(), KEY_CHANGED);
     }
 }

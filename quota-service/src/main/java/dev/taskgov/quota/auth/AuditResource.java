@@ -37,22 +37,13 @@ import java.util.stream.Stream;
  */
 @Path("/audit")
 @Produces(MediaType.APPLICATION_JSON)
-public class AuditResource {
+public class AuditResource extends GuardedResource {
 
     /** The most records one answer holds (the newest ones, when there are more). */
     static final int LIMIT = 5000;
 
     @Inject
-    AccessGuard guard;
-
-    @Inject
     EntityManager em;
-
-    @Context
-    HttpHeaders headers;
-
-    @Context
-    UriInfo uri;
 
     @GET
     @Transactional

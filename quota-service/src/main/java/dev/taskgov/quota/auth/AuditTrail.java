@@ -3,7 +3,6 @@ package dev.taskgov.quota.auth;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.auth.AuditChain;
 import dev.taskgov.core.auth.AuditEvent;
-import dev.taskgov.quota.config.QuotaServiceConfig;
 import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import dev.taskgov.service.support.auth.AuthFailure;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,9 +21,6 @@ public class AuditTrail {
 
     public static final String SERVICE = "quota-service";
     public static final String AUDIT_RECORDED = dev.taskgov.service.support.auth.AuditProducer.TYPE;
-
-    @Inject
-    QuotaServiceConfig config;
 
     @Inject
     QuotaTopicOutbox outbox;
@@ -64,7 +60,7 @@ public class AuditTrail {
 
     private void store(AuditEvent event) {
         persist(event);
-        outbox.write(config.topics().audit(), event.eventId(), event.toJson(), AUDIT_RECORDED);
+        outbox.audit(event.eventId(), event.toJson(), AUDIT_RECORDED);
     }
 
     /**

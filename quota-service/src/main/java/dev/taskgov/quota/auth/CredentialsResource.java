@@ -37,12 +37,9 @@ import java.util.regex.Pattern;
  */
 @Path("/credentials")
 @Produces(MediaType.APPLICATION_JSON)
-public class CredentialsResource {
+public class CredentialsResource extends GuardedResource {
 
     private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
-
-    @Inject
-    AccessGuard guard;
 
     @Inject
     AccessKeys keys;
@@ -55,12 +52,6 @@ public class CredentialsResource {
 
     @Inject
     Clock clock;
-
-    @Context
-    HttpHeaders headers;
-
-    @Context
-    UriInfo uri;
 
     @POST
     @Consumes(MediaType.WILDCARD)

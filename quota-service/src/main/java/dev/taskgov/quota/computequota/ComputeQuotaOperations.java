@@ -145,9 +145,7 @@ public class ComputeQuotaOperations extends VersionedResourceOperations<ComputeQ
     @Override
     @Transactional
     public ObjectNode delete(JsonNode request) {
-        RequestFields.onlyKnown(request, "", Set.of("ComputeQuotaId"));
-        String id = RequestFields.requiredString(request, "ComputeQuotaId", RequestFields.RESOURCE_ID, 12);
-        ComputeQuotaEntity e = versioned.delete(kind, id, this::find, ComputeQuotaVersionEntity.class);
+        ComputeQuotaEntity e = deleteNamed(request, "ComputeQuotaId", ComputeQuotaVersionEntity.class);
         outbox.quotaDeleted(e.clusterArn, e.teamName);
         return AwsJson.object();
     }

@@ -1,11 +1,9 @@
 package dev.taskgov.quota.health;
 
 import dev.taskgov.quota.capacity.TopologyCatchUp;
+import dev.taskgov.service.support.health.CaughtUpReadiness;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
@@ -15,15 +13,17 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Readiness
 @ApplicationScoped
-public class TopologyReadiness implements HealthCheck {
+public class TopologyReadiness extends CaughtUpReadiness {
 
     @Inject
     TopologyCatchUp catchUp;
 
+    public TopologyReadiness() {
+        super("topology");
+    }
+
     @Override
-    public HealthCheckResponse call() {
-        String notReady = catchUp.notReady();
-        HealthCheckResponseBuilder b = HealthCheckResponse.named("topology").status(notReady == null);
-        return notReady == null ? b.build() : b.withData("reason", notReady).build();
+    protected String notReady() {
+        return catchUp.notReady();
     }
 }

@@ -72,7 +72,17 @@ public class QuotaTopicOutbox {
         write(config.topics().quota(), key, payload, type);
     }
 
-    /** A record for another topic of this service (credentials, audit), in the caller's transaction. */
+    /** An access key's record on the credentials topic (null: its tombstone), in the caller's transaction. */
+    public void credentials(String accessKeyId, String record, String type) {
+        write(config.topics().credentials(), accessKeyId, record, type);
+    }
+
+    /** An audit record on the audit topic, in the caller's transaction. */
+    public void audit(String eventId, String record, String type) {
+        write(config.topics().audit(), eventId, record, type);
+    }
+
+    /** A record for another topic of this service, in the caller's transaction. */
     public void write(String topic, String key, String payload, String type) {
         OutboxEvent event = OutboxEvent.of(topic, key, payload, clock.instant());
         event.eventType = type;

@@ -92,9 +92,7 @@ public class SchedulerConfigOperations extends VersionedResourceOperations<Sched
     @Override
     @Transactional
     public ObjectNode delete(JsonNode request) {
-        RequestFields.onlyKnown(request, "", Set.of("ClusterSchedulerConfigId"));
-        String id = RequestFields.requiredString(request, "ClusterSchedulerConfigId", RequestFields.RESOURCE_ID, 12);
-        SchedulerConfigEntity e = versioned.delete(kind, id, this::find, SchedulerConfigVersionEntity.class);
+        SchedulerConfigEntity e = deleteNamed(request, "ClusterSchedulerConfigId", SchedulerConfigVersionEntity.class);
         outbox.schedulerConfigDeleted(e.clusterArn);
         return AwsJson.object();
     }

@@ -14,6 +14,7 @@ import dev.taskgov.core.sim.whatif.WhatIfRequest;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import dev.taskgov.client.support.RecordedTopics;
+import dev.taskgov.quota.auth.GuardedResource;
 import dev.taskgov.service.support.auth.AccessGuard;
 import dev.taskgov.service.support.auth.AuthFailure;
 import jakarta.inject.Inject;
@@ -45,14 +46,11 @@ import java.util.TreeSet;
  */
 @Path("/what-if")
 @Produces(MediaType.APPLICATION_JSON)
-public class WhatIfResource {
+public class WhatIfResource extends GuardedResource {
 
     private static final String OPERATION = "WhatIf";
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration DEFAULT_WINDOW = Duration.ofHours(24);
-
-    @Inject
-    AccessGuard guard;
 
     @Inject
     QuotaServiceConfig config;
@@ -62,12 +60,6 @@ public class WhatIfResource {
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrapServers;
-
-    @Context
-    HttpHeaders headers;
-
-    @Context
-    UriInfo uri;
 
     @POST
     @Consumes(MediaType.WILDCARD)

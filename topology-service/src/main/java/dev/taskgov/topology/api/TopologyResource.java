@@ -1,5 +1,6 @@
 package dev.taskgov.topology.api;
 
+import dev.taskgov.service.support.auth.SignedRequestResource;
 import dev.taskgov.core.auth.Principal;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.WorkloadCluster;
@@ -25,19 +26,13 @@ import java.util.Map;
  * admin or a viewer only.
  */
 @Path("/topology")
-public class TopologyResource {
+public class TopologyResource extends SignedRequestResource {
 
     @Inject
     CapacityView view;
 
     @Inject
     ApiAccess access;
-
-    @Context
-    UriInfo uri;
-
-    @Context
-    HttpHeaders headers;
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)

@@ -1,11 +1,9 @@
 package dev.taskgov.topology.health;
 
 import dev.taskgov.topology.capacity.WorkloadEventsConsumer;
+import dev.taskgov.service.support.health.CaughtUpReadiness;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
@@ -15,15 +13,17 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Readiness
 @ApplicationScoped
-public class WorkloadEventsReadiness implements HealthCheck {
+public class WorkloadEventsReadiness extends CaughtUpReadiness {
 
     @Inject
     WorkloadEventsConsumer workloadEvents;
 
+    public WorkloadEventsReadiness() {
+        super("workload-events");
+    }
+
     @Override
-    public HealthCheckResponse call() {
-        String notReady = workloadEvents.notReady();
-        HealthCheckResponseBuilder b = HealthCheckResponse.named("workload-events").status(notReady == null);
-        return notReady == null ? b.build() : b.withData("reason", notReady).build();
+    protected String notReady() {
+        return workloadEvents.notReady();
     }
 }
