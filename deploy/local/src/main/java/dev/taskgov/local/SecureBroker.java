@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
-import dev.taskgov.service.support.db.DatabaseRoles;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -180,6 +179,14 @@ public final class SecureBroker {
 
     /** Writes a file that only its owner may read (it holds passwords), replacing it atomically. */
     static void writePrivately(Path file, String content) throws IOException {
-        DatabaseRoles.writePrivately(file, content);
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        try {
+            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException notPosix) {
+            Files.createFile(tmp);
+        }
+        Files.writeString(tmp, content, StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }
