@@ -77,9 +77,14 @@ public final class PreemptionDecider implements AutoCloseable {
         thread.start();
     }
 
-    /** Creates the topics preemption uses when missing: one partition per cluster, compacted where latest-value. */
+    /**
+     * Creates the topics preemption uses when missing: one partition per cluster, compacted where latest-value. Not
+     * gang admission's readiness topic: only admission-service reads it, and preemption-service's login may not even
+     * see it (so it would try, and be refused, to create it).
+     */
     public static void ensureTopics(Properties clientProps, DeciderTopics t) {
-        Topics.ensure(clientProps, t.specs(TopicCatalog.PREEMPTION_CHANGELOG));
+        Topics.ensure(clientProps, t.specs(TopicCatalog.PREEMPTION_CHANGELOG).stream()
+                .filter(spec -> !spec.name().equals(t.podsReady())).toList());
     }
 
     /** The processors of the partitions this instance owns, by partition number. */
