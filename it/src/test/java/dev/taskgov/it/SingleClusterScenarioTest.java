@@ -1,5 +1,9 @@
 package dev.taskgov.it;
 
+import java.util.Optional;
+import java.util.Map;
+import dev.taskgov.core.sim.VirtualClock;
+import dev.taskgov.core.model.WaitForPodsReady;
 import dev.taskgov.admission.AdmissionReads;
 import dev.taskgov.core.sim.Scenario;
 import dev.taskgov.core.sim.ScenarioFiles;
@@ -41,21 +45,34 @@ class SingleClusterScenarioTest {
 
         List<LiveScenarioTest.Check> seen;
         try (LiveServices live = new LiveServices(scenario.name())) {
-            live.startWith(scenario);
-            seen = replay(live, scenario);
+            // The admission decider's time is virtual, moved by the steps as the simulator's (a second per step,
+            // an advance by its duration), so that gang admission's timers fire at the simulator's times.
+            VirtualClock clock = new VirtualClock(Simulator.START);
+            LiveScenarioTest.Deadlines deadlines = new LiveScenarioTest.Deadlines();
+            WaitForPodsReady gang = scenario.waitForPodsReady();
+            live.publishStart(scenario, ScenarioCluster.UNNAMED);
+            live.startAdmission(clock, deadlines, cluster -> gang);
+            live.startPreemption(Map.of());
+            live.awaitQuiet();
+            seen = replay(live, scenario, clock, deadlines);
         }
         assertThat(seen).as("live checks vs simulator checks of %s", file.getFileName()).isEqualTo(expected);
         assertThat(seen).as("every expectation of %s holds live", file.getFileName()).allMatch(LiveScenarioTest.Check::ok);
     }
 
-    private static List<LiveScenarioTest.Check> replay(LiveServices live, Scenario scenario) {
+    private static List<LiveScenarioTest.Check> replay(LiveServices live, Scenario scenario, VirtualClock clock,
+                                                       LiveScenarioTest.Deadlines deadlines) {
         ScenarioCluster in = ScenarioCluster.UNNAMED;
         List<LiveScenarioTest.Check> checks = new ArrayList<>();
         Instant time = Simulator.START;
         int seenPreemptions = 0;
         for (Scenario.Step step : scenario.steps()) {
-            time = time.plus(Duration.ofSeconds(1));
-            if (step instanceof Scenario.Expect e) {
+            Duration by = step instanceof Scenario.Advance a ? a.by() : Duration.ofSeconds(1);
+            time = time.plus(by);
+            advance(live, in, clock, deadlines, by);
+            if (step instanceof Scenario.Advance) {
+                continue; // the deciders are quiet: advance waited for each timer's decisions
+            } else if (step instanceof Scenario.Expect e) {
                 List<String> preempted = live.readAll(live.admissionTopics.preempted()).stream().map(r -> r.key()).toList();
                 Set<String> since = new TreeSet<>(preempted.subList(seenPreemptions, preempted.size()));
                 seenPreemptions = preempted.size();
@@ -68,5 +85,24 @@ class SingleClusterScenarioTest {
             }
         }
         return checks;
+    }
+
+    /** Moves the decider's time on by {@code by}, reaching each of gang admission's timers due meanwhile in time order. */
+    private static void advance(LiveServices live, ScenarioCluster in, VirtualClock clock, LiveScenarioTest.Deadlines deadlines,
+                                Duration by) {
+        Instant target = clock.instant().plus(by);
+        for (Optional<Instant> next = nextDeadline(live, in); next.isPresent() && !next.get().isAfter(target);
+             next = nextDeadline(live, in)) {
+            Instant at = next.get();
+            if (at.isAfter(clock.instant())) clock.advance(Duration.between(clock.instant(), at));
+            deadlines.awaitReached(in.cluster(), at);
+            live.awaitQuiet();
+        }
+        if (target.isAfter(clock.instant())) clock.advance(Duration.between(clock.instant(), target));
+    }
+
+    private static Optional<Instant> nextDeadline(LiveServices live, ScenarioCluster in) {
+        return live.admission.readsFor(in.cluster())
+                .orElseThrow(() -> new AssertionError("no decider for the unnamed cluster")).nextDeadline(in.cluster());
     }
 }
