@@ -124,7 +124,7 @@ class LiveScenarioTest {
         for (Scenario.Step step : scenario.steps()) {
             Duration by = step instanceof Scenario.Advance a ? a.by() : Duration.ofSeconds(1);
             time = time.plus(by);
-            advance(in, by);
+            advance(live, in, CLOCK, DEADLINES, by);
             if (step instanceof Scenario.Advance) {
                 continue; // the deciders are quiet: advance waited for each timer's decisions
             } else if (step instanceof Scenario.Expect e) {
@@ -147,18 +147,19 @@ class LiveScenarioTest {
      * scenario's cluster due meanwhile is reached in time order, the deciders acting on it at its own time (and
      * quiet again) before time moves to the next.
      */
-    private static void advance(ScenarioCluster in, Duration by) {
-        Instant target = CLOCK.instant().plus(by);
-        for (Optional<Instant> next = nextDeadline(in); next.isPresent() && !next.get().isAfter(target); next = nextDeadline(in)) {
+    static void advance(LiveServices live, ScenarioCluster in, VirtualClock clock, Deadlines deadlines, Duration by) {
+        Instant target = clock.instant().plus(by);
+        for (Optional<Instant> next = nextDeadline(live, in); next.isPresent() && !next.get().isAfter(target);
+             next = nextDeadline(live, in)) {
             Instant at = next.get();
-            if (at.isAfter(CLOCK.instant())) CLOCK.advance(Duration.between(CLOCK.instant(), at));
-            DEADLINES.awaitReached(in.cluster(), at);
+            if (at.isAfter(clock.instant())) clock.advance(Duration.between(clock.instant(), at));
+            deadlines.awaitReached(in.cluster(), at);
             live.awaitQuiet();
         }
-        if (target.isAfter(CLOCK.instant())) CLOCK.advance(Duration.between(CLOCK.instant(), target));
+        if (target.isAfter(clock.instant())) clock.advance(Duration.between(clock.instant(), target));
     }
 
-    private static Optional<Instant> nextDeadline(ScenarioCluster in) {
+    private static Optional<Instant> nextDeadline(LiveServices live, ScenarioCluster in) {
         return live.admission.readsFor(in.cluster())
                 .orElseThrow(() -> new AssertionError("no decider for " + in.cluster())).nextDeadline(in.cluster());
     }

@@ -1,14 +1,12 @@
 package dev.taskgov.it;
 
-import java.util.Optional;
-import java.util.Map;
-import dev.taskgov.core.sim.VirtualClock;
-import dev.taskgov.core.model.WaitForPodsReady;
 import dev.taskgov.admission.AdmissionReads;
+import dev.taskgov.core.model.WaitForPodsReady;
 import dev.taskgov.core.sim.Scenario;
 import dev.taskgov.core.sim.ScenarioFiles;
 import dev.taskgov.core.sim.ScenarioResult;
 import dev.taskgov.core.sim.Simulator;
+import dev.taskgov.core.sim.VirtualClock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -17,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -69,7 +68,7 @@ class SingleClusterScenarioTest {
         for (Scenario.Step step : scenario.steps()) {
             Duration by = step instanceof Scenario.Advance a ? a.by() : Duration.ofSeconds(1);
             time = time.plus(by);
-            advance(live, in, clock, deadlines, by);
+            LiveScenarioTest.advance(live, in, clock, deadlines, by);
             if (step instanceof Scenario.Advance) {
                 continue; // the deciders are quiet: advance waited for each timer's decisions
             } else if (step instanceof Scenario.Expect e) {
@@ -85,24 +84,5 @@ class SingleClusterScenarioTest {
             }
         }
         return checks;
-    }
-
-    /** Moves the decider's time on by {@code by}, reaching each of gang admission's timers due meanwhile in time order. */
-    private static void advance(LiveServices live, ScenarioCluster in, VirtualClock clock, LiveScenarioTest.Deadlines deadlines,
-                                Duration by) {
-        Instant target = clock.instant().plus(by);
-        for (Optional<Instant> next = nextDeadline(live, in); next.isPresent() && !next.get().isAfter(target);
-             next = nextDeadline(live, in)) {
-            Instant at = next.get();
-            if (at.isAfter(clock.instant())) clock.advance(Duration.between(clock.instant(), at));
-            deadlines.awaitReached(in.cluster(), at);
-            live.awaitQuiet();
-        }
-        if (target.isAfter(clock.instant())) clock.advance(Duration.between(clock.instant(), target));
-    }
-
-    private static Optional<Instant> nextDeadline(LiveServices live, ScenarioCluster in) {
-        return live.admission.readsFor(in.cluster())
-                .orElseThrow(() -> new AssertionError("no decider for the unnamed cluster")).nextDeadline(in.cluster());
     }
 }

@@ -640,6 +640,23 @@ public final class Scheduler {
     // ---------------------------------------------------------------- the cycle
 
     /**
+     * Cycles until a cycle admits, evicts and preempts nothing, as a simulation does between two inputs, handing each
+     * decision to {@code handle}, which returns whether it changed this scheduler itself (a delegated preemption it
+     * carried out), so that the next cycle must look again.
+     */
+    public void cycleUntilQuiet(Predicate<Decision> handle) {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Decision d : cycle()) {
+                boolean changedByHandler = handle.test(d);
+                changed |= changedByHandler || d instanceof Decision.Admit || d instanceof Decision.Evict
+                        || d instanceof Decision.Preempt;
+            }
+        }
+    }
+
+    /**
      * Admits everything that can be admitted now, in order, and returns the decisions: admissions
      * (with their preemptions in in-process mode), preemption requests (delegated mode), and new
      * pending reasons.

@@ -133,44 +133,39 @@ public final class Simulator {
     }
 
     private static void runUntilQuiet(Scheduler scheduler, String at, List<String> log, Set<String> preemptedSince) {
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (Decision d : scheduler.cycle()) {
-                if (d instanceof Decision.Admit a) {
-                    changed = true;
-                    log.add(at + (a.nodeReplaced() ? "new placement of " + a.workloadId() + " (NodeReplaced: " + a.replacedBecause() + ")"
-                            : "admit " + a.workloadId()) + " on " + placementOf(a.placement().podSets())
-                            + (a.borrowed().isEmpty() ? "" : " borrowing " + a.borrowed()));
-                } else if (d instanceof Decision.Evict ev) {
-                    changed = true;
-                    preemptedSince.add(ev.workloadId());
-                    log.add(at + "evict " + ev.workloadId() + " (" + ev.victim().reason() + "): " + ev.victim().message());
-                } else if (d instanceof Decision.Preempt p) {
-                    changed = true;
-                    for (Victim v : p.plan().victims()) {
+        scheduler.cycleUntilQuiet(d -> {
+            if (d instanceof Decision.Admit a) {
+                log.add(at + (a.nodeReplaced() ? "new placement of " + a.workloadId() + " (NodeReplaced: " + a.replacedBecause() + ")"
+                        : "admit " + a.workloadId()) + " on " + placementOf(a.placement().podSets())
+                        + (a.borrowed().isEmpty() ? "" : " borrowing " + a.borrowed()));
+            } else if (d instanceof Decision.Evict ev) {
+                preemptedSince.add(ev.workloadId());
+                log.add(at + "evict " + ev.workloadId() + " (" + ev.victim().reason() + "): " + ev.victim().message());
+            } else if (d instanceof Decision.Preempt p) {
+                for (Victim v : p.plan().victims()) {
+                    preemptedSince.add(v.workloadId());
+                    log.add(at + "preempt " + v.workloadId() + " for " + p.plan().preemptorId() + " (" + v.reason() + "): " + v.message());
+                }
+            } else if (d instanceof Decision.StayPending sp) {
+                log.add(at + "pending " + sp.workloadId() + " (" + sp.reason() + "): " + sp.message());
+            } else if (d instanceof Decision.PreemptionsStopped stop) {
+                log.add(at + "preemptions stopped: " + stop.message());
+            } else if (d instanceof Decision.Reject r) {
+                log.add(at + "reject " + r.workloadId() + " (" + r.reason() + "): " + r.message());
+            } else if (d instanceof Decision.PreemptionNeeded n) {
+                log.add(at + "preemption needed for " + n.workloadId() + ": " + n.message());
+                // delegated mode: the simulator plays preemption-service, and its evictions are a change of its own
+                if (PreemptionPlanner.plan(scheduler.clusterView(), n.workload(), n::mayEvict) instanceof PlanResult.PreemptionPlan plan) {
+                    for (Victim v : plan.victims()) {
+                        scheduler.evict(v, plan.preemptorId());
                         preemptedSince.add(v.workloadId());
-                        log.add(at + "preempt " + v.workloadId() + " for " + p.plan().preemptorId() + " (" + v.reason() + "): " + v.message());
+                        log.add(at + "preempt " + v.workloadId() + " for " + plan.preemptorId() + " (" + v.reason() + "): " + v.message());
                     }
-                } else if (d instanceof Decision.StayPending sp) {
-                    log.add(at + "pending " + sp.workloadId() + " (" + sp.reason() + "): " + sp.message());
-                } else if (d instanceof Decision.PreemptionsStopped stop) {
-                    log.add(at + "preemptions stopped: " + stop.message());
-                } else if (d instanceof Decision.Reject r) {
-                    log.add(at + "reject " + r.workloadId() + " (" + r.reason() + "): " + r.message());
-                } else if (d instanceof Decision.PreemptionNeeded n) {
-                    log.add(at + "preemption needed for " + n.workloadId() + ": " + n.message());
-                    if (PreemptionPlanner.plan(scheduler.clusterView(), n.workload(), n::mayEvict) instanceof PlanResult.PreemptionPlan plan) {
-                        for (Victim v : plan.victims()) {
-                            scheduler.evict(v, plan.preemptorId());
-                            preemptedSince.add(v.workloadId());
-                            changed = true;
-                            log.add(at + "preempt " + v.workloadId() + " for " + plan.preemptorId() + " (" + v.reason() + "): " + v.message());
-                        }
-                    }
+                    return !plan.victims().isEmpty();
                 }
             }
-        }
+            return false;
+        });
     }
 
     private static List<ScenarioResult.Check> check(Scheduler scheduler, Scenario.Expect e, Set<String> preemptedSince) {

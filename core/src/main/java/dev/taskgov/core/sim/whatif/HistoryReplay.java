@@ -193,28 +193,22 @@ public final class HistoryReplay {
         /** Runs the scheduler until nothing more is admitted or evicted; returns the evictions it decided. */
         private List<WhatIfReport.Eviction> quiet() {
             List<WhatIfReport.Eviction> evictions = new ArrayList<>();
-            boolean changed = true;
-            while (changed) {
-                changed = false;
-                for (Decision d : scheduler.cycle()) {
-                    if (d instanceof Decision.Admit a) {
-                        changed = true;
-                        if (a.nodeReplaced()) continue;
-                        tally(a.team()).admissions++;
-                        firstAdmitted.putIfAbsent(a.workloadId(), clock.instant());
-                        long n = admission.merge(a.workloadId(), 1L, Long::sum);
-                        Duration d1 = runFor.get(a.workloadId());
-                        if (d1 != null) due.add(new Due(clock.instant().plus(d1), seq++, a.workloadId(), n));
-                    } else if (d instanceof Decision.Evict ev) {
-                        changed = true;
-                        evicted(ev.victim(), null, evictions);
-                    } else if (d instanceof Decision.Preempt p) {
-                        changed = true;
-                        for (Victim v : p.plan().victims()) evicted(v, p.plan().preemptorId(), evictions);
-                        tally(p.plan().preemptorTeam()).caused += p.plan().victims().size();
-                    }
+            scheduler.cycleUntilQuiet(d -> {
+                if (d instanceof Decision.Admit a) {
+                    if (a.nodeReplaced()) return false;
+                    tally(a.team()).admissions++;
+                    firstAdmitted.putIfAbsent(a.workloadId(), clock.instant());
+                    long n = admission.merge(a.workloadId(), 1L, Long::sum);
+                    Duration runTime = runFor.get(a.workloadId());
+                    if (runTime != null) due.add(new Due(clock.instant().plus(runTime), seq++, a.workloadId(), n));
+                } else if (d instanceof Decision.Evict ev) {
+                    evicted(ev.victim(), null, evictions);
+                } else if (d instanceof Decision.Preempt p) {
+                    for (Victim v : p.plan().victims()) evicted(v, p.plan().preemptorId(), evictions);
+                    tally(p.plan().preemptorTeam()).caused += p.plan().victims().size();
                 }
-            }
+                return false;
+            });
             return evictions;
         }
 
