@@ -61,7 +61,7 @@ public class WhatIfCommand extends CliCommand {
                 description = "The window opens at this instant (2026-12-01T10:00:00Z) or this long ago (90m, 24h); default 24h.")
         String since;
 
-        @Option(names = "--from-topics", description = "The window is everything the topics hold.")
+        @Option(names = "--from-topics", description = "The window is everything the topics hold: it opens at their first submission.")
         boolean fromTopics;
     }
 
