@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * {@code --cluster ARN} (env {@code TASKGOV_CLUSTER}, else the cluster of {@code taskgov set-cluster-context}): the
@@ -28,6 +29,18 @@ final class ClusterOption {
         });
         return cluster;
     }
+
+    /**
+     * The ARN, or a cluster's id (the last part of its ARN, {@code taskgovdemo1}) for a command that resolves ids
+     * against the clusters it knows of; null when none was given.
+     */
+    String arnOrId() {
+        if (cluster != null && CLUSTER_ID.matcher(cluster).matches()) return cluster;
+        return arn();
+    }
+
+    /** A cluster's id: the last part of its ARN (ClusterArn's ID rule). */
+    static final Pattern CLUSTER_ID = Pattern.compile("[a-z0-9]{12}");
 
     /**
      * The clusters a read covers: the one named (this option, {@code TASKGOV_CLUSTER}, the context), else every cluster

@@ -2,6 +2,7 @@ package dev.taskgov.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonParser;
+import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Violation;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -61,7 +63,7 @@ public class WhatIfCommand extends CliCommand {
                 description = "The window opens at this instant (2026-12-01T10:00:00Z) or this long ago (90m, 24h); default 24h.")
         String since;
 
-        @Option(names = "--from-topics", description = "The window is everything the topics hold.")
+        @Option(names = "--from-topics", description = "The window is everything the topics hold: it opens at their first submission.")
         boolean fromTopics;
     }
 
@@ -87,10 +89,12 @@ public class WhatIfCommand extends CliCommand {
         byte[] configBody = schedulerConfig == null ? null : readJson("--scheduler-config", schedulerConfig);
         Instant to = until == null ? clock.instant() : instant("--until", until);
         Instant from = window != null && window.fromTopics ? null : since(to);
-        WhatIfRequest request = new WhatIfRequest(clusterOption.arn(), from, to, quotaBodies, Set.copyOf(deleted), configBody);
+        String named = clusterOption.arnOrId();
+        List<TopicHistory.Recorded> records = read();
+        WhatIfRequest request = new WhatIfRequest(cluster(named, records), from, to, quotaBodies, Set.copyOf(deleted), configBody);
         WhatIfReport report;
         try {
-            report = request.run(read());
+            report = request.run(records);
         } catch (ValidationException e) {
             throw CliException.invalid(String.join("; ", e.violations().stream().map(this::asOption).toList()));
         }
@@ -112,12 +116,33 @@ public class WhatIfCommand extends CliCommand {
             return "--scheduler-config " + schedulerConfig + ": " + (member.isEmpty() ? "" : member + ": ") + v.rule();
         }
         if (v.field().equals("Since")) return "--since: " + v.rule();
-        if (v.field().equals("ClusterArn") && clusterOption.arn() != null) return "--cluster: " + v.rule();
+        if (v.field().equals("ClusterArn") && clusterOption.arnOrId() != null) return "--cluster: " + v.rule();
         if (v.field().equals("ComputeQuotas")) return v.rule();
         return v.field().replaceFirst("^ComputeQuotas\\.", "the proposed quotas: ") + ": " + v.rule();
     }
 
     private static final Pattern QUOTA_FIELD = Pattern.compile("ComputeQuotas\\[(\\d+)](?:\\.(.*))?");
+
+    /**
+     * The cluster's ARN: as given, or the one the topology topic holds whose id (the last part of its ARN) was given, as
+     * the tables show clusters; null when none was named.
+     */
+    private static String cluster(String named, List<TopicHistory.Recorded> records) {
+        if (named == null || !ClusterOption.CLUSTER_ID.matcher(named).matches()) return named;
+        Set<String> known = new TreeSet<>();
+        for (TopicHistory.Recorded r : records) {
+            if (r.source() != TopicHistory.Source.TOPOLOGY || r.key() == null) continue;
+            try {
+                known.add(ClusterScopedKey.parse(r.key()).cluster().value());
+            } catch (IllegalArgumentException e) {
+                // not a cluster's key: the replay names it as skipped if it is the chosen cluster's
+            }
+        }
+        for (String arn : known) if (ClusterOption.shortName(arn).equals(named)) return arn;
+        throw CliException.invalid("--cluster: no cluster with id '" + named + "' on the topology topic"
+                + (known.isEmpty() ? "" : " (it holds " + String.join(", ", known.stream().map(ClusterOption::shortName).toList()) + ")")
+                + "; name a cluster by its ARN or its id");
+    }
 
     private List<TopicHistory.Recorded> read() {
         try {

@@ -112,7 +112,23 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void theWholeTopicsReplayTheClustersWorkFromItsFirstSubmissionAndTheClusterIsNamedByItsId() {
+        String id = CLUSTER.substring(CLUSTER.lastIndexOf('/') + 1);
+        Cli.Result r = whatIf("--delete-quota", "team-b", "--from-topics", "--cluster", id);
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        // the nodes and quotas recorded before the first submission are the cluster at the window's start
+        assertThat(r.out()).startsWith("What-if on " + id + ", " + T0 + " to " + NOW + " (1h, 3 workloads): team-b quota deleted\n");
+        assertThat(r.out()).contains("team-b   3 -> 0", "b2 (team-b, QuotaRemoved");
+    }
+
+    @Test
     void badInputIsRefusedNamingTheOptionAndTheRule() {
+        Cli.Result unknownId = whatIf("--delete-quota", "team-b", "--cluster", "nosuchclustr");
+        assertThat(unknownId.exit()).isEqualTo(2);
+        assertThat(unknownId.err()).startsWith("error: --cluster: no cluster with id 'nosuchclustr' on the topology topic (it holds ");
+
+
         Cli.Result none = whatIf("--since", "1h");
         assertThat(none.exit()).isEqualTo(2);
         assertThat(none.err()).isEqualTo("error: name a change: --quota FILE, --delete-quota TEAM or --scheduler-config FILE\n");

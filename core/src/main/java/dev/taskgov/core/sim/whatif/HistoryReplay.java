@@ -2,15 +2,18 @@ package dev.taskgov.core.sim.whatif;
 
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.ComputeQuotas;
+import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
 import dev.taskgov.core.model.Violation;
 import dev.taskgov.core.preemption.Victim;
 import dev.taskgov.core.quota.QuotaLedger;
+import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.scheduling.Decision;
 import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.scheduling.SubmitResult;
 import dev.taskgov.core.sim.VirtualClock;
+import dev.taskgov.core.topology.Node;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +39,8 @@ import java.util.TreeSet;
  *   <li>a workload that ended without being admitted (cancelled while it waited) leaves at its recorded end, whatever
  *       the replay made of it by then;</li>
  *   <li>a workload with no recorded end runs (or waits) until the window closes;</li>
- *   <li>node, quota and config records change the cluster at their recorded times.</li>
+ *   <li>node, quota and config records change the cluster at their recorded times (a node record brings its instance
+ *       type, as it does to the deciders).</li>
  * </ul>
  * Both runs go through the same replay, so what differs between them is the change's doing, not the replay's.
  */
@@ -178,6 +182,10 @@ public final class HistoryReplay {
                 }
             } else if (e instanceof History.NodeChanged n) {
                 scheduler.upsertNode(n.node());
+                // The node's instance type, as its nodes show it now: a window that opens before the cluster's first
+                // node knows no type at its start, and without it every submission would be refused as asking for an
+                // unknown instance type. The deciders learn the types from the topology records the same way.
+                scheduler.upsertInstanceType(typeOf(n.node().instanceType()));
             } else if (e instanceof History.NodeRemoved n) {
                 scheduler.removeNode(n.nodeName());
             } else if (e instanceof History.QuotaChanged q) {
@@ -188,6 +196,15 @@ public final class HistoryReplay {
                 if (change == null || change.config() == null) scheduler.applySchedulerConfig(c.config());
             }
             // Admitted: not replayed; it only told the run time (see the constructor).
+        }
+
+        /** An instance type as the cluster's nodes of that type show it: the largest allocatable among them. */
+        private InstanceType typeOf(String name) {
+            Resources capacity = Resources.ZERO;
+            for (Node node : scheduler.topology().nodes()) {
+                if (node.instanceType().equals(name)) capacity = capacity.max(node.allocatable());
+            }
+            return new InstanceType(name, capacity);
         }
 
         /** Runs the scheduler until nothing more is admitted or evicted; returns the evictions it decided. */

@@ -24,7 +24,7 @@ import java.util.TreeSet;
  * {@code Since}.
  *
  * @param clusterArn      the cluster to replay; null: the one the proposal names, else the only one the topics hold
- * @param since           the window's start; null: the first record the topics hold
+ * @param since           the window's start; null: the first submission the topics hold (else their first record)
  * @param until           the window's end
  * @param quotas          CreateComputeQuota (or UpdateComputeQuota) bodies as UTF-8 JSON, each with its
  *                        {@code ComputeQuotaTarget}; read by the quota translator, as the quota API reads them
@@ -46,7 +46,7 @@ public record WhatIfRequest(String clusterArn, Instant since, Instant until, Lis
             throw new ValidationException("ComputeQuotas", "name a change: a quota to create or replace, a quota to delete"
                     + " (DeleteComputeQuotas) or a scheduler config");
         }
-        Instant from = since != null ? since : records.stream().map(TopicHistory.Recorded::at).min(Instant::compareTo).orElse(until);
+        Instant from = since != null ? since : firstSubmission(records);
         if (!from.isBefore(until)) {
             throw new ValidationException("Since", "the window is empty: it opens at " + from + " and closes at " + until);
         }
@@ -84,6 +84,17 @@ public record WhatIfRequest(String clusterArn, Instant since, Instant until, Lis
         } catch (ValidationException e) {
             throw prefixed("ComputeQuotas", e);
         }
+    }
+
+    /**
+     * The window of everything the topics hold opens at their first submission (else their first record): the nodes,
+     * quotas and config recorded before it are the cluster's start, so that proposed quotas are checked against the
+     * cluster's capacity and instance types, not against the empty cluster before its first node record.
+     */
+    private Instant firstSubmission(List<TopicHistory.Recorded> records) {
+        return records.stream().filter(r -> r.source() == TopicHistory.Source.SUBMITTED).map(TopicHistory.Recorded::at)
+                .min(Instant::compareTo)
+                .orElseGet(() -> records.stream().map(TopicHistory.Recorded::at).min(Instant::compareTo).orElse(until));
     }
 
     /** The cluster named, else the one the proposal names, else the only one on the topology topic. */

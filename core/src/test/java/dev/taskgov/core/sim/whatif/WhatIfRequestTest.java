@@ -94,6 +94,53 @@ class WhatIfRequestTest {
                 org.junit.jupiter.params.provider.Arguments.of("the only one", request(null, List.of(), Set.of("team-a"), null), false));
     }
 
+    /**
+     * The records as the platform writes them from its start: the cluster's nodes and quotas first, then two of team-a's
+     * workloads, each submitted, admitted at once and finished ten minutes later.
+     */
+    static List<TopicHistory.Recorded> fromTheStart() {
+        List<TopicHistory.Recorded> out = new ArrayList<>(records(false));
+        for (int i = 1; i <= 2; i++) {
+            String id = "a" + i;
+            Instant submitted = FROM.minusSeconds(300).plusSeconds(60L * i);
+            out.add(new TopicHistory.Recorded(TopicHistory.Source.SUBMITTED, submitted, id, json(submission(id, CLUSTER))));
+            out.add(new TopicHistory.Recorded(TopicHistory.Source.ADMITTED, submitted, id, json("{\"workloadId\": \"" + id
+                    + "\", \"team\": \"team-a\", \"admittedAt\": \"" + submitted + "\", \"borrowed\": {}, \"podSets\": []}")));
+            Instant finished = submitted.plusSeconds(600);
+            out.add(new TopicHistory.Recorded(TopicHistory.Source.FINISHED, finished, id, json("{\"workloadId\": \"" + id
+                    + "\", \"finishedAt\": \"" + finished + "\", \"outcome\": \"Succeeded\"}")));
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("windowsFromTheStart")
+    void replaysTheWorkOfAWindowThatOpensBeforeTheClustersNodesAndQuotas(String name, Instant since, Instant opens) {
+        WhatIfReport r = new WhatIfRequest(CLUSTER, since, TO, List.of(), Set.of("team-b"), null).run(fromTheStart());
+        assertThat(r.from()).as(name).isEqualTo(opens);
+        assertThat(r.workloads()).as(name).isEqualTo(2);
+        assertThat(r.teams()).as(name).singleElement().satisfies(t -> {
+            assertThat(t.team()).isEqualTo("team-a");
+            assertThat(t.asRecorded().admissions()).isEqualTo(2);
+            assertThat(t.withChange().admissions()).isEqualTo(2);
+        });
+    }
+
+    static Stream<org.junit.jupiter.params.provider.Arguments> windowsFromTheStart() {
+        Instant firstSubmission = FROM.minusSeconds(240);
+        return Stream.of(
+                // everything the topics hold: the nodes and quotas recorded before the first submission are the start
+                org.junit.jupiter.params.provider.Arguments.of("no start named", null, firstSubmission),
+                // the nodes come in the window: each brings its instance type, as it does to the deciders
+                org.junit.jupiter.params.provider.Arguments.of("a start before the first node", FROM.minusSeconds(900), FROM.minusSeconds(900)));
+    }
+
+    private static String submission(String id, String cluster) {
+        return "{\"workloadId\": \"" + id + "\", \"namespace\": \"hyperpod-ns-team-a\", \"jobKind\": \"PyTorchJob\", \"podSets\": [{\"name\":"
+                + " \"worker\", \"count\": 1, \"instanceType\": \"ml.g5.8xlarge\", \"requests\": {\"accelerators\": 1, \"vcpu\": 1,"
+                + " \"memoryGiB\": 1}}], \"clusterArn\": \"" + cluster + "\"}";
+    }
+
     private static TopicHistory.Recorded rec(TopicHistory.Source source, String key, String value) {
         return new TopicHistory.Recorded(source, FROM.minusSeconds(600), key, value.getBytes(StandardCharsets.UTF_8));
     }
