@@ -8,6 +8,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.service.support.PrivateFiles;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
@@ -91,8 +92,8 @@ public final class KafkaProvisioning {
             StringBuilder java = new StringBuilder("# Kafka client settings of " + principal + " (generated; keep private)\n");
             java.append("bootstrap.servers=").append(bootstrap).append('\n');
             KafkaAccess.clientProperties(principal, password).forEach((k, v) -> java.append(k).append('=').append(v).append('\n'));
-            SecureBroker.writePrivately(clients.resolve(principal + ".properties"), java.toString());
-            SecureBroker.writePrivately(clients.resolve(principal + ".kcat.conf"), String.join("\n",
+            PrivateFiles.write(clients.resolve(principal + ".properties"), java.toString());
+            PrivateFiles.write(clients.resolve(principal + ".kcat.conf"), String.join("\n",
                     "# kcat -F settings of " + principal + " (generated; keep private)",
                     "bootstrap.servers=" + bootstrap,
                     "security.protocol=SASL_PLAINTEXT",

@@ -6,8 +6,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.service.support.PrivateFiles;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -59,7 +58,7 @@ public final class SecureBroker {
         Files.createDirectories(dir.resolve("data"));
         Properties credentials = credentials(dir);
         Path config = dir.resolve("server.properties");
-        writePrivately(config, serverProperties(dir, port, controllerPort, partitions, credentials));
+        PrivateFiles.write(config, serverProperties(dir, port, controllerPort, partitions, credentials));
         if (!Files.exists(dir.resolve("data").resolve("meta.properties"))) {
             format(config, credentials.getProperty(KafkaAccess.ADMIN), dir.resolve("format.log"));
         }
@@ -99,7 +98,7 @@ public final class SecureBroker {
                         + " never commit this file");
                 text.append(out);
             }
-            writePrivately(file, text.toString());
+            PrivateFiles.write(file, text.toString());
         }
         return credentials;
     }
@@ -175,18 +174,5 @@ public final class SecureBroker {
             p.destroyForcibly();
             throw new IllegalStateException("formatting the broker's storage failed; see " + log);
         }
-    }
-
-    /** Writes a file that only its owner may read (it holds passwords), replacing it atomically. */
-    static void writePrivately(Path file, String content) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        try {
-            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException notPosix) {
-            Files.createFile(tmp);
-        }
-        Files.writeString(tmp, content, StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -1,12 +1,11 @@
 package dev.taskgov.service.support.db;
 
+import dev.taskgov.service.support.PrivateFiles;
+
 import java.io.IOException;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -75,7 +74,7 @@ public final class DatabaseRoles {
             StringBuilder content = new StringBuilder(
                     "# taskgov's PostgreSQL logins (role=password), generated at first start; readable by its owner only.\n");
             passwords.forEach((role, password) -> content.append(role).append('=').append(password).append('\n'));
-            writePrivately(file, content.toString());
+            PrivateFiles.write(file, content.toString());
         }
         return passwords;
     }
@@ -116,7 +115,7 @@ public final class DatabaseRoles {
             s.execute("revoke all on database " + DATABASE + " from public");
             s.execute("grant connect on database " + DATABASE + " to " + QUOTA);
             if (hbaFile != null) {
-                writePrivately(hbaFile, HBA);
+                PrivateFiles.write(hbaFile, HBA);
                 s.execute("select pg_reload_conf()");
             }
         }
@@ -165,18 +164,5 @@ public final class DatabaseRoles {
         byte[] bytes = new byte[24];
         RANDOM.nextBytes(bytes);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-    }
-
-    /** Writes a file that only its owner may read (it holds passwords), replacing it atomically. */
-    public static void writePrivately(Path file, String content) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        try {
-            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException notPosix) {
-            Files.createFile(tmp);
-        }
-        Files.writeString(tmp, content, StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }

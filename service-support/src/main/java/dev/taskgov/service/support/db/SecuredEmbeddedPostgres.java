@@ -1,5 +1,7 @@
 package dev.taskgov.service.support.db;
 
+import dev.taskgov.service.support.PrivateFiles;
+
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;
@@ -30,7 +32,7 @@ public final class SecuredEmbeddedPostgres {
                 .setConnectConfig("password", passwords.get(DatabaseRoles.SUPERUSER));
         if (!Files.exists(dataDir.resolve("postgresql.conf"))) {
             Path pwfile = Files.createTempFile("taskgov-pg", ".pw");
-            DatabaseRoles.writePrivately(pwfile, passwords.get(DatabaseRoles.SUPERUSER) + "\n");
+            PrivateFiles.write(pwfile, passwords.get(DatabaseRoles.SUPERUSER) + "\n");
             pwfile.toFile().deleteOnExit();
             builder.setLocaleConfig("auth-host", "scram-sha-256")
                     .setLocaleConfig("auth-local", "scram-sha-256")
