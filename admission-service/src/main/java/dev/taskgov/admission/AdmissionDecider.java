@@ -4,6 +4,7 @@ import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.core.model.FinishedRetention;
+import dev.taskgov.service.support.Decider;
 import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
@@ -11,7 +12,6 @@ import dev.taskgov.service.support.TransactionalLoop;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -22,7 +22,7 @@ import java.util.Set;
  * sharing the group split the partitions; plain Java (the Quarkus bean {@code AdmissionRuntime} owns one;
  * tests start several against one broker, or in child processes, to exercise takeover and failover).
  */
-public final class AdmissionDecider implements AutoCloseable {
+public final class AdmissionDecider extends Decider {
 
     private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(AdmissionDecider.class);
 
@@ -94,8 +94,6 @@ public final class AdmissionDecider implements AutoCloseable {
     }
 
     private final Settings settings;
-    private final TransactionalLoop loop;
-    private Thread thread;
 
     /** A decider that keeps ended workloads for the default retention ({@link AdmissionProcessor#DEFAULT_RETENTION}). */
     public AdmissionDecider(Settings settings, Clock clock, AdmissionObserver observer) {
@@ -107,9 +105,13 @@ public final class AdmissionDecider implements AutoCloseable {
      * @param retention how long a workload that ended is kept before it is forgotten
      */
     public AdmissionDecider(Settings settings, Clock clock, AdmissionObserver observer, FinishedRetention retention) {
+        super(loop(settings, clock, observer, retention), "admission-decider");
         this.settings = settings;
+    }
+
+    private static TransactionalLoop loop(Settings settings, Clock clock, AdmissionObserver observer, FinishedRetention retention) {
         DeciderTopics t = settings.topics();
-        this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
+        return new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
                 List.of(t.submitted(), t.finished(), t.preempted(), t.podsReady()), List.of(t.changelog(), t.quota(), t.topology()),
                 Set.of(t.changelog()),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
@@ -122,13 +124,10 @@ public final class AdmissionDecider implements AutoCloseable {
      * Starts the loop thread; missing topics are created first (when configured), on that thread,
      * so that an unreachable broker never blocks the application's startup.
      */
-    public synchronized void start() {
-        thread = new Thread(() -> {
+    public void start() {
+        startLoop(() -> {
             if (settings.createTopics()) createTopicsWithRetry();
-            loop.run();
-        }, "admission-decider");
-        thread.setDaemon(true);
-        thread.start();
+        });
     }
 
     private void createTopicsWithRetry() {
@@ -175,11 +174,6 @@ public final class AdmissionDecider implements AutoCloseable {
                 .toList();
     }
 
-    /** The partition numbers of the inputs this instance owns. */
-    public Set<Integer> ownedPartitions() {
-        return loop.ownedPartitions();
-    }
-
     /** The partition numbers this instance keeps a warm standby of, ready to take over (it does not own them). */
     public Set<Integer> standbyPartitions() {
         return loop.standbyPartitions();
@@ -203,31 +197,5 @@ public final class AdmissionDecider implements AutoCloseable {
     /** True while this instance decides for the unnamed cluster (deployments whose records name none, and their tests). */
     public boolean decidesDefaultCluster() {
         return readsFor(ClusterArn.UNNAMED).isPresent();
-    }
-
-    /** Next offset to process per {@code topic-partition} (committed work only). */
-    public Map<String, Long> processedOffsets() {
-        return loop.processedOffsets();
-    }
-
-    public long lag() {
-        return loop.lag();
-    }
-
-    /** Stops the loop and waits for its thread to leave the group. */
-    @Override
-    public synchronized void close() {
-        loop.close();
-        if (thread != null) {
-            try {
-                thread.join(Duration.ofSeconds(10).toMillis());
-                if (thread.isAlive()) {
-                    thread.interrupt(); // e.g. still waiting for a broker to create topics on
-                    thread.join(Duration.ofSeconds(10).toMillis());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 }

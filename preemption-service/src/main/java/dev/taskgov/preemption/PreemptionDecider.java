@@ -1,6 +1,7 @@
 package dev.taskgov.preemption;
 
 import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.service.support.Decider;
 import dev.taskgov.service.support.DeciderTopics;
 import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.TransactionalLoop;
@@ -21,7 +22,7 @@ import java.util.TreeMap;
  * like the requests. Plain Java: the Quarkus bean {@code PreemptionRuntime} owns one; tests start several
  * against one broker, or in child processes.
  */
-public final class PreemptionDecider implements AutoCloseable {
+public final class PreemptionDecider extends Decider {
 
     /**
      * @param clientProps           Kafka client settings (bootstrap servers)
@@ -54,15 +55,15 @@ public final class PreemptionDecider implements AutoCloseable {
     }
 
     private final Settings settings;
-    private final TransactionalLoop loop;
-    private final Clock clock;
-    private Thread thread;
 
     public PreemptionDecider(Settings settings, Clock clock, PreemptionObserver observer) {
+        super(loop(settings, clock, observer), "preemption-decider");
         this.settings = settings;
-        this.clock = clock;
+    }
+
+    private static TransactionalLoop loop(Settings settings, Clock clock, PreemptionObserver observer) {
         DeciderTopics t = settings.processor().topics();
-        this.loop = new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
+        return new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
                 List.of(t.preemptionRequested()), List.of(t.changelog()), Set.of(t.changelog()), settings.transactionalIdPrefix(),
                 settings.source(), t.deadLetter(), settings.pollTimeout(), settings.rebuildTimeout(), settings.membership(), null,
                 settings.turns()),
@@ -70,11 +71,9 @@ public final class PreemptionDecider implements AutoCloseable {
     }
 
     /** Creates missing topics (when configured) and starts the loop thread. */
-    public synchronized void start() {
+    public void start() {
         if (settings.createTopics()) ensureTopics(settings.clientProps(), settings.processor().topics());
-        thread = new Thread(loop, "preemption-decider");
-        thread.setDaemon(true);
-        thread.start();
+        startLoop(() -> { });
     }
 
     /**
@@ -100,11 +99,6 @@ public final class PreemptionDecider implements AutoCloseable {
                 .orElse(null);
     }
 
-    /** The partition numbers of the requests topic this instance owns. */
-    public Set<Integer> ownedPartitions() {
-        return loop.ownedPartitions();
-    }
-
     /** The loop, for tests that look at how it holds its partitions (warm standbys, takeovers, partition count). */
     TransactionalLoop loop() {
         return loop;
@@ -113,27 +107,5 @@ public final class PreemptionDecider implements AutoCloseable {
     /** True while this instance owns partitions of the requests and has rebuilt the view of each. */
     public boolean isDecider() {
         return loop.isDecider() && processorsByPartition().values().stream().allMatch(PreemptionProcessor::isReady);
-    }
-
-    /** Next offset to process per {@code topic-partition} (committed work only). */
-    public Map<String, Long> processedOffsets() {
-        return loop.processedOffsets();
-    }
-
-    public long lag() {
-        return loop.lag();
-    }
-
-    /** Stops the loop and waits for its thread to leave the group. */
-    @Override
-    public synchronized void close() {
-        loop.close();
-        if (thread != null) {
-            try {
-                thread.join(Duration.ofSeconds(30).toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 }
