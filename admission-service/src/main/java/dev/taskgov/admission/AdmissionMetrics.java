@@ -8,7 +8,7 @@ import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.quota.Share;
 import dev.taskgov.service.support.CoalescedRefresh;
-import dev.taskgov.service.support.DeadLetterMetrics;
+import dev.taskgov.service.support.DeciderMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -31,7 +31,7 @@ import java.util.function.Supplier;
  * recomputation walks every workload record and quota, which after every batch of a burst cost the
  * decider a sixth of its CPU.
  */
-public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable {
+public final class AdmissionMetrics extends DeciderMetrics implements AdmissionObserver, AutoCloseable {
 
     /** The state that changed since the gauges were last recomputed; null when they are current. */
     private final AtomicReference<AdmissionReads> changed = new AtomicReference<>();
@@ -66,7 +66,6 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     /** The label naming the cluster on every per-team meter. */
     static final String CLUSTER = "cluster";
 
-    private final MeterRegistry registry;
     private final MultiGauge pending;
     private final MultiGauge nominal;
     private final MultiGauge used;
@@ -76,14 +75,12 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
     private final MultiGauge lendable;
     private final MultiGauge running;
     private final MultiGauge share;
-    private final DeadLetterMetrics deadLetters;
 
     /** @param inputTopics the topics the decider reads: their dead-letter counters start at 0 */
     public AdmissionMetrics(MeterRegistry registry, Supplier<Boolean> decider, Supplier<Long> lag,
                             Collection<String> inputTopics, Duration refreshInterval) {
-        this.registry = registry;
+        super(registry, inputTopics);
         this.refresher = new CoalescedRefresh("admission-meters", refreshInterval, this::refreshIfChanged);
-        this.deadLetters = new DeadLetterMetrics(registry, inputTopics);
         this.pending = MultiGauge.builder("taskgov.admission.pending.workloads")
                 .description("Pending workloads per team and reason").register(registry);
         this.nominal = MultiGauge.builder("taskgov.quota.nominal")
@@ -147,16 +144,6 @@ public final class AdmissionMetrics implements AdmissionObserver, AutoCloseable 
                         + "(a preemption cycle the rules failed to prevent; 0 is the only healthy value), per cluster and the "
                         + "team whose preemptor crossed the bound")
                 .tags(CLUSTER, label(cluster), "team", team).register(registry).increment();
-    }
-
-    @Override
-    public void deadLettered(String topic, DeadLetterMetrics.Reason reason) {
-        deadLetters.count(topic, reason);
-    }
-
-    @Override
-    public void deadLetterWriteFailed(String topic) {
-        deadLetters.writeFailed(topic);
     }
 
     @Override

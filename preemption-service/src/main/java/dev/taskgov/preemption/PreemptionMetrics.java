@@ -1,7 +1,7 @@
 package dev.taskgov.preemption;
 
 import dev.taskgov.core.model.PreemptionReason;
-import dev.taskgov.service.support.DeadLetterMetrics;
+import dev.taskgov.service.support.DeciderMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,18 +13,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /** The decider's Micrometer meters (names and tags in docs/metrics.md). */
-public final class PreemptionMetrics implements PreemptionObserver {
+public final class PreemptionMetrics extends DeciderMetrics implements PreemptionObserver {
 
-    private final MeterRegistry registry;
     private final AtomicInteger graces = new AtomicInteger();
     private final Timer handling;
-    private final DeadLetterMetrics deadLetters;
 
     /** @param inputTopics the topics whose bad records the decider refuses: their dead-letter counters start at 0 */
     public PreemptionMetrics(MeterRegistry registry, Supplier<Boolean> decider, Supplier<Long> lag,
                              Collection<String> inputTopics) {
-        this.registry = registry;
-        this.deadLetters = new DeadLetterMetrics(registry, inputTopics);
+        super(registry, inputTopics);
         Gauge.builder("taskgov.preemption.grace.pending", graces::get)
                 .description("Victims chosen and waiting for their grace period to end").register(registry);
         Gauge.builder("taskgov.preemption.decider", () -> decider.get() ? 1 : 0)
@@ -61,16 +58,6 @@ public final class PreemptionMetrics implements PreemptionObserver {
     @Override
     public void handled(Duration took) {
         handling.record(took);
-    }
-
-    @Override
-    public void deadLettered(String topic, DeadLetterMetrics.Reason reason) {
-        deadLetters.count(topic, reason);
-    }
-
-    @Override
-    public void deadLetterWriteFailed(String topic) {
-        deadLetters.writeFailed(topic);
     }
 
     @Override
