@@ -18,20 +18,8 @@ import java.util.TreeMap;
  * change its ledger and topology in place and undo them before returning (see {@link ClusterView}),
  * so one snapshot is not for concurrent planning.
  */
-public final class ClusterSnapshot implements ClusterView {
-
-    private final SchedulerConfig config;
-    private final QuotaLedger ledger;
-    private final Map<String, List<RunningWorkload>> running;
-    private final Topology topology;
-
-    private ClusterSnapshot(SchedulerConfig config, QuotaLedger ledger, Map<String, List<RunningWorkload>> running,
-                            Topology topology) {
-        this.config = config;
-        this.ledger = ledger;
-        this.running = running;
-        this.topology = topology;
-    }
+public record ClusterSnapshot(SchedulerConfig config, QuotaLedger ledger, Map<String, List<RunningWorkload>> runningByTeam,
+                              Topology topology) implements ClusterView {
 
     /** Builds the usage and node reservations from the admitted workloads. */
     public static ClusterSnapshot of(SchedulerConfig config, Collection<TeamQuota> quotas, Collection<Node> nodes,
@@ -48,22 +36,7 @@ public final class ClusterSnapshot implements ClusterView {
     }
 
     @Override
-    public SchedulerConfig config() {
-        return config;
-    }
-
-    @Override
-    public QuotaLedger ledger() {
-        return ledger;
-    }
-
-    @Override
     public Collection<RunningWorkload> running(String team) {
-        return running.getOrDefault(team, List.of());
-    }
-
-    @Override
-    public Topology topology() {
-        return topology;
+        return runningByTeam.getOrDefault(team, List.of());
     }
 }
