@@ -17,7 +17,6 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -144,11 +143,7 @@ public class AdmissionRuntime {
     }
 
     private Properties clientProps() {
-        Properties p = new Properties();
-        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.putAll(KafkaClientSecurity.properties());
-        p.put(CommonClientConfigs.CLIENT_ID_CONFIG, "admission-service");
-        return p;
+        return KafkaClientSecurity.client(bootstrapServers, "admission-service");
     }
 
     /**

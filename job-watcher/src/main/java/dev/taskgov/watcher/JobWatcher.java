@@ -580,9 +580,7 @@ public class JobWatcher {
     }
 
     private Properties producerProps() {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.putAll(KafkaClientSecurity.properties());
+        Properties p = KafkaClientSecurity.client(bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -591,9 +589,7 @@ public class JobWatcher {
     }
 
     private Properties consumerProps() {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.putAll(KafkaClientSecurity.properties());
+        Properties p = KafkaClientSecurity.client(bootstrapServers);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, config.watcher().groupId());
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

@@ -11,7 +11,6 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
@@ -38,10 +37,7 @@ public class PreemptionRuntime {
         PreemptionServiceConfig.Preemption p = config.preemption();
         if (!p.enabled()) return;
         DeciderTopics topics = DeciderTopics.of(config.topics(), p.changelogTopic());
-        Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        client.putAll(KafkaClientSecurity.properties());
-        client.put(CommonClientConfigs.CLIENT_ID_CONFIG, "preemption-service");
+        Properties client = KafkaClientSecurity.client(bootstrapServers, "preemption-service");
         PreemptionDecider.Settings settings = new PreemptionDecider.Settings(client,
                 new PreemptionProcessor.Settings(topics, Map.copyOf(p.gracePeriod()), p.reservationTimeout()),
                 p.groupId(), p.transactionalIdPrefix(), p.source(), p.pollTimeout(), p.rebuildTimeout(),

@@ -9,7 +9,6 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -108,10 +107,7 @@ public class TopologyCatchUp {
     }
 
     private void learnTargets() {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.putAll(KafkaClientSecurity.properties());
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "quota-service-topology-catch-up");
+        Properties props = KafkaClientSecurity.client(bootstrapServers, "quota-service-topology-catch-up");
         // Paused as a TopicFollower pauses between failed sessions.
         Duration pause = TopicFollower.FIRST_RETRY_PAUSE;
         while (closing.getCount() > 0) {

@@ -27,7 +27,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
@@ -188,11 +187,7 @@ public class WhatIfResource extends GuardedResource {
     }
 
     private Properties kafkaClient() {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.putAll(KafkaClientSecurity.properties());
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "quota-service-what-if");
-        return props;
+        return KafkaClientSecurity.client(bootstrapServers, "quota-service-what-if");
     }
 
     private RecordedTopics.Names names() {

@@ -1,5 +1,7 @@
 package dev.taskgov.service.support;
 
+import org.apache.kafka.clients.CommonClientConfigs;
+
 import java.util.Properties;
 
 import org.eclipse.microprofile.config.Config;
@@ -21,6 +23,20 @@ public final class KafkaClientSecurity {
     /** The login settings of the running service's configuration (empty where it sets none). */
     public static Properties properties() {
         return properties(ConfigProvider.getConfig());
+    }
+
+    /** A client of the broker at {@code bootstrapServers} with the service's login. */
+    public static Properties client(String bootstrapServers) {
+        Properties props = properties();
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return props;
+    }
+
+    /** The same, named {@code clientId} in the broker's logs and quotas. */
+    public static Properties client(String bootstrapServers, String clientId) {
+        Properties props = client(bootstrapServers);
+        props.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId);
+        return props;
     }
 
     static Properties properties(Config config) {

@@ -19,7 +19,6 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -68,9 +67,7 @@ public class WorkloadEventsConsumer {
     @PostConstruct
     void start() {
         TopicsConfig t = config.topics();
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.putAll(KafkaClientSecurity.properties());
+        Properties props = KafkaClientSecurity.client(bootstrapServers);
         // The shared submission topic and every team's own (<topic>.<team>, written by that team's principal only).
         Pattern teamSubmissions = Pattern.compile(Pattern.quote(t.workloadSubmitted()) + "\\..+");
         loop = new WorkloadEventsLoop(FollowerFetch.batched(props, config.topology().workloadEventsFetchWait(),

@@ -3,9 +3,7 @@ package dev.taskgov.topology.inventory;
 import dev.taskgov.client.support.CompactedTopicReader;
 import dev.taskgov.service.support.KafkaClientSecurity;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 import java.nio.charset.StandardCharsets;
@@ -30,9 +28,7 @@ public final class PublishedTopologyReader {
 
     public static Map<String, String> readAll(String bootstrapServers, String topic, Duration timeout) {
         ensureCompactedTopic(bootstrapServers, topic, timeout);
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.putAll(KafkaClientSecurity.properties());
+        Properties p = KafkaClientSecurity.client(bootstrapServers);
         Map<String, String> out = new HashMap<>();
         CompactedTopicReader.latestByKey(p, topic, timeout)
                 .forEach((key, value) -> out.put(key, new String(value, StandardCharsets.UTF_8)));
@@ -40,10 +36,7 @@ public final class PublishedTopologyReader {
     }
 
     private static void ensureCompactedTopic(String bootstrapServers, String topic, Duration timeout) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.putAll(KafkaClientSecurity.properties());
-        try (Admin admin = Admin.create(p)) {
+        try (Admin admin = Admin.create(KafkaClientSecurity.client(bootstrapServers))) {
             if (admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS).contains(topic)) return;
             admin.createTopics(List.of(new NewTopic(topic, Optional.empty(), Optional.empty())
                     .configs(Map.of("cleanup.policy", "compact")))).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);

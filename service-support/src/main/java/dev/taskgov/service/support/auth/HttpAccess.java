@@ -1,7 +1,6 @@
 package dev.taskgov.service.support.auth;
 
 import dev.taskgov.service.support.KafkaClientSecurity;
-import org.apache.kafka.clients.CommonClientConfigs;
 
 import java.time.Clock;
 import java.util.Properties;
@@ -18,10 +17,7 @@ public final class HttpAccess implements AutoCloseable {
     private final AccessGuard guard;
 
     public HttpAccess(String service, String bootstrapServers, String credentialsTopic, String auditTopic, AuthConfig auth) {
-        Properties client = new Properties();
-        client.putAll(KafkaClientSecurity.properties());
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        client.put(CommonClientConfigs.CLIENT_ID_CONFIG, service + "-access");
+        Properties client = KafkaClientSecurity.client(bootstrapServers, service + "-access");
         credentials = new CredentialDirectory(client, credentialsTopic, auth.secretBox()).start();
         audit = new AuditProducer(client, auditTopic, service);
         guard = new AccessGuard(new SigV4Verifier(credentials, Clock.systemUTC()), audit, service, Clock.systemUTC());
