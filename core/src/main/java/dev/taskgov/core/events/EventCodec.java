@@ -212,19 +212,10 @@ public final class EventCodec {
     }
 
     /** JSON that does not parse into the expected event; {@link #path()} names the field. */
-    public static final class EventFormatException extends IllegalArgumentException {
-        private final String path;
-        private final String problem;
+    public static final class EventFormatException extends JsonPathException {
 
         public EventFormatException(String path, String problem) {
-            super(path + ": " + problem);
-            this.path = path;
-            this.problem = problem;
-        }
-
-        /** What is wrong, without the path. */
-        public String problem() {
-            return problem;
+            super(path, problem);
         }
 
         static EventFormatException of(JsonProcessingException e) {
@@ -238,10 +229,6 @@ public final class EventCodec {
                 path = sb.toString();
             }
             return new EventFormatException(path, e.getOriginalMessage());
-        }
-
-        public String path() {
-            return path;
         }
     }
 }

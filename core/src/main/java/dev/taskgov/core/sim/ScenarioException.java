@@ -1,22 +1,11 @@
 package dev.taskgov.core.sim;
 
+import dev.taskgov.core.events.JsonPathException;
+
 /** A scenario file that cannot be replayed; {@link #path()} is the JSON path of the problem. */
-public class ScenarioException extends RuntimeException {
-    private final String path;
-    private final String problem;
+public class ScenarioException extends JsonPathException {
 
     public ScenarioException(String path, String problem) {
-        super(path + ": " + problem);
-        this.path = path;
-        this.problem = problem;
-    }
-
-    /** What is wrong, without the path. */
-    public String problem() {
-        return problem;
-    }
-
-    public String path() {
-        return path;
+        super(path, problem);
     }
 }
