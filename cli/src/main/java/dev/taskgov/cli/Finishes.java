@@ -1,6 +1,7 @@
 package dev.taskgov.cli;
 
 import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPodsReady;
 
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -12,52 +13,70 @@ import java.time.Clock;
  * profile through admission-service, signed with the profile's key, which finishes only the key's own team's
  * workloads ({@link Endpoints#finishesThroughKafka()}).
  */
-final class Finishes implements AutoCloseable {
-
-    private final KafkaWriter kafka;
-    private final AdmissionClient admission;
-    private final Clock clock;
-
-    private Finishes(KafkaWriter kafka, AdmissionClient admission, Clock clock) {
-        this.kafka = kafka;
-        this.admission = admission;
-        this.clock = clock;
-    }
+sealed interface Finishes extends AutoCloseable {
 
     static Finishes open(Endpoints endpoints, Clock clock, PrintWriter err) {
-        return endpoints.finishesThroughKafka() ? new Finishes(endpoints.kafkaWriter(clock, err), null, clock)
-                : new Finishes(null, endpoints.admission(), clock);
+        return endpoints.finishesThroughKafka() ? new ThroughKafka(endpoints.kafkaWriter(clock, err), clock)
+                : new ThroughAdmission(endpoints.admission());
     }
 
     /** Ends one workload; {@code clusterArn} (may be null) routes a Kafka write, admission-service knows it itself. */
-    void finish(String id, WorkloadFinished.Outcome outcome, String clusterArn) {
-        if (kafka != null) {
-            kafka.send(KafkaWriter.FINISHED_TOPIC, id, new WorkloadFinished(id, clock.instant(), outcome, clusterArn), WorkloadFinished.TYPE);
-        } else {
-            admission.finish(id, outcome.name());
-        }
-    }
+    void finish(String id, WorkloadFinished.Outcome outcome, String clusterArn);
 
     /**
      * Reports every pod of one workload ready (gang admission), the same way as a finish: the readiness topic with the
      * Kafka login, else admission-service, which allows a team key its own workloads only.
      */
-    void podsReady(String id, String clusterArn) {
-        if (kafka != null) {
-            kafka.send(KafkaWriter.PODS_READY_TOPIC, id, new dev.taskgov.core.events.WorkloadPodsReady(id, clock.instant(), clusterArn),
-                    dev.taskgov.core.events.WorkloadPodsReady.TYPE);
-        } else {
-            admission.podsReady(id);
+    void podsReady(String id, String clusterArn);
+
+    /** Whether finishes are written to the topic (else asked of admission-service). */
+    boolean throughKafka();
+
+    @Override
+    void close();
+
+    /** The finished and readiness topics, written with the Kafka login. */
+    record ThroughKafka(KafkaWriter kafka, Clock clock) implements Finishes {
+        @Override
+        public void finish(String id, WorkloadFinished.Outcome outcome, String clusterArn) {
+            kafka.send(KafkaWriter.FINISHED_TOPIC, id, new WorkloadFinished(id, clock.instant(), outcome, clusterArn), WorkloadFinished.TYPE);
+        }
+
+        @Override
+        public void podsReady(String id, String clusterArn) {
+            kafka.send(KafkaWriter.PODS_READY_TOPIC, id, new WorkloadPodsReady(id, clock.instant(), clusterArn), WorkloadPodsReady.TYPE);
+        }
+
+        @Override
+        public boolean throughKafka() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+            kafka.close();
         }
     }
 
-    /** Whether finishes are written to the topic (else asked of admission-service). */
-    boolean throughKafka() {
-        return kafka != null;
-    }
+    /** admission-service, signed with the profile's key. */
+    record ThroughAdmission(AdmissionClient admission) implements Finishes {
+        @Override
+        public void finish(String id, WorkloadFinished.Outcome outcome, String clusterArn) {
+            admission.finish(id, outcome.name());
+        }
 
-    @Override
-    public void close() {
-        if (kafka != null) kafka.close();
+        @Override
+        public void podsReady(String id, String clusterArn) {
+            admission.podsReady(id);
+        }
+
+        @Override
+        public boolean throughKafka() {
+            return false;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 }
