@@ -39,9 +39,6 @@ public class AccessKeys implements CredentialLookup {
 
     private static final Logger LOG = Logger.getLogger(AccessKeys.class);
 
-    public static final String KEY_CHANGED = "dev.taskgov.credentials.access-key.changed";
-    public static final String KEY_REVOKED = "dev.taskgov.credentials.access-key.revoked";
-
     @Inject
     QuotaServiceConfig config;
 
@@ -165,7 +162,7 @@ public class AccessKeys implements CredentialLookup {
         if (e.active()) {
             e.revokedAt = clock.instant();
             e.revokedBy = revokedBy;
-            outbox.credentials(e.accessKeyId, null, KEY_REVOKED);
+            outbox.accessKeyRevoked(e.accessKeyId);
         }
         return e;
     }
@@ -222,6 +219,6 @@ public class AccessKeys implements CredentialLookup {
 
     private void publish(AccessKeyEntity e) {
         AccessKey record = new AccessKey(e.accessKeyId, e.principal, e.roleList(), e.secretCiphertext);
-        outbox.credentials(e.accessKeyId, record.toJson(), KEY_CHANGED);
+        outbox.accessKeyChanged(e.accessKeyId, record.toJson());
     }
 }

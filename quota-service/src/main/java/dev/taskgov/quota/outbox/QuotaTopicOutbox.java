@@ -28,6 +28,10 @@ public class QuotaTopicOutbox {
     public static final String SCHEDULER_CONFIG_CHANGED = "dev.taskgov.quota.scheduler-config.changed";
     /** {@code ce_type} of the cluster scheduler config's tombstone. */
     public static final String SCHEDULER_CONFIG_DELETED = "dev.taskgov.quota.scheduler-config.deleted";
+    /** {@code ce_type} of an access key's record on the credentials topic. */
+    public static final String ACCESS_KEY_CHANGED = "dev.taskgov.credentials.access-key.changed";
+    /** {@code ce_type} of a revoked access key's tombstone. */
+    public static final String ACCESS_KEY_REVOKED = "dev.taskgov.credentials.access-key.revoked";
 
     @Inject
     QuotaServiceConfig config;
@@ -72,9 +76,14 @@ public class QuotaTopicOutbox {
         write(config.topics().quota(), key, payload, type);
     }
 
-    /** An access key's record on the credentials topic (null: its tombstone), in the caller's transaction. */
-    public void credentials(String accessKeyId, String record, String type) {
-        write(config.topics().credentials(), accessKeyId, record, type);
+    /** An access key's record on the credentials topic, in the caller's transaction. */
+    public void accessKeyChanged(String accessKeyId, String record) {
+        write(config.topics().credentials(), accessKeyId, record, ACCESS_KEY_CHANGED);
+    }
+
+    /** A revoked access key's tombstone on the credentials topic, in the caller's transaction. */
+    public void accessKeyRevoked(String accessKeyId) {
+        write(config.topics().credentials(), accessKeyId, null, ACCESS_KEY_REVOKED);
     }
 
     /** An audit record on the audit topic, in the caller's transaction. */
