@@ -1,5 +1,6 @@
 package dev.taskgov.admission;
 
+import dev.taskgov.core.events.TopicCatalog.Names;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,7 +32,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import dev.taskgov.testsupport.KafkaTestResource;
-import dev.taskgov.testsupport.TaskgovTopics;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -54,14 +54,14 @@ class KafkaRoundTripTest {
 
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProps())) {
             ProducerRecord<String, String> record =
-                    new ProducerRecord<>(TaskgovTopics.WORKLOAD_SUBMITTED, workloadId, value);
+                    new ProducerRecord<>(Names.WORKLOAD_SUBMITTED, workloadId, value);
             record.headers().add("ce_type", WorkloadSubmitted.TYPE.getBytes(StandardCharsets.UTF_8));
             producer.send(record).get(30, TimeUnit.SECONDS);
         }
 
         List<ConsumerRecord<String, String>> seen = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerProps())) {
-            consumer.subscribe(List.of(TaskgovTopics.WORKLOAD_SUBMITTED));
+            consumer.subscribe(List.of(Names.WORKLOAD_SUBMITTED));
             await().atMost(Duration.ofSeconds(60)).until(() -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
                 return seen.stream().anyMatch(r -> workloadId.equals(r.key()));
@@ -81,18 +81,18 @@ class KafkaRoundTripTest {
         props.putAll(SharedKafka.adminClientProperties());
         try (Admin admin = Admin.create(props)) {
             Map<String, String> cleanupPolicy = new java.util.TreeMap<>();
-            for (String topic : List.of(TaskgovTopics.WORKLOAD_STATUS, TaskgovTopics.QUOTA,
-                    TaskgovTopics.TOPOLOGY, TaskgovTopics.WORKLOAD_SUBMITTED, TaskgovTopics.DEADLETTER)) {
+            for (String topic : List.of(Names.WORKLOAD_STATUS, Names.QUOTA,
+                    Names.TOPOLOGY, Names.WORKLOAD_SUBMITTED, Names.DEADLETTER)) {
                 ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
                 Config config = admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
                 cleanupPolicy.put(topic, config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value());
             }
             assertThat(cleanupPolicy).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    TaskgovTopics.WORKLOAD_STATUS, "compact",
-                    TaskgovTopics.QUOTA, "compact",
-                    TaskgovTopics.TOPOLOGY, "compact",
-                    TaskgovTopics.WORKLOAD_SUBMITTED, "delete",
-                    TaskgovTopics.DEADLETTER, "delete"));
+                    Names.WORKLOAD_STATUS, "compact",
+                    Names.QUOTA, "compact",
+                    Names.TOPOLOGY, "compact",
+                    Names.WORKLOAD_SUBMITTED, "delete",
+                    Names.DEADLETTER, "delete"));
         }
     }
 

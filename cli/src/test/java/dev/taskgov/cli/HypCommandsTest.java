@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.ClusterPartitions;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.core.events.TopicCatalog.Names;
 import dev.taskgov.testsupport.SeedCommands;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TaskgovTopics;
@@ -282,7 +283,7 @@ class HypCommandsTest {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<ConsumerRecord<String, String>> found = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
-            List<TopicPartition> partitions = consumer.partitionsFor(TaskgovTopics.WORKLOAD_SUBMITTED).stream()
+            List<TopicPartition> partitions = consumer.partitionsFor(Names.WORKLOAD_SUBMITTED).stream()
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.TopicCatalog.Names;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadAdmitted.AdmittedPodSet;
 import dev.taskgov.core.events.WorkloadAdmitted.Domain;
@@ -30,7 +31,6 @@ import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.testsupport.KafkaTestResource;
 import io.quarkus.test.common.ResourceArg;
-import dev.taskgov.testsupport.TaskgovTopics;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -87,7 +87,7 @@ class HyperPodPyTorchJobWatcherTest {
                 // no taskgov.dev/max-retry although the job has runPolicy.jobMaxRetryCount: 1: the operator retries inside the
                 // admission, and the Failed the watcher reports after that is final (docs/architecture.md, "Retry after failure")
                 Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest"));
-        assertThat(EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class)).isEqualTo(expected);
+        assertThat(EventCodec.read(awaitOne(Names.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class)).isEqualTo(expected);
         await().atMost(WAIT).untilAsserted(() -> {
             assertThat(job().getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.SUBMITTED)
                     .containsEntry(JobStates.WORKLOAD_ID, id);
@@ -99,7 +99,7 @@ class HyperPodPyTorchJobWatcherTest {
     @Order(2)
     void anAdmissionOverSeveralHostsUnsuspendsItWithTheDomainSelectorAndNoGate() {
         String id = workloadId();
-        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+        send(Names.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
                 List.of(new AdmittedPodSet("pod", P5, new Domain(TopologyLevels.LAYER_1, "nn-1"),
                         List.of(new NodeCount("p5-a", 2), new NodeCount("p5-b", 1))))));
         await().atMost(WAIT).untilAsserted(() -> {
@@ -117,7 +117,7 @@ class HyperPodPyTorchJobWatcherTest {
     @Order(3)
     void aPreemptionSuspendsItRestoresTheSelectorsAndExplainsWhyOnTheJob() {
         String id = workloadId();
-        send(TaskgovTopics.WORKLOAD_PREEMPTED, id, new WorkloadPreempted(id, "team-name", "team-owner-big-job",
+        send(Names.WORKLOAD_PREEMPTED, id, new WorkloadPreempted(id, "team-name", "team-owner-big-job",
                 PreemptionReason.ReclaimLentCapacity, "team-owner reclaims its lent quota", Instant.now()));
         await().atMost(WAIT).untilAsserted(() -> {
             GenericKubernetesResource job = job();
@@ -142,7 +142,7 @@ class HyperPodPyTorchJobWatcherTest {
                     List.of(Map.of("type", "Completed", "status", "True"))));
             return j;
         });
-        WorkloadFinished finished = EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_FINISHED, id).value(), WorkloadFinished.class);
+        WorkloadFinished finished = EventCodec.read(awaitOne(Names.WORKLOAD_FINISHED, id).value(), WorkloadFinished.class);
         assertThat(finished.outcome()).isEqualTo(WorkloadFinished.Outcome.Succeeded);
     }
 

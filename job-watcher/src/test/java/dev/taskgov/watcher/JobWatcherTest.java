@@ -20,6 +20,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
+import dev.taskgov.core.events.TopicCatalog.Names;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadAdmitted.AdmittedPodSet;
 import dev.taskgov.core.events.WorkloadAdmitted.Domain;
@@ -33,7 +34,6 @@ import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.topology.TopologyLevels;
 import dev.taskgov.testsupport.KafkaTestResource;
 import io.quarkus.test.common.ResourceArg;
-import dev.taskgov.testsupport.TaskgovTopics;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -95,7 +95,7 @@ class JobWatcherTest {
                 List.of(new PodSetSpec("main", 10, P5, new ResourceAmounts(null, new BigDecimal("100"), null),
                         TopologyLevels.LAYER_3, null, Map.of(TopologyLevels.LAYER_3, "nn-b1-r2"))),
                 Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "gcr.io/k8s-staging-perf-tests/sleep:v0.1.0"));
-        ConsumerRecord<String, String> record = awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
+        ConsumerRecord<String, String> record = awaitOne(Names.WORKLOAD_SUBMITTED, id);
         assertThat(EventCodec.read(record.value(), WorkloadSubmitted.class)).isEqualTo(expected);
         assertThat(header(record, "ce_type")).isEqualTo(WorkloadSubmitted.TYPE);
         assertThat(header(record, "ce_specversion")).isEqualTo("1.0");
@@ -122,7 +122,7 @@ class JobWatcherTest {
                                 new ResourceAmounts(null, new BigDecimal("1"), new BigDecimal("0.1953125")),
                                 null, TopologyLevels.LAYER_3)),
                 Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"));
-        assertThat(EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class))
+        assertThat(EventCodec.read(awaitOne(Names.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class))
                 .isEqualTo(expected);
     }
 
@@ -130,7 +130,7 @@ class JobWatcherTest {
     @Order(3)
     void anAdmissionUnsuspendsTheJobWithTheDomainSelectorAndTheTopologyGate() {
         String id = workloadId("test-tas-job");
-        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+        send(Names.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
                 List.of(new AdmittedPodSet("main", P5, new Domain(TopologyLevels.LAYER_3, "nn-b1-r2"),
                         List.of(new NodeCount("p5-b1r2h1", 8), new NodeCount("p5-b1r2h2", 2))))));
 
@@ -151,7 +151,7 @@ class JobWatcherTest {
     @Order(4)
     void aPreemptionSuspendsTheJobAndRestoresTheUsersSelectorsAndExplainsWhy() {
         String id = workloadId("test-tas-job");
-        send(TaskgovTopics.WORKLOAD_PREEMPTED, id, new WorkloadPreempted(id, "team-name", "team-owner-big-job",
+        send(Names.WORKLOAD_PREEMPTED, id, new WorkloadPreempted(id, "team-name", "team-owner-big-job",
                 PreemptionReason.ReclaimLentCapacity, "team-owner reclaims its lent quota for team-owner-big-job", Instant.now()));
 
         await().atMost(WAIT).untilAsserted(() -> {
@@ -180,7 +180,7 @@ class JobWatcherTest {
     void aPendingStatusIsTheJobsStateWithTheSchedulersReason() {
         String id = workloadId("test-tas-job");
         String message = "TopologyPlacementFailed: allows to fit only 6 out of 10 pods";
-        send(TaskgovTopics.WORKLOAD_STATUS, id, new WorkloadStatus(id, "team-name", WorkloadState.Pending,
+        send(Names.WORKLOAD_STATUS, id, new WorkloadStatus(id, "team-name", WorkloadState.Pending,
                 "TopologyPlacementFailed", message, Instant.now()));
 
         await().atMost(WAIT).untilAsserted(() -> {
@@ -199,7 +199,7 @@ class JobWatcherTest {
     @Order(6)
     void aReadmittedJobThatCompletesPublishesSucceeded() {
         String id = workloadId("test-tas-job");
-        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+        send(Names.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
                 List.of(new AdmittedPodSet("main", P5, new Domain(TopologyLevels.LAYER_3, "nn-b1-r2"),
                         List.of(new NodeCount("p5-b1r2h3", 10))))));
         await().atMost(WAIT).untilAsserted(() -> {
@@ -216,7 +216,7 @@ class JobWatcherTest {
             return j;
         });
 
-        WorkloadFinished finished = EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_FINISHED, id).value(), WorkloadFinished.class);
+        WorkloadFinished finished = EventCodec.read(awaitOne(Names.WORKLOAD_FINISHED, id).value(), WorkloadFinished.class);
         assertThat(finished.workloadId()).isEqualTo(id);
         assertThat(finished.outcome()).isEqualTo(WorkloadFinished.Outcome.Succeeded);
         await().atMost(WAIT).untilAsserted(() -> assertThat(job("test-tas-job").getMetadata().getAnnotations())
@@ -227,7 +227,7 @@ class JobWatcherTest {
     @Order(7)
     void aPyTorchJobGetsOneNodeForItsMasterAndGatedWorkersThenFails() {
         String id = workloadId("tas-test-pytorch-job");
-        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+        send(Names.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
                 List.of(new AdmittedPodSet("master", P5, null, List.of(new NodeCount("p5-a", 1))),
                         new AdmittedPodSet("worker", P5, new Domain(TopologyLevels.LAYER_3, "nn-b1-r1"),
                                 List.of(new NodeCount("p5-b", 8), new NodeCount("p5-c", 2))))));
@@ -247,7 +247,7 @@ class JobWatcherTest {
                     List.of(Map.of("type", "Failed", "status", "True", "reason", "PyTorchJobFailed"))));
             return j;
         });
-        WorkloadFinished finished = EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_FINISHED, id).value(), WorkloadFinished.class);
+        WorkloadFinished finished = EventCodec.read(awaitOne(Names.WORKLOAD_FINISHED, id).value(), WorkloadFinished.class);
         assertThat(finished.outcome()).isEqualTo(WorkloadFinished.Outcome.Failed);
     }
 
@@ -263,12 +263,12 @@ class JobWatcherTest {
         fresh.getMetadata().setName("after-restart");
         fresh = k8s.batch().v1().jobs().resource(fresh).create();
         String freshId = "team-name-after-restart-" + fresh.getMetadata().getUid().substring(0, 8);
-        awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, freshId);
+        awaitOne(Names.WORKLOAD_SUBMITTED, freshId);
 
         // ...and the jobs it had already submitted were not submitted again.
         await().during(Duration.ofSeconds(3)).atMost(WAIT).untilAsserted(() -> {
-            assertThat(TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, workloadId("test-tas-job"))).hasSize(1);
-            assertThat(TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED,
+            assertThat(TopicRecords.withKey(Names.WORKLOAD_SUBMITTED, workloadId("test-tas-job"))).hasSize(1);
+            assertThat(TopicRecords.withKey(Names.WORKLOAD_SUBMITTED,
                     workloadId("tas-test-pytorch-job"))).hasSize(1);
         });
     }
@@ -278,7 +278,7 @@ class JobWatcherTest {
     void aJobDeletedWhilePendingIsCancelled() {
         String id = workloadId("after-restart");
         k8s.batch().v1().jobs().inNamespace(NS).withName("after-restart").delete();
-        WorkloadFinished finished = EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_FINISHED, id).value(), WorkloadFinished.class);
+        WorkloadFinished finished = EventCodec.read(awaitOne(Names.WORKLOAD_FINISHED, id).value(), WorkloadFinished.class);
         assertThat(finished.outcome()).isEqualTo(WorkloadFinished.Outcome.Cancelled);
     }
 
@@ -305,7 +305,7 @@ class JobWatcherTest {
             assertThat(job.getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.INVALID)
                     .containsEntry(JobStates.REASON, reason);
         }));
-        List<String> keys = TopicRecords.all(TaskgovTopics.WORKLOAD_SUBMITTED).stream().map(ConsumerRecord::key).toList();
+        List<String> keys = TopicRecords.all(Names.WORKLOAD_SUBMITTED).stream().map(ConsumerRecord::key).toList();
         assertThat(keys).noneMatch(k -> k.contains("no-queue-label") || k.contains("zero-requests")
                 || k.contains("bad-level") || k.contains("no-instance-type"));
     }
@@ -372,7 +372,7 @@ class JobWatcherTest {
                         assertThat(e.getMessage()).startsWith("created without spec.suspend: true; taskgov suspended it");
                     });
         });
-        assertThat(EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class).workloadId())
+        assertThat(EventCodec.read(awaitOne(Names.WORKLOAD_SUBMITTED, id).value(), WorkloadSubmitted.class).workloadId())
                 .isEqualTo(id);
     }
 
@@ -383,15 +383,15 @@ class JobWatcherTest {
         template.getMetadata().setName("replaced-job");
         Job job = k8s.batch().v1().jobs().resource(template).create();
         String id = "team-name-replaced-job-" + job.getMetadata().getUid().substring(0, 8);
-        awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
+        awaitOne(Names.WORKLOAD_SUBMITTED, id);
         Domain rack = new Domain(TopologyLevels.LAYER_3, "nn-b1-r2");
-        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+        send(Names.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
                 List.of(new AdmittedPodSet("main", P5, rack, List.of(new NodeCount("p5-h1", 1), new NodeCount("p5-h2", 1))))));
         await().atMost(WAIT).untilAsserted(() ->
                 assertThat(job("replaced-job").getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.ADMITTED));
 
         // p5-h1 failed: its pod goes to p5-h3
-        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+        send(Names.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
                 List.of(new AdmittedPodSet("main", P5, rack, List.of(new NodeCount("p5-h2", 1), new NodeCount("p5-h3", 1)))),
                 WorkloadAdmitted.NODE_REPLACED));
         await().atMost(WAIT).untilAsserted(() -> {
@@ -459,11 +459,11 @@ class JobWatcherTest {
         Job created = k8s.batch().v1().jobs().inNamespace(otherNs).resource(claiming).create();
         String id = "team-other-claims-team-name-" + created.getMetadata().getUid().substring(0, 8);
 
-        WorkloadSubmitted submitted = EventCodec.read(awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id).value(),
+        WorkloadSubmitted submitted = EventCodec.read(awaitOne(Names.WORKLOAD_SUBMITTED, id).value(),
                 WorkloadSubmitted.class);
         assertThat(submitted.namespace()).isEqualTo(otherNs);
         assertThat(submitted.team()).isEqualTo("team-other");
-        assertThat(TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, "team-name-claims-team-name-"
+        assertThat(TopicRecords.withKey(Names.WORKLOAD_SUBMITTED, "team-name-claims-team-name-"
                 + created.getMetadata().getUid().substring(0, 8))).as("nothing submitted as team-name's").isEmpty();
     }
 
@@ -478,8 +478,8 @@ class JobWatcherTest {
         template.getMetadata().setName("gang-job");
         Job job = k8s.batch().v1().jobs().resource(template).create();
         String id = "team-name-gang-job-" + job.getMetadata().getUid().substring(0, 8);
-        awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
-        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
+        awaitOne(Names.WORKLOAD_SUBMITTED, id);
+        send(Names.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "team-name", Instant.now(), Map.of(),
                 List.of(new AdmittedPodSet("main", P5, new Domain(TopologyLevels.LAYER_3, "nn-b1-r2"),
                         List.of(new NodeCount("p5-g1", 1), new NodeCount("p5-g2", 1))))));
         await().atMost(WAIT).untilAsserted(() ->
@@ -489,10 +489,10 @@ class JobWatcherTest {
         gangPod(owner, "gang-job-a", true);
         gangPod(owner, "gang-job-b", false);
         await().during(Duration.ofSeconds(2)).atMost(WAIT).until(() ->
-                TopicRecords.withKey(TaskgovTopics.WORKLOAD_PODS_READY, id).isEmpty());
+                TopicRecords.withKey(Names.WORKLOAD_PODS_READY, id).isEmpty());
 
         gangPod(owner, "gang-job-b", true);
-        ConsumerRecord<String, String> report = awaitOne(TaskgovTopics.WORKLOAD_PODS_READY, id);
+        ConsumerRecord<String, String> report = awaitOne(Names.WORKLOAD_PODS_READY, id);
         assertThat(EventCodec.read(report.value(), dev.taskgov.core.events.WorkloadPodsReady.class).workloadId()).isEqualTo(id);
         assertThat(header(report, "ce_type")).isEqualTo(dev.taskgov.core.events.WorkloadPodsReady.TYPE);
         await().atMost(WAIT).untilAsserted(() -> {
@@ -502,7 +502,7 @@ class JobWatcherTest {
         // another pod event changes nothing: one report per admission
         gangPod(owner, "gang-job-a", true);
         await().during(Duration.ofSeconds(2)).atMost(WAIT).until(() ->
-                TopicRecords.withKey(TaskgovTopics.WORKLOAD_PODS_READY, id).size() == 1);
+                TopicRecords.withKey(Names.WORKLOAD_PODS_READY, id).size() == 1);
     }
 
     /** A running pod of the batch Job {@code owner}, Ready or not (created, or replaced with that status). */
@@ -530,17 +530,17 @@ class JobWatcherTest {
         created.getMetadata().setName("taken-id-job");
         created = k8s.batch().v1().jobs().resource(created).create();
         String id = "team-name-taken-id-job-" + created.getMetadata().getUid().substring(0, 8);
-        ConsumerRecord<String, String> submitted = awaitOne(TaskgovTopics.WORKLOAD_SUBMITTED, id);
+        ConsumerRecord<String, String> submitted = awaitOne(Names.WORKLOAD_SUBMITTED, id);
         await().atMost(WAIT).untilAsserted(() ->
                 assertThat(job("taken-id-job").getMetadata().getAnnotations()).containsEntry(JobStates.STATE, JobStates.SUBMITTED));
 
         // the owner of the id is another team: its admission is not this job's
-        send(TaskgovTopics.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "another-team", Instant.now(), Map.of(),
+        send(Names.WORKLOAD_ADMITTED, id, new WorkloadAdmitted(id, "another-team", Instant.now(), Map.of(),
                 List.of(new AdmittedPodSet("main", P5, new Domain(TopologyLevels.LAYER_3, "nn-b1-r2"),
                         List.of(new NodeCount("p5-b1r2h1", 8), new NodeCount("p5-b1r2h2", 2))))));
         // the decider refused this job's submission, as it does: a dead letter with the reason
         String reason = new dev.taskgov.core.model.WorkloadIdTaken(id, "team-name").message();
-        send(TaskgovTopics.DEADLETTER, id, dev.taskgov.core.events.DeadLetter.of(submitted.topic(), submitted.partition(),
+        send(Names.DEADLETTER, id, dev.taskgov.core.events.DeadLetter.of(submitted.topic(), submitted.partition(),
                 submitted.offset(), id, submitted.value().getBytes(java.nio.charset.StandardCharsets.UTF_8), reason, Instant.now()));
 
         await().atMost(WAIT).untilAsserted(() -> {

@@ -9,9 +9,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
+import dev.taskgov.core.events.TopicCatalog.Names;
 import dev.taskgov.testsupport.KafkaTestResource;
 import io.quarkus.test.common.ResourceArg;
-import dev.taskgov.testsupport.TaskgovTopics;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -50,7 +50,7 @@ class LeaderElectedWatcherTest {
         KubernetesClient k8s = server.getClient();
         await().atMost(WAIT).until(() -> watcher.synced() && LeaderElectionProfile.IDENTITY.equals(holder(k8s)));
         String first = create(k8s, "while-leading");
-        await().atMost(WAIT).until(() -> TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, first).size() == 1);
+        await().atMost(WAIT).until(() -> TopicRecords.withKey(Names.WORKLOAD_SUBMITTED, first).size() == 1);
 
         // Another replica takes over: this one stops acting but stays ready (it serves the webhook).
         watcher.leadership().stop();
@@ -64,14 +64,14 @@ class LeaderElectedWatcherTest {
         given().when().get("/q/health/ready").then().statusCode(200);
         String missed = create(k8s, "while-standby");
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
-                .until(() -> TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, missed).isEmpty());
+                .until(() -> TopicRecords.withKey(Names.WORKLOAD_SUBMITTED, missed).isEmpty());
 
         // The other replica stops; this one leads again, re-lists and submits the job it missed, once.
         other.stop();
         watcher.leadership().start();
-        await().atMost(WAIT).until(() -> TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, missed).size() == 1);
+        await().atMost(WAIT).until(() -> TopicRecords.withKey(Names.WORKLOAD_SUBMITTED, missed).size() == 1);
         assertThat(holder(k8s)).isEqualTo(LeaderElectionProfile.IDENTITY);
-        assertThat(TopicRecords.withKey(TaskgovTopics.WORKLOAD_SUBMITTED, first)).hasSize(1);
+        assertThat(TopicRecords.withKey(Names.WORKLOAD_SUBMITTED, first)).hasSize(1);
     }
 
     private static String create(KubernetesClient k8s, String name) {

@@ -3,6 +3,7 @@ package dev.taskgov.quota;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.TopicCatalog;
+import dev.taskgov.core.events.TopicCatalog.Names;
 import dev.taskgov.client.support.auth.RequestSigner;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.PostgresTestResource;
@@ -317,8 +318,8 @@ class AccessMatrixTest {
     void auditRecordsOfTheOtherServicesFromTheAuditTopicAreStoredOnceAndShown() throws Exception {
         dev.taskgov.core.auth.AuditEvent event = dev.taskgov.core.auth.AuditEvent.of(java.time.Instant.now(), "admission-service",
                 "team-z", "SubmitWorkload", "workload z-1", "Allowed", null, null);
-        QuotaTestKit.send(dev.taskgov.testsupport.TaskgovTopics.AUDIT, event.eventId(), event.toJson());
-        QuotaTestKit.send(dev.taskgov.testsupport.TaskgovTopics.AUDIT, event.eventId(), event.toJson()); // delivered twice
+        QuotaTestKit.send(Names.AUDIT, event.eventId(), event.toJson());
+        QuotaTestKit.send(Names.AUDIT, event.eventId(), event.toJson()); // delivered twice
         URI audit = URI.create("http://localhost:" + service.getPort() + "/audit?principal=team-z");
         await().atMost(Duration.ofSeconds(60)).until(() -> JSON.readTree(TestCredentials.send(keys.get("viewer"), "GET", audit, null).body())
                 .path("events").size() > 0);

@@ -2,6 +2,7 @@ package dev.taskgov.quota;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskgov.core.auth.SafeText;
+import dev.taskgov.core.events.TopicCatalog.Names;
 import dev.taskgov.testsupport.DatabaseAddress;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.PostgresTestResource;
@@ -221,7 +222,7 @@ class AuditTrailIntegrityTest {
         String json = JSON.createObjectNode().put("eventId", id).put("at", "2026-12-01T10:00:00Z")
                 .put("service", "topology-service").put("principal", "anonymous").put("operation", "GetTopology")
                 .put("target", "/topology\u0000\nadmin Allowed\u001b[2J").put("outcome", "Refused: x").toString();
-        QuotaTestKit.send(dev.taskgov.testsupport.TaskgovTopics.AUDIT, id, json);
+        QuotaTestKit.send(Names.AUDIT, id, json);
         DatabaseAddress db = SharedPostgres.address();
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).untilAsserted(() -> {
             try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());

@@ -1,5 +1,6 @@
 package dev.taskgov.quota;
 
+import dev.taskgov.core.events.TopicCatalog.Names;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.quota.capacity.ClusterCapacity;
 import dev.taskgov.testsupport.KafkaTestResource;
@@ -148,9 +149,9 @@ class CapacityRuleTest {
         String key = "broken-" + team("node");
         String counter = "taskgov_deadletter_records_total{reason=\"" + reason + "\",topic=\"taskgov.topology\"}";
         double before = QuotaTestKit.metricValue(metrics(), counter);
-        QuotaTestKit.send(dev.taskgov.testsupport.TaskgovTopics.TOPOLOGY, key, value.replace("NODE", key));
+        QuotaTestKit.send(Names.TOPOLOGY, key, value.replace("NODE", key));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            var dead = QuotaTestKit.readTopic(dev.taskgov.testsupport.TaskgovTopics.DEADLETTER).stream()
+            var dead = QuotaTestKit.readTopic(Names.DEADLETTER).stream()
                     .filter(r -> key.equals(r.key())).toList();
             assertThat(dead).hasSize(1);
             DeadLetter letter = EventCodec.mapper().readValue(dead.get(0).value(), DeadLetter.class);

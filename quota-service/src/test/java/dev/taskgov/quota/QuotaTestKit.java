@@ -6,12 +6,12 @@ import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.ClusterScopedKey;
 import dev.taskgov.core.events.ClusterDeclared;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.TopicCatalog.Names;
 import dev.taskgov.quota.api.Ids;
 import dev.taskgov.quota.capacity.ClusterCapacity;
 import dev.taskgov.quota.capacity.TopologyCatchUp;
 import io.quarkus.arc.Arc;
 import dev.taskgov.testsupport.SharedKafka;
-import dev.taskgov.testsupport.TaskgovTopics;
 import dev.taskgov.testsupport.TestCredentials;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -105,9 +105,9 @@ public final class QuotaTestKit {
     public static synchronized String newClusterArn() {
         String arn = "arn:aws:sagemaker:us-west-2:123456789012:cluster/" + Ids.newId();
         ClusterArn cluster = ClusterArn.of(arn);
-        send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.declaration(cluster), EventCodec.write(new ClusterDeclared(arn, null, "static", null)));
+        send(Names.TOPOLOGY, ClusterScopedKey.declaration(cluster), EventCodec.write(new ClusterDeclared(arn, null, "static", null)));
         CLUSTERS.add(arn);
-        NODES.values().forEach(n -> send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.of(cluster, n.get("name").asText()), n.toString()));
+        NODES.values().forEach(n -> send(Names.TOPOLOGY, ClusterScopedKey.of(cluster, n.get("name").asText()), n.toString()));
         // Known also means the whole topic as of quota-service's start was read, as a client waits for readiness:
         // before, the API answers ServiceUnavailable where it reads the cluster (TopologyCatchUpTest tests that).
         await().atMost(Duration.ofSeconds(60)).until(() -> capacity().governed().contains(cluster)
@@ -194,7 +194,7 @@ public final class QuotaTestKit {
         }
         node.put("ready", ready);
         NODES.put(name, node);
-        for (String arn : CLUSTERS) send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.of(ClusterArn.of(arn), name), node.toString());
+        for (String arn : CLUSTERS) send(Names.TOPOLOGY, ClusterScopedKey.of(ClusterArn.of(arn), name), node.toString());
         await().atMost(Duration.ofSeconds(60)).until(() -> CLUSTERS.stream().allMatch(arn -> capacity().node(ClusterArn.of(arn), name)
                 .map(n -> n.ready() == ready && n.allocatable().accelerators() == accelerators).orElse(false)));
     }
@@ -202,7 +202,7 @@ public final class QuotaTestKit {
     /** The node left every test cluster: a tombstone for its key in each. */
     public static synchronized void removeNode(String name) {
         NODES.remove(name);
-        for (String arn : CLUSTERS) send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.of(ClusterArn.of(arn), name), null);
+        for (String arn : CLUSTERS) send(Names.TOPOLOGY, ClusterScopedKey.of(ClusterArn.of(arn), name), null);
         await().atMost(Duration.ofSeconds(60)).until(() -> CLUSTERS.stream().noneMatch(arn -> capacity().node(ClusterArn.of(arn), name).isPresent()));
     }
 
@@ -213,7 +213,7 @@ public final class QuotaTestKit {
         node.put("instanceType", instanceType);
         node.put("clusterArn", clusterArn);
         node.putObject("allocatable").put("accelerators", accelerators).put("vcpu", 96).put("memoryGiB", 1152);
-        send(TaskgovTopics.TOPOLOGY, ClusterScopedKey.of(ClusterArn.of(clusterArn), name), node.toString());
+        send(Names.TOPOLOGY, ClusterScopedKey.of(ClusterArn.of(clusterArn), name), node.toString());
     }
 
     public static synchronized void send(String topic, String key, String value) {
@@ -234,7 +234,7 @@ public final class QuotaTestKit {
 
     /** Every record of the quota topic, in offset order per partition (a real consumer, from the start). */
     public static List<ConsumerRecord<String, String>> readQuotaTopic() {
-        return readTopic(TaskgovTopics.QUOTA);
+        return readTopic(Names.QUOTA);
     }
 
     /** Every record of a topic, in offset order per partition (a real consumer, from the start). */

@@ -1,9 +1,9 @@
 package dev.taskgov.topology.it;
 
+import dev.taskgov.core.events.TopicCatalog.Names;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.testsupport.KafkaTestResource;
-import dev.taskgov.testsupport.TaskgovTopics;
 import dev.taskgov.topology.capacity.CapacityView;
 import dev.taskgov.topology.inventory.InventoryRefresher;
 import dev.taskgov.topology.inventory.TopologyPublisher;
@@ -63,14 +63,14 @@ class StaticTopologyServiceTest {
                 .collect(Collectors.toMap(Node::name, Function.identity(), (a, b) -> a, TreeMap::new));
 
         await().atMost(WAIT).untilAsserted(() -> assertThat(published()).isEqualTo(expected));
-        List<ConsumerRecord<String, String>> records = TopicView.records(bootstrap, TaskgovTopics.TOPOLOGY);
+        List<ConsumerRecord<String, String>> records = TopicView.records(bootstrap, Names.TOPOLOGY);
         assertThat(records).allSatisfy(r -> {
             assertThat(TopicView.header(r, "ce_specversion")).isEqualTo("1.0");
             assertThat(TopicView.header(r, "ce_source")).isEqualTo(TopologyPublisher.EVENT_SOURCE);
         });
 
         assertThat(refresher.pollNow().published().isEmpty()).isTrue();
-        assertThat(TopicView.records(bootstrap, TaskgovTopics.TOPOLOGY)).hasSize(records.size());
+        assertThat(TopicView.records(bootstrap, Names.TOPOLOGY)).hasSize(records.size());
     }
 
     @Test
@@ -86,12 +86,12 @@ class StaticTopologyServiceTest {
         int clusterFreeVcpu = before.getInt("free.vcpu");
 
         String id = "topology-test-" + UUID.randomUUID();
-        send(TaskgovTopics.WORKLOAD_SUBMITTED, id, """
+        send(Names.WORKLOAD_SUBMITTED, id, """
                 {"workloadId": "%s", "namespace": "hyperpod-ns-team-a", "queueName": "hyperpod-ns-team-a-localqueue",
                  "submittedAt": "2026-11-30T10:00:00Z",
                  "podSets": [{"name": "worker", "count": 3, "instanceType": "ml.p5.48xlarge",
                               "requests": {"accelerators": 2, "vcpu": 4, "memoryGiB": 32}}]}""".formatted(id));
-        send(TaskgovTopics.WORKLOAD_ADMITTED, id, """
+        send(Names.WORKLOAD_ADMITTED, id, """
                 {"workloadId": "%s", "team": "team-a", "admittedAt": "2026-11-30T10:00:01Z", "borrowed": {},
                  "podSets": [{"name": "worker", "instanceType": "ml.p5.48xlarge",
                               "domain": {"level": "topology.k8s.aws/network-node-layer-3", "value": "nn-b2-r1"},
@@ -106,7 +106,7 @@ class StaticTopologyServiceTest {
                 "taskgov_topology_domain_free{cluster=\"\",domain=\"nn-b2-r1\",level=\"topology.k8s.aws/network-node-layer-3\",resource=\"accelerators\"} "
                         + (rackFree - 6) + ".0"));
 
-        send(TaskgovTopics.WORKLOAD_FINISHED, id, """
+        send(Names.WORKLOAD_FINISHED, id, """
                 {"workloadId": "%s", "finishedAt": "2026-11-30T10:05:00Z", "outcome": "Succeeded"}""".formatted(id));
 
         await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree);
@@ -123,27 +123,27 @@ class StaticTopologyServiceTest {
         await().atMost(WAIT).until(() -> topology().getInt("readyNodes") == 32);
         int rackFree = topology().getInt(path(RACK + ".free.accelerators"));
         String id = "topology-retry-" + UUID.randomUUID();
-        send(TaskgovTopics.WORKLOAD_SUBMITTED, id, """
+        send(Names.WORKLOAD_SUBMITTED, id, """
                 {"workloadId": "%s", "namespace": "hyperpod-ns-team-a", "queueName": "hyperpod-ns-team-a-localqueue",
                  "submittedAt": "2026-11-30T10:00:00Z", "annotations": {"taskgov.dev/max-retry": "1"},
                  "podSets": [{"name": "worker", "count": 3, "instanceType": "ml.p5.48xlarge",
                               "requests": {"accelerators": 2, "vcpu": 4, "memoryGiB": 32}}]}""".formatted(id));
-        send(TaskgovTopics.WORKLOAD_ADMITTED, id, admission(id));
+        send(Names.WORKLOAD_ADMITTED, id, admission(id));
         await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree - 6);
 
-        send(TaskgovTopics.WORKLOAD_FINISHED, id, """
+        send(Names.WORKLOAD_FINISHED, id, """
                 {"workloadId": "%s", "finishedAt": "2026-11-30T10:05:00Z", "outcome": "Failed"}""".formatted(id));
         await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree);
         assertThat(view.holds().tracks(id)).as("pending again: its requests are kept for the retry").isTrue();
 
         // The retry, admitted after the failure; 2 pods this time.
-        send(TaskgovTopics.WORKLOAD_ADMITTED, id, """
+        send(Names.WORKLOAD_ADMITTED, id, """
                 {"workloadId": "%s", "team": "team-a", "admittedAt": "2026-11-30T10:06:00Z", "borrowed": {},
                  "podSets": [{"name": "worker", "instanceType": "ml.p5.48xlarge",
                               "nodes": [{"name": "%s", "count": 2}]}]}""".formatted(id, NODE));
         await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree - 4);
 
-        send(TaskgovTopics.WORKLOAD_FINISHED, id, """
+        send(Names.WORKLOAD_FINISHED, id, """
                 {"workloadId": "%s", "finishedAt": "2026-11-30T10:10:00Z", "outcome": "Succeeded"}""".formatted(id));
         await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree);
         // Forgotten once the consumer's positions pass the end offsets taken after the finish was read.
@@ -164,25 +164,25 @@ class StaticTopologyServiceTest {
         int rackFree = topology().getInt(path(RACK + ".free.accelerators"));
         String aborted = "topology-aborted-" + UUID.randomUUID();
         String committed = "topology-committed-" + UUID.randomUUID();
-        for (String id : List.of(aborted, committed)) send(TaskgovTopics.WORKLOAD_SUBMITTED, id, submission(id));
+        for (String id : List.of(aborted, committed)) send(Names.WORKLOAD_SUBMITTED, id, submission(id));
 
         Properties p = producerProperties();
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "topology-test-" + UUID.randomUUID());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
             producer.initTransactions();
             producer.beginTransaction();
-            producer.send(new ProducerRecord<>(TaskgovTopics.WORKLOAD_ADMITTED, aborted, admission(aborted)));
+            producer.send(new ProducerRecord<>(Names.WORKLOAD_ADMITTED, aborted, admission(aborted)));
             producer.flush();
             producer.abortTransaction();
         }
-        send(TaskgovTopics.WORKLOAD_ADMITTED, committed, admission(committed));
+        send(Names.WORKLOAD_ADMITTED, committed, admission(committed));
 
         // The committed admission comes after the aborted one in the partition: once it is applied, the aborted one
         // has been passed over.
         await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) != rackFree);
         assertThat(topology().getInt(path(RACK + ".free.accelerators"))).isEqualTo(rackFree - 6);
 
-        send(TaskgovTopics.WORKLOAD_FINISHED, committed, """
+        send(Names.WORKLOAD_FINISHED, committed, """
                 {"workloadId": "%s", "finishedAt": "2026-11-30T10:05:00Z", "outcome": "Succeeded"}""".formatted(committed));
         await().atMost(WAIT).until(() -> topology().getInt(path(RACK + ".free.accelerators")) == rackFree);
     }
@@ -223,7 +223,7 @@ class StaticTopologyServiceTest {
         send(topic, key, value);
 
         await().atMost(WAIT).untilAsserted(() -> {
-            java.util.Optional<ConsumerRecord<String, String>> found = TopicView.records(bootstrap, TaskgovTopics.DEADLETTER).stream()
+            java.util.Optional<ConsumerRecord<String, String>> found = TopicView.records(bootstrap, Names.DEADLETTER).stream()
                     .filter(r -> key.equals(r.key())).findFirst();
             assertThat(found).as("dead letter of %s", key).isPresent();
             ConsumerRecord<String, String> dead = found.get();
@@ -240,8 +240,8 @@ class StaticTopologyServiceTest {
     @Test
     void theDeadLetterCounterStartsAtZeroForEveryInputTopicAndTheConsumersReportTheirLag() {
         String metrics = metrics();
-        for (String topic : List.of(TaskgovTopics.WORKLOAD_SUBMITTED, TaskgovTopics.WORKLOAD_ADMITTED,
-                TaskgovTopics.WORKLOAD_FINISHED, TaskgovTopics.WORKLOAD_PREEMPTED)) {
+        for (String topic : List.of(Names.WORKLOAD_SUBMITTED, Names.WORKLOAD_ADMITTED,
+                Names.WORKLOAD_FINISHED, Names.WORKLOAD_PREEMPTED)) {
             for (String reason : List.of("unreadable", "invalid", "failed")) {
                 assertThat(metrics).containsPattern("(?m)^taskgov_deadletter_records_total\\{reason=\"" + reason
                         + "\",topic=\"" + java.util.regex.Pattern.quote(topic) + "\"} [0-9.]+$");
@@ -282,7 +282,7 @@ class StaticTopologyServiceTest {
 
     private Map<String, Node> published() {
         Map<String, Node> out = new TreeMap<>();
-        TopicView.compacted(bootstrap, TaskgovTopics.TOPOLOGY).forEach((k, v) -> out.put(k, EventCodec.read(v, NodeRecord.class).toValidNode(java.util.Map.of())));
+        TopicView.compacted(bootstrap, Names.TOPOLOGY).forEach((k, v) -> out.put(k, EventCodec.read(v, NodeRecord.class).toValidNode(java.util.Map.of())));
         return out;
     }
 
