@@ -30,7 +30,7 @@ import java.util.List;
  * <p>{@code large-scale}: Kueue's 1,000-queue profile scaled down with {@code --scale}; the same
  * shapes as baseline on 1,000 teams of nominal 20 (20,000 accelerators) and 50 workloads per team.
  *
- * <p>Three profiles of taskgov's own, for issue 19's targets, on baseline's teams and nodes (30 teams of nominal 20,
+ * <p>Three profiles of taskgov's own, for its targets (docs/benchmarks.md, "Targets"), on baseline's teams and nodes (30 teams of nominal 20,
  * 600 accelerators) with one class {@code tiny} of 1 unit running 50 ms:
  * <ul>
  *   <li>{@code throughput}: each team submits one every 10 ms for 10 s, 3,000 submissions per second in all:

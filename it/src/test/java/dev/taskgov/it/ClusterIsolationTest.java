@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Two clusters in one deployment, with the same team names and the same node names, through the real
  * admission and preemption deciders on a real broker: quota, policy, cohort, capacity and preemption never
- * cross. The issue's second-cluster experiment included: a scheduler config for a second cluster (classes
+ * cross. Including the second-cluster experiment: a scheduler config for a second cluster (classes
  * inference and training only) does not replace the first cluster's policy, so the first cluster's
  * {@code experiment} workloads are still admitted.
  */
@@ -53,7 +53,7 @@ class ClusterIsolationTest {
                     ordered("experiment", 10, "training", 50, "inference", 90), true)));
             live.publish(t.quota(), QuotaRecords.quotaKey(DEMO, "team-a"), quota("team-a", 16));
             live.publish(t.quota(), QuotaRecords.quotaKey(DEMO, "team-b"), quota("team-b", 16));
-            // the second cluster, as the experiment created it: 2 nodes with the same names, the same
+            // the second cluster, as the experiment created it: 2 nodes with the same names, the same
             // team names, and a policy that knows only inference and training
             declare(live, SMALL, 2);
             live.publish(t.quota(), QuotaRecords.schedulerConfigKey(SMALL), QuotaRecords.schedulerConfig(new SchedulerConfig(
