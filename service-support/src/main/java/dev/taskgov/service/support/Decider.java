@@ -45,8 +45,8 @@ public abstract class Decider implements AutoCloseable {
     }
 
     /**
-     * Stops the loop and waits for its thread to leave the group; a thread still in its first step after 10 s (e.g.
-     * waiting for a broker to create topics on) is interrupted.
+     * Stops the loop and waits for its thread to leave the group; a thread still running after 10 s (e.g. still waiting
+     * for a broker to create topics on) is interrupted and waited for up to 20 s more.
      */
     @Override
     public synchronized void close() {
