@@ -6,6 +6,7 @@ import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.core.scheduling.Scheduler;
+import dev.taskgov.core.scheduling.SchedulerRestore;
 import dev.taskgov.core.view.ClusterInputs;
 import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.service.support.PartitionScope;
@@ -257,8 +258,9 @@ final class AdmissionState {
         workloads.values().stream().filter(r -> r.cluster().equals(g.cluster)
                         && (r.podsReady() || r.readinessRequeues() > 0 || r.backoffUntil() != null))
                 .forEach(r -> readiness.put(r.workloadId(), new Scheduler.Readiness(r.podsReady(), r.readinessRequeues(), r.backoffUntil())));
-        return SchedulerRestore.restore(clock, g.inputs.instanceTypes().values(), g.inputs.nodes(), g.inputs.config(),
-                g.quotas.values(), admitted, pending, retries, waitForPodsReady.of(g.cluster), readiness);
+        return SchedulerRestore.restore(clock, Scheduler.Mode.DELEGATED, g.inputs.instanceTypes().values(), g.inputs.nodes(),
+                g.inputs.config(), g.quotas.values(), admitted, pending, retries, waitForPodsReady.of(g.cluster), readiness,
+                r -> LOG.errorf("could not restore the admission of %s: %s", r.workloadId(), r.message()));
     }
 
     /** Quotas depend on instance capacities (Count, ratio defaults): parse again with the current ones. */

@@ -9,7 +9,9 @@ import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.testsupport.SharedKafka;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -120,6 +122,44 @@ class WhatIfCommandTest {
         // the nodes and quotas recorded before the first submission are the cluster at the window's start
         assertThat(r.out()).startsWith("What-if on " + id + ", " + T0 + " to " + NOW + " (1h, 3 workloads): team-b quota deleted\n");
         assertThat(r.out()).contains("team-b   3 -> 0", "b2 (team-b, QuotaRemoved");
+    }
+
+    @Test
+    void madeNowStartsFromWhatTheRecordsSayRunsNowNotFromWhereTheReplayEnds() throws Exception {
+        String cluster = "arn:aws:sagemaker:us-west-2:000000000000:cluster/" + id();
+        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(SharedKafka.adminClientProperties(), new StringSerializer(),
+                new ByteArraySerializer())) {
+            send(p, TopicCatalog.Names.TOPOLOGY, -7200, cluster + "#m-1", node("m-1", cluster));
+            send(p, TopicCatalog.Names.TOPOLOGY, -7200, cluster + "#m-2", node("m-2", cluster));
+            for (String team : List.of("team-a", "team-b")) {
+                send(p, TopicCatalog.Names.QUOTA, -7000, cluster + "#" + team,
+                        quota(team, "LendAndBorrow").replace(CLUSTER, cluster).getBytes(StandardCharsets.UTF_8));
+            }
+            // "ended" ran before the window and finished 100 s ago: a replay of the last 30 minutes starts it again at the
+            // window's start and it is still running where the replay ends. "evicted" was preempted and waits now.
+            running(p, cluster, "ended", "team-b", 600, "m-1");
+            send(p, TopicCatalog.Names.WORKLOAD_FINISHED, 3500, "ended", EventCodec.bytes(
+                    new WorkloadFinished("ended", T0.plusSeconds(3500), WorkloadFinished.Outcome.Succeeded, cluster)));
+            running(p, cluster, "evicted", "team-b", 1000, "m-2");
+            send(p, TopicCatalog.Names.WORKLOAD_PREEMPTED, 2900, "evicted", EventCodec.bytes(new WorkloadPreempted("evicted", "team-b",
+                    null, PreemptionReason.FairSharing, "preempted", T0.plusSeconds(2900), cluster)));
+            running(p, cluster, "runs", "team-b", 3000, "m-2");
+            running(p, cluster, "a-runs", "team-a", 3550, "m-1");
+        }
+
+        Cli.Result r = whatIf("--delete-quota", "team-b", "--since", "30m", "--cluster", cluster);
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Made now, the change evicts at once:\n  runs (team-b, QuotaRemoved)\n")
+                .doesNotContain("ended (", "evicted (", "a-runs (");
+    }
+
+    private static void running(KafkaProducer<String, byte[]> p, String cluster, String id, String team, int second, String node)
+            throws Exception {
+        send(p, TopicCatalog.Names.WORKLOAD_SUBMITTED, second, id, EventCodec.bytes(submission(id, team, cluster)));
+        send(p, TopicCatalog.Names.WORKLOAD_ADMITTED, second, id, EventCodec.bytes(new WorkloadAdmitted(id, team, T0.plusSeconds(second),
+                Map.of(), List.of(new WorkloadAdmitted.AdmittedPodSet("worker", TYPE, null, List.of(new WorkloadAdmitted.NodeCount(node, 1)))),
+                null, cluster)));
     }
 
     @Test

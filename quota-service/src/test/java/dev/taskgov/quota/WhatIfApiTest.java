@@ -8,7 +8,9 @@ import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.testsupport.KafkaTestResource;
 import dev.taskgov.testsupport.PostgresTestResource;
 import dev.taskgov.testsupport.SharedKafka;
@@ -88,6 +90,34 @@ class WhatIfApiTest {
     }
 
     @Test
+    void madeNowNamesWhatRunsNowNotWhatFinishedOrWasEvicted() throws Exception {
+        String cluster = "arn:aws:sagemaker:us-west-2:123456789012:cluster/" + dev.taskgov.quota.api.Ids.newId();
+        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(SharedKafka.adminClientProperties(), new StringSerializer(),
+                new ByteArraySerializer())) {
+            send(p, TopicCatalog.Names.TOPOLOGY, -7200, cluster + "#p5-1", node("p5-1", cluster));
+            send(p, TopicCatalog.Names.TOPOLOGY, -7200, cluster + "#p5-2", node("p5-2", cluster));
+            send(p, TopicCatalog.Names.QUOTA, -7000, cluster + "#team-a", quota("team-a", cluster).getBytes(StandardCharsets.UTF_8));
+            send(p, TopicCatalog.Names.QUOTA, -7000, cluster + "#team-b", quota("team-b", cluster).getBytes(StandardCharsets.UTF_8));
+            // before a 30-minute window: "ended" runs until 100 s ago (a replay of the window starts it again at its start),
+            // "evicted" until team-a's "a-runs" took its node back
+            workload(p, cluster, "ended", "team-b", 600, 3500);
+            workload(p, cluster, "evicted", "team-b", 1000, null);
+            send(p, TopicCatalog.Names.WORKLOAD_PREEMPTED, 3000, "evicted", EventCodec.bytes(new WorkloadPreempted("evicted", "team-b",
+                    "a-runs", PreemptionReason.ReclaimLentCapacity, "reclaimed", T0.plusSeconds(3000), cluster)));
+            workload(p, cluster, "a-runs", "team-a", 3000, null);
+            workload(p, cluster, "runs", "team-b", 3500, null);
+        }
+
+        HttpResponse<String> r = whatIf(QuotaTestKit.admin(), """
+                {"ClusterArn": "%s", "DeleteComputeQuotas": ["team-b"], "Since": "PT30M", "Until": "%s"}""".formatted(cluster, NOW));
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode report = JSON.readTree(r.body());
+        assertThat(report.path("evictedIfMadeNow").findValuesAsText("workloadId")).as(r.body()).containsExactly("runs");
+        assertThat(report.path("evictedIfMadeNow").get(0).path("reason").asText()).isEqualTo("QuotaRemoved");
+    }
+
+    @Test
     void aBadProposalIsAValidationExceptionNamingTheField() throws Exception {
         HttpResponse<String> r = whatIf(QuotaTestKit.admin(), """
                 {"ClusterArn": "%s", "ComputeQuotas": [{"ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "%s", "Count": 1}]},
@@ -124,28 +154,41 @@ class WhatIfApiTest {
     }
 
     private static void workload(KafkaProducer<String, byte[]> p, String id, String team, int at, Integer finished) throws Exception {
+        workload(p, CLUSTER, id, team, at, finished);
+    }
+
+    private static void workload(KafkaProducer<String, byte[]> p, String cluster, String id, String team, int at, Integer finished)
+            throws Exception {
         ResourceAmounts perPod = new ResourceAmounts(BigDecimal.valueOf(8), BigDecimal.valueOf(160), BigDecimal.valueOf(1600));
         send(p, TopicCatalog.Names.WORKLOAD_SUBMITTED, at, id, EventCodec.bytes(new WorkloadSubmitted(id, "hyperpod-ns-" + team, null, null,
-                "PyTorchJob", null, List.of(new PodSetSpec("worker", 1, TYPE, perPod, null, null)), CLUSTER)));
+                "PyTorchJob", null, List.of(new PodSetSpec("worker", 1, TYPE, perPod, null, null)), cluster)));
         send(p, TopicCatalog.Names.WORKLOAD_ADMITTED, at, id,
-                EventCodec.bytes(new WorkloadAdmitted(id, team, T0.plusSeconds(at), Map.of(), List.of(), null, CLUSTER)));
+                EventCodec.bytes(new WorkloadAdmitted(id, team, T0.plusSeconds(at), Map.of(), List.of(), null, cluster)));
         if (finished != null) {
             send(p, TopicCatalog.Names.WORKLOAD_FINISHED, finished, id,
-                    EventCodec.bytes(new WorkloadFinished(id, T0.plusSeconds(finished), WorkloadFinished.Outcome.Succeeded, CLUSTER)));
+                    EventCodec.bytes(new WorkloadFinished(id, T0.plusSeconds(finished), WorkloadFinished.Outcome.Succeeded, cluster)));
         }
     }
 
     private static byte[] node(String name) {
+        return node(name, CLUSTER);
+    }
+
+    private static byte[] node(String name, String cluster) {
         return EventCodec.bytes(new NodeRecord(name, "i-" + name, TYPE, Map.of("kubernetes.io/hostname", name),
-                new ResourceAmounts(BigDecimal.valueOf(8), BigDecimal.valueOf(192), BigDecimal.valueOf(2048)), true, CLUSTER));
+                new ResourceAmounts(BigDecimal.valueOf(8), BigDecimal.valueOf(192), BigDecimal.valueOf(2048)), true, cluster));
     }
 
     private static String quota(String team) {
+        return quota(team, CLUSTER);
+    }
+
+    private static String quota(String team, String cluster) {
         return """
                 {"Name": "%s-quota", "ClusterArn": "%s",
                  "ComputeQuotaConfig": {"ComputeQuotaResources": [{"InstanceType": "%s", "Count": 1}],
                    "ResourceSharingConfig": {"Strategy": "LendAndBorrow", "BorrowLimit": 100}},
-                 "ComputeQuotaTarget": {"TeamName": "%s"}}""".formatted(team, CLUSTER, TYPE, team);
+                 "ComputeQuotaTarget": {"TeamName": "%s"}}""".formatted(team, cluster, TYPE, team);
     }
 
     private static void send(KafkaProducer<String, byte[]> p, String topic, int second, String key, byte[] value) throws Exception {

@@ -17,17 +17,18 @@ import java.util.regex.Pattern;
 
 /**
  * Reads what a what-if replays from the platform's topics: every record of the quota, topology, submission (the shared
- * topic and each team's own), admission and finish topics, each with its record time, for core's
+ * topic and each team's own), admission, eviction ({@code taskgov.workload.preempted}) and finish topics, each with its
+ * record time, for core's
  * {@link TopicHistory} to turn into a cluster's window. Committed records only, outside any consumer group.
  */
 public final class RecordedTopics {
 
     /** The topics' names (their defaults unless renamed). */
-    public record Names(String quota, String topology, String submitted, String admitted, String finished) {
+    public record Names(String quota, String topology, String submitted, String admitted, String preempted, String finished) {
 
         public static Names defaults() {
             return new Names(TopicCatalog.Names.QUOTA, TopicCatalog.Names.TOPOLOGY, TopicCatalog.Names.WORKLOAD_SUBMITTED,
-                    TopicCatalog.Names.WORKLOAD_ADMITTED, TopicCatalog.Names.WORKLOAD_FINISHED);
+                    TopicCatalog.Names.WORKLOAD_ADMITTED, TopicCatalog.Names.WORKLOAD_PREEMPTED, TopicCatalog.Names.WORKLOAD_FINISHED);
         }
     }
 
@@ -45,6 +46,7 @@ public final class RecordedTopics {
         sources.put(names.topology(), TopicHistory.Source.TOPOLOGY);
         sources.put(names.submitted(), TopicHistory.Source.SUBMITTED);
         sources.put(names.admitted(), TopicHistory.Source.ADMITTED);
+        sources.put(names.preempted(), TopicHistory.Source.PREEMPTED);
         sources.put(names.finished(), TopicHistory.Source.FINISHED);
         Pattern teamTopics = KafkaAccess.submissionTopics(names.submitted());
         try (KafkaConsumer<String, byte[]> consumer = CompactedTopicReader.groupless(client)) {

@@ -134,9 +134,10 @@ public final class KafkaAccess {
         write(grants, QUOTA_SERVICE, names, TopicCatalog.QUOTA, TopicCatalog.CREDENTIALS, TopicCatalog.AUDIT,
                 TopicCatalog.DEADLETTER);
         read(grants, QUOTA_SERVICE, names, TopicCatalog.TOPOLOGY, TopicCatalog.AUDIT);
-        // its what-if (POST /what-if) replays the recorded quotas, submissions (every team's), admissions and finishes
+        // its what-if (POST /what-if) replays the recorded quotas, submissions (every team's), admissions and finishes,
+        // and tells what runs now from the admissions, evictions and finishes
         read(grants, QUOTA_SERVICE, names, TopicCatalog.QUOTA, TopicCatalog.WORKLOAD_SUBMITTED, TopicCatalog.WORKLOAD_ADMITTED,
-                TopicCatalog.WORKLOAD_FINISHED);
+                TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.WORKLOAD_FINISHED);
         prefixed(grants, QUOTA_SERVICE, submittedTeams, Operation.READ);
         group(grants, QUOTA_SERVICE, "quota-service-");
 

@@ -192,6 +192,7 @@ public class WhatIfResource extends GuardedResource {
 
     private RecordedTopics.Names names() {
         var t = config.topics();
-        return new RecordedTopics.Names(t.quota(), t.topology(), t.workloadSubmitted(), t.workloadAdmitted(), t.workloadFinished());
+        return new RecordedTopics.Names(t.quota(), t.topology(), t.workloadSubmitted(), t.workloadAdmitted(), t.workloadPreempted(),
+                t.workloadFinished());
     }
 }

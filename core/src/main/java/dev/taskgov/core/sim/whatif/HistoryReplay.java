@@ -52,15 +52,17 @@ public final class HistoryReplay {
     /**
      * Both replays and the comparison.
      *
+     * @param evictedIfMadeNow what the change would evict if made now ({@link MadeNow}: from the cluster as recorded
+     *                         now, not from where the replay ends), reported as given
      * @param skipped records the caller could not turn into events, with why (reported back)
      * @throws ValidationException when proposed quotas, with the recorded ones they leave in force, sum to more than
      *                             the cluster's capacity at the window's start (as the quota API would refuse them)
      */
-    public static WhatIfReport compare(History history, ProposedChange change, List<String> skipped) {
+    public static WhatIfReport compare(History history, ProposedChange change, List<WhatIfReport.Eviction> evictedIfMadeNow,
+                                       List<String> skipped) {
         checkCapacity(history, change);
         Outcome asRecorded = new Run(history, null).play();
         Outcome withChange = new Run(history, change).play();
-        List<WhatIfReport.Eviction> now = asRecorded.run.makeNow(change);
         Set<String> teams = new TreeSet<>(asRecorded.figures.keySet());
         teams.addAll(withChange.figures.keySet());
         List<WhatIfReport.TeamComparison> rows = new ArrayList<>();
@@ -68,7 +70,8 @@ public final class HistoryReplay {
             rows.add(new WhatIfReport.TeamComparison(team, asRecorded.figures.getOrDefault(team, Run.empty(team)),
                     withChange.figures.getOrDefault(team, Run.empty(team))));
         }
-        return new WhatIfReport(history.cluster(), history.from(), history.to(), change.describe(), asRecorded.workloads, rows, now,
+        return new WhatIfReport(history.cluster(), history.from(), history.to(), change.describe(), asRecorded.workloads, rows,
+                List.copyOf(evictedIfMadeNow),
                 List.copyOf(skipped));
     }
 
@@ -84,7 +87,7 @@ public final class HistoryReplay {
         if (!over.isEmpty()) throw new ValidationException(over);
     }
 
-    private record Outcome(Run run, Map<String, TeamFigures> figures, int workloads) {
+    private record Outcome(Map<String, TeamFigures> figures, int workloads) {
     }
 
     /** A finish the replay scheduled when it admitted a workload; stale once the workload was evicted meanwhile. */
@@ -164,7 +167,7 @@ public final class HistoryReplay {
                 quiet();
             }
             moveTo(now, history.to());
-            return new Outcome(this, figures(), entered.size());
+            return new Outcome(figures(), entered.size());
         }
 
         private void apply(History.Event e) {
@@ -207,9 +210,8 @@ public final class HistoryReplay {
             return new InstanceType(name, capacity);
         }
 
-        /** Runs the scheduler until nothing more is admitted or evicted; returns the evictions it decided. */
-        private List<WhatIfReport.Eviction> quiet() {
-            List<WhatIfReport.Eviction> evictions = new ArrayList<>();
+        /** Runs the scheduler until nothing more is admitted or evicted, counting what it decided. */
+        private void quiet() {
             scheduler.cycleUntilQuiet(d -> {
                 if (d instanceof Decision.Admit a) {
                     if (a.nodeReplaced()) return false;
@@ -219,26 +221,18 @@ public final class HistoryReplay {
                     Duration runTime = runFor.get(a.workloadId());
                     if (runTime != null) due.add(new Due(clock.instant().plus(runTime), seq++, a.workloadId(), n));
                 } else if (d instanceof Decision.Evict ev) {
-                    evicted(ev.victim(), null, evictions);
+                    evicted(ev.victim());
                 } else if (d instanceof Decision.Preempt p) {
-                    for (Victim v : p.plan().victims()) evicted(v, p.plan().preemptorId(), evictions);
+                    for (Victim v : p.plan().victims()) evicted(v);
                     tally(p.plan().preemptorTeam()).caused += p.plan().victims().size();
                 }
                 return false;
             });
-            return evictions;
         }
 
-        private void evicted(Victim v, String preemptor, List<WhatIfReport.Eviction> out) {
+        private void evicted(Victim v) {
             tally(v.team()).suffered++;
             admission.merge(v.workloadId(), 1L, Long::sum);
-            out.add(new WhatIfReport.Eviction(v.workloadId(), v.team(), v.reason(), preemptor, v.message()));
-        }
-
-        /** The change made at the end of this replay: the evictions it causes at once. */
-        List<WhatIfReport.Eviction> makeNow(ProposedChange proposal) {
-            proposal.applyTo(scheduler);
-            return quiet();
         }
 
         /** Time passes from {@code a} to {@code b} with the cluster as it is: the hours accrue. */

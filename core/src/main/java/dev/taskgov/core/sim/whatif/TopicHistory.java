@@ -9,6 +9,7 @@ import dev.taskgov.core.events.TopologyChange;
 import dev.taskgov.core.events.TopologyRecordTranslator;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
@@ -17,6 +18,7 @@ import dev.taskgov.core.view.ClusterInputs;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +29,9 @@ import java.util.TreeSet;
 /**
  * Turns the records of the platform's topics into one cluster's {@link History}: the topology and quota records
  * before the window give its start, and the submissions, admissions and finishes, with the topology and quota records
- * in it, its events, each at its record's time. Records are decoded the way the deciders decode them (the wire
+ * in it, its events, each at its record's time; and what the records say runs and waits at the window's end
+ * ({@link RecordedNow}: admitted and since neither finished nor evicted, the preemption topic telling the evictions).
+ * Records are decoded the way the deciders decode them (the wire
  * contract's records, quota and topology keys {@code <ClusterArn>#<name>}); a record that does not decode is left out
  * and named in {@link Result#skipped()} with why.
  */
@@ -35,9 +39,10 @@ public final class TopicHistory {
 
     /**
      * Which topic a record comes from. Records of the same instant are taken in this order, whatever order the topics
-     * were read in: the cluster's records first, then a workload's submission before its admission before its finish.
+     * were read in: the cluster's records first, then a workload's submission before its admission before its eviction
+     * ({@code taskgov.workload.preempted}) before its finish.
      */
-    public enum Source { TOPOLOGY, QUOTA, SUBMITTED, ADMITTED, FINISHED }
+    public enum Source { TOPOLOGY, QUOTA, SUBMITTED, ADMITTED, PREEMPTED, FINISHED }
 
     /**
      * One record as read: its topic, timestamp, key and value (null: a tombstone).
@@ -45,8 +50,8 @@ public final class TopicHistory {
     public record Recorded(Source source, Instant at, String key, byte[] value) {
     }
 
-    /** The history, and the records left out with why. */
-    public record Result(History history, List<String> skipped) {
+    /** The history, the cluster as the records say it is at the window's end, and the records left out with why. */
+    public record Result(History history, RecordedNow now, List<String> skipped) {
     }
 
     private TopicHistory() {
@@ -67,6 +72,10 @@ public final class TopicHistory {
         Map<String, Recorded> waitingAtStart = new LinkedHashMap<>();
         Map<String, WorkloadSubmitted> submissions = new LinkedHashMap<>();
         Set<String> ours = new HashSet<>();
+        // what runs and waits as the records go, up to the window's end
+        Map<String, RecordedNow.Running> running = new LinkedHashMap<>();
+        Map<String, WorkloadSubmitted> queued = new LinkedHashMap<>();
+        Map<String, Integer> retried = new HashMap<>();
         for (Recorded r : inOrder) {
             if (r.at().isAfter(to)) break;
             boolean inWindow = !r.at().isBefore(from);
@@ -81,16 +90,27 @@ public final class TopicHistory {
                         ours.add(s.workloadId());
                         WorkloadSubmitted stamped = s.withSubmittedAt(r.at());
                         submissions.put(s.workloadId(), stamped);
+                        queued.put(s.workloadId(), stamped);
                         if (inWindow) events.add(new History.Submitted(r.at(), stamped));
                         else waitingAtStart.put(s.workloadId(), r);
                     }
                     case ADMITTED -> {
                         WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);
-                        if (ours.contains(a.workloadId()) && !a.isNodeReplacement()) events.add(new History.Admitted(r.at(), a.workloadId()));
+                        if (!ours.contains(a.workloadId())) continue;
+                        admitted(a, r.at(), submissions.get(a.workloadId()), running, queued);
+                        if (!a.isNodeReplacement()) events.add(new History.Admitted(r.at(), a.workloadId()));
+                    }
+                    case PREEMPTED -> {
+                        WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
+                        if (!ours.contains(p.workloadId())) continue;
+                        // back in its queue at its place (evicted work keeps its submission time)
+                        RecordedNow.Running was = running.remove(p.workloadId());
+                        if (was != null) queued.put(p.workloadId(), was.submission());
                     }
                     case FINISHED -> {
                         WorkloadFinished f = EventCodec.read(r.value(), WorkloadFinished.class);
                         if (!ours.contains(f.workloadId())) continue;
+                        finished(f, r.at(), submissions.get(f.workloadId()), running, queued, retried);
                         if (inWindow) events.add(new History.Finished(r.at(), f.workloadId(), f.outcome()));
                         else waitingAtStart.remove(f.workloadId());
                     }
@@ -105,7 +125,43 @@ public final class TopicHistory {
         for (String id : waitingAtStart.keySet()) events.add(new History.Submitted(from, submissions.get(id)));
         // admissions of workloads that ended before the window tell nothing the replay uses
         events.removeIf(e -> e instanceof History.Admitted a && a.at().isBefore(from) && !waitingAtStart.containsKey(a.workloadId()));
-        return new Result(new History(cluster.value(), from, to, start, events), skipped);
+        Map<String, TeamQuota> quotasNow = inputs.quotas((team, e) -> skipped.add("quota of " + team + " now: " + e.getMessage()));
+        List<WorkloadSubmitted> pending = queued.values().stream().sorted(Comparator.comparing(WorkloadSubmitted::submittedAt)).toList();
+        RecordedNow now = new RecordedNow(to, inputs.instanceTypes(), inputs.nodes(), inputs.config(), List.copyOf(quotasNow.values()),
+                List.copyOf(running.values()), pending, retried);
+        return new Result(new History(cluster.value(), from, to, start, events), now, skipped);
+    }
+
+    /**
+     * An admission starts a run (the latest admission last, so that the map keeps admission order); a new placement
+     * after a node failure only moves the running workload.
+     */
+    private static void admitted(WorkloadAdmitted a, Instant at, WorkloadSubmitted submission, Map<String, RecordedNow.Running> running,
+                                 Map<String, WorkloadSubmitted> queued) {
+        if (a.isNodeReplacement()) {
+            running.computeIfPresent(a.workloadId(), (id, r) -> new RecordedNow.Running(r.submission(), r.admittedAt(), a.podSets(), r.borrowed()));
+            return;
+        }
+        queued.remove(a.workloadId());
+        running.remove(a.workloadId());
+        running.put(a.workloadId(), new RecordedNow.Running(submission, a.admittedAt() == null ? at : a.admittedAt(),
+                a.podSets() == null ? List.of() : a.podSets(), a.borrowed()));
+    }
+
+    /**
+     * A finish ends the workload, running or waiting; but a running one that failed with retries left waits again,
+     * queued as of its failure (as the decider's {@code fail} does).
+     */
+    private static void finished(WorkloadFinished f, Instant at, WorkloadSubmitted submission, Map<String, RecordedNow.Running> running,
+                                 Map<String, WorkloadSubmitted> queued, Map<String, Integer> retried) {
+        RecordedNow.Running was = running.remove(f.workloadId());
+        queued.remove(f.workloadId());
+        if (was == null || f.outcome() != WorkloadFinished.Outcome.Failed) return;
+        int used = retried.getOrDefault(f.workloadId(), 0);
+        if (used < submission.maxRetry().orElse(0)) {
+            retried.put(f.workloadId(), used + 1);
+            queued.put(f.workloadId(), submission.withSubmittedAt(at));
+        }
     }
 
     private static boolean onlyCluster(ClusterArn cluster, List<Recorded> records) {

@@ -13,9 +13,9 @@ import java.util.List;
  * @param change          the proposal, for people
  * @param workloads       workloads replayed (submitted in the window, or waiting or running when it opened)
  * @param teams           per team, the figures of the replay as recorded and of the replay with the change
- * @param evictedIfMadeNow the workloads the change would evict at once if made at the window's end, on the state the
- *                        replay as recorded reached then (a deleted quota's running work; preemptions the change
- *                        makes possible right away)
+ * @param evictedIfMadeNow the workloads the change would evict at once if made at the window's end, on the cluster as
+ *                        its records say it is then ({@link RecordedNow}: what runs and waits now, not where the
+ *                        replay ends): a deleted quota's running work, preemptions the change makes possible right away
  * @param skipped         records that could not be replayed, each with why (left out; the rest replays)
  */
 public record WhatIfReport(String cluster, Instant from, Instant to, String change, int workloads, List<TeamComparison> teams,

@@ -79,8 +79,10 @@ public record WhatIfRequest(String clusterArn, Instant since, Instant until, Lis
             }
         }
         ProposedChange change = new ProposedChange(proposed, deleted, config);
+        List<String> skipped = new ArrayList<>(recorded.skipped());
+        List<WhatIfReport.Eviction> madeNow = MadeNow.evictions(recorded.now(), change, skipped::add);
         try {
-            return HistoryReplay.compare(history, change, recorded.skipped());
+            return HistoryReplay.compare(history, change, madeNow, skipped);
         } catch (ValidationException e) {
             throw prefixed("ComputeQuotas", e);
         }

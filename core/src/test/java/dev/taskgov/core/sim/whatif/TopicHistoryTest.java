@@ -8,7 +8,9 @@ import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
+import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.PreemptionReason;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -61,6 +63,32 @@ class TopicHistoryTest {
         Topics admit(int second, String id) {
             WorkloadAdmitted a = new WorkloadAdmitted(id, "team-a", FROM.plusSeconds(second), Map.of(), List.of());
             return add(TopicHistory.Source.ADMITTED, second, id, EventCodec.bytes(a));
+        }
+
+        /** Admitted with its one pod on {@code node} (a new placement after a node failure when {@code replaced}). */
+        Topics admitOn(int second, String id, String node, boolean replaced) {
+            WorkloadAdmitted a = new WorkloadAdmitted(id, "team-a", FROM.plusSeconds(second), Map.of(),
+                    List.of(new WorkloadAdmitted.AdmittedPodSet("worker", Window.G5, null, List.of(new WorkloadAdmitted.NodeCount(node, 1)))),
+                    replaced ? WorkloadAdmitted.NODE_REPLACED : null);
+            return add(TopicHistory.Source.ADMITTED, second, id, EventCodec.bytes(a));
+        }
+
+        Topics preempt(int second, String id) {
+            return add(TopicHistory.Source.PREEMPTED, second, id, EventCodec.bytes(new WorkloadPreempted(id, "team-a", null,
+                    PreemptionReason.QuotaRemoved, "evicted", FROM.plusSeconds(second))));
+        }
+
+        Topics fail(int second, String id) {
+            return add(TopicHistory.Source.FINISHED, second, id,
+                    EventCodec.bytes(new WorkloadFinished(id, FROM.plusSeconds(second), WorkloadFinished.Outcome.Failed)));
+        }
+
+        /** Submitted with {@code --max-retry 1}. */
+        Topics submitRetried(int second, String id) {
+            WorkloadSubmitted s = new WorkloadSubmitted(id, "hyperpod-ns-team-a", null, null, "PyTorchJob", null,
+                    List.of(new PodSetSpec("worker", 1, Window.G5, new ResourceAmounts(BigDecimal.ONE, BigDecimal.ONE, BigDecimal.ONE),
+                            null, null)), CLUSTER).withAnnotations(Map.of(WorkloadSubmitted.MAX_RETRY_ANNOTATION, "1"));
+            return add(TopicHistory.Source.SUBMITTED, second, id, EventCodec.bytes(s));
         }
 
         Topics finish(int second, String id) {
@@ -133,6 +161,66 @@ class TopicHistoryTest {
         assertThat(describe(r.history())).as(c.name()).containsExactlyElementsOf(c.history());
         assertThat(r.skipped()).as(c.name()).hasSize(c.skipped().size());
         for (int i = 0; i < c.skipped().size(); i++) assertThat(r.skipped().get(i)).startsWith(c.skipped().get(i));
+    }
+
+    /**
+     * @param running what runs at the window's end, "id on node since +Ns"
+     * @param pending what waits then, "id queued at +Ns"
+     */
+    record NowCase(String name, Topics topics, List<String> running, List<String> pending) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static NowCase now(String name, Topics topics, List<String> running, List<String> pending) {
+        return new NowCase(name, topics, running, pending);
+    }
+
+    static Stream<NowCase> nowCases() {
+        return Stream.of(
+                now("admitted and not finished runs now; finished does not, whenever it ran",
+                        topics().node(-600, CLUSTER, "n1").node(-600, CLUSTER, "n2")
+                                .submit(-300, "old", CLUSTER).admitOn(-290, "old", "n1", false).finish(-100, "old")
+                                .submit(10, "done", CLUSTER).admitOn(20, "done", "n1", false).finish(600, "done")
+                                .submit(30, "runs", CLUSTER).admitOn(40, "runs", "n2", false),
+                        List.of("runs on n2 since +40s"), List.of()),
+                now("an evicted workload waits again at its place in the queue; admitted again, it runs from then",
+                        topics().node(-600, CLUSTER, "n1").node(-600, CLUSTER, "n2")
+                                .submit(10, "w1", CLUSTER).admitOn(20, "w1", "n1", false).preempt(100, "w1")
+                                .submit(30, "w2", CLUSTER).admitOn(40, "w2", "n2", false).preempt(200, "w2").admitOn(300, "w2", "n1", false),
+                        List.of("w2 on n1 since +300s"), List.of("w1 queued at +10s")),
+                now("a new placement after a node failure moves the running workload and keeps its admission",
+                        topics().node(-600, CLUSTER, "n1").node(-600, CLUSTER, "n2")
+                                .submit(10, "w1", CLUSTER).admitOn(20, "w1", "n1", false).admitOn(500, "w1", "n2", true),
+                        List.of("w1 on n2 since +20s"), List.of()),
+                now("waiting, then cancelled: neither runs nor waits",
+                        topics().node(-600, CLUSTER, "n1").submit(10, "w1", CLUSTER).submit(20, "w2", CLUSTER).finish(30, "w1"),
+                        List.of(), List.of("w2 queued at +20s")),
+                now("failed with a retry left waits again, queued as of its failure; failed with none left has ended",
+                        topics().node(-600, CLUSTER, "n1")
+                                .submitRetried(10, "w1").admitOn(20, "w1", "n1", false).fail(100, "w1")
+                                .submit(30, "w2", CLUSTER).admitOn(40, "w2", "n1", false).fail(50, "w2"),
+                        List.of(), List.of("w1 queued at +100s")),
+                now("what happens after the window's end is not now",
+                        topics().node(-600, CLUSTER, "n1").submit(10, "w1", CLUSTER).admitOn(20, "w1", "n1", false).finish(4000, "w1")
+                                .submit(3900, "late", CLUSTER),
+                        List.of("w1 on n1 since +20s"), List.of()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("nowCases")
+    void tellsWhatRunsAndWaitsAtTheWindowsEnd(NowCase c) {
+        RecordedNow now = TopicHistory.build(ClusterArn.of(CLUSTER), FROM, FROM.plus(Duration.ofHours(1)), c.topics().records).now();
+        assertThat(now.at()).isEqualTo(FROM.plus(Duration.ofHours(1)));
+        assertThat(now.running()).extracting(r -> r.submission().workloadId() + " on "
+                        + r.placement().stream().flatMap(p -> p.nodes().stream()).map(WorkloadAdmitted.NodeCount::name).toList().get(0)
+                        + " since " + offset(r.admittedAt()))
+                .as(c.name()).containsExactlyElementsOf(c.running());
+        assertThat(now.pending()).extracting(s -> s.workloadId() + " queued at " + offset(s.submittedAt()))
+                .as(c.name()).containsExactlyElementsOf(c.pending());
+        assertThat(now.nodes()).isNotEmpty();
     }
 
     private static List<String> describe(History h) {

@@ -1,4 +1,4 @@
-package dev.taskgov.admission;
+package dev.taskgov.core.scheduling;
 
 import dev.taskgov.core.events.ResourceAmounts;
 import dev.taskgov.core.events.WorkloadAdmitted;
@@ -9,11 +9,8 @@ import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.WaitForPodsReady;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.resources.Resources;
-import dev.taskgov.core.scheduling.ChangeResult;
-import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.PodSetRequest;
-import org.jboss.logging.Logger;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -22,6 +19,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Rebuilds a decider's scheduler from its changelog when it takes over: the real nodes, policy and
@@ -30,28 +28,31 @@ import java.util.TreeMap;
  * failures ({@link Scheduler#restoreRetries}) and gang admission's state of each ({@link Scheduler#restoreReadiness}:
  * the deadlines of the admissions not reported ready, the backoffs being waited out), then the nodes that are not
  * ready and the disabled quotas applied as changes. (A node or quota deleted while no decider ran
- * is not known any more: its workloads keep running.)
+ * is not known any more: its workloads keep running.) The deciders take over with it (delegated mode); the what-if's
+ * "made now" starts from the recorded current state with it (in-process mode), so that both stand on the same state.
  */
-final class SchedulerRestore {
-    private static final Logger LOG = Logger.getLogger(SchedulerRestore.class);
+public final class SchedulerRestore {
 
     private SchedulerRestore() {
     }
 
     /** One admitted workload to restore. */
-    record Admitted(Workload workload, List<AdmittedPodSet> placement, Map<String, ResourceAmounts> borrowed, Instant admittedAt) {
+    public record Admitted(Workload workload, List<AdmittedPodSet> placement, Map<String, ResourceAmounts> borrowed, Instant admittedAt) {
     }
 
-    static Scheduler restore(Clock clock, Collection<InstanceType> instanceTypes, Collection<Node> nodes,
-                             SchedulerConfig config, Collection<TeamQuota> quotas, List<Admitted> admittedInOrder,
-                             List<Workload> pending, Map<String, Integer> retriesUsed, WaitForPodsReady waitForPodsReady,
-                             Map<String, Scheduler.Readiness> readiness) {
+    /**
+     * @param notRestored told each admission that could not be put back, with why (the scheduler goes on without it)
+     */
+    public static Scheduler restore(Clock clock, Scheduler.Mode mode, Collection<InstanceType> instanceTypes, Collection<Node> nodes,
+                                    SchedulerConfig config, Collection<TeamQuota> quotas, List<Admitted> admittedInOrder,
+                                    List<Workload> pending, Map<String, Integer> retriesUsed, WaitForPodsReady waitForPodsReady,
+                                    Map<String, Scheduler.Readiness> readiness, Consumer<ChangeResult> notRestored) {
         // Admitted work goes back where it ran, so the nodes and quotas start as they were when it was
         // admitted (ready, enabled); a node that failed or a quota disabled while no decider ran is
         // then applied as the change it is: replacement or eviction, reported by the first cycle.
         List<Node> asRunning = nodes.stream().map(n -> n.ready() ? n
                 : new Node(n.name(), n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), true)).toList();
-        Scheduler scheduler = new Scheduler(clock, Scheduler.Mode.DELEGATED, instanceTypes, asRunning);
+        Scheduler scheduler = new Scheduler(clock, mode, instanceTypes, asRunning);
         scheduler.applySchedulerConfig(config);
         quotas.forEach(q -> scheduler.applyQuota(q.withActive(true)));
         // before the admissions, so that each gets its readiness deadline as of its admission
@@ -59,9 +60,7 @@ final class SchedulerRestore {
         for (Admitted a : admittedInOrder) {
             ChangeResult r = scheduler.restoreAdmitted(a.workload(),
                     WorkloadAdmitted.placement(inPodSetOrder(a.workload(), a.placement())), borrowed(a), a.admittedAt());
-            if (r.outcome() != ChangeResult.Outcome.Restored) {
-                LOG.errorf("could not restore the admission of %s: %s", a.workload().id(), r.message());
-            }
+            if (r.outcome() != ChangeResult.Outcome.Restored) notRestored.accept(r);
         }
         pending.forEach(scheduler::submit);
         retriesUsed.forEach(scheduler::restoreRetries);
