@@ -124,13 +124,25 @@ public final class StartForecast {
     public static Prepared prepare(Scheduler live, Function<Workload, Optional<RunTime>> runTimes, Instant now, Limits limits) {
         Run r = new Run(live, runTimes, now, limits);
         r.copyLiveState();
-        return r::forecast;
+        return new Prepared() {
+            @Override
+            public StartForecast run() {
+                return r.forecast();
+            }
+
+            @Override
+            public boolean holds(String workloadId) {
+                return r.pending.containsKey(workloadId);
+            }
+        };
     }
 
     /** A copy made, its simulation not yet run. */
-    @FunctionalInterface
     public interface Prepared {
         StartForecast run();
+
+        /** Whether the workload was pending in the copy: the forecast will give its estimate. */
+        boolean holds(String workloadId);
     }
 
     /** An end the simulation waits for: valid while the workload is in the admission {@code generation} it was set for. */
