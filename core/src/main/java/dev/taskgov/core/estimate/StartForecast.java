@@ -70,12 +70,19 @@ public final class StartForecast {
     private final Map<String, StartEstimate> estimates;
     private final int simulatedEnds;
     private final int cycles;
+    private final int evictions;
 
-    private StartForecast(Instant at, Map<String, StartEstimate> estimates, int simulatedEnds, int cycles) {
+    private StartForecast(Instant at, Map<String, StartEstimate> estimates, int simulatedEnds, int cycles, int evictions) {
         this.at = at;
         this.estimates = Collections.unmodifiableMap(estimates);
         this.simulatedEnds = simulatedEnds;
         this.cycles = cycles;
+        this.evictions = evictions;
+    }
+
+    /** How many running workloads the simulation evicted (preemptions): each makes the scheduler choose every head again. */
+    public int evictions() {
+        return evictions;
     }
 
     /** How many cycles the simulation ran (one per step of ends, and the first). */
@@ -172,6 +179,7 @@ public final class StartForecast {
         int learnedDone;
         int simulatedEnds;
         int cycles;
+        int evictions;
 
         Run(Scheduler live, Function<Workload, Optional<RunTime>> runTimes, Instant now, Limits limits) {
             this.live = live;
@@ -222,7 +230,7 @@ public final class StartForecast {
             // In queue order (the map of pending ids), not in the order the copy admitted them.
             Map<String, StartEstimate> ordered = new LinkedHashMap<>();
             for (String id : pending.keySet()) ordered.put(id, estimates.get(id));
-            return new StartForecast(now, ordered, simulatedEnds, cycles);
+            return new StartForecast(now, ordered, simulatedEnds, cycles, evictions);
         }
 
         private void copyLiveState() {
@@ -328,6 +336,7 @@ public final class StartForecast {
         }
 
         private void evicted(String id) {
+            evictions++;
             generation.merge(id, 1, Integer::sum);
             withoutEnd.remove(id);
         }
