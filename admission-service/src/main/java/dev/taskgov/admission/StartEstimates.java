@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,7 +32,9 @@ import java.util.function.Function;
  * state's lock ({@link #snapshot}); the simulation runs outside it, so that a forecast of a deep queue (seconds at
  * 10,000 pending) never holds up deciding. A changed state is forecast again at most once per {@code refresh} (or five
  * times what the last forecast took, if longer), in the background while readers keep the last forecast; a workload the last forecast does not know (submitted since) waits
- * for a new one at once.
+ * for a new one at once. Reads that wait meanwhile share it: a read of a workload the copy of a forecast under way holds
+ * waits for that forecast rather than making one of its own, so that a burst of reads of new workloads on a deep queue
+ * costs one forecast, not one each.
  */
 public final class StartEstimates {
 
@@ -44,6 +47,12 @@ public final class StartEstimates {
     private final Duration refresh;
     private final Map<ClusterArn, Cached> forecasts = new ConcurrentHashMap<>();
     private final Map<ClusterArn, Object> running = new ConcurrentHashMap<>();
+    /** Per cluster, the last forecast a read waits for while it runs: later reads of workloads its copy holds join it. */
+    private final Map<ClusterArn, Awaited> awaited = new ConcurrentHashMap<>();
+
+    /** A forecast reads wait for: its copy, and its result once run (null if it failed). */
+    record Awaited(StartForecast.Prepared copy, CompletableFuture<StartForecast> result) {
+    }
     /** One thread for every processor's background forecasts: a processor rebuilt after a rebalance leaves none behind. */
     private static final ExecutorService BACKGROUND = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "start-estimates");
@@ -75,8 +84,13 @@ public final class StartEstimates {
     /**
      * Taken under the state's lock: the key of the state, and the copy to forecast it from when a new forecast is
      * due ({@code background}: made while the read keeps the last one); no copy when the last forecast serves.
+     * {@code joins}, for a read that waits: with a copy, the forecast the read makes (reads of workloads its copy holds
+     * join it until it is done); without, the forecast under way that the read waits for.
      */
-    public record Snapshot(Key key, StartForecast.Prepared copy, boolean background) {
+    public record Snapshot(Key key, StartForecast.Prepared copy, boolean background, Awaited joins) {
+        Snapshot(Key key, StartForecast.Prepared copy, boolean background) {
+            this(key, copy, background, null);
+        }
     }
 
     /**
@@ -100,8 +114,17 @@ public final class StartEstimates {
         if (cached != null && cached.key().equals(key)) return new Snapshot(key, null, false);
         boolean knowsThem = cached != null && workloadIds.stream().allMatch(id -> cached.forecast().of(id).isPresent());
         if (knowsThem && (cached.young(clock.instant(), refresh) || running.containsKey(cluster))) return new Snapshot(key, null, false);
-        return new Snapshot(key, StartForecast.prepare(scheduler, runTimes(cluster, records), clock.instant(),
-                StartForecast.Limits.DEFAULT), knowsThem);
+        Awaited underWay = awaited.get(cluster);
+        if (!knowsThem && underWay != null && !underWay.result().isDone() && workloadIds.stream().allMatch(underWay.copy()::holds)) {
+            return new Snapshot(key, null, false, underWay);
+        }
+        StartForecast.Prepared copy = StartForecast.prepare(scheduler, runTimes(cluster, records), clock.instant(),
+                StartForecast.Limits.DEFAULT);
+        if (knowsThem) return new Snapshot(key, copy, true);
+        // Registered under the state's lock, with the copy: a read right after it joins this forecast.
+        Awaited mine = new Awaited(copy, new CompletableFuture<>());
+        awaited.put(cluster, mine);
+        return new Snapshot(key, copy, false, mine);
     }
 
     /** Each workload's declared run time, else the one learned from the cluster's finished workloads (the most recent last). */
@@ -127,6 +150,7 @@ public final class StartEstimates {
     /** The forecast a read gets (outside the state's lock), as {@link #snapshot} decided. */
     Optional<StartForecast> forecast(ClusterArn cluster, Snapshot s) {
         if (s == null) return Optional.empty();
+        if (s.copy() == null && s.joins() != null) return Optional.ofNullable(s.joins().result().join());
         Cached cached = forecasts.get(cluster);
         if (s.copy() == null) return Optional.ofNullable(cached).map(Cached::forecast);
         if (s.background() && cached != null) {
@@ -141,7 +165,16 @@ public final class StartEstimates {
             }
             return Optional.of(cached.forecast());
         }
-        return Optional.ofNullable(store(cluster, s));
+        StartForecast f = null;
+        try {
+            f = store(cluster, s);
+        } finally {
+            if (s.joins() != null) {
+                s.joins().result().complete(f);
+                awaited.remove(cluster, s.joins());
+            }
+        }
+        return Optional.ofNullable(f);
     }
 
     private StartForecast store(ClusterArn cluster, Snapshot s) {

@@ -22,7 +22,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The read side's forecasts: one per state, shared by every read of it; a workload submitted since gets a new one at
- * once; a state that changed within the refresh interval keeps the last one, and after it is forecast again in the
+ * once, shared by the reads that wait meanwhile; a state that changed within the refresh interval keeps the last one, and after it is forecast again in the
  * background while reads keep the last; run times declared on the submission, else learned from finished records.
  */
 class StartEstimatesTest {
@@ -105,6 +105,22 @@ class StartEstimatesTest {
         assertThat(second).isNotSameAs(first);
         assertThat(second.of("w-3").orElseThrow().expectedStart())
                 .isEqualTo(f.admittedAt("w-1").plus(Duration.ofHours(1)).plus(Duration.ofMinutes(30)));
+    }
+
+    @Test
+    void readsOfWorkloadsTheForecastUnderWayHoldsJoinItInsteadOfForecastingAgain() {
+        Fixture f = new Fixture().submit("w-1", 8, "PT1H").submit("w-2", 8, null);
+        StartEstimates.Snapshot first = f.snapshot("w-2");
+        f.submit("w-3", 8, null);
+
+        StartEstimates.Snapshot joining = f.snapshot("w-2");
+        StartEstimates.Snapshot another = f.snapshot("w-3");
+
+        assertThat(joining.copy()).as("w-2 is in the copy of the forecast under way: no copy of its own").isNull();
+        assertThat(another.copy()).as("w-3 was submitted after that copy was made").isNotNull();
+        StartForecast made = f.estimates.forecast(C, first).orElseThrow();
+        assertThat(f.estimates.forecast(C, joining).orElseThrow()).isSameAs(made);
+        assertThat(f.estimates.forecast(C, another).orElseThrow().of("w-3")).isPresent();
     }
 
     @Test

@@ -129,6 +129,15 @@ public class BenchKueueCommand extends CliCommand {
             + " records name the bench's cluster and go straight to its partition, as taskgov's own producers send them.")
     boolean byKey;
 
+    @Option(names = "--estimate-every", paramLabel = "N", defaultValue = "0",
+            description = "Read GET /workloads/{id} right after every N-th submission and compare its estimated start with its "
+                    + "admission, per class (default ${DEFAULT-VALUE}: off).")
+    int estimateEvery;
+
+    @Option(names = "--declare-runtime", description = "Every submission declares its class's run time "
+            + "(taskgov.dev/expected-runtime), for start estimates; without it they are learned from finished workloads.")
+    boolean declareRuntime;
+
     @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table or json (default ${DEFAULT-VALUE}).")
     String output;
 
@@ -286,6 +295,9 @@ public class BenchKueueCommand extends CliCommand {
         });
         private final Map<String, ScheduledFuture<?>> finishes = new ConcurrentHashMap<>();
         private final AtomicReference<Throwable> sendFailure = new AtomicReference<>();
+        /** The run's start estimate sampler ({@code --estimate-every}), its figures once the run is over. */
+        private volatile StartEstimateSampler estimates;
+        private ObjectNode estimateReport;
 
         Pipeline(KueueBenchProfile profile) {
             this.profile = profile;
@@ -442,7 +454,9 @@ public class BenchKueueCommand extends CliCommand {
             AtomicBoolean done = new AtomicBoolean();
             Thread consumer;
             Timeline timeline;
-            try (KafkaConsumer<String, String> c = decisions(List.of(ADMITTED, PREEMPTED))) {
+            try (KafkaConsumer<String, String> c = decisions(List.of(ADMITTED, PREEMPTED));
+                 StartEstimateSampler sampler = new StartEstimateSampler(endpoints.admission(), estimateEvery)) {
+                estimates = sampler;
                 consumer = new Thread(() -> consume(c, rec, done), "bench-decisions");
                 long start = nowMs();
                 consumer.start();
@@ -456,8 +470,13 @@ public class BenchKueueCommand extends CliCommand {
                     WorkloadSubmitted s = submission(id, profile.team(a.team()), wc.name(), wc.pods(), profile.instanceType(),
                             wc.acceleratorsPerPod(), topo == KueueBenchProfile.Topology.REQUIRED_RACK ? KueueBenchProfile.LAYER_3 : null,
                             topo == KueueBenchProfile.Topology.PREFERRED_RACK ? KueueBenchProfile.LAYER_3 : null);
+                    if (declareRuntime) {
+                        s = s.withAnnotations(Map.of(WorkloadSubmitted.EXPECTED_RUNTIME_ANNOTATION, Duration.ofMillis(wc.runtimeMs()).toString()));
+                    }
                     rec.submitted(id, nowMs());
-                    send(SUBMITTED, id, s.withSubmittedAt(clock.instant()), WorkloadSubmitted.TYPE);
+                    Instant sentAt = clock.instant();
+                    send(SUBMITTED, id, s.withSubmittedAt(sentAt), WorkloadSubmitted.TYPE);
+                    sampler.submitted(id, wc.name(), sentAt);
                     if (sendFailure.get() != null) throw CliException.failed("cannot write to Kafka: " + sendFailure.get().getMessage());
                     timeline.tick();
                 }
@@ -472,6 +491,9 @@ public class BenchKueueCommand extends CliCommand {
                     consumer.join(5000);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
+                }
+                if (estimateEvery > 0) {
+                    estimateReport = sampler.report(profile.classes().stream().map(KueueBenchProfile.WorkloadClass::name).toList());
                 }
             }
             int nominalUnits = profile.teams() * profile.nominal();
@@ -499,6 +521,7 @@ public class BenchKueueCommand extends CliCommand {
                 c.put("p99", f.p99Ms());
                 c.put("max", f.maxMs());
             });
+            if (estimateReport != null) out.set("startEstimate", estimateReport);
             ArrayNode admittedEach = out.putArray("admittedEachSecond");
             ArrayNode pendingEach = out.putArray("pendingEachSecond");
             for (int[] s : timeline.perSecond) {
@@ -554,6 +577,7 @@ public class BenchKueueCommand extends CliCommand {
                     long now = nowMs();
                     if (r.topic().equals(ADMITTED)) {
                         WorkloadAdmitted a = EventCodec.read(r.value(), WorkloadAdmitted.class);
+                        if (!a.isNodeReplacement() && estimates != null) estimates.admitted(a.workloadId(), a.admittedAt());
                         if (rec.admitted(a.workloadId(), now, a.isNodeReplacement())) finishLater(id, rec);
                     } else {
                         WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
@@ -609,6 +633,18 @@ public class BenchKueueCommand extends CliCommand {
         load.path("timeToAdmissionMs").fields().forEachRemaining(e -> out().printf("%-8s %7d %9d %9d %9d %9d %9d%n", e.getKey(),
                 e.getValue().path("count").asInt(), e.getValue().path("mean").asLong(), e.getValue().path("p50").asLong(),
                 e.getValue().path("p90").asLong(), e.getValue().path("p99").asLong(), e.getValue().path("max").asLong()));
+        if (load.has("startEstimate")) {
+            var est = load.path("startEstimate");
+            out().printf("start estimate read after every %d-th submission vs first admission (|error| p50 / p90, signed p50; s):%n",
+                    est.path("every").asInt());
+            for (var cls : profile.classes()) {
+                var c = est.path(cls.name());
+                out().printf("  %-8s sampled %d, estimated %d (%.2f / %.2f s, signed %.2f s, %d too early), unknown %d, admitted before read %d%n",
+                        cls.name(), c.path("sampled").asInt(), c.path("estimated").asInt(), c.path("absErrorP50Ms").asLong() / 1000.0,
+                        c.path("absErrorP90Ms").asLong() / 1000.0, c.path("signedErrorP50Ms").asLong() / 1000.0, c.path("tooEarly").asInt(),
+                        c.path("unknown").asInt(), c.path("admittedBeforeRead").asInt());
+            }
+        }
         if (report.has("freeCluster")) {
             var f = report.path("freeCluster");
             out().printf("free cluster: submit->admitted p50 %d ms, p99 %d ms (%d samples); raw Kafka round trip p50 %d ms, p99 %d ms%n",

@@ -101,9 +101,9 @@ public class StartForecastBenchmark {
             long t1 = THREADS.getCurrentThreadCpuTime();
             StartForecast f = copy.run();
             long t2 = THREADS.getCurrentThreadCpuTime();
-            System.out.printf("forecast %d: copy %,d ms CPU, simulation %,d ms CPU, %,d estimates (%,d known), %,d ends in %,d cycles%n", i,
-                    (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, f.estimates().size(),
-                    f.estimates().values().stream().filter(e -> e.known()).count(), f.simulatedEnds(), f.cycles());
+            System.out.printf("forecast %d: copy %,d ms CPU, simulation %,d ms CPU, %,d estimates (%,d known), %,d ends in %,d cycles, "
+                    + "%,d evictions%n", i, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, f.estimates().size(),
+                    f.estimates().values().stream().filter(e -> e.known()).count(), f.simulatedEnds(), f.cycles(), f.evictions());
         }
     }
 }

@@ -16,7 +16,8 @@ public final class AdmissionClient {
         this.http = http;
     }
 
-    JsonNode workload(String id) {
+    /** {@code GET /workloads/{id}}: the workload as admission-service describes it (a pending one with its estimated start). */
+    public JsonNode workload(String id) {
         return get("/workloads/" + encode(id));
     }
 

@@ -13,10 +13,12 @@ import java.util.Objects;
  * @param workloadsAhead how many of the workloads pending at {@code forecastAt} the forecast admits before it; -1 when unknown
  * @param declaredEnds   how many ends before its start came from declared run times
  * @param learnedEnds    how many ends before its start came from run times learned from finished workloads
+ * @param backoffUntil   the end of the backoff it waited out first (gang admission: its pods were not all ready in time
+ *                       and it rejoins its queue then); null when it waits for none
  * @param unknownBecause why there is no estimate; null when there is one
  */
 public record StartEstimate(String workloadId, Instant forecastAt, Instant expectedStart, int workloadsAhead,
-                            int declaredEnds, int learnedEnds, String unknownBecause) {
+                            int declaredEnds, int learnedEnds, Instant backoffUntil, String unknownBecause) {
 
     public StartEstimate {
         Objects.requireNonNull(workloadId, "workloadId");
@@ -27,11 +29,11 @@ public record StartEstimate(String workloadId, Instant forecastAt, Instant expec
     }
 
     static StartEstimate at(String id, Instant forecastAt, Instant start, int ahead, int declared, int learned) {
-        return new StartEstimate(id, forecastAt, start, ahead, declared, learned, null);
+        return new StartEstimate(id, forecastAt, start, ahead, declared, learned, null, null);
     }
 
     static StartEstimate unknown(String id, Instant forecastAt, String because) {
-        return new StartEstimate(id, forecastAt, null, -1, 0, 0, because);
+        return new StartEstimate(id, forecastAt, null, -1, 0, 0, null, because);
     }
 
     public boolean known() {
@@ -42,9 +44,15 @@ public record StartEstimate(String workloadId, Instant forecastAt, Instant expec
     public String basis() {
         if (!known()) return "unknown: " + unknownBecause;
         int ends = declaredEnds + learnedEnds;
-        if (ends == 0) return "it can be admitted as things stand, without waiting for running work to end";
+        String backoff = backoffUntil == null ? "" : "not before its backoff ends at " + backoffUntil
+                + " (its pods were not all ready in time)";
+        if (ends == 0) {
+            return backoffUntil == null ? "it can be admitted as things stand, without waiting for running work to end"
+                    : "once its backoff is over: " + backoff + ", without waiting for running work to end";
+        }
         return "if running work ends as expected (" + ends + (ends == 1 ? " end" : " ends") + " before it: "
-                + declaredEnds + " declared, " + learnedEnds + " learned from finished workloads)";
+                + declaredEnds + " declared, " + learnedEnds + " learned from finished workloads)"
+                + (backoffUntil == null ? "" : ", and " + backoff);
     }
 
     /** For people, read at {@code now}: "in about 12 min, if running work ends as expected (...); 3 workloads ahead of it". */

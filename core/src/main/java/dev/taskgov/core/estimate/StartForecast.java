@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 
@@ -69,12 +70,19 @@ public final class StartForecast {
     private final Map<String, StartEstimate> estimates;
     private final int simulatedEnds;
     private final int cycles;
+    private final int evictions;
 
-    private StartForecast(Instant at, Map<String, StartEstimate> estimates, int simulatedEnds, int cycles) {
+    private StartForecast(Instant at, Map<String, StartEstimate> estimates, int simulatedEnds, int cycles, int evictions) {
         this.at = at;
         this.estimates = Collections.unmodifiableMap(estimates);
         this.simulatedEnds = simulatedEnds;
         this.cycles = cycles;
+        this.evictions = evictions;
+    }
+
+    /** How many running workloads the simulation evicted (preemptions): each makes the scheduler choose every head again. */
+    public int evictions() {
+        return evictions;
     }
 
     /** How many cycles the simulation ran (one per step of ends, and the first). */
@@ -123,13 +131,25 @@ public final class StartForecast {
     public static Prepared prepare(Scheduler live, Function<Workload, Optional<RunTime>> runTimes, Instant now, Limits limits) {
         Run r = new Run(live, runTimes, now, limits);
         r.copyLiveState();
-        return r::forecast;
+        return new Prepared() {
+            @Override
+            public StartForecast run() {
+                return r.forecast();
+            }
+
+            @Override
+            public boolean holds(String workloadId) {
+                return r.pending.containsKey(workloadId);
+            }
+        };
     }
 
     /** A copy made, its simulation not yet run. */
-    @FunctionalInterface
     public interface Prepared {
         StartForecast run();
+
+        /** Whether the workload was pending in the copy: the forecast will give its estimate. */
+        boolean holds(String workloadId);
     }
 
     /** An end the simulation waits for: valid while the workload is in the admission {@code generation} it was set for. */
@@ -150,12 +170,16 @@ public final class StartForecast {
         final Set<String> withoutEnd = new TreeSet<>();
         final PriorityQueue<End> ends = new PriorityQueue<>(Comparator.comparing(End::at).thenComparingLong(End::seq));
         final Map<String, StartEstimate> estimates = new LinkedHashMap<>();
+        /** Backing off now (gang admission): the workloads that join the copy's queue at each backoff's end. */
+        final TreeMap<Instant, List<String>> backoffEnds = new TreeMap<>();
+        final Map<String, Instant> backoffUntil = new HashMap<>();
         long seq;
         int started;
         int declaredDone;
         int learnedDone;
         int simulatedEnds;
         int cycles;
+        int evictions;
 
         Run(Scheduler live, Function<Workload, Optional<RunTime>> runTimes, Instant now, Limits limits) {
             this.live = live;
@@ -172,21 +196,29 @@ public final class StartForecast {
             boolean anyKnownEnd = !ends.isEmpty();
             Instant horizon = now.plus(limits.horizon());
             boolean horizonReached = false;
-            while (!ends.isEmpty() && started < pending.size()) {
-                End e = ends.poll();
-                if (!valid(e)) continue;
-                if (e.at().isAfter(horizon) || simulatedEnds >= limits.maxEnds()) {
+            while (started < pending.size()) {
+                End e = nextValidEnd();
+                Instant release = backoffEnds.isEmpty() ? null : backoffEnds.firstKey();
+                if (e == null && release == null) break;
+                boolean endFirst = e != null && (release == null || !release.isBefore(e.at()));
+                Instant first = endFirst ? e.at() : release;
+                if (first.isAfter(horizon) || endFirst && simulatedEnds >= limits.maxEnds()) {
                     horizonReached = true;
                     break;
                 }
-                Instant last = e.at();
-                Instant stepEnd = limits.stepEnd(now, e.at());
-                end(e);
+                Instant last = first;
+                Instant stepEnd = limits.stepEnd(now, first);
+                if (endFirst) end(ends.poll());
                 while (!ends.isEmpty() && !ends.peek().at().isAfter(stepEnd) && simulatedEnds < limits.maxEnds()) {
                     End same = ends.poll();
                     if (!valid(same)) continue;
                     end(same);
-                    last = same.at();
+                    if (same.at().isAfter(last)) last = same.at();
+                }
+                while (!backoffEnds.isEmpty() && !backoffEnds.firstKey().isAfter(stepEnd)) {
+                    Map.Entry<Instant, List<String>> over = backoffEnds.pollFirstEntry();
+                    over.getValue().forEach(id -> sim.submit(pending.get(id)));
+                    if (over.getKey().isAfter(last)) last = over.getKey();
                 }
                 clock.advance(Duration.between(clock.instant(), last));
                 record(sim.cycle());
@@ -198,7 +230,7 @@ public final class StartForecast {
             // In queue order (the map of pending ids), not in the order the copy admitted them.
             Map<String, StartEstimate> ordered = new LinkedHashMap<>();
             for (String id : pending.keySet()) ordered.put(id, estimates.get(id));
-            return new StartForecast(now, ordered, simulatedEnds, cycles);
+            return new StartForecast(now, ordered, simulatedEnds, cycles, evictions);
         }
 
         private void copyLiveState() {
@@ -225,9 +257,13 @@ public final class StartForecast {
             for (String team : teams) {
                 for (WorkloadView v : live.queue(team)) addPending(v.workloadId());
             }
-            // Pending but in no queue now (backing off after a readiness timeout): queued as of now in the copy.
+            // Pending but in no queue now: backing off after a readiness timeout (gang admission). It joins the copy's
+            // queue when its backoff ends, as it joins the live one, so that it is never expected to start before then.
             for (WorkloadView v : views) {
-                if (v.state() == WorkloadState.Pending && !pending.containsKey(v.workloadId())) addPending(v.workloadId());
+                if (v.state() != WorkloadState.Pending || pending.containsKey(v.workloadId())) continue;
+                Instant until = live.readiness(v.workloadId()).map(Scheduler.Readiness::backoffUntil).orElse(null);
+                if (until != null && until.isAfter(now)) holdUntil(v.workloadId(), until);
+                else addPending(v.workloadId());
             }
             live = null;
         }
@@ -238,6 +274,15 @@ public final class StartForecast {
             pending.put(id, w);
             byId.put(id, w);
             sim.submit(w);
+        }
+
+        private void holdUntil(String id, Instant until) {
+            Workload w = live.pendingWorkload(id);
+            if (w == null) return;
+            pending.put(id, w);
+            byId.put(id, w);
+            backoffUntil.put(id, until);
+            backoffEnds.computeIfAbsent(until, t -> new ArrayList<>()).add(id);
         }
 
         private void scheduleEnd(Workload w, Instant admittedAt) {
@@ -251,6 +296,12 @@ public final class StartForecast {
             Instant at = admittedAt.plus(rt.get().duration());
             if (at.isBefore(clock.instant())) at = clock.instant(); // overdue: it may end any moment
             ends.add(new End(at, ++seq, w.id(), gen, rt.get().source()));
+        }
+
+        /** The next end still valid (left in the queue), or null. */
+        private End nextValidEnd() {
+            while (!ends.isEmpty() && !valid(ends.peek())) ends.poll();
+            return ends.peek();
         }
 
         private boolean valid(End e) {
@@ -272,7 +323,8 @@ public final class StartForecast {
                     Workload w = byId.get(a.workloadId());
                     if (w == null) continue;
                     if (pending.containsKey(w.id()) && !estimates.containsKey(w.id())) {
-                        estimates.put(w.id(), StartEstimate.at(w.id(), now, clock.instant(), started++, declaredDone, learnedDone));
+                        estimates.put(w.id(), new StartEstimate(w.id(), now, clock.instant(), started++, declaredDone, learnedDone,
+                                backoffUntil.get(w.id()), null));
                     }
                     scheduleEnd(w, clock.instant());
                 } else if (d instanceof Decision.Preempt p) {
@@ -284,6 +336,7 @@ public final class StartForecast {
         }
 
         private void evicted(String id) {
+            evictions++;
             generation.merge(id, 1, Integer::sum);
             withoutEnd.remove(id);
         }

@@ -36,6 +36,14 @@ class StartEstimateTest {
                 new Case("the expected start has passed", StartEstimate.at("w", T, T.plusSeconds(60), 0, 1, 0), T.plusSeconds(600),
                         "any time now (expected by now), if running work ends as expected (1 end before it: 1 declared, 0 learned "
                                 + "from finished workloads); 0 workloads ahead of it"),
+                new Case("a backoff to wait out, nothing to end first: when it ends, not about now",
+                        new StartEstimate("w", T, T.plusSeconds(8 * 60), 0, 0, 0, T.plusSeconds(8 * 60), null), T,
+                        "in about 8 min, once its backoff is over: not before its backoff ends at 2026-11-30T10:08:00Z (its pods "
+                                + "were not all ready in time), without waiting for running work to end; 0 workloads ahead of it"),
+                new Case("a backoff and ends to wait for", new StartEstimate("w", T, T.plusSeconds(20 * 60), 1, 1, 0, T.plusSeconds(8 * 60), null), T,
+                        "in about 20 min, if running work ends as expected (1 end before it: 1 declared, 0 learned from finished "
+                                + "workloads), and not before its backoff ends at 2026-11-30T10:08:00Z (its pods were not all ready "
+                                + "in time); 1 workload ahead of it"),
                 new Case("unknown says why", StartEstimate.unknown("w", T, "no running workload has a known end"), T,
                         "unknown: no running workload has a known end")
         );

@@ -1,5 +1,6 @@
 package dev.taskgov.core.estimate;
 
+import dev.taskgov.core.model.WaitForPodsReady;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.scheduling.Cluster;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -88,6 +89,12 @@ class StartForecastTest {
             return this;
         }
 
+        /** A start that waits out the workload's gang admission backoff, which ends at {@code backoffEnds}. */
+        Expect startsAfterBackoff(String id, String hhmmss, int ahead, int declared, int learned, String backoffEnds) {
+            out.put(id, new StartEstimate(id, now, t(hhmmss), ahead, declared, learned, t(backoffEnds), null));
+            return this;
+        }
+
         Expect unknown(String id, String because) {
             out.put(id, StartEstimate.unknown(id, now, because));
             return this;
@@ -100,6 +107,9 @@ class StartForecastTest {
             return name;
         }
     }
+
+    /** Gang admission: every pod ready within a second of the admission, else a backoff of 10 minutes. */
+    static final WaitForPodsReady GANG = new WaitForPodsReady(Duration.ofSeconds(1), Duration.ofMinutes(10), Duration.ofHours(1), null);
 
     static final String NO_KNOWN_END = "no running workload has a known end (none declares taskgov.dev/expected-runtime, "
             + "and no finished workload gives a run time to learn from)";
@@ -146,7 +156,21 @@ class StartForecastTest {
                         Forecast.of(Cluster.gpus(4).team("a", 2).team("b", 2, borrowLimit(100))
                                         .submit("b-1", "b", 4, "inference").submit("b-2", "b", 2, "inference"))
                                 .declares("b-1", "PT20M").declares("b-2", "PT2H"),
-                        Expect.at("10:01:00").starts("b-2", "10:20:01", 0, 1, 0))
+                        Expect.at("10:01:00").starts("b-2", "10:20:01", 0, 1, 0)),
+                new Case("a workload backing off after its pods were not ready in time starts when its backoff ends, not at once",
+                        Forecast.of(Cluster.gpus(4).team("a", 4, dontLend()).then(s -> s.waitForPodsReady(GANG))
+                                .submit("a-1", "a", 4).then(s -> { })), // 10:00:03: a-1 missed its 1 s timeout, backs off 10 min
+                        Expect.at("10:01:00").startsAfterBackoff("a-1", "10:10:03", 0, 0, 0, "10:10:03")),
+                new Case("a workload backing off waits for its backoff and then for the work admitted meanwhile",
+                        Forecast.of(Cluster.gpus(4).team("a", 4, dontLend()).then(s -> s.waitForPodsReady(GANG))
+                                        .submit("a-1", "a", 4).then(s -> { }).submit("a-2", "a", 4).then(s -> s.podsReady("a-2")))
+                                .declares("a-2", "PT1H"),
+                        Expect.at("10:01:00").startsAfterBackoff("a-1", "11:00:04", 0, 1, 0, "10:10:03")),
+                new Case("a workload backing off whose backoff outlasts the work ahead of it starts when the backoff ends",
+                        Forecast.of(Cluster.gpus(4).team("a", 4, dontLend()).then(s -> s.waitForPodsReady(GANG))
+                                        .submit("a-1", "a", 4).then(s -> { }).submit("a-2", "a", 4).then(s -> s.podsReady("a-2")))
+                                .declares("a-2", "PT5M"),
+                        Expect.at("10:01:00").startsAfterBackoff("a-1", "10:10:03", 0, 1, 0, "10:10:03"))
         );
     }
 
