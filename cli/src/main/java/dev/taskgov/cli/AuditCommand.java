@@ -32,7 +32,7 @@ public class AuditCommand extends AnswerCommand {
         if (principal != null) query.add("principal=" + encode(principal));
         JsonNode events = endpoints.quotaHttp().get("/audit" + query);
         if (printedAsData(events)) return 0;
-        Table t = new Table("TIME", "PRINCIPAL", "SERVICE", "OPERATION", "TARGET", "OUTCOME");
+        Table t = new Table("TIME", "PRINCIPAL", "SERVICE", "OPERATION", "TARGET", "OUTCOME").cut("TARGET", "OUTCOME").whole(output.wide());
         for (JsonNode e : events.path("events")) {
             t.row(e.path("at").asText(), e.path("principal").asText(), e.path("service").asText(), e.path("operation").asText(),
                     e.path("target").asText(""), e.path("outcome").asText());

@@ -70,7 +70,8 @@ public class DescribeWorkloadCommand extends WatchedCommand {
             out.println("  <none>");
             return;
         }
-        Table t = new Table("  TIME", "AGE", "STATE", "REASON", "MESSAGE");
+        // Messages are wrapped under their column to fit 120 columns, nothing cut (-o wide: one line each).
+        Table t = new Table("  TIME", "AGE", "STATE", "REASON", "MESSAGE").wrapped("MESSAGE").whole(output.wide());
         for (JsonNode h : history) {
             t.row("  " + Views.text(h, "time"), Views.eventAge(h, clock), Views.text(h, "state"),
                     Views.text(h, "reason"), Views.text(h, "message"));

@@ -9,7 +9,7 @@ import java.util.List;
 
 /** {@code taskgov get workloads [--team T] [--state S]}: a table like {@code kubectl get workloads}. */
 @Command(name = "workloads", aliases = {"workload", "wl"}, mixinStandardHelpOptions = true,
-        description = "List workloads with their state and reason, optionally of one team and in one state.")
+        description = "List workloads with their state and reason, optionally of one team and in one state; every governed cluster unless --cluster names one (-o wide: and their messages).")
 public class GetWorkloadsCommand extends WatchedCommand {
 
     @Option(names = {"--team", "-t"}, description = "Only this team's workloads.")
@@ -29,10 +29,18 @@ public class GetWorkloadsCommand extends WatchedCommand {
             OutputOption.names("workload", list, w -> Views.text(w, "workloadId")).forEach(out()::println);
             return 0;
         }
-        Table t = output.wide() ? new Table("NAME", "TEAM", "STATE", "REASON", "BORROWED", "AGE", "MESSAGE")
-                : new Table("NAME", "TEAM", "STATE", "REASON", "BORROWED", "AGE");
+        // Without --cluster the list covers every governed cluster: when it spans several, a CLUSTER column says which.
+        java.util.Set<String> spanned = new java.util.HashSet<>();
+        for (JsonNode w : list) spanned.add(Views.text(w, "clusterArn"));
+        boolean several = spanned.size() > 1;
+        List<String> headers = new java.util.ArrayList<>(List.of("NAME", "TEAM", "STATE", "REASON", "BORROWED", "AGE"));
+        if (several) headers.add(0, "CLUSTER");
+        if (output.wide()) headers.add("MESSAGE");
+        Table t = new Table(headers.toArray(String[]::new)).cut("BORROWED").whole(output.wide());
         for (JsonNode w : list) {
-            List<Object> row = new java.util.ArrayList<>(java.util.Arrays.asList(Views.text(w, "workloadId"), Views.text(w, "team"),
+            List<Object> row = new java.util.ArrayList<>();
+            if (several) row.add(ClusterOption.shortName(Views.text(w, "clusterArn")));
+            row.addAll(java.util.Arrays.asList(Views.text(w, "workloadId"), Views.text(w, "team"),
                     Views.text(w, "state"), Views.text(w, "reason"), Views.amounts(w.get("borrowed")),
                     Views.age(Views.text(w, "submittedAt"), clock)));
             if (output.wide()) row.add(Views.text(w, "message"));

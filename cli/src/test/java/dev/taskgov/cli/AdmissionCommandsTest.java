@@ -79,7 +79,9 @@ class AdmissionCommandsTest {
                   TIME                   AGE     STATE      REASON      MESSAGE
                   2026-11-30T10:00:00Z   5m      Pending    Submitted   queued in hyperpod-ns-team-3-localqueue
                   2026-11-30T10:00:01Z   4m59s   Admitted   Admitted    admitted borrowing 16 accelerators of ml.p5.48xlarge
-                  2026-11-30T10:00:07Z   4m53s   Pending    Preempted   preempted by team-5-train-large-x1 (ReclaimLentCapacity): team-5 reclaims 16 accelerators of its nominal 80 that team-3 borrowed (team-3 uses 32 of nominal 16)
+                  2026-11-30T10:00:07Z   4m53s   Pending    Preempted   preempted by team-5-train-large-x1 (ReclaimLentCapacity): team-5
+                                                                        reclaims 16 accelerators of its nominal 80 that team-3 borrowed
+                                                                        (team-3 uses 32 of nominal 16)
                 """);
     }
 
@@ -92,7 +94,8 @@ class AdmissionCommandsTest {
                 Events:
                   TIME                   AGE                  STATE     REASON          MESSAGE
                   2026-11-30T10:00:00Z   5m                   Pending   Queued          queued
-                  2026-11-30T10:03:00Z   2m (x5 over 4m58s)   Pending   QuotaExceeded   needs 16 accelerators of ml.p5.48xlarge, team-a has 4 free of nominal 32 and may borrow 0
+                  2026-11-30T10:03:00Z   2m (x5 over 4m58s)   Pending   QuotaExceeded   needs 16 accelerators of ml.p5.48xlarge, team-a
+                                                                                        has 4 free of nominal 32 and may borrow 0
                 """);
     }
 
@@ -174,10 +177,14 @@ class AdmissionCommandsTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).isEqualTo("""
                 Team team-a: 2 pending
-                POSITION   NAME               PRIORITY   AGE     START             REASON                    MESSAGE
-                1          team-a-infer-003   90         60s     in about 12 min   InsufficientQuota         needs 16 accelerators of ml.p5.48xlarge; team-a has 8 of nominal 64 free and may borrow 0 (DontLend)
-                2          team-a-rack-002    70         7m30s   unknown           TopologyPlacementFailed   topology.k8s.aws/network-node-layer-3 allows to fit only 4 out of 5 pods
+                POSITION   NAME               START             REASON                    MESSAGE
+                1          team-a-infer-003   in about 12 min   InsufficientQuota         needs 16 accelerators of ml.p5.48xlarge; te...
+                2          team-a-rack-002    unknown           TopologyPlacementFailed   topology.k8s.aws/network-node-layer-3 allow...
                 """);
+        // -o wide: priority and age too, the messages whole
+        Cli.Result wide = Cli.run("queue", "hyperpod-ns-team-a", "-o", "wide", "--admission-url", admission.url());
+        assertThat(wide.out()).contains("POSITION   NAME               PRIORITY   AGE     START ", "team-a-infer-003   90         60s ","InsufficientQuota         needs 16 accelerators of ml.p5.48xlarge; team-a has 8 of nominal 64 free and may borrow 0 (DontLend)\n",
+                "TopologyPlacementFailed   topology.k8s.aws/network-node-layer-3 allows to fit only 4 out of 5 pods\n");
     }
 
     @Test
