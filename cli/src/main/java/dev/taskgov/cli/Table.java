@@ -124,7 +124,7 @@ final class Table {
     }
 
     /** {@code text} in pieces of at most {@code width}, broken after a space where there is one. */
-    private static List<String> wrap(String text, int width) {
+    static List<String> wrap(String text, int width) {
         List<String> pieces = new ArrayList<>();
         String rest = text;
         while (rest.length() > width) {

@@ -157,13 +157,13 @@ class CliHabitsTest {
         Cli.Result r = Cli.run("get", "workloads", "--watch", "--watch-interval", "0", "--watch-count", "4", "--admission-url", admission.url());
 
         assertThat(r.exit()).isZero();
-        assertThat(admission.requests).hasSize(4);
+        assertThat(admission.requests).hasSize(5); // the governed clusters once, then the workloads on every poll;
         assertThat(r.out()).isEqualTo("""
-                NAME        TEAM     STATE     REASON   BORROWED   AGE
-                team-a-w1   team-a   Pending   Queued   <none>     5m
+                NAME        TEAM     STATE     REASON   BORROWED(ACC)   AGE
+                team-a-w1   team-a   Pending   Queued   <none>          5m
 
-                NAME        TEAM     STATE      REASON     BORROWED   AGE
-                team-a-w1   team-a   Admitted   Admitted   <none>     5m
+                NAME        TEAM     STATE      REASON     BORROWED(ACC)   AGE
+                team-a-w1   team-a   Admitted   Admitted   <none>          5m
                 """);
     }
 

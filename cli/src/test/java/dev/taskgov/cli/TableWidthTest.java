@@ -109,17 +109,18 @@ class TableWidthTest {
         assertThat(r.exit()).as(r.err()).isZero();
         assertFits(r.out());
         assertThat(r.out().lines().findFirst().orElseThrow()).startsWith("CLUSTER        NAME ");
-        assertThat(r.out()).contains("taskgovdemo1   " + LONG_ID, "taskgovsmall   team-1-small-infer-0001", "ml.p5.48xlarge: 16 acc");
+        assertThat(r.out()).contains("taskgovdemo1   " + LONG_ID, "taskgovsmall   team-1-small-infer-0001", "ml.p5.48xlarge=16,ml.g5....");
 
         Cli.Result wide = Cli.run("get", "workloads", "-o", "wide", "--admission-url", admission.url());
         assertThat(wide.out()).contains(PREEMPTED, "ml.g5.48xlarge: 8 accelerators, 192 vCPU, 768 GiB memory");
     }
 
     @Test
-    void describeWrapsEventMessagesUnderTheirColumnNothingLost() {
+    void describeWrapsLongValuesAndEventMessagesUnderThemselvesNothingLost() {
         Cli.Result r = Cli.run("describe", "workload", LONG_ID, "--admission-url", admission.url());
         assertThat(r.exit()).as(r.err()).isZero();
-        assertFits(r.out().substring(r.out().indexOf("Events:")));
+        assertFits(r.out());
+        assertThat(r.out()).contains("Cluster:      " + DEMO + "\n", "  Message:    preempted by team-5-train-large-1a2b3c4d");
         String events = r.out().substring(r.out().indexOf("Events:"));
         int column = events.lines().skip(1).findFirst().orElseThrow().indexOf("MESSAGE");
         StringBuilder joined = new StringBuilder();
