@@ -96,27 +96,26 @@ final class Table {
     }
 
     /**
-     * Narrows the free-text columns, the widest first, until a line fits {@link #WIDTH} or each is down to its
-     * minimum. The last column is not padded, so only its own cells count.
+     * Narrows the free-text columns to one common cap, the widest it can be for a line to fit {@link #WIDTH} (a column
+     * narrower than the cap keeps its width, none goes below its minimum), so that they share what the other columns
+     * leave. The last column is not padded, but its widest cell still makes the longest line.
      */
     private void fit(int[] width) {
         Set<Integer> text = new HashSet<>(cut);
         text.addAll(wrapped);
         if (text.isEmpty()) return;
-        int total = GAP * (width.length - 1);
-        for (int w : width) total += w;
-        while (total > WIDTH) {
-            int widest = -1;
-            for (int i : text) {
-                if (width[i] > min(i) && (widest < 0 || width[i] > width[widest])) widest = i;
-            }
-            if (widest < 0) return;
-            int next = min(widest);
-            for (int i : text) if (i != widest && width[i] < width[widest]) next = Math.max(next, width[i]);
-            int narrowed = Math.max(next, width[widest] - (total - WIDTH));
-            total -= width[widest] - narrowed;
-            width[widest] = narrowed;
-        }
+        int fixed = GAP * (width.length - 1);
+        for (int i = 0; i < width.length; i++) if (!text.contains(i)) fixed += width[i];
+        int cap = 0;
+        for (int i : text) cap = Math.max(cap, width[i]);
+        while (cap > 0 && fixed + capped(width, text, cap) > WIDTH) cap--;
+        for (int i : text) width[i] = Math.min(width[i], Math.max(cap, min(i)));
+    }
+
+    private int capped(int[] width, Set<Integer> text, int cap) {
+        int sum = 0;
+        for (int i : text) sum += Math.min(width[i], Math.max(cap, min(i)));
+        return sum;
     }
 
     private int min(int column) {

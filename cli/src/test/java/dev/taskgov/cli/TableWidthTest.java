@@ -76,7 +76,9 @@ class TableWidthTest {
         quota = new StubServer().answer("GET /audit", 200, """
                 {"events": [{"at": "2026-11-30T10:00:00.123456Z", "principal": "team-3", "service": "admission-service",
                   "operation": "SubmitWorkload", "target": "workload %s in cluster %s",
-                  "outcome": "Failed: [clusterArn: is required: this deployment governs 2 clusters; name the one the workload runs in]"}]}"""
+                  "outcome": "Failed: [clusterArn: is required: this deployment governs 2 clusters; name the one the workload runs in]"},
+                 {"at": "2026-11-30T10:00:01.5Z", "principal": "kafka:taskgov.workload.pods-ready (admin or a service granted it)",
+                  "service": "admission-service", "operation": "ReportPodsReady", "target": "workload team-1-train-7", "outcome": "Allowed"}]}"""
                 .formatted(LONG_ID, DEMO));
     }
 
@@ -154,10 +156,29 @@ class TableWidthTest {
         Cli.Result r = Cli.run("audit", "--quota-url", quota.url());
         assertThat(r.exit()).as(r.err()).isZero();
         assertFits(r.out());
-        assertThat(r.out()).contains("2026-11-30T10:00:00.123456Z   team-3 ", "SubmitWorkload", Table.ELLIPSIS);
+        // to the second by default
+        assertThat(r.out()).contains("\n2026-11-30T10:00:00Z   team-3 ", "SubmitWorkload", "\n2026-11-30T10:00:01Z   kafka:taskgov.",
+                Table.ELLIPSIS);
 
         Cli.Result wide = Cli.run("audit", "-o", "wide", "--quota-url", quota.url());
-        assertThat(wide.out()).contains("workload " + LONG_ID + " in cluster " + DEMO, "name the one the workload runs in]");
+        assertThat(wide.out()).contains("2026-11-30T10:00:00.123456Z", "workload " + LONG_ID + " in cluster " + DEMO,
+                "name the one the workload runs in]", "kafka:taskgov.workload.pods-ready (admin or a service granted it)");
+    }
+
+    @Test
+    void clustersFitWithManyWorkloadCountsAndWideShowsThemWhole() {
+        admission.answer("GET /clusters", 200, """
+                {"count": 2, "clusters": [{"clusterArn": "%s", "nodes": 32, "readyNodes": 32,
+                  "capacity": {"ml.p5.48xlarge": {"accelerators": 256}}, "quota": {"ml.p5.48xlarge": {"accelerators": 256}},
+                  "used": {"ml.p5.48xlarge": {"accelerators": 213}}, "workloads": {"Admitted": 10, "Finished": 229, "Pending": 68}},
+                 {"clusterArn": "%s", "nodes": 4, "readyNodes": 4, "capacity": {"ml.p5.48xlarge": {"accelerators": 32}},
+                  "quota": {}, "used": {}, "workloads": {}}]}""".formatted(DEMO, SMALL));
+        Cli.Result r = Cli.run("get", "clusters", "--admission-url", admission.url());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertFits(r.out());
+        assertThat(r.out()).contains("taskgovdemo1   32/32   ml.p5.48xlarge=256 ", "Admitted=10,Finished=229");
+        Cli.Result wide = Cli.run("get", "clusters", "-o", "wide", "--admission-url", admission.url());
+        assertThat(wide.out()).contains("Admitted=10,Finished=229,Pending=68", DEMO);
     }
 
     @Test
