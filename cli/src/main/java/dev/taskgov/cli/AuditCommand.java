@@ -32,14 +32,26 @@ public class AuditCommand extends AnswerCommand {
         if (principal != null) query.add("principal=" + encode(principal));
         JsonNode events = endpoints.quotaHttp().get("/audit" + query);
         if (printedAsData(events)) return 0;
-        Table t = new Table("TIME", "PRINCIPAL", "SERVICE", "OPERATION", "TARGET", "OUTCOME");
+        // By default a line fits 120 columns: the time to the second, long principals (a Kafka topic's, described),
+        // targets and outcomes cut; -o wide prints every field whole.
+        Table t = new Table("TIME", "PRINCIPAL", "SERVICE", "OPERATION", "TARGET", "OUTCOME").cut("PRINCIPAL", "TARGET", "OUTCOME")
+                .whole(output.wide());
         for (JsonNode e : events.path("events")) {
-            t.row(e.path("at").asText(), e.path("principal").asText(), e.path("service").asText(), e.path("operation").asText(),
-                    e.path("target").asText(""), e.path("outcome").asText());
+            t.row(output.wide() ? e.path("at").asText() : toTheSecond(e.path("at").asText()), e.path("principal").asText(),
+                    e.path("service").asText(), e.path("operation").asText(), e.path("target").asText(""), e.path("outcome").asText());
         }
         if (t.isEmpty()) err().println("No audit records found.");
         else t.print(out());
         return 0;
+    }
+
+    /** An instant as recorded, to the second ("2026-12-05T04:38:30Z"); anything else as it is. */
+    static String toTheSecond(String at) {
+        try {
+            return Instant.parse(at).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        } catch (java.time.format.DateTimeParseException e) {
+            return at;
+        }
     }
 
     private Instant sinceInstant() {

@@ -6,6 +6,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * {@code taskgov describe workload ID}: state, reason and message (with the numbers), placement,
@@ -35,6 +38,7 @@ public class DescribeWorkloadCommand extends WatchedCommand {
     private void print(JsonNode w, PrintWriter out) {
         field(out, "Name:", Views.text(w, "workloadId"));
         field(out, "Team:", Views.text(w, "team"));
+        if (w.hasNonNull("clusterArn")) field(out, "Cluster:", Views.text(w, "clusterArn"));
         JsonNode annotations = w.path("annotations");
         if (annotations.isObject() && !annotations.isEmpty()) {
             out.println("Annotations:");
@@ -70,10 +74,16 @@ public class DescribeWorkloadCommand extends WatchedCommand {
             out.println("  <none>");
             return;
         }
-        Table t = new Table("  TIME", "AGE", "STATE", "REASON", "MESSAGE");
+        // As kubectl describe's events: the age, not the instant (-o wide adds it); messages wrapped under their
+        // column to fit 120 columns, nothing cut (-o wide: one line each).
+        Table t = (output.wide() ? new Table("  TIME", "AGE", "STATE", "REASON", "MESSAGE") : new Table("  AGE", "STATE", "REASON", "MESSAGE"))
+                .wrapped("MESSAGE").whole(output.wide());
         for (JsonNode h : history) {
-            t.row("  " + Views.text(h, "time"), Views.eventAge(h, clock), Views.text(h, "state"),
-                    Views.text(h, "reason"), Views.text(h, "message"));
+            List<Object> row = new ArrayList<>();
+            if (output.wide()) row.add("  " + Views.text(h, "time"));
+            row.addAll(Arrays.asList((output.wide() ? "" : "  ") + Views.eventAge(h, clock), Views.text(h, "state"),
+                    Views.text(h, "reason"), Views.text(h, "message")));
+            t.row(row.toArray());
         }
         t.print(out);
     }
@@ -82,7 +92,17 @@ public class DescribeWorkloadCommand extends WatchedCommand {
         return iso == null ? null : iso + " (" + Views.age(iso, clock) + " ago)";
     }
 
-    private static void field(PrintWriter out, String label, String value) {
-        out.println(String.format("%-14s%s", label, value == null ? "<none>" : SafeText.escape(value)));
+    /** A label and its value; a value too long for a 120-column line continues under itself (-o wide: one line). */
+    private void field(PrintWriter out, String label, String value) {
+        String shown = value == null ? "<none>" : SafeText.escape(value);
+        if (output.wide() || LABEL + shown.length() <= Table.WIDTH) {
+            out.println(String.format("%-" + LABEL + "s%s", label, shown));
+            return;
+        }
+        List<String> lines = Table.wrap(shown, Table.WIDTH - LABEL);
+        for (int i = 0; i < lines.size(); i++) out.println(String.format("%-" + LABEL + "s%s", i == 0 ? label : "", lines.get(i)));
     }
+
+    /** The width of a field's label column. */
+    private static final int LABEL = 14;
 }

@@ -36,7 +36,7 @@ public class DryRunCommand extends AnswerCommand {
         }
         if (r.path("preempting").isArray() && !r.path("preempting").isEmpty()) {
             out.println("Would preempt:");
-            Table t = new Table("WORKLOAD", "TEAM", "REASON", "MESSAGE");
+            Table t = new Table("WORKLOAD", "TEAM", "REASON", "MESSAGE").cut("MESSAGE").whole(output.wide());
             for (JsonNode v : r.path("preempting")) {
                 t.row(Views.text(v, "workloadId"), Views.text(v, "team"), Views.text(v, "reason"), Views.text(v, "message"));
             }

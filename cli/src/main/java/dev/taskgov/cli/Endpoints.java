@@ -9,28 +9,31 @@ import java.net.URI;
 /**
  * Where the services are: flags, else the environment (a system property {@code taskgov.admission.url},
  * {@code taskgov.quota.url}, {@code taskgov.topology.url}, {@code taskgov.kafka.bootstrap}, then the variable), else the
- * local runtime's defaults; and the key every HTTP request is signed with (the profile file).
+ * local runtime's ports (the variables {@code taskgov-local} starts it on, {@code TASKGOV_ADMISSION_PORT} ..., so a
+ * second platform's variables serve its CLI too; {@code TASKGOV_KAFKA_BOOTSTRAP} tells {@code taskgov-local} to use an
+ * existing broker rather than start its own, so the CLI must not need it for the local one); and the key every HTTP
+ * request is signed with (the profile file).
  */
 public final class Endpoints {
 
     @Option(names = "--admission-url", paramLabel = "URL",
-            defaultValue = "${sys:taskgov.admission.url:-${env:TASKGOV_ADMISSION_URL:-http://127.0.0.1:8083}}",
-            description = "admission-service base URL (env TASKGOV_ADMISSION_URL; default ${DEFAULT-VALUE}).")
+            defaultValue = "${sys:taskgov.admission.url:-${env:TASKGOV_ADMISSION_URL:-http://127.0.0.1:${env:TASKGOV_ADMISSION_PORT:-8083}}}",
+            description = "admission-service base URL (env TASKGOV_ADMISSION_URL, else on 127.0.0.1 at TASKGOV_ADMISSION_PORT; default ${DEFAULT-VALUE}).")
     String admissionUrl;
 
     @Option(names = "--quota-url", paramLabel = "URL",
-            defaultValue = "${sys:taskgov.quota.url:-${env:TASKGOV_QUOTA_URL:-http://127.0.0.1:8081}}",
-            description = "quota-service (SageMaker API) URL (env TASKGOV_QUOTA_URL; default ${DEFAULT-VALUE}).")
+            defaultValue = "${sys:taskgov.quota.url:-${env:TASKGOV_QUOTA_URL:-http://127.0.0.1:${env:TASKGOV_QUOTA_PORT:-8081}}}",
+            description = "quota-service (SageMaker API) URL (env TASKGOV_QUOTA_URL, else on 127.0.0.1 at TASKGOV_QUOTA_PORT; default ${DEFAULT-VALUE}).")
     String quotaUrl;
 
     @Option(names = "--topology-url", paramLabel = "URL",
-            defaultValue = "${sys:taskgov.topology.url:-${env:TASKGOV_TOPOLOGY_URL:-http://127.0.0.1:8082}}",
-            description = "topology-service base URL (env TASKGOV_TOPOLOGY_URL; default ${DEFAULT-VALUE}).")
+            defaultValue = "${sys:taskgov.topology.url:-${env:TASKGOV_TOPOLOGY_URL:-http://127.0.0.1:${env:TASKGOV_TOPOLOGY_PORT:-8082}}}",
+            description = "topology-service base URL (env TASKGOV_TOPOLOGY_URL, else on 127.0.0.1 at TASKGOV_TOPOLOGY_PORT; default ${DEFAULT-VALUE}).")
     String topologyUrl;
 
     @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT",
-            defaultValue = "${sys:taskgov.kafka.bootstrap:-${env:TASKGOV_KAFKA_BOOTSTRAP:-127.0.0.1:9092}}",
-            description = "Kafka bootstrap servers (env TASKGOV_KAFKA_BOOTSTRAP; default ${DEFAULT-VALUE}).")
+            defaultValue = "${sys:taskgov.kafka.bootstrap:-${env:TASKGOV_KAFKA_BOOTSTRAP:-127.0.0.1:${env:TASKGOV_KAFKA_PORT:-9092}}}",
+            description = "Kafka bootstrap servers (env TASKGOV_KAFKA_BOOTSTRAP, else on 127.0.0.1 at TASKGOV_KAFKA_PORT; default ${DEFAULT-VALUE}).")
     String kafkaBootstrap;
 
     @Option(names = "--kafka-config", paramLabel = "FILE",

@@ -23,7 +23,7 @@ public class GetClustersCommand extends AnswerCommand {
         // By default a line fits 120 columns: the cluster's short id and accelerators per instance type; -o wide
         // adds the ARN, every resource and the policy.
         Table t = output.wide() ? new Table("CLUSTER", "ARN", "NODES", "CAPACITY", "QUOTA", "USED", "WORKLOADS", "FAIRSHARE", "CLASSES")
-                : new Table("CLUSTER", "NODES", "CAPACITY(ACC)", "QUOTA(ACC)", "USED(ACC)", "WORKLOADS");
+                : new Table("CLUSTER", "NODES", "CAPACITY(ACC)", "QUOTA(ACC)", "USED(ACC)", "WORKLOADS").cut("WORKLOADS");
         for (JsonNode c : clusters) {
             String arn = c.hasNonNull("clusterArn") ? Views.text(c, "clusterArn") : null;
             List<Object> row = new ArrayList<>(List.of(ClusterOption.shortName(arn)));

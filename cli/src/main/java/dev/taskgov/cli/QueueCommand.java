@@ -10,7 +10,8 @@ import java.util.List;
 
 /** {@code taskgov queue TEAM}: the team's pending workloads in admission order, with why each waits. */
 @Command(name = "queue", mixinStandardHelpOptions = true,
-        description = "A team's pending queue: positions (1 = head), priority, the estimated start, and why each workload waits.")
+        description = "A team's pending queue: positions (1 = head), the estimated start, and why each workload waits (-o wide: with"
+                + " priority and age, messages whole); every governed cluster unless --cluster names one.")
 public class QueueCommand extends WatchedCommand {
 
     @Parameters(paramLabel = "TEAM", description = "Team name (the namespace without hyperpod-ns-).")
@@ -30,19 +31,31 @@ public class QueueCommand extends WatchedCommand {
         List<JsonNode> queues = new ArrayList<>();
         for (String c : clusters) queues.add(endpoints.admission().pending(t, c));
         if (printedAsData(queues, Json.mapper().createObjectNode())) return 0;
+        // One table: with several clusters a CLUSTER column says which cluster each entry waits in.
+        List<String> counts = new ArrayList<>();
+        // By default a line fits 120 columns: what says where each stands and why it waits (messages cut); -o wide
+        // adds the priority and the age and shows the messages whole.
+        List<String> headers = new ArrayList<>(output.wide()
+                ? List.of("POSITION", "NAME", "PRIORITY", "AGE", "START", "REASON", "MESSAGE")
+                : List.of("POSITION", "NAME", "START", "REASON", "MESSAGE"));
+        if (several) headers.add(0, "CLUSTER");
+        Table table = new Table(headers.toArray(String[]::new)).cut("MESSAGE").whole(output.wide());
+        int total = 0;
         for (int i = 0; i < queues.size(); i++) {
             JsonNode entries = queues.get(i).path("workloads");
-            out().println("Team " + t + (several ? " in cluster " + ClusterOption.shortName(clusters.get(i)) : "") + ": "
-                    + entries.size() + " pending");
-            if (entries.isEmpty()) continue;
-            Table table = new Table("POSITION", "NAME", "PRIORITY", "AGE", "START", "REASON", "MESSAGE");
+            total += entries.size();
+            counts.add(entries.size() + " in " + ClusterOption.shortName(clusters.get(i)));
             for (JsonNode e : entries) {
-                table.row(e.path("position").asInt(), Views.text(e, "workloadId"), Views.text(e, "priority"),
-                        Views.age(Views.text(e, "submittedAt"), clock), start(e.path("startEstimate")), Views.text(e, "reason"),
-                        Views.text(e, "message"));
+                List<Object> row = new ArrayList<>();
+                if (several) row.add(ClusterOption.shortName(clusters.get(i)));
+                row.addAll(List.of(e.path("position").asInt(), Views.text(e, "workloadId")));
+                if (output.wide()) row.addAll(java.util.Arrays.asList(Views.text(e, "priority"), Views.age(Views.text(e, "submittedAt"), clock)));
+                row.addAll(java.util.Arrays.asList(start(e.path("startEstimate")), Views.text(e, "reason"), Views.text(e, "message")));
+                table.row(row.toArray());
             }
-            table.print(out());
         }
+        out().println("Team " + t + ": " + total + " pending" + (several ? " (" + String.join(", ", counts) + ")" : ""));
+        if (!table.isEmpty()) table.print(out());
         return 0;
     }
 

@@ -38,7 +38,7 @@ public class QuotaListCommand extends AnswerCommand {
             return 0;
         }
         Table t = output.wide() ? new Table("NAME", "ID", "TEAM", "WEIGHT", "STATUS", "SHARING", "RESOURCES", "PREEMPT", "ACTIVATION", "CLUSTER")
-                : new Table("NAME", "ID", "TEAM", "WEIGHT", "STATUS", "SHARING", "RESOURCES");
+                : new Table("NAME", "ID", "TEAM", "WEIGHT", "STATUS", "SHARING", "RESOURCES").cut("RESOURCES");
         for (JsonNode q : json) {
             JsonNode config = q.path("ComputeQuotaConfig");
             JsonNode sharing = config.path("ResourceSharingConfig");

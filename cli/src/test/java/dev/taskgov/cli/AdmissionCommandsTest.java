@@ -70,16 +70,18 @@ class AdmissionCommandsTest {
                 Status:
                   State:      Pending
                   Reason:     Preempted
-                  Message:    preempted by team-5-train-large-x1 (ReclaimLentCapacity): team-5 reclaims 16 accelerators of its nominal 80 that team-3 borrowed (team-3 uses 32 of nominal 16)
+                  Message:    preempted by team-5-train-large-x1 (ReclaimLentCapacity): team-5 reclaims 16 accelerators of its nominal
+                              80 that team-3 borrowed (team-3 uses 32 of nominal 16)
                   Submitted:  2026-11-30T10:00:00Z (5m ago)
                   Admitted:   <none>
                   Borrowed:   nothing (within the team's nominal quota)
                   Placement:  <none>
                 Events:
-                  TIME                   AGE     STATE      REASON      MESSAGE
-                  2026-11-30T10:00:00Z   5m      Pending    Submitted   queued in hyperpod-ns-team-3-localqueue
-                  2026-11-30T10:00:01Z   4m59s   Admitted   Admitted    admitted borrowing 16 accelerators of ml.p5.48xlarge
-                  2026-11-30T10:00:07Z   4m53s   Pending    Preempted   preempted by team-5-train-large-x1 (ReclaimLentCapacity): team-5 reclaims 16 accelerators of its nominal 80 that team-3 borrowed (team-3 uses 32 of nominal 16)
+                  AGE     STATE      REASON      MESSAGE
+                  5m      Pending    Submitted   queued in hyperpod-ns-team-3-localqueue
+                  4m59s   Admitted   Admitted    admitted borrowing 16 accelerators of ml.p5.48xlarge
+                  4m53s   Pending    Preempted   preempted by team-5-train-large-x1 (ReclaimLentCapacity): team-5 reclaims 16
+                                                 accelerators of its nominal 80 that team-3 borrowed (team-3 uses 32 of nominal 16)
                 """);
     }
 
@@ -90,9 +92,10 @@ class AdmissionCommandsTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).endsWith("""
                 Events:
-                  TIME                   AGE                  STATE     REASON          MESSAGE
-                  2026-11-30T10:00:00Z   5m                   Pending   Queued          queued
-                  2026-11-30T10:03:00Z   2m (x5 over 4m58s)   Pending   QuotaExceeded   needs 16 accelerators of ml.p5.48xlarge, team-a has 4 free of nominal 32 and may borrow 0
+                  AGE                  STATE     REASON          MESSAGE
+                  5m                   Pending   Queued          queued
+                  2m (x5 over 4m58s)   Pending   QuotaExceeded   needs 16 accelerators of ml.p5.48xlarge, team-a has 4 free of nominal
+                                                                 32 and may borrow 0
                 """);
     }
 
@@ -101,8 +104,9 @@ class AdmissionCommandsTest {
         Cli.Result r = Cli.run("describe", "workload", "team-a-train-002", "--admission-url", admission.url());
 
         assertThat(r.exit()).isZero();
+        // a value too long for 120 columns continues under itself
         assertThat(r.out()).contains("\n  Start:      in about 12 min, if running work ends as expected (4 ends before it: "
-                + "0 declared, 4 learned from finished workloads); 3 workloads ahead of it\n");
+                + "0 declared, 4 learned from finished\n              workloads); 3 workloads ahead of it\n");
     }
 
     @Test
@@ -153,9 +157,9 @@ class AdmissionCommandsTest {
 
         assertThat(r.exit()).isZero();
         assertThat(r.out()).isEqualTo("""
-                NAME               TEAM     STATE      REASON                    BORROWED                         AGE
-                team-a-train-001   team-a   Admitted   Admitted                  ml.p5.48xlarge: 8 accelerators   5m
-                team-a-rack-002    team-a   Pending    TopologyPlacementFailed   <none>                           7m30s
+                NAME               TEAM     STATE      REASON                    BORROWED(ACC)      AGE
+                team-a-train-001   team-a   Admitted   Admitted                  ml.p5.48xlarge=8   5m
+                team-a-rack-002    team-a   Pending    TopologyPlacementFailed   <none>             7m30s
                 """);
     }
 
@@ -174,10 +178,14 @@ class AdmissionCommandsTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).isEqualTo("""
                 Team team-a: 2 pending
-                POSITION   NAME               PRIORITY   AGE     START             REASON                    MESSAGE
-                1          team-a-infer-003   90         60s     in about 12 min   InsufficientQuota         needs 16 accelerators of ml.p5.48xlarge; team-a has 8 of nominal 64 free and may borrow 0 (DontLend)
-                2          team-a-rack-002    70         7m30s   unknown           TopologyPlacementFailed   topology.k8s.aws/network-node-layer-3 allows to fit only 4 out of 5 pods
+                POSITION   NAME               START             REASON                    MESSAGE
+                1          team-a-infer-003   in about 12 min   InsufficientQuota         needs 16 accelerators of ml.p5.48xlarge; te...
+                2          team-a-rack-002    unknown           TopologyPlacementFailed   topology.k8s.aws/network-node-layer-3 allow...
                 """);
+        // -o wide: priority and age too, the messages whole
+        Cli.Result wide = Cli.run("queue", "hyperpod-ns-team-a", "-o", "wide", "--admission-url", admission.url());
+        assertThat(wide.out()).contains("POSITION   NAME               PRIORITY   AGE     START ", "team-a-infer-003   90         60s ","InsufficientQuota         needs 16 accelerators of ml.p5.48xlarge; team-a has 8 of nominal 64 free and may borrow 0 (DontLend)\n",
+                "TopologyPlacementFailed   topology.k8s.aws/network-node-layer-3 allows to fit only 4 out of 5 pods\n");
     }
 
     @Test

@@ -119,24 +119,24 @@ class CliHabitsTest {
 
     @Test
     void getTopologyShowsTheTreeAndWithWideTheNodes() {
-        Cli.Result r = Cli.run("get", "topology", "--topology-url", topology.url());
-        assertThat(r.exit()).isZero();
+        Cli.Result r = Cli.run("get", "topology", "--admission-url", admission.url(), "--topology-url", topology.url());
+        assertThat(r.exit()).as(r.err()).isZero();
         assertSigned(topology.requests.get(0));
         assertThat(r.out()).isEqualTo("""
-                DOMAIN             LEVEL     READY   NOT-READY   CAPACITY                                     FREE
-                (all)              cluster   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory
-                  nn-a             layer-1   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory
-                    nn-a-b1        layer-2   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory
-                      nn-a-b1-r1   layer-3   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory
+                DOMAIN             LEVEL     READY   NOT-READY   CAPACITY(ACC)   FREE(ACC)
+                (all)              cluster   2       1           16              6
+                  nn-a             layer-1   2       1           16              6
+                    nn-a-b1        layer-2   2       1           16              6
+                      nn-a-b1-r1   layer-3   2       1           16              6
                 """);
 
         // with several clusters, --cluster names the one to show
-        Cli.Result inCluster = Cli.run("get", "topology", "--cluster", DEMO, "--topology-url", topology.url());
+        Cli.Result inCluster = Cli.run("get", "topology", "--cluster", DEMO, "--admission-url", admission.url(), "--topology-url", topology.url());
         assertThat(inCluster.exit()).as(inCluster.err()).isZero();
         assertThat(inCluster.out()).isEqualTo(r.out());
         assertThat(topology.requests.get(1).uri()).isEqualTo("/topology?cluster=" + DEMO.replace(":", "%3A").replace("/", "%2F"));
 
-        Cli.Result wide = Cli.run("get", "topology", "-o", "wide", "--topology-url", topology.url());
+        Cli.Result wide = Cli.run("get", "topology", "-o", "wide", "--admission-url", admission.url(), "--topology-url", topology.url());
         assertThat(wide.out()).endsWith("""
                       nn-a-b1-r1   layer-3   2       1           16 accelerators, 384 vCPU, 4096 GiB memory   6 accelerators, 304 vCPU, 3584 GiB memory   <none>
                         p5-h1      node      1       0           8 accelerators, 192 vCPU, 2048 GiB memory    0 accelerators, 128 vCPU, 1536 GiB memory   ml.p5.48xlarge
@@ -144,7 +144,7 @@ class CliHabitsTest {
                         p5-h3      node      0       1           8 accelerators, 192 vCPU, 2048 GiB memory    nothing                                     ml.p5.48xlarge
                 """);
 
-        Cli.Result names = Cli.run("get", "topology", "-o", "name", "--topology-url", topology.url());
+        Cli.Result names = Cli.run("get", "topology", "-o", "name", "--admission-url", admission.url(), "--topology-url", topology.url());
         assertThat(names.out()).isEqualTo("node/p5-h1\nnode/p5-h2\nnode/p5-h3\n");
     }
 
@@ -157,13 +157,13 @@ class CliHabitsTest {
         Cli.Result r = Cli.run("get", "workloads", "--watch", "--watch-interval", "0", "--watch-count", "4", "--admission-url", admission.url());
 
         assertThat(r.exit()).isZero();
-        assertThat(admission.requests).hasSize(4);
+        assertThat(admission.requests).hasSize(5); // the governed clusters once, then the workloads on every poll;
         assertThat(r.out()).isEqualTo("""
-                NAME        TEAM     STATE     REASON   BORROWED   AGE
-                team-a-w1   team-a   Pending   Queued   <none>     5m
+                NAME        TEAM     STATE     REASON   BORROWED(ACC)   AGE
+                team-a-w1   team-a   Pending   Queued   <none>          5m
 
-                NAME        TEAM     STATE      REASON     BORROWED   AGE
-                team-a-w1   team-a   Admitted   Admitted   <none>     5m
+                NAME        TEAM     STATE      REASON     BORROWED(ACC)   AGE
+                team-a-w1   team-a   Admitted   Admitted   <none>          5m
                 """);
     }
 

@@ -61,7 +61,8 @@ class EscapedOutputTest {
 
     @Test
     void auditPrintsEveryFieldEscapedOneRecordPerLine() {
-        Cli.Result r = Cli.run("audit", "--quota-url", quota.url());
+        // -o wide: every field whole (by default long targets and outcomes are cut to fit 120 columns, escaped as well)
+        Cli.Result r = Cli.run("audit", "-o", "wide", "--quota-url", quota.url());
         assertThat(r.exit()).as(r.err()).isZero();
         String[] lines = r.out().split("\n");
         assertThat(lines).hasSize(2); // the header and the one record: no forged second line

@@ -46,9 +46,11 @@ class PartitionViewsTest {
 
     @Test
     void getTopologyShowsPartitionsInCapacityAndFree() {
-        Cli.Result r = Cli.run("get", "topology", "--topology-url", topology.url());
+        Cli.Result r = Cli.run("get", "topology", "--admission-url", admission.url(), "--topology-url", topology.url());
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out()).contains("0 accelerators, 192 vCPU, 2048 GiB memory, 7 mig-1g.10gb",
+        assertThat(r.out()).contains("0 + 7 mig-1g.10gb", "0 + 4 mig-1g.10gb");
+        Cli.Result wide = Cli.run("get", "topology", "-o", "wide", "--admission-url", admission.url(), "--topology-url", topology.url());
+        assertThat(wide.out()).contains("0 accelerators, 192 vCPU, 2048 GiB memory, 7 mig-1g.10gb",
                 "0 accelerators, 192 vCPU, 2048 GiB memory, 4 mig-1g.10gb");
     }
 }

@@ -89,7 +89,7 @@ public class KueueVisibilityResource extends AdmissionApiResource {
         }
         Optional<AdmissionReads> p = runtime.reads();
         if (p.isEmpty()) return WorkloadResource.notReady();
-        WorkloadCluster.Result where = WorkloadCluster.choose(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
+        WorkloadCluster.Result where = WorkloadCluster.chooseToRead(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
         if (where instanceof WorkloadCluster.Refused r) return WorkloadResource.clusterRefused(r, "cluster");
         ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
         if (p.get().quotas(c).stream().map(TeamQuota::team).noneMatch(team::equals)) return status(404, "NotFound", notFound);

@@ -136,7 +136,7 @@ public class WorkloadResource extends AdmissionApiResource {
         Optional<AdmissionReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         // A team name means a team of one cluster: the same rule as a submission's clusterArn.
-        WorkloadCluster.Result where = WorkloadCluster.choose(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
+        WorkloadCluster.Result where = WorkloadCluster.chooseToRead(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
         if (where instanceof WorkloadCluster.Refused r) return clusterRefused(r, "cluster");
         ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
         List<WorkloadView> queue = p.get().queue(c, team);
@@ -160,7 +160,7 @@ public class WorkloadResource extends AdmissionApiResource {
         Optional<AdmissionReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         // The same rule as a submission's clusterArn: may be left out while the deployment governs one cluster.
-        WorkloadCluster.Result where = WorkloadCluster.choose(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
+        WorkloadCluster.Result where = WorkloadCluster.chooseToRead(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
         if (where instanceof WorkloadCluster.Refused r) return clusterRefused(r, "cluster");
         ClusterArn c = ((WorkloadCluster.Chosen) where).cluster();
         Teams all = Teams.of(c, p.get().teams(c));
@@ -185,12 +185,8 @@ public class WorkloadResource extends AdmissionApiResource {
      * unknown cluster), a malformed or missing one 400 naming the field.
      */
     static Response clusterRefused(WorkloadCluster.Refused r, String field) {
-        String rule = r.violation().rule();
-        if ("cluster".equals(field)) {
-            // a read, not a submission: say what to read rather than where a workload runs
-            rule = rule.replace("; name the one the workload runs in", "; name the one to read with ?cluster=ARN (GET /clusters lists them)");
-        }
-        Violation v = new Violation(field, rule);
+        // a read's refusal already names its cluster parameter and says what to read (WorkloadCluster.chooseToRead)
+        Violation v = new Violation(field, r.violation().rule());
         int status = v.rule().contains("is not governed") ? 404 : 400;
         return Response.status(status).entity(new Problem(v.toString(), List.of(new FieldError(v.field(), v.rule())))).build();
     }

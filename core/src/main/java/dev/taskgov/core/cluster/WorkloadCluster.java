@@ -40,8 +40,7 @@ public final class WorkloadCluster {
         SortedSet<ClusterArn> known = new TreeSet<>(governed);
         if (clusterArn == null) {
             if (known.size() <= 1) return new Chosen(known.isEmpty() ? ClusterArn.UNNAMED : known.first());
-            return new Refused(new Violation("clusterArn", "is required: this deployment governs " + known.size()
-                    + " clusters " + known + "; name the one the workload runs in"));
+            return new Refused(new Violation("clusterArn", required(known) + "name the one the workload runs in"));
         }
         Optional<String> problem = ClusterArn.problem(clusterArn);
         if (problem.isPresent()) return new Refused(new Violation("clusterArn", problem.get()));
@@ -51,5 +50,25 @@ public final class WorkloadCluster {
         // to match: a named submission cannot be placed in it either.
         return new Refused(new Violation("clusterArn", "cluster " + clusterArn + " is not governed by this deployment "
                 + "(it governs " + (known.isEmpty() ? "none yet" : known.toString()) + ")"));
+    }
+
+    /**
+     * Chooses the cluster a read names in its {@code cluster} parameter, by the same rule as a submission's
+     * {@code clusterArn}; a refusal names {@code cluster} and says what to read, not where a workload runs.
+     *
+     * @param cluster  the read's {@code cluster} (null when left out)
+     * @param governed the clusters the deployment governs now
+     */
+    public static Result chooseToRead(String cluster, Collection<ClusterArn> governed) {
+        Result chosen = choose(cluster, governed);
+        if (!(chosen instanceof Refused refused)) return chosen;
+        String rule = cluster == null
+                ? required(new TreeSet<>(governed)) + "name the one to read with ?cluster=ARN (admission-service's GET /clusters lists them)"
+                : refused.violation().rule();
+        return new Refused(new Violation("cluster", rule));
+    }
+
+    private static String required(SortedSet<ClusterArn> known) {
+        return "is required: this deployment governs " + known.size() + " clusters " + known + "; ";
     }
 }

@@ -72,6 +72,25 @@ class ClusterContractTest {
     }
 
     @Test
+    void aReadMayOmitItsClusterOnlyWhileTheDeploymentGovernsOneAndARefusalSpeaksOfTheRead() {
+        ClusterArn a = ClusterArn.of(A);
+        ClusterArn b = ClusterArn.of(B);
+        assertThat(WorkloadCluster.chooseToRead(null, Set.of(a))).isEqualTo(new WorkloadCluster.Chosen(a));
+        assertThat(WorkloadCluster.chooseToRead(B, Set.of(a, b))).isEqualTo(new WorkloadCluster.Chosen(b));
+
+        WorkloadCluster.Result omitted = WorkloadCluster.chooseToRead(null, Set.of(a, b));
+        assertThat(((WorkloadCluster.Refused) omitted).violation().toString())
+                .startsWith("cluster: is required: this deployment governs 2 clusters").contains(A).contains(B)
+                .endsWith("; name the one to read with ?cluster=ARN (admission-service's GET /clusters lists them)")
+                .doesNotContain("workload");
+        WorkloadCluster.Result unknown = WorkloadCluster.chooseToRead(B, Set.of(a));
+        assertThat(((WorkloadCluster.Refused) unknown).violation().toString())
+                .isEqualTo("cluster: cluster " + B + " is not governed by this deployment (it governs [" + A + "])");
+        WorkloadCluster.Result malformed = WorkloadCluster.chooseToRead("prod", Set.of(a));
+        assertThat(((WorkloadCluster.Refused) malformed).violation().field()).isEqualTo("cluster");
+    }
+
+    @Test
     void workloadRecordsCarryTheClusterAndLeaveItOutWhenUnnamed() {
         String json = "{\"workloadId\":\"w1\",\"namespace\":\"hyperpod-ns-a\",\"clusterArn\":\"" + A + "\","
                 + "\"podSets\":[{\"name\":\"worker\",\"count\":1,\"instanceType\":\"ml.p5.48xlarge\"}]}";

@@ -42,8 +42,8 @@ public class TopologyResource extends SignedRequestResource {
         // A cluster's nodes and free capacity: cluster-wide data, for admins and viewers (docs/security.md).
         Principal principal = access.guard().authenticate("GET", uri, headers, null, "GetTopology", "topology");
         access.guard().requireReadAll(principal, "GetTopology", "topology");
-        // the same rule as a submission's clusterArn: optional only while one cluster is governed
-        WorkloadCluster.Result where = WorkloadCluster.choose(cluster == null || cluster.isBlank() ? null : cluster,
+        // the same rule as a submission's clusterArn (optional only while one cluster is governed), said of a read
+        WorkloadCluster.Result where = WorkloadCluster.chooseToRead(cluster == null || cluster.isBlank() ? null : cluster,
                 view.clusters().stream().filter(c -> !c.isUnnamed()).toList());
         if (where instanceof WorkloadCluster.Refused r) {
             boolean unknown = r.violation().rule().contains("is not governed");
