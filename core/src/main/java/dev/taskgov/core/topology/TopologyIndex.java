@@ -289,6 +289,8 @@ final class TopologyIndex implements Topology {
             int i = s.index;
             if (!ready[i]) return 0;
             int f = 3 * i;
+            // a node without room for one pod (most of a full cluster's) answers without a division
+            if (free[f] < acc || free[f + 1] < cpu || free[f + 2] < mem) return 0;
             long n = UNLIMITED_PER_NODE;
             if (acc > 0) n = Math.min(n, free[f] / acc);
             if (cpu > 0) n = Math.min(n, free[f + 1] / cpu);
