@@ -56,6 +56,15 @@ public final class QuotaLedger {
     /** The cluster's capacity per instance type; counts only while {@link #idleResourceSharing}. */
     private final Map<String, Resources> clusterCapacity = new HashMap<>();
     private boolean idleResourceSharing;
+    /** Bumped on every change of usage or quotas: what {@link #holders} answered at an older count is stale. */
+    private long changes;
+    /**
+     * {@link #holders} per instance type and resource at {@link #holdersAt} changes: every workload a full cohort blocks
+     * is told the same holders, and a walk of a deep queue asks for them once per workload it parks (sorting every
+     * team's usage each time was two fifths of a drain of distinct workloads).
+     */
+    private final Map<String, Map<ResourceKey, String>> holdersMemo = new HashMap<>();
+    private long holdersAt = -1;
 
     public QuotaLedger() {
     }
@@ -95,6 +104,7 @@ public final class QuotaLedger {
             m.put(type, new Limits(quota.nominal(type), quota.guaranteed(type), quota.borrowingLimit(type)));
         }
         limits.put(quota.team(), Map.copyOf(m));
+        changes++;
         rebuildPool();
     }
 
@@ -102,6 +112,7 @@ public final class QuotaLedger {
     public void removeQuota(String team) {
         quotas.remove(team);
         limits.remove(team);
+        changes++;
         rebuildPool();
     }
 
@@ -187,6 +198,7 @@ public final class QuotaLedger {
     }
 
     private void change(String team, Map<String, Resources> requests, boolean add) {
+        changes++;
         TeamQuota q = quotas.get(team);
         Map<String, Resources> m = usage.computeIfAbsent(team, t -> new HashMap<>());
         requests.forEach((type, r) -> {
@@ -315,6 +327,14 @@ public final class QuotaLedger {
      * what a workload the nodes have no room for is told: the teams whose work holds that instance type's nodes.
      */
     public String holders(String type, ResourceKey res) {
+        if (holdersAt != changes) {
+            holdersMemo.clear();
+            holdersAt = changes;
+        }
+        return holdersMemo.computeIfAbsent(type, t -> new HashMap<>()).computeIfAbsent(res, r -> holdersNow(type, r));
+    }
+
+    private String holdersNow(String type, ResourceKey res) {
         record Holder(String team, long used, long borrowed) {
         }
         List<Holder> holders = new ArrayList<>();

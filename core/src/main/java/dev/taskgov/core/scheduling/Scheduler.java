@@ -994,7 +994,8 @@ public final class Scheduler {
      */
     private Candidate findCandidateByShape(TeamQueue q, Cycle c) {
         List<TeamQueue.ShapeQueue> parkedWhole = new ArrayList<>();
-        for (WorkloadEntry e : q.activeHeads()) {
+        TeamQueue.Heads heads = q.activeHeads();
+        for (WorkloadEntry e = heads.next(); e != null; e = heads.next()) {
             Evaluation verdict = verdictOf(e);
             if (verdict instanceof Evaluation.Blocked blocked) {
                 TeamQueue.ShapeQueue whole = q.parkShape(e, blocked);

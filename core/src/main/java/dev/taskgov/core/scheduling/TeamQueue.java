@@ -1,6 +1,7 @@
 package dev.taskgov.core.scheduling;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -173,10 +174,11 @@ final class TeamQueue {
      * The first active workload of each shape, and each that entered a shape parked in this epoch since, in queue order:
      * the ones a walk of every workload would look at before meeting their shape's verdict again, in the order it would
      * (a workload between them is of a shape already met). Parking a shape changes no other shape's workloads, so the
-     * list stays right while the walk parks shapes.
+     * order stays right while the walk parks shapes. Taken one at a time ({@link Heads#next}): a walk usually stops
+     * long before the last shape, so they are kept as a heap rather than sorted.
      */
-    List<WorkloadEntry> activeHeads() {
-        List<WorkloadEntry> heads = new ArrayList<>(shapes.size());
+    Heads activeHeads() {
+        Heads heads = new Heads(shapes.size());
         for (ShapeQueue sq : shapes.values()) {
             Iterable<WorkloadEntry> active;
             if (sq.parkedInEpoch == epoch) {
@@ -190,6 +192,11 @@ final class TeamQueue {
             } else if (sq.activeFromEpoch == epoch) {
                 active = sq.activeFrom == null ? List.of() : sq.entries.tailSet(sq.activeFrom, true);
             } else {
+                WorkloadEntry first = sq.entries.first(); // most often the one: no iterator needed
+                if (first.parkedInEpoch != epoch) {
+                    heads.add(first);
+                    continue;
+                }
                 active = sq.entries;
             }
             for (WorkloadEntry e : active) {
@@ -199,8 +206,50 @@ final class TeamQueue {
                 }
             }
         }
-        heads.sort(QUEUE_ORDER);
+        heads.heapify();
         return heads;
+    }
+
+    /** Workloads taken in queue order, smallest first: a binary heap on {@link #QUEUE_ORDER} (a total order). */
+    static final class Heads {
+        private WorkloadEntry[] heap;
+        private int size;
+
+        Heads(int capacity) {
+            heap = new WorkloadEntry[Math.max(capacity, 4)];
+        }
+
+        void add(WorkloadEntry e) {
+            if (size == heap.length) heap = Arrays.copyOf(heap, 2 * size);
+            heap[size++] = e;
+        }
+
+        void heapify() {
+            for (int i = (size >>> 1) - 1; i >= 0; i--) siftDown(i, heap[i]);
+        }
+
+        /** The next workload in queue order, or null when none is left. */
+        WorkloadEntry next() {
+            if (size == 0) return null;
+            WorkloadEntry top = heap[0];
+            WorkloadEntry last = heap[--size];
+            heap[size] = null;
+            if (size > 0) siftDown(0, last);
+            return top;
+        }
+
+        private void siftDown(int i, WorkloadEntry e) {
+            int half = size >>> 1;
+            while (i < half) {
+                int child = 2 * i + 1;
+                int right = child + 1;
+                if (right < size && QUEUE_ORDER.compare(heap[right], heap[child]) < 0) child = right;
+                if (QUEUE_ORDER.compare(e, heap[child]) <= 0) break;
+                heap[i] = heap[child];
+                i = child;
+            }
+            heap[i] = e;
+        }
     }
 
     /**

@@ -269,10 +269,34 @@ final class TopologyIndex implements Topology {
         }
         long[] cap = cache.byShape.get(perPod);
         if (cap == null) {
-            cap = tree.computeCapacities(s -> capacity(s, perPod, Resources.ZERO));
+            cap = tree.computeCapacities(perPod.partitions().isEmpty() ? plainCapacity(perPod) : s -> capacity(s, perPod, Resources.ZERO));
             cache.byShape.put(perPod, cap);
         }
         return cap;
+    }
+
+    /**
+     * {@link #capacity} with nothing extra free, for a shape without partition types: the shape's amounts read once
+     * rather than once per node (a shape not in the cache is counted over every node of its instance type).
+     */
+    private DomainTree.SlotCapacity plainCapacity(Resources perPod) {
+        long acc = perPod.accelerators();
+        long cpu = perPod.milliVcpu();
+        long mem = perPod.memoryMiB();
+        boolean[] ready = readyAt;
+        long[] free = freeAt;
+        return s -> {
+            int i = s.index;
+            if (!ready[i]) return 0;
+            int f = 3 * i;
+            // a node without room for one pod (most of a full cluster's) answers without a division
+            if (free[f] < acc || free[f + 1] < cpu || free[f + 2] < mem) return 0;
+            long n = UNLIMITED_PER_NODE;
+            if (acc > 0) n = Math.min(n, free[f] / acc);
+            if (cpu > 0) n = Math.min(n, free[f + 1] / cpu);
+            if (mem > 0) n = Math.min(n, free[f + 2] / mem);
+            return n;
+        };
     }
 
     /** The slot's cache when it has shapes that are up to date with the tree, else {@code null}. */

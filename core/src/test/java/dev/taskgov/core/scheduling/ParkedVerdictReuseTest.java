@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * random sequences (few shapes, so alike workloads are the rule) on a scheduler with that reuse
  * and on one that evaluates every workload on its own, and requires the same decisions and the
  * same workload states after every cycle: in both modes, with FairShare on and off, on one
- * instance type; and without FairShare on two (some workloads ask for both). With FairShare on
+ * instance type; and without FairShare on two (some workloads ask for both); and with distinct shapes (many shapes per
+ * team, each walked in queue order). With FairShare on
  * two types, some of these seeded sequences make one cycle run for minutes, with and without the
  * memo (not investigated further), so that combination is left out.
  */
@@ -46,9 +47,17 @@ class ParkedVerdictReuseTest {
     static final InstanceType P5_TYPE = new InstanceType(P5, Resources.of(8, 192_000, 2048 * 1024));
     static final int STEPS = 200;
 
-    record Case(String name, long seed, Scheduler.Mode mode, boolean fairShare, boolean twoTypes, int burst) {
+    /**
+     * @param distinct every submission's memory request differs a little from the last ones' (48 amounts in rotation):
+     *                 a team's queue holds many shapes, more than the placement's capacity cache keeps
+     */
+    record Case(String name, long seed, Scheduler.Mode mode, boolean fairShare, boolean twoTypes, int burst, boolean distinct) {
         Case(String name, long seed, Scheduler.Mode mode, boolean fairShare, boolean twoTypes) {
-            this(name, seed, mode, fairShare, twoTypes, 1);
+            this(name, seed, mode, fairShare, twoTypes, 1, false);
+        }
+
+        Case(String name, long seed, Scheduler.Mode mode, boolean fairShare, boolean twoTypes, int burst) {
+            this(name, seed, mode, fairShare, twoTypes, burst, false);
         }
 
         @Override
@@ -78,6 +87,14 @@ class ParkedVerdictReuseTest {
             out.add(new Case("delegated, FCFS, bursts, seed " + seed, seed, Scheduler.Mode.DELEGATED, false, false, 8));
             out.add(new Case("delegated, fair share, bursts, seed " + seed, seed, Scheduler.Mode.DELEGATED, true, false, 8));
             out.add(new Case("delegated, FCFS, two instance types, bursts, seed " + seed, seed, Scheduler.Mode.DELEGATED, false, true, 8));
+        }
+        // Distinct shapes: a walk meets many shapes of one team, one workload each, in queue order.
+        for (int i = 1; i <= 4; i++) {
+            long seed = i * 32_452_843L;
+            out.add(new Case("in-process, FCFS, distinct shapes, bursts, seed " + seed, seed, Scheduler.Mode.IN_PROCESS, false, false, 8, true));
+            out.add(new Case("in-process, fair share, distinct shapes, bursts, seed " + seed, seed, Scheduler.Mode.IN_PROCESS, true, false, 8, true));
+            out.add(new Case("delegated, FCFS, distinct shapes, bursts, seed " + seed, seed, Scheduler.Mode.DELEGATED, false, false, 8, true));
+            out.add(new Case("in-process, FCFS, two instance types, distinct shapes, seed " + seed, seed, Scheduler.Mode.IN_PROCESS, false, true, 1, true));
         }
         return out.stream();
     }
@@ -114,6 +131,7 @@ class ParkedVerdictReuseTest {
         List<String> ids = new ArrayList<>();
         List<Victim> toEvict = new ArrayList<>();
         List<String> preemptors = new ArrayList<>();
+        int submitted = 0;
         for (int step = 0; step < STEPS; step++) {
             clock.advance(Duration.ofSeconds(1));
             int action = rnd.nextInt(10);
@@ -129,12 +147,13 @@ class ParkedVerdictReuseTest {
             } else if (ids.isEmpty() || action < 7) {
                 for (int n = c.burst() == 1 ? 1 : 1 + rnd.nextInt(c.burst()); n > 0; n--) {
                     String id = "w" + step + (c.burst() == 1 ? "" : "-" + n);
+                    long less = c.distinct() ? submitted++ % 48 : 0; // MiB
                     String cls = rnd.nextBoolean() ? "high" : "low";
                     TopologyRequest topo = rnd.nextInt(4) == 0 ? TopologyRequest.required(TopologyLevels.LAYER_3) : TopologyRequest.NONE;
-                    PodSetRequest g5 = new PodSetRequest("worker", 1 + rnd.nextInt(3), G5, Resources.of(1, 8_000, 32 * 1024), topo);
+                    PodSetRequest g5 = new PodSetRequest("worker", 1 + rnd.nextInt(3), G5, Resources.of(1, 8_000, 32 * 1024 - less), topo);
                     List<PodSetRequest> podSets = List.of(g5);
                     if (c.twoTypes()) {
-                        PodSetRequest p5 = new PodSetRequest("trainer", 1 + rnd.nextInt(4), P5, Resources.of(4, 64_000, 512 * 1024), topo);
+                        PodSetRequest p5 = new PodSetRequest("trainer", 1 + rnd.nextInt(4), P5, Resources.of(4, 64_000, 512 * 1024 - less), topo);
                         int which = rnd.nextInt(5); // mostly one type, sometimes both
                         podSets = which < 2 ? List.of(g5) : which < 4 ? List.of(p5) : List.of(g5, p5);
                     }
