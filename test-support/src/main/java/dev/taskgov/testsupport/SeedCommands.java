@@ -4,47 +4,29 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@code hyp} commands of the seed documents ({@code ../shared/seeds}), as printed there, and how a test runs
+ * The {@code hyp} commands of AWS's task governance pages, as printed there (kept as text in this package's
+ * resources, {@code seed-*.hyp.txt}), and how a test runs
  * one verbatim with {@code taskgov} in place of {@code hyp}: the CLI's tests against a broker, the end-to-end test
  * against the README's platform.
  */
 public final class SeedCommands {
 
     /** Seed 000 (Spanish page on topology-aware scheduling). */
-    public static final String SEED_000 = """
-            hyp create hyp-pytorch-job \\
-              --version 1.1 \\
-              --job-name sample-pytorch-job \\
-              --image 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest \\
-              --pull-policy "Always" \\
-              --tasks-per-node 1 \\
-              --max-retry 1 \\
-              --priority high-priority \\
-              --namespace hyperpod-ns-team-name \\
-              --queue-name hyperpod-ns-team-name-localqueue \\
-              --preferred-topology-label topology.k8s.aws/network-node-layer-1
-            """;
+    public static final String SEED_000 = read("seed-000.hyp.txt");
 
     /** Seed 002 (Italian page on compute quota allocation). */
-    public static final String SEED_002 = """
-            hyp create hyp-pytorch-job --version 1.1 --job-name sample-job \\
-            --image 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest \\
-            --pull-policy "Always" \\
-            --tasks-per-node 1 \\
-            --max-retry 1 \\
-            --priority high-priority \\
-            --namespace hyperpod-ns-team-name \\
-            --queue-name hyperpod-ns-team-name-localqueue \\
-            --instance-type sample-instance-type \\
-            --accelerators 1 \\
-            --vcpu 3 \\
-            --memory 1 \\
-            --accelerators-limit 1 \\
-            --vcpu-limit 4 \\
-            --memory-limit 2
-            """;
+    public static final String SEED_002 = read("seed-002.hyp.txt");
 
     private SeedCommands() {
+    }
+
+    private static String read(String resource) {
+        try (java.io.InputStream in = SeedCommands.class.getResourceAsStream(resource)) {
+            if (in == null) throw new IllegalStateException("missing resource " + resource);
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /**
