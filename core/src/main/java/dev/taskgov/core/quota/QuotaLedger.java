@@ -334,26 +334,46 @@ public final class QuotaLedger {
         return holdersMemo.computeIfAbsent(type, t -> new HashMap<>()).computeIfAbsent(res, r -> holdersNow(type, r));
     }
 
+    /**
+     * The largest {@value #HOLDERS_NAMED} users in one pass, without sorting every team: a walk of a deep queue asks
+     * again after every change of usage, so this runs once per admission while the pool is full.
+     */
     private String holdersNow(String type, ResourceKey res) {
-        record Holder(String team, long used, long borrowed) {
+        String[] teams = new String[HOLDERS_NAMED];
+        long[] used = new long[HOLDERS_NAMED];
+        int holders = 0;
+        for (Map.Entry<String, Map<String, Resources>> e : usage.entrySet()) {
+            Resources u = e.getValue().get(type);
+            long amount = u == null ? 0 : u.get(res);
+            if (amount <= 0) continue;
+            holders++;
+            String team = e.getKey();
+            // Insert into the top list, ordered by use (largest first), then by team name.
+            int at = Math.min(holders, HOLDERS_NAMED) - 1;
+            if (at == HOLDERS_NAMED - 1 && holders > HOLDERS_NAMED && !before(amount, team, used[at], teams[at])) continue;
+            while (at > 0 && before(amount, team, used[at - 1], teams[at - 1])) {
+                teams[at] = teams[at - 1];
+                used[at] = used[at - 1];
+                at--;
+            }
+            teams[at] = team;
+            used[at] = amount;
         }
-        List<Holder> holders = new ArrayList<>();
-        usage.forEach((team, byType) -> {
-            Resources u = byType.get(type);
-            long used = u == null ? 0 : u.get(res);
-            if (used > 0) holders.add(new Holder(team, used, Math.max(0, used - limits(team, type).nominal().get(res))));
-        });
-        if (holders.isEmpty()) return "";
-        holders.sort(Comparator.comparingLong(Holder::used).reversed().thenComparing(Holder::team));
+        if (holders == 0) return "";
         StringBuilder out = new StringBuilder("; in use: ");
-        for (int i = 0; i < Math.min(HOLDERS_NAMED, holders.size()); i++) {
-            Holder h = holders.get(i);
+        for (int i = 0; i < Math.min(HOLDERS_NAMED, holders); i++) {
+            long borrowed = Math.max(0, used[i] - limits(teams[i], type).nominal().get(res));
             if (i > 0) out.append(", ");
-            out.append(h.team()).append(' ').append(Amounts.number(res, h.used()));
-            out.append(h.borrowed() > 0 ? " (" + Amounts.number(res, h.borrowed()) + " borrowed)" : " (within its nominal)");
+            out.append(teams[i]).append(' ').append(Amounts.number(res, used[i]));
+            out.append(borrowed > 0 ? " (" + Amounts.number(res, borrowed) + " borrowed)" : " (within its nominal)");
         }
-        if (holders.size() > HOLDERS_NAMED) out.append(" and ").append(holders.size() - HOLDERS_NAMED).append(" more teams");
+        if (holders > HOLDERS_NAMED) out.append(" and ").append(holders - HOLDERS_NAMED).append(" more teams");
         return out.toString();
+    }
+
+    /** The holders' order: more in use first, then by team name. */
+    private static boolean before(long used, String team, long otherUsed, String otherTeam) {
+        return used != otherUsed ? used > otherUsed : team.compareTo(otherTeam) < 0;
     }
 
     /** True when, for every instance type and resource asked for, usage + request stays within nominal. */

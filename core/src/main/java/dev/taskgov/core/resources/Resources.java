@@ -44,6 +44,7 @@ public record Resources(long accelerators, long milliVcpu, long memoryMiB, Map<S
     /** The fixed resources, in their order: what every amount has, whatever its partitions. */
     private static final java.util.List<ResourceKey> FIXED = java.util.List.of(ResourceKey.ACCELERATORS, ResourceKey.VCPU,
             ResourceKey.MEMORY);
+    private static final NavigableSet<ResourceKey> FIXED_KEYS = java.util.Collections.unmodifiableNavigableSet(new TreeSet<>(FIXED));
 
     public Resources {
         if (accelerators < 0 || milliVcpu < 0 || memoryMiB < 0) {
@@ -168,6 +169,10 @@ public record Resources(long accelerators, long milliVcpu, long memoryMiB, Map<S
 
     /** The fixed resources, then every partition type any of the amounts has, by name. */
     public static NavigableSet<ResourceKey> keys(Resources... amounts) {
+        boolean partitioned = false;
+        for (Resources r : amounts) partitioned |= !r.partitions.isEmpty();
+        // Amounts without partitions (nearly all) share one set: the quota checks of a walk ask for it per resource.
+        if (!partitioned) return FIXED_KEYS;
         TreeSet<ResourceKey> out = new TreeSet<>(FIXED);
         for (Resources r : amounts) {
             for (String type : r.partitions.keySet()) out.add(ResourceKey.partition(type));

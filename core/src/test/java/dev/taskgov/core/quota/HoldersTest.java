@@ -60,6 +60,55 @@ class HoldersTest {
                 .isEqualTo(ledger.copy().holders(G5, ResourceKey.ACCELERATORS));
     }
 
+    @org.junit.jupiter.api.Test
+    void fiveHoldersNameTheThreeLargestTiesByNameAndCountTheRest() {
+        QuotaLedger ledger = new QuotaLedger();
+        for (String team : List.of("team-a", "team-b", "team-c", "team-d", "team-e")) ledger.putQuota(quota(team, 2));
+        ledger.add("team-e", gpus(3));
+        ledger.add("team-d", gpus(1));
+        ledger.add("team-c", gpus(3));
+        ledger.add("team-b", gpus(5));
+        ledger.add("team-a", gpus(1));
+
+        assertThat(ledger.holders(G5, ResourceKey.ACCELERATORS))
+                .isEqualTo("; in use: team-b 5 (3 borrowed), team-c 3 (1 borrowed), team-e 3 (1 borrowed) and 2 more teams");
+    }
+
+    /** Oracle: every team's use sorted whole (largest first, then by name), against the ledger's one-pass answer. */
+    @org.junit.jupiter.api.Test
+    void holdersAgreeWithSortingEveryTeam() {
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 300; round++) {
+            QuotaLedger ledger = new QuotaLedger();
+            int teams = 1 + random.nextInt(9);
+            for (int t = 0; t < teams; t++) {
+                String team = "team-" + (char) ('a' + random.nextInt(26)) + t;
+                ledger.putQuota(quota(team, random.nextInt(5)));
+                int use = random.nextInt(4);
+                if (use > 0) ledger.add(team, gpus(use));
+            }
+            assertThat(ledger.holders(G5, ResourceKey.ACCELERATORS)).as("round %d", round).isEqualTo(sortedWhole(ledger));
+        }
+    }
+
+    private static String sortedWhole(QuotaLedger ledger) {
+        List<String> users = ledger.quotas().stream().map(TeamQuota::team).filter(t -> ledger.usage(t, G5).get(ResourceKey.ACCELERATORS) > 0)
+                .sorted(java.util.Comparator.<String>comparingLong(t -> ledger.usage(t, G5).get(ResourceKey.ACCELERATORS))
+                        .reversed().thenComparing(java.util.Comparator.naturalOrder()))
+                .toList();
+        if (users.isEmpty()) return "";
+        StringBuilder out = new StringBuilder("; in use: ");
+        for (int i = 0; i < Math.min(3, users.size()); i++) {
+            long used = ledger.usage(users.get(i), G5).get(ResourceKey.ACCELERATORS);
+            long borrowed = Math.max(0, used - ledger.nominal(users.get(i), G5).get(ResourceKey.ACCELERATORS));
+            if (i > 0) out.append(", ");
+            out.append(users.get(i)).append(' ').append(used)
+                    .append(borrowed > 0 ? " (" + borrowed + " borrowed)" : " (within its nominal)");
+        }
+        if (users.size() > 3) out.append(" and ").append(users.size() - 3).append(" more teams");
+        return out.toString();
+    }
+
     private static TeamQuota quota(String team, int gpus) {
         return new TeamQuota(team, team, Map.of(G5, Resources.of(gpus, 32_000L * gpus, 128L * 1024 * gpus)), SharingStrategy.LendAndBorrow,
                 100, PreemptTeamTasks.LowerPriority, 1, true);
