@@ -87,6 +87,6 @@ public class GetTeamsCommand extends AnswerCommand {
     }
 
     private static String triplet(JsonNode a) {
-        return Views.acceleratorsAndPartitions(a) + "/" + Views.text(a, "vcpu") + "/" + Views.text(a, "memoryGiB");
+        return Views.acceleratorsAndPartitions(a) + "/" + Views.figure(a, "vcpu") + "/" + Views.figure(a, "memoryGiB");
     }
 }

@@ -70,8 +70,8 @@ final class Views {
      * partitions are its accelerators in MIG mode, so a column of accelerators shows both.
      */
     static String acceleratorsAndPartitions(JsonNode r) {
-        StringBuilder sb = new StringBuilder(text(r, "accelerators") == null ? "0" : text(r, "accelerators"));
-        r.path("partitions").fields().forEachRemaining(p -> sb.append(" + ").append(p.getValue().asText()).append(' ').append(p.getKey()));
+        StringBuilder sb = new StringBuilder(figure(r, "accelerators") == null ? "0" : figure(r, "accelerators"));
+        r.path("partitions").fields().forEachRemaining(p -> sb.append(" + ").append(figure(p.getValue())).append(' ').append(p.getKey()));
         return sb.toString();
     }
 
@@ -97,6 +97,20 @@ final class Views {
         java.util.List<String> parts = new java.util.ArrayList<>();
         byName.fields().forEachRemaining(e -> parts.add(e.getKey() + "=" + e.getValue().asText()));
         return String.join(",", parts);
+    }
+
+    /**
+     * An amount as a person reads it: whole as it is, a fraction to one decimal. What a team lends is its share of
+     * what the cohort borrows, in proportion to what it leaves idle, so it is rarely whole ("14.108" prints "14.1").
+     */
+    static String figure(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : figure(v);
+    }
+
+    static String figure(JsonNode v) {
+        if (!v.isNumber() || v.isIntegralNumber()) return v.asText();
+        return java.math.BigDecimal.valueOf(v.doubleValue()).setScale(1, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 
     static String text(JsonNode n, String field) {

@@ -64,7 +64,7 @@ class CliHabitsTest {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).isEqualTo("""
                 CLUSTER        TEAM     INSTANCE-TYPE    NOMINAL(ACC)   USED     BORROWED   LENT     PENDING
-                a1b2c3d4e5f6   team-a   ml.p5.48xlarge   64             8        0          16       2
+                a1b2c3d4e5f6   team-a   ml.p5.48xlarge   64             8        0          14.1     2
                 a1b2c3d4e5f6   team-b   ml.p5.48xlarge   16             32       16         0        0
                 a1b2c3d4e5f6   team-c   <none>           <none>         <none>   <none>     <none>   2
                 ffffeeeedddd   team-z   ml.g5.8xlarge    4              1        0          0        1
@@ -83,7 +83,7 @@ class CliHabitsTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).isEqualTo("""
                 TEAM     INSTANCE-TYPE    NOMINAL(ACC)   USED     BORROWED   LENT     PENDING
-                team-a   ml.p5.48xlarge   64             8        0          16       2
+                team-a   ml.p5.48xlarge   64             8        0          14.1     2
                 team-b   ml.p5.48xlarge   16             32       16         0        0
                 team-c   <none>           <none>         <none>   <none>     <none>   2
                 """);
@@ -101,8 +101,8 @@ class CliHabitsTest {
     void getTeamsWideJsonAndName() throws Exception {
         Cli.Result wide = Cli.run("get", "teams", "-o", "wide", "--team", "team-a", "--admission-url", admission.url());
         assertThat(wide.out()).isEqualTo("""
-                TEAM     INSTANCE-TYPE    NOMINAL(ACC/VCPU/GIB)   USED          BORROWED   LENT     PENDING   PENDING-REASONS
-                team-a   ml.p5.48xlarge   64/1536/16384           8/96.5/1024   0/0/0      16/0/0   2         QuotaExceeded=1,TopologyPlacementFailed=1
+                TEAM     INSTANCE-TYPE    NOMINAL(ACC/VCPU/GIB)   USED          BORROWED   LENT                PENDING   PENDING-REASONS
+                team-a   ml.p5.48xlarge   64/1536/16384           8/96.5/1024   0/0/0      14.1/338.6/3611.3   2         QuotaExceeded=1,TopologyPlacementFailed=1
                 """);
 
         Cli.Result json = Cli.run("get", "teams", "-o", "json", "--team", "team-b", "--admission-url", admission.url());
