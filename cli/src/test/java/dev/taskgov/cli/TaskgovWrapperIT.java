@@ -64,11 +64,14 @@ class TaskgovWrapperIT {
         Path profile = root.resolve("credentials");
         ProfileFile.write(profile, Cli.KEY);
         Run signed;
-        try (StubServer admission = new StubServer().answer("GET /workloads", 200, "[]")) {
+        // get workloads also reads the governed clusters (one table over all of them): both requests are signed.
+        try (StubServer admission = new StubServer().answer("GET /workloads", 200, "[]")
+                .answer("GET /clusters", 200, "{\"count\": 1, \"clusters\": [{\"clusterArn\": \"arn:aws:sagemaker:us-west-2:123456789012:cluster/a1b2c3d4e5f6\"}]}")) {
             signed = java(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:SharedArchiveFile=" + archive, "-Xshare:on",
                     "-Xlog:class+load=info", "-cp", classpath(), "dev.taskgov.cli.TaskgovMain",
                     "get", "workloads", "--admission-url", admission.url(), "--profile-file", profile.toString()));
-            assertThat(admission.requests).singleElement().satisfies(r -> assertThat(r.header("Authorization")).startsWith("AWS4-HMAC-SHA256"));
+            assertThat(admission.requests).extracting(StubServer.Request::uri).contains("/workloads");
+            assertThat(admission.requests).allSatisfy(r -> assertThat(r.header("Authorization")).startsWith("AWS4-HMAC-SHA256"));
         }
         assertThat(signed.exit()).isZero();
         assertThat(signed.err()).contains("No workloads found.");
