@@ -225,8 +225,8 @@ class PlatformIT {
                 .untilAsserted(() -> {
                     ChildProcesses.Result r = cli("describe", "workload", preempted);
                     assertThat(r.exit()).as(r.err()).isZero();
-                    // AGE may read "3m (x4 over 5m)": repeated changes are one event, as kubectl shows them
-                    assertThat(r.out()).containsPattern("(?m)^\\s+\\S+\\s+\\S+(?: \\(x\\d+ over \\S+\\))?\\s+Pending\\s+Preempted\\s+.*\\d");
+                    // Events by AGE, which may read "3m (x4 over 5m)": repeated changes are one event, as kubectl shows them
+                    assertThat(r.out()).containsPattern("(?m)^\\s+\\S+(?: \\(x\\d+ over \\S+\\))?\\s+Pending\\s+Preempted\\s+.*\\d");
                 });
         await("team-1's rack job pending with its reason").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(3))
                 .untilAsserted(() -> {
