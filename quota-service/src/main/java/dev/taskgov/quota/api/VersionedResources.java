@@ -53,6 +53,21 @@ public class VersionedResources {
         public String describe(String id) {
             return noun + " " + id;
         }
+
+        /** What the API's members are named after, e.g. {@code ComputeQuota}. */
+        public String member() {
+            return member;
+        }
+
+        /** {@code <member>Id}: the member that names one resource. */
+        public String idMember() {
+            return member + "Id";
+        }
+
+        /** {@code <member>Version}: the member that names one version of a resource. */
+        public String versionMember() {
+            return versionMember;
+        }
     }
 
     @Inject
@@ -87,6 +102,18 @@ public class VersionedResources {
             RequestFields.onlyKnown(request, "", members);
             return new NewResource(RequestFields.requiredString(request, "Name", RequestFields.RESOURCE_NAME, 63),
                     RequestFields.requiredString(request, "ClusterArn", RequestFields.CLUSTER_ARN, 256),
+                    RequestFields.optionalString(request, "Description", null, 1024));
+        }
+    }
+
+    /** What every Update call names: the resource's id, the version it updates, and its description (null: kept). */
+    public record Change(String id, int targetVersion, String description) {
+
+        /** Read from an Update request of {@code kind} that may have only the {@code members} given (ValidationException otherwise). */
+        public static Change of(Kind kind, JsonNode request, Set<String> members) {
+            RequestFields.onlyKnown(request, "", members);
+            return new Change(RequestFields.requiredString(request, kind.idMember(), RequestFields.RESOURCE_ID, 12),
+                    RequestFields.requiredInt(request, "TargetVersion", 1, Integer.MAX_VALUE),
                     RequestFields.optionalString(request, "Description", null, 1024));
         }
     }

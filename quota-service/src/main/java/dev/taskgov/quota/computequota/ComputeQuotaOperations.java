@@ -7,7 +7,6 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.quota.api.AwsApiException;
 import dev.taskgov.quota.api.AwsJson;
 import dev.taskgov.quota.api.Enums.ActivationState;
-import dev.taskgov.quota.api.Enums.SortOrder;
 import dev.taskgov.quota.api.Enums.SortQuotaBy;
 import dev.taskgov.quota.api.ListRequest;
 import dev.taskgov.quota.api.RequestFields;
@@ -18,9 +17,11 @@ import dev.taskgov.quota.auth.QuotaAccess;
 import dev.taskgov.core.auth.Principal;
 import dev.taskgov.quota.config.QuotaServiceConfig;
 import dev.taskgov.quota.rules.EffectiveQuota;
+import dev.taskgov.service.support.QuotaRecords;
+import io.quarkus.hibernate.orm.panache.PanacheQuery;
+import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,14 +37,13 @@ import java.util.stream.Collectors;
  * row read again; the version rule), then the row, its version document, and the outbox record for the quota topic.
  */
 @ApplicationScoped
-public class ComputeQuotaOperations extends VersionedResourceOperations<ComputeQuotaEntity> {
+public class ComputeQuotaOperations extends VersionedResourceOperations<ComputeQuotaEntity, SortQuotaBy> {
 
-    private static final Set<String> CREATE_MEMBERS = Set.of("Name", "Description", "ClusterArn", "ComputeQuotaConfig",
-            "ComputeQuotaTarget", "ActivationState", "Tags");
-    private static final Set<String> UPDATE_MEMBERS = Set.of("ComputeQuotaId", "TargetVersion", "ComputeQuotaConfig",
-            "ComputeQuotaTarget", "ActivationState", "Description");
-    private static final Set<String> LIST_MEMBERS = Set.of("CreatedAfter", "CreatedBefore", "NameContains", "Status",
-            "ClusterArn", "SortBy", "SortOrder", "NextToken", "MaxResults");
+    private static final Members MEMBERS = new Members(
+            Set.of("Name", "Description", "ClusterArn", "ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "Tags"),
+            Set.of("ComputeQuotaId", "TargetVersion", "ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "Description"),
+            List.of("ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status", "ClusterArn",
+                    "ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "CreationTime", "LastModifiedTime"));
 
     @Inject
     QuotaServiceConfig config;
@@ -52,44 +52,36 @@ public class ComputeQuotaOperations extends VersionedResourceOperations<ComputeQ
     Caller caller;
 
     public ComputeQuotaOperations() {
-        super(VersionedResources.Kind.COMPUTE_QUOTA, ComputeQuotaEntity.class);
+        super(VersionedResources.Kind.COMPUTE_QUOTA, ComputeQuotaEntity.class, ComputeQuotaVersionEntity.class,
+                SortQuotaBy.class, MEMBERS);
     }
 
     @Override
-    @Transactional
-    public ObjectNode create(JsonNode request) {
-        VersionedResources.NewResource resource = VersionedResources.NewResource.of(request, CREATE_MEMBERS);
-        String clusterArn = resource.clusterArn();
+    protected ComputeQuotaEntity create(VersionedResources.NewResource resource, JsonNode request) {
         RequestFields.requiredObject(request, "", "ComputeQuotaConfig");
         RequestFields.requiredObject(request, "", "ComputeQuotaTarget");
         RequestFields.optionalEnum(request, "ActivationState", ActivationState.class);
         EffectiveQuota quota = rules.fromRequest(request);
 
         lockForCreate(resource);
-        requireNoQuotaOf(quota.team(), clusterArn);
-        checkCapacity(clusterArn, null, quota);
+        requireNoQuotaOf(quota.team(), resource.clusterArn());
+        checkCapacity(resource.clusterArn(), null, quota);
 
         ComputeQuotaEntity e = versioned.created(new ComputeQuotaEntity(), resource);
         apply(e, request, quota, resource.description());
-        versioned.save(e, ComputeQuotaVersionEntity.class,
-                "team '" + quota.team() + "' already has a compute quota in cluster " + clusterArn);
-        outbox.quotaChanged(e.clusterArn, e.teamName, e.documentJson);
-        return versioned.createdResponse(kind, e);
+        versioned.save(e, versions, "team '" + quota.team() + "' already has a compute quota in cluster " + resource.clusterArn());
+        return e;
     }
 
+    /** A team key reads only its own team's quota; the current document tells an over-commit of the cluster. */
     @Override
-    @Transactional
-    public ObjectNode describe(JsonNode request) {
-        RequestFields.onlyKnown(request, "", Set.of("ComputeQuotaId", "ComputeQuotaVersion"));
-        String id = RequestFields.requiredString(request, "ComputeQuotaId", RequestFields.RESOURCE_ID, 12);
-        Integer version = RequestFields.optionalInt(request, "ComputeQuotaVersion", 1, Integer.MAX_VALUE);
-        ComputeQuotaEntity e = find(id);
+    protected ObjectNode describe(ComputeQuotaEntity e, Integer version) {
         Principal principal = Caller.principalOf(caller);
         if (!QuotaAccess.mayReadQuotaOf(principal, e.teamName)) {
-            throw QuotaAccess.denied(principal, "DescribeComputeQuota", "compute quota " + id + " belongs to team '"
+            throw QuotaAccess.denied(principal, "DescribeComputeQuota", "compute quota " + e.id + " belongs to team '"
                     + e.teamName + "'; a team key reads only its own team's quota " + principal.teams());
         }
-        Optional<ObjectNode> older = versioned.olderVersion(kind, e, version, ComputeQuotaVersionEntity.class);
+        Optional<ObjectNode> older = versioned.olderVersion(kind, e, version, versions);
         if (older.isPresent()) return older.get();
         ObjectNode document = AwsJson.parse(e.documentJson);
         String overCommit = overCommitReport(e);
@@ -99,18 +91,14 @@ public class ComputeQuotaOperations extends VersionedResourceOperations<ComputeQ
         return document;
     }
 
+    /** Unspecified members keep their values; a quota moved to another team leaves a tombstone of the previous team's. */
     @Override
-    @Transactional
-    public ObjectNode update(JsonNode request) {
-        RequestFields.onlyKnown(request, "", UPDATE_MEMBERS);
-        String id = RequestFields.requiredString(request, "ComputeQuotaId", RequestFields.RESOURCE_ID, 12);
-        int targetVersion = RequestFields.requiredInt(request, "TargetVersion", 1, Integer.MAX_VALUE);
-        String description = RequestFields.optionalString(request, "Description", null, 1024);
+    protected ComputeQuotaEntity update(VersionedResources.Change change, JsonNode request) {
         RequestFields.optionalObject(request, "", "ComputeQuotaConfig");
         RequestFields.optionalObject(request, "", "ComputeQuotaTarget");
         RequestFields.optionalEnum(request, "ActivationState", ActivationState.class);
 
-        ComputeQuotaEntity e = versioned.lockedForUpdate(kind, id, this::find, targetVersion);
+        ComputeQuotaEntity e = versioned.lockedForUpdate(kind, change.id(), this::find, change.targetVersion());
         ObjectNode merged = AwsJson.parse(e.requestJson);
         for (String member : List.of("ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "Description")) {
             if (request.hasNonNull(member)) {
@@ -125,13 +113,12 @@ public class ComputeQuotaOperations extends VersionedResourceOperations<ComputeQ
         checkCapacity(e.clusterArn, e.id, quota);
 
         versioned.updated(e);
-        apply(e, merged, quota, merged.hasNonNull("Description") ? merged.get("Description").asText() : description);
-        versioned.save(kind, e, ComputeQuotaVersionEntity.class);
+        apply(e, merged, quota, merged.hasNonNull("Description") ? merged.get("Description").asText() : change.description());
+        versioned.save(kind, e, versions);
         if (!previousTeam.equals(e.teamName)) {
             outbox.quotaDeleted(e.clusterArn, previousTeam);
         }
-        outbox.quotaChanged(e.clusterArn, e.teamName, e.documentJson);
-        return versioned.updatedResponse(kind, e);
+        return e;
     }
 
     /** One quota per team and cluster. */
@@ -142,36 +129,17 @@ public class ComputeQuotaOperations extends VersionedResourceOperations<ComputeQ
         }
     }
 
+    /** A team key lists only its own team's quotas. */
     @Override
-    @Transactional
-    public ObjectNode delete(JsonNode request) {
-        ComputeQuotaEntity e = deleteNamed(request, "ComputeQuotaId", ComputeQuotaVersionEntity.class);
-        outbox.quotaDeleted(e.clusterArn, e.teamName);
-        return AwsJson.object();
+    protected PanacheQuery<ComputeQuotaEntity> rows(ListRequest list, Sort sort) {
+        Principal principal = Caller.principalOf(caller);
+        ListRequest visible = principal == null || principal.mayReadAll() ? list : list.restrictedTo("teamName", principal.teams());
+        return visible.where() == null ? ComputeQuotaEntity.findAll(sort) : ComputeQuotaEntity.find(visible.where(), sort, visible.params());
     }
 
-    /** The members of a stored document that its List summary shows. */
-    private static final List<String> SUMMARY_MEMBERS = List.of("ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status",
-            "ClusterArn", "ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "CreationTime", "LastModifiedTime");
-
     @Override
-    @Transactional
-    public ObjectNode list(JsonNode request) {
-        RequestFields.onlyKnown(request, "", LIST_MEMBERS);
-        ListRequest list = ListRequest.parse(request);
-        Principal principal = Caller.principalOf(caller);
-        if (principal != null && !principal.mayReadAll()) {
-            list = list.restrictedTo("teamName", principal.teams());
-        }
-        SortQuotaBy sortBy = RequestFields.optionalEnum(request, "SortBy", SortQuotaBy.class);
-        String column = switch (sortBy == null ? SortQuotaBy.CreationTime : sortBy) {
-            case Name -> "name";
-            case CreationTime -> "createdAt";
-            case Status -> "status";
-            case ClusterArn -> "clusterArn";
-        };
-        return list.page(list.where() == null ? ComputeQuotaEntity.findAll(list.sort(column))
-                : ComputeQuotaEntity.find(list.where(), list.sort(column), list.params()), "ComputeQuotaSummaries", SUMMARY_MEMBERS);
+    protected String recordKey(ComputeQuotaEntity e) {
+        return QuotaRecords.quotaKey(ClusterArn.of(e.clusterArn), e.teamName);
     }
 
     /**

@@ -46,6 +46,14 @@ public class QuotaTopicOutbox {
     public record OutboxWritten() {
     }
 
+    /**
+     * A versioned resource's record under {@code key} ({@link QuotaRecords}): its Describe document, or its tombstone
+     * when {@code describeDocument} is null, typed as {@link #typeOf} types it.
+     */
+    public void resource(String key, String describeDocument) {
+        write(key, describeDocument, typeOf(key, describeDocument));
+    }
+
     public void quotaChanged(String clusterArn, String team, String describeDocument) {
         write(QuotaRecords.quotaKey(ClusterArn.of(clusterArn), team), describeDocument, COMPUTE_QUOTA_CHANGED);
     }
@@ -56,10 +64,6 @@ public class QuotaTopicOutbox {
 
     public void schedulerConfigChanged(String clusterArn, String describeDocument) {
         write(QuotaRecords.schedulerConfigKey(ClusterArn.of(clusterArn)), describeDocument, SCHEDULER_CONFIG_CHANGED);
-    }
-
-    public void schedulerConfigDeleted(String clusterArn) {
-        write(QuotaRecords.schedulerConfigKey(ClusterArn.of(clusterArn)), null, SCHEDULER_CONFIG_DELETED);
     }
 
     /**
