@@ -66,6 +66,11 @@ public abstract class VersionedResourceOperations<E extends VersionedResourceEnt
         this.versions = versions;
         this.sortBy = sortBy;
         this.members = members;
+        for (S value : sortBy.getEnumConstants()) {
+            if (!SORT_COLUMNS.containsKey(value.name())) {
+                throw new IllegalArgumentException("SortBy value " + value + " of " + kind + " sorts by no column");
+            }
+        }
     }
 
     @Override
