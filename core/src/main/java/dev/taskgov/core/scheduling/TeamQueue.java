@@ -63,6 +63,10 @@ final class TeamQueue {
     /** Whole shapes are parked at once (verdicts reused per shape); false: every workload on its own (the reference). */
     private final boolean byShape;
     private final Map<Shape, ShapeQueue> shapes = new HashMap<>();
+    /** The first workload of each shape, in queue order: the heads of a walk while nothing is parked ({@link #activeHeads}). */
+    private final TreeSet<WorkloadEntry> shapeFirsts = new TreeSet<>(QUEUE_ORDER);
+    /** The last epoch in which a workload or a shape was parked (or a shape's active part narrowed); -1: none yet. */
+    private long parkedEpoch = -1;
     /** Counts additions: a workload's {@link WorkloadEntry#queuedSeq} is this count when it entered. */
     private long added;
     /** Counts looks at workloads: a workload chosen after its shape was parked carries something newer than the verdict. */
@@ -151,7 +155,12 @@ final class TeamQueue {
 
     private void enterShape(WorkloadEntry e) {
         ShapeQueue sq = shapes.computeIfAbsent(e.shape(), k -> new ShapeQueue());
+        WorkloadEntry first = sq.entries.isEmpty() ? null : sq.entries.first();
         sq.entries.add(e);
+        if (sq.entries.first() == e) {
+            if (first != null) shapeFirsts.remove(first);
+            shapeFirsts.add(e);
+        }
         sq.unsettle(e);
         if (sq.parkedInEpoch == epoch) {
             if (sq.late == null) sq.late = new TreeSet<>(QUEUE_ORDER);
@@ -165,7 +174,12 @@ final class TeamQueue {
         ShapeQueue sq = shapeOf(e);
         if (sq == null) return;
         if (sq.activeFrom == e) sq.activeFrom = sq.entries.higher(e);
+        boolean first = sq.entries.first() == e;
         sq.entries.remove(e);
+        if (first) {
+            shapeFirsts.remove(e);
+            if (!sq.entries.isEmpty()) shapeFirsts.add(sq.entries.first());
+        }
         if (sq.late != null) sq.late.remove(e);
         if (sq.entries.isEmpty()) shapes.remove(e.shape());
     }
@@ -178,6 +192,9 @@ final class TeamQueue {
      * long before the last shape, so they are kept as a heap rather than sorted.
      */
     Heads activeHeads() {
+        // Nothing parked in this epoch (a walk right after a requeue of every parked workload): each shape's first
+        // workload is active and its only head, and they are kept in queue order already.
+        if (parkedEpoch != epoch) return new Heads(shapeFirsts.iterator());
         Heads heads = new Heads(shapes.size());
         for (ShapeQueue sq : shapes.values()) {
             Iterable<WorkloadEntry> active;
@@ -214,9 +231,17 @@ final class TeamQueue {
     static final class Heads {
         private WorkloadEntry[] heap;
         private int size;
+        /** The heads in queue order already, taken as they are (instead of the heap); null when the heap is used. */
+        private final Iterator<WorkloadEntry> sorted;
 
         Heads(int capacity) {
             heap = new WorkloadEntry[Math.max(capacity, 4)];
+            sorted = null;
+        }
+
+        /** Heads given in queue order; the set must not change while they are taken. */
+        Heads(Iterator<WorkloadEntry> sorted) {
+            this.sorted = sorted;
         }
 
         void add(WorkloadEntry e) {
@@ -230,6 +255,7 @@ final class TeamQueue {
 
         /** The next workload in queue order, or null when none is left. */
         WorkloadEntry next() {
+            if (sorted != null) return sorted.hasNext() ? sorted.next() : null;
             if (size == 0) return null;
             WorkloadEntry top = heap[0];
             WorkloadEntry last = heap[--size];
@@ -266,6 +292,7 @@ final class TeamQueue {
             return null;
         }
         sq.parkWhole(epoch, added, ++visits, verdict);
+        parkedEpoch = epoch;
         return sq;
     }
 
@@ -291,6 +318,7 @@ final class TeamQueue {
             }
             sq.activeFrom = sq.entries.ceiling(chosen);
             sq.activeFromEpoch = epoch;
+            parkedEpoch = epoch;
         }
         return whole;
     }
@@ -363,6 +391,7 @@ final class TeamQueue {
             structure++;
         }
         e.parkedInEpoch = epoch;
+        parkedEpoch = epoch;
         e.visitedAt = ++visits;
         if (byShape) {
             ShapeQueue sq = shapeOf(e);

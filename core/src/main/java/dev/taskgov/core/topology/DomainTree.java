@@ -2,6 +2,7 @@ package dev.taskgov.core.topology;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -163,6 +164,20 @@ final class DomainTree {
         // Preorder ids: a reverse sweep adds every domain into its parent after its own children.
         for (int id = byId.length - 1; id > 0; id--) {
             cap[byId[id].parent.id] += cap[id];
+        }
+        return cap;
+    }
+
+    /**
+     * {@link #computeCapacities(SlotCapacity)} when every node but those in {@code slots} (state indexes, {@code byIndex}
+     * their slots) holds none: each of these added along its path, the same sums without visiting the others.
+     */
+    long[] computeCapacities(SlotCapacity capacity, BitSet slots, Slot[] byIndex) {
+        ensureIndexed();
+        long[] cap = new long[byId.length];
+        for (int i = slots.nextSetBit(0); i >= 0; i = slots.nextSetBit(i + 1)) {
+            long c = capacity.of(byIndex[i]);
+            if (c != 0) addAlongPath(byIndex[i], c, cap);
         }
         return cap;
     }

@@ -7,6 +7,7 @@ import dev.taskgov.core.topology.DomainTree.Slot;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -36,6 +37,8 @@ final class TopologyIndex implements Topology {
     private static final class Structure {
         final HashMap<String, Slot> slots = new HashMap<>();
         final HashMap<String, DomainTree> trees = new HashMap<>();
+        /** Slots by state index (null where none): the slots a set of indexes stands for. */
+        Slot[] byIndex = new Slot[16];
         final ArrayDeque<Integer> freeIndexes = new ArrayDeque<>();
         int nextIndex;
         /** Slots in name order; {@code null} after a slot was added or removed. */
@@ -55,6 +58,8 @@ final class TopologyIndex implements Topology {
             ranked();
             Structure s = new Structure();
             trees.forEach((type, tree) -> s.trees.put(type, tree.copy(s.slots)));
+            s.byIndex = new Slot[byIndex.length];
+            for (Slot slot : s.slots.values()) s.byIndex[slot.index] = slot;
             s.freeIndexes.addAll(freeIndexes);
             s.nextIndex = nextIndex;
             s.byRank = new Slot[byRank.length];
@@ -91,6 +96,11 @@ final class TopologyIndex implements Topology {
      */
     private long[] freeAt = new long[3 * 16];
     private boolean[] readyAt = new boolean[16];
+    /**
+     * Per instance type, the indexes of its ready nodes with a free accelerator: the only nodes where a pod that asks for
+     * accelerators can go. A new shape's capacities are counted over these alone (on a full cluster a few of thousands).
+     */
+    private Map<String, BitSet> withFreeAccelerators = new HashMap<>();
     private final Map<String, ShapeCache> caches = new HashMap<>();
 
     static TopologyIndex of(Collection<Node> nodes) {
@@ -242,6 +252,7 @@ final class TopologyIndex implements Topology {
 
     /** Records a slot's node and usage, and what that leaves free (same arithmetic as {@code allocatable.minus(used)}). */
     private void store(int index, Node node, Resources used) {
+        Node before = nodeAt[index];
         nodeAt[index] = node;
         usedAt[index] = used;
         boolean ready = node != null && node.ready();
@@ -257,6 +268,16 @@ final class TopologyIndex implements Topology {
             freeAt[f + 1] = 0;
             freeAt[f + 2] = 0;
         }
+        if (before != null && (node == null || !before.instanceType().equals(node.instanceType()))) {
+            BitSet was = withFreeAccelerators.get(before.instanceType());
+            if (was != null) was.clear(index);
+        }
+        if (node != null) {
+            boolean room = ready && freeAt[f] > 0;
+            BitSet now = room ? withFreeAccelerators.computeIfAbsent(node.instanceType(), t -> new BitSet())
+                    : withFreeAccelerators.get(node.instanceType());
+            if (now != null) now.set(index, room);
+        }
     }
 
     /** Capacity per domain id of a tree for a shape, from the cache (do not modify the array). */
@@ -269,7 +290,13 @@ final class TopologyIndex implements Topology {
         }
         long[] cap = cache.byShape.get(perPod);
         if (cap == null) {
-            cap = tree.computeCapacities(perPod.partitions().isEmpty() ? plainCapacity(perPod) : s -> capacity(s, perPod, Resources.ZERO));
+            if (perPod.partitions().isEmpty() && perPod.accelerators() > 0) {
+                // Nodes without a free accelerator hold none of its pods: only the others are counted.
+                BitSet room = withFreeAccelerators.get(instanceType);
+                cap = tree.computeCapacities(plainCapacity(perPod), room == null ? new BitSet() : room, structure.byIndex);
+            } else {
+                cap = tree.computeCapacities(perPod.partitions().isEmpty() ? plainCapacity(perPod) : s -> capacity(s, perPod, Resources.ZERO));
+            }
             cache.byShape.put(perPod, cap);
         }
         return cap;
@@ -389,6 +416,8 @@ final class TopologyIndex implements Topology {
         store(index, node, used);
         Slot added = new Slot(index, node.name(), node.instanceType(), path);
         st.slots.put(node.name(), added);
+        if (index >= st.byIndex.length) st.byIndex = Arrays.copyOf(st.byIndex, Math.max(index + 1, st.byIndex.length * 2));
+        st.byIndex[index] = added;
         st.byRank = null;
         st.trees.computeIfAbsent(node.instanceType(), t -> new DomainTree()).add(added);
     }
@@ -406,6 +435,7 @@ final class TopologyIndex implements Topology {
             caches.remove(s.instanceType);
         }
         store(s.index, null, null);
+        st.byIndex[s.index] = null;
         st.freeIndexes.push(s.index);
     }
 
@@ -426,6 +456,8 @@ final class TopologyIndex implements Topology {
         t.usedAt = usedAt.clone();
         t.readyAt = readyAt.clone();
         t.freeAt = freeAt.clone();
+        t.withFreeAccelerators = new HashMap<>();
+        withFreeAccelerators.forEach((type, set) -> t.withFreeAccelerators.put(type, (BitSet) set.clone()));
         caches.forEach((type, cache) -> t.caches.put(type, cache.copy()));
         return t;
     }

@@ -106,6 +106,22 @@ class PlacementPropertiesTest {
         return out;
     }
 
+    private static Map<List<String>, Long> nonZero(Map<TopologyDomain, Long> byDomain) {
+        Map<List<String>, Long> out = new HashMap<>();
+        byDomain.forEach((d, c) -> {
+            if (c != 0) out.put(d.path(), c);
+        });
+        return out;
+    }
+
+    private static Map<List<String>, Long> nonZeroByPath(Map<List<String>, Long> byPath) {
+        Map<List<String>, Long> out = new HashMap<>();
+        byPath.forEach((p, c) -> {
+            if (c != 0) out.put(p, c);
+        });
+        return out;
+    }
+
     @Test
     void placementsNeverOverfillANodeAndPlaceEveryPod() {
         Random rnd = new Random(42);
@@ -240,6 +256,14 @@ class PlacementPropertiesTest {
                 }
                 List<PodSetRequest> probe = randomWorkload(rnd);
                 assertThat(t.place(probe)).as("iteration %d step %d", it, step).isEqualTo(m.fresh().place(probe));
+                // What is counted per domain (only over nodes with a free accelerator, for a pod that asks for one)
+                // is what every node of the model holds.
+                for (PodSetRequest ps : probe) {
+                    for (int level = 0; level < TopologyLevels.ALL.size(); level++) {
+                        assertThat(nonZero(t.capacityByDomain(ps, TopologyLevels.ALL.get(level))))
+                                .as("iteration %d step %d level %d", it, step, level).isEqualTo(nonZeroByPath(m.capacityByPath(ps, level)));
+                    }
+                }
                 Topology copy = t.copy();
                 assertThat(copy.place(probe)).isEqualTo(m.fresh().place(probe));
                 // Changing the copy leaves the original alone.
