@@ -25,7 +25,8 @@ import java.util.Set;
 
 /**
  * quota-service's audit records: in its own table and, through the outbox, on the audit topic, in the transaction of
- * the change they describe (a refusal changes nothing, so it gets a transaction of its own).
+ * the change they describe (a refusal changes nothing, so it gets a transaction of its own); and the other services'
+ * records from the audit topic, a batch at a time. Each is appended to its service's chain by {@link AuditChains}.
  */
 @ApplicationScoped
 public class AuditTrail {
@@ -64,9 +65,9 @@ public class AuditTrail {
     }
 
     /**
-     * Stores records from the audit topic (other services'), in the caller's transaction, each once: its event id is
-     * the key, so a record already stored (quota-service's own, coming back; one stored before a crash kept the
-     * consumer from committing its offset) or given twice is skipped. Returns the records stored, in the order given.
+     * Stores records from the audit topic (other services') in one transaction (the caller's, if any), each once: its
+     * event id is the key, so a record already stored (quota-service's own, coming back; one stored before a crash kept
+     * the consumer from committing its offset) or given twice is skipped. Returns the records stored, in the order given.
      */
     @Transactional
     public List<AuditEvent> storeFromTopic(List<AuditEvent> events) {
