@@ -50,7 +50,8 @@ public class AuditTopicConsumer {
         }
         if (!readable.isEmpty()) {
             try {
-                audit.storeFromTopic(List.copyOf(readable.keySet()));
+                int stored = audit.storeFromTopic(List.copyOf(readable.keySet())).size();
+                LOG.debugf("audit topic: %d records read, %d stored", batch.getRecords().size(), stored);
             } catch (RuntimeException batchFailed) {
                 LOG.warnf("audit topic: a batch of %d records could not be stored together (%s); storing them one by one",
                         readable.size(), batchFailed.toString());
