@@ -109,6 +109,39 @@ class AuditTopicBatchTest {
         assertThat(chainVerified.path("headSeq").asLong()).isEqualTo(601);
     }
 
+    @Test
+    void aRecordThatCannotBeReadOrStoredIsDeadLetteredAndTheRestOfItsBatchIsStored() throws Exception {
+        String chain = "mixed-" + UUID.randomUUID().toString().substring(0, 8);
+        List<AuditEvent> events = decisions(chain, 6);
+        AuditEvent tooLong = new AuditEvent("kafka:" + chain + "-0@long", Instant.parse("2026-12-01T10:00:00Z"), chain,
+                "p".repeat(200), "SubmitWorkload", "workload long", AuditEvent.ALLOWED, null, null);
+        List<String[]> records = new ArrayList<>();
+        for (int n = 0; n < events.size(); n++) {
+            records.add(new String[]{events.get(n).eventId(), events.get(n).toJson()});
+            if (n == 1) records.add(new String[]{chain + "-unreadable", "{\"eventId\": \"" + chain + "-unreadable\", "});
+            if (n == 3) records.add(new String[]{tooLong.eventId(), tooLong.toJson()});
+        }
+        publishRaw(records);
+
+        await().atMost(Duration.ofMinutes(2)).until(() -> count(chain) == events.size());
+        JsonNode chainVerified = verifiedChain(chain);
+        assertThat(chainVerified.path("intact").asBoolean()).as(chainVerified.toString()).isTrue();
+        assertThat(chainVerified.path("records").asLong()).isEqualTo(events.size());
+        await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
+            List<JsonNode> letters = new ArrayList<>();
+            for (var r : QuotaTestKit.readTopic(Names.DEADLETTER)) {
+                JsonNode letter = JSON.readTree(r.value());
+                if (letter.path("topic").asText().equals(Names.AUDIT) && letter.path("value").asText().contains(chain)) {
+                    letters.add(letter);
+                }
+            }
+            assertThat(letters).hasSize(2);
+            assertThat(letters).anySatisfy(l -> assertThat(l.path("reason").asText()).startsWith("audit record: "));
+            assertThat(letters).anySatisfy(l -> assertThat(l.path("reason").asText())
+                    .isEqualTo("principal: an audit record's principal has at most 128 characters, this one 200"));
+        });
+    }
+
     /** Decisions of the admission decider as it writes them: the input record's coordinates as event id. */
     private static List<AuditEvent> decisions(String chain, int count) {
         Instant at = Instant.parse("2026-12-01T10:00:00Z");
@@ -122,6 +155,11 @@ class AuditTopicBatchTest {
 
     /** Written to one partition of the audit topic, in order, as fast as the producer batches them. */
     private static void publish(List<AuditEvent> events) throws Exception {
+        publishRaw(events.stream().map(e -> new String[]{e.eventId(), e.toJson()}).toList());
+    }
+
+    /** Keys and values, written to one partition of the audit topic in order. */
+    private static void publishRaw(List<String[]> records) throws Exception {
         Properties p = new Properties();
         p.putAll(SharedKafka.adminClientProperties());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -129,7 +167,7 @@ class AuditTopicBatchTest {
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
-            for (AuditEvent e : events) producer.send(new ProducerRecord<>(Names.AUDIT, 0, e.eventId(), e.toJson()));
+            for (String[] r : records) producer.send(new ProducerRecord<>(Names.AUDIT, 0, r[0], r[1]));
             producer.flush();
         }
     }

@@ -52,6 +52,10 @@ final class AuditChains {
         for (AuditEvent e : events) {
             if (e.service() == null) throw new IllegalArgumentException("service: an audit record must name its service");
             if (e.at() == null) throw new IllegalArgumentException("at: an audit record must say when it was made");
+            fits("eventId", e.eventId(), 64);
+            fits("service", e.service(), 64);
+            fits("principal", e.principal(), 128);
+            fits("operation", e.operation(), 128);
             heads.putIfAbsent(e.service(), null);
         }
         for (Map.Entry<String, Head> h : heads.entrySet()) h.setValue(lockHead(c, h.getKey()));
@@ -130,6 +134,14 @@ final class AuditChains {
                 head.hash = rs.getString(2);
                 return head;
             }
+        }
+    }
+
+    /** The bounded columns of audit_event (V16): a record too long for one is refused with the field's name. */
+    private static void fits(String field, String value, int max) {
+        if (value != null && value.codePointCount(0, value.length()) > max) {
+            throw new IllegalArgumentException(field + ": an audit record's " + field + " has at most " + max
+                    + " characters, this one " + value.codePointCount(0, value.length()));
         }
     }
 

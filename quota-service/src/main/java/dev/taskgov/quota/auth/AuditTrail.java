@@ -7,6 +7,7 @@ import dev.taskgov.service.support.auth.AuthFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
 import org.hibernate.Session;
 import org.hibernate.jdbc.ReturningWork;
@@ -98,8 +99,18 @@ public class AuditTrail {
         return found;
     }
 
-    /** Runs {@code work} on the JDBC connection of the current transaction (the one Hibernate uses). */
+    /**
+     * Runs {@code work} on the JDBC connection of the current transaction (the one Hibernate uses); a refusal keeps
+     * PostgreSQL's reason (a batch's first failed statement's), which a dead letter then carries.
+     */
     private <T> T connection(ReturningWork<T> work) {
-        return em.unwrap(Session.class).doReturningWork(work);
+        return em.unwrap(Session.class).doReturningWork(c -> {
+            try {
+                return work.execute(c);
+            } catch (SQLException e) {
+                SQLException reason = e.getNextException() != null ? e.getNextException() : e;
+                throw new PersistenceException("audit_event: " + reason.getMessage(), e);
+            }
+        });
     }
 }
