@@ -1,20 +1,33 @@
 package dev.taskgov.quota.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.taskgov.core.auth.AuditChain;
 import dev.taskgov.core.auth.AuditEvent;
 import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import dev.taskgov.service.support.auth.AuthFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
+import org.hibernate.Session;
+import org.hibernate.jdbc.ReturningWork;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * quota-service's audit records: in its own table and, through the outbox, on the audit topic, in the transaction of
- * the change they describe (a refusal changes nothing, so it gets a transaction of its own).
+ * the change they describe (a refusal changes nothing, so it gets a transaction of its own); and the other services'
+ * records from the audit topic, a batch at a time. Each is appended to its service's chain by {@link AuditChains}.
  */
 @ApplicationScoped
 public class AuditTrail {
@@ -30,6 +43,8 @@ public class AuditTrail {
 
     @Inject
     EntityManager em;
+
+    private final AuditChains chains = new AuditChains();
 
     /** A change or an allowed call: joins the caller's transaction when there is one. */
     @Transactional
@@ -50,49 +65,52 @@ public class AuditTrail {
         store(event);
     }
 
-    /** Stores a record from the audit topic (another service's), once: its event id is the key. */
+    /**
+     * Stores records from the audit topic (other services') in one transaction (the caller's, if any), each once: its
+     * event id is the key, so a record already stored (quota-service's own, coming back; one stored before a crash kept
+     * the consumer from committing its offset) or given twice is skipped. Returns the records stored, in the order given.
+     */
     @Transactional
-    public void storeFromTopic(AuditEvent event) {
-        if (AuditEventEntity.findById(event.eventId()) == null) {
-            persist(event);
-        }
+    public List<AuditEvent> storeFromTopic(List<AuditEvent> events) {
+        Map<String, AuditEvent> byId = new LinkedHashMap<>();
+        for (AuditEvent e : events) byId.putIfAbsent(e.eventId(), e);
+        return connection(c -> {
+            // Before any lock: a batch of records already stored (replayed, or quota-service's own) waits for no chain.
+            byId.keySet().removeAll(stored(c, byId.keySet()));
+            return chains.append(c, List.copyOf(byId.values()), ids -> stored(c, ids));
+        });
     }
 
     private void store(AuditEvent event) {
-        persist(event);
+        connection(c -> chains.append(c, List.of(event), null));
         outbox.audit(event.eventId(), event.toJson(), AUDIT_RECORDED);
     }
 
+    /** The event ids among {@code ids} that are in the table (committed, or written by this transaction). */
+    private static Set<String> stored(Connection c, Collection<String> ids) throws SQLException {
+        Set<String> found = new HashSet<>();
+        if (ids.isEmpty()) return found;
+        try (PreparedStatement ps = c.prepareStatement("select event_id from audit_event where event_id = any (?)")) {
+            ps.setArray(1, c.createArrayOf("varchar", ids.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) found.add(rs.getString(1));
+            }
+        }
+        return found;
+    }
+
     /**
-     * Stores the record as the next link of its service's chain: the head row's lock (held to the end of the
-     * transaction) makes concurrent writers of one chain, on any instance, take turns, and a rolled-back change takes
-     * its record and the head's move back together.
+     * Runs {@code work} on the JDBC connection of the current transaction (the one Hibernate uses); a refusal keeps
+     * PostgreSQL's reason (a batch's first failed statement's), which a dead letter then carries.
      */
-    private void persist(AuditEvent event) {
-        String chain = event.service();
-        em.createNativeQuery("insert into audit_chain_head (chain, seq, hash) values (?1, 0, ?2) on conflict (chain) do nothing")
-                .setParameter(1, chain).setParameter(2, AuditChain.GENESIS).executeUpdate();
-        Object[] head = (Object[]) em.createNativeQuery("select seq, hash from audit_chain_head where chain = ?1 for update")
-                .setParameter(1, chain).getSingleResult();
-        long seq = ((Number) head[0]).longValue() + 1;
-        String prevHash = (String) head[1];
-        AuditEventEntity e = new AuditEventEntity();
-        e.eventId = event.eventId();
-        e.at = event.at();
-        e.service = event.service();
-        e.principal = event.principal();
-        e.operation = event.operation();
-        e.target = event.target();
-        e.outcome = event.outcome();
-        e.beforeJson = event.before() == null ? null : event.before().toString();
-        e.afterJson = event.after() == null ? null : event.after().toString();
-        e.chain = chain;
-        e.seq = seq;
-        e.prevHash = prevHash;
-        e.hash = AuditChain.hash(prevHash, seq, e.eventId, e.at.toString(), e.service, e.principal, e.operation, e.target,
-                e.outcome, e.beforeJson, e.afterJson);
-        e.persist();
-        em.createNativeQuery("update audit_chain_head set seq = ?1, hash = ?2 where chain = ?3")
-                .setParameter(1, seq).setParameter(2, e.hash).setParameter(3, chain).executeUpdate();
+    private <T> T connection(ReturningWork<T> work) {
+        return em.unwrap(Session.class).doReturningWork(c -> {
+            try {
+                return work.execute(c);
+            } catch (SQLException e) {
+                SQLException reason = e.getNextException() != null ? e.getNextException() : e;
+                throw new PersistenceException("audit_event: " + reason.getMessage(), e);
+            }
+        });
     }
 }
