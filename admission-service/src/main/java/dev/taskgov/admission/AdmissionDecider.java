@@ -115,7 +115,8 @@ public final class AdmissionDecider extends Decider {
                 List.of(t.submitted(), t.finished(), t.preempted(), t.podsReady()), List.of(t.changelog(), t.quota(), t.topology()),
                 Set.of(t.changelog()),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
-                settings.rebuildTimeout(), settings.membership(), KafkaAccess.teamTopics(t.submitted(), t.podsReady()), settings.turns()),
+                settings.rebuildTimeout(), settings.membership(), KafkaAccess.teamTopics(t.submitted(), t.podsReady()), settings.turns())
+                .withOffsetsIn(t.changelog()),
                 scope -> new AdmissionProcessor(t, clock, observer, scope, retention, settings.auditTopic())
                         .statusRefresh(settings.statusRefresh()).waitForPodsReady(settings.waitForPodsReady()), clock);
     }

@@ -1,6 +1,7 @@
 package dev.taskgov.admission;
 
 import dev.taskgov.core.cluster.WorkloadCluster;
+import dev.taskgov.core.events.InputOffsets;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.QuotaChange;
 import dev.taskgov.core.events.QuotaRecordTranslator;
@@ -75,6 +76,13 @@ public sealed interface DeciderInput {
     record Changelog(String workloadId, byte[] value) implements DeciderInput {
     }
 
+    /**
+     * A changelog record where the decider's loop keeps its input offsets ({@link InputOffsets}): the loop's, not a
+     * workload; nothing to apply or restore.
+     */
+    record LoopOffsets() implements DeciderInput {
+    }
+
     /** A record that cannot be what its topic carries: refused where it is, with the reason. */
     record Unreadable(DeadLetterMetrics.Reason category, String reason) implements DeciderInput {
     }
@@ -102,7 +110,9 @@ public sealed interface DeciderInput {
         if (topic.equals(topics.topology())) {
             return new TopologyChanged(TopologyRecordTranslator.translate(record.key(), record.value()));
         }
-        if (topic.equals(topics.changelog())) return new Changelog(record.key(), record.value());
+        if (topic.equals(topics.changelog())) {
+            return InputOffsets.isKey(record.key()) ? new LoopOffsets() : new Changelog(record.key(), record.value());
+        }
         return new Unreadable(DeadLetterMetrics.Reason.INVALID, "unexpected topic " + topic);
     }
 

@@ -3,6 +3,7 @@ package dev.taskgov.admission;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.WorkloadCluster;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.InputOffsets;
 import dev.taskgov.core.events.KafkaAccess;
 import dev.taskgov.core.events.QuotaRecordTranslator;
 import dev.taskgov.core.events.TopologyRecordTranslator;
@@ -138,6 +139,10 @@ class DeciderInputTest {
                             assertThat(c.workloadId()).isEqualTo("w-8");
                             assertThat(c.value()).isNull();
                         }),
+                Arguments.of("the loop's input offsets in the changelog are no workload: nothing to apply or restore",
+                        on(TOPICS.changelog()).key(new InputOffsets(TOPICS.submitted(), 3, 42).key())
+                                .json("{\"topic\":\"" + TOPICS.submitted() + "\",\"partition\":3,\"nextOffset\":42}"),
+                        (Consumer<DeciderInput>) in -> assertThat(in).isInstanceOf(DeciderInput.LoopOffsets.class)),
                 Arguments.of("a record of a topic admission does not read is refused naming the topic",
                         on("somewhere.else").key("x").json("{}"),
                         unreadable(DeadLetterMetrics.Reason.INVALID, "unexpected topic somewhere.else")));

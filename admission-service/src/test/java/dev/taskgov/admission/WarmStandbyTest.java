@@ -2,6 +2,7 @@ package dev.taskgov.admission;
 
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.InputOffsets;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.model.WorkloadState;
 import dev.taskgov.client.support.CompactedTopicReader;
@@ -36,9 +37,11 @@ class WarmStandbyTest {
             AdmissionDecider first = c.startDecider(Clock.systemUTC());
             AdmissionDecider second = c.startDecider(Clock.systemUTC());
             int home = c.homePartition(c.topics.submitted());
-            // One decides for the cluster, the other keeps a warm standby of its partition.
-            await().atMost(Duration.ofMinutes(2)).until(() -> first.decidesDefaultCluster() && second.standbyPartitions().contains(home)
-                    || second.decidesDefaultCluster() && first.standbyPartitions().contains(home));
+            // One decides for the cluster, the other keeps a warm standby of its partition; both own partitions, so the
+            // roles are final (one that has none yet keeps a standby of every partition, and may take the cluster's).
+            await().atMost(Duration.ofMinutes(2)).until(() -> !first.ownedPartitions().isEmpty() && !second.ownedPartitions().isEmpty()
+                    && (first.decidesDefaultCluster() && second.standbyPartitions().contains(home)
+                    || second.decidesDefaultCluster() && first.standbyPartitions().contains(home)));
             AdmissionDecider active = first.decidesDefaultCluster() ? first : second;
             AdmissionDecider standby = active == first ? second : first;
 
@@ -78,6 +81,7 @@ class WarmStandbyTest {
         Map<String, WorkloadRecord> out = new TreeMap<>();
         CompactedTopicReader.latestByKey(c.client, c.topics.changelog(), Duration.ofMinutes(1),
                 scope.filter()).forEach((id, bytes) -> {
+            if (InputOffsets.isKey(id)) return; // the loop's, not a workload
             WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
             if (scope.owns(r.cluster().value())) out.put(id, r);
         });

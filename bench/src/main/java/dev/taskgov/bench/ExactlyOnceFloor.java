@@ -20,6 +20,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,13 +29,15 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongConsumer;
 
 /**
  * The floor of an exactly-once decision on this broker, for the free cluster's latency figures: taskgov's own
  * {@link TransactionalLoop}, with a processor that decides nothing, driven as the free cluster is (one record every
  * 10 ms) and read back {@code read_committed}. Each record read is answered with one record on each of three topics,
- * as an admission is (the decision, its status, the decider's changelog), in the transaction that commits the
- * record's offset. So the loop's default turns, the same producer and consumer settings, the same transaction
+ * as an admission is (the decision, its status, the decider's changelog), in the transaction that records the
+ * record's offset in that changelog, as the deciders do. So the loop's default turns, the same producer and consumer settings, the same transaction
  * (records, offsets, end, markers on four partitions) and the same read back; only the decision is missing, and the
  * loop runs in the bench's process rather than a service's. Submit-to-admitted minus this is what deciding adds;
  * this minus the raw round trip is what exactly-once costs on this broker.
@@ -56,11 +59,35 @@ final class ExactlyOnceFloor {
      * each measured one from its send until its answer is read (milliseconds).
      */
     static List<Long> measure(Properties client, KafkaProducer<String, String> producer, int warmUp, int samples, String run) {
+        return measureTurns(client, producer, warmUp, samples, run, true).latencies();
+    }
+
+    /**
+     * What {@link #measure} measures, and each measured turn's commit: from the end of its batch (the processor's
+     * {@code afterBatch}) until the transaction is committed (the outputs' sends, the offsets, the end), microseconds.
+     */
+    record Figures(List<Long> latencies, List<Long> commitMicros) {
+    }
+
+    /**
+     * {@link #measure}, with the commit time of every turn after the warm-up; {@code offsetsInChangelog}: the input
+     * offsets are recorded in the changelog topic, as the deciders do, rather than committed to the group in the
+     * transaction.
+     */
+    static Figures measureTurns(Properties client, KafkaProducer<String, String> producer, int warmUp, int samples, String run,
+                                boolean offsetsInChangelog) {
         createTopics(client);
-        TransactionalLoop loop = new TransactionalLoop(new TransactionalLoop.Settings(client, "taskgov-bench-floor-" + run,
-                List.of(IN), List.of(), Set.of(), "taskgov-bench-floor-" + run + "-", SOURCE, TopicCatalog.Names.DEADLETTER,
-                Duration.ofMillis(100), Duration.ofMinutes(1), TransactionalLoop.Membership.KAFKA_DEFAULTS, null),
-                scope -> new Echo(), Clock.systemUTC());
+        List<Long> commits = Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean warm = new AtomicBoolean();
+        String changelog = ALSO.get(1);
+        TransactionalLoop.Settings settings = new TransactionalLoop.Settings(client, "taskgov-bench-floor-" + run,
+                List.of(IN), offsetsInChangelog ? List.of(changelog) : List.of(), Set.of(), "taskgov-bench-floor-" + run + "-",
+                SOURCE, TopicCatalog.Names.DEADLETTER, Duration.ofMillis(100), Duration.ofMinutes(1),
+                TransactionalLoop.Membership.KAFKA_DEFAULTS, null);
+        TransactionalLoop loop = new TransactionalLoop(offsetsInChangelog ? settings.withOffsetsIn(changelog) : settings,
+                scope -> new Echo(micros -> {
+                    if (warm.get()) commits.add(micros);
+                }), Clock.systemUTC());
         Thread thread = new Thread(loop, "bench-floor-loop");
         thread.setDaemon(true);
         thread.start();
@@ -73,6 +100,7 @@ final class ExactlyOnceFloor {
             List<Long> latencies = new ArrayList<>();
             Map<String, Long> sentAt = new HashMap<>();
             for (int i = 0; i < warmUp + samples; i++) {
+                if (i == warmUp) warm.set(true);
                 String key = run + "-" + i;
                 sentAt.put(key, System.nanoTime());
                 producer.send(new ProducerRecord<>(IN, key, "{}"));
@@ -82,7 +110,7 @@ final class ExactlyOnceFloor {
             }
             long last = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!sentAt.isEmpty() && System.nanoTime() < last) read(answers, sentAt, latencies, warmUp, run, Duration.ofMillis(20));
-            return latencies;
+            return new Figures(latencies, List.copyOf(commits));
         } finally {
             loop.close();
         }
@@ -134,8 +162,17 @@ final class ExactlyOnceFloor {
         }
     }
 
-    /** Answers each record read with one record on each output topic, and decides nothing. */
+    /**
+     * Answers each record read with one record on each output topic, and decides nothing; tells {@code commits} how
+     * long each batch's commit took, in microseconds.
+     */
     private static final class Echo implements TransactionalLoop.Processor<Long> {
+        private final LongConsumer commits;
+
+        Echo(LongConsumer commits) {
+            this.commits = commits;
+        }
+
         @Override
         public Long decode(ConsumerRecord<String, byte[]> record) {
             return record.offset();
@@ -162,10 +199,19 @@ final class ExactlyOnceFloor {
 
         @Override
         public void afterBatch(Outbox outbox) {
+            // The loop flushes and commits right after this: what follows until the commit is the turn's wait.
+            long end = System.nanoTime();
+            outbox.afterCommit(() -> commits.accept((System.nanoTime() - end) / 1_000));
         }
 
         @Override
         public void revoked() {
+        }
+
+        /** The changelog, when it is a side topic (it holds the input offsets): not read back while deciding. */
+        @Override
+        public Set<String> ownSideTopics() {
+            return Set.of(ALSO.get(1));
         }
     }
 }

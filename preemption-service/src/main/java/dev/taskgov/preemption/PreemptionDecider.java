@@ -66,7 +66,7 @@ public final class PreemptionDecider extends Decider {
         return new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
                 List.of(t.preemptionRequested()), List.of(t.changelog()), Set.of(t.changelog()), settings.transactionalIdPrefix(),
                 settings.source(), t.deadLetter(), settings.pollTimeout(), settings.rebuildTimeout(), settings.membership(), null,
-                settings.turns()),
+                settings.turns()).withOffsetsIn(t.changelog()),
                 scope -> new PreemptionProcessor(settings.processor(), clock, observer, scope), clock);
     }
 

@@ -40,7 +40,10 @@ sealed interface PreemptionInput {
     record ChangelogRemoved(String key) implements PreemptionInput {
     }
 
-    /** A changelog record of no kind this decider writes, or without a key: nothing to restore. */
+    /**
+     * A changelog record of no kind this processor writes (its loop's input offsets, {@code InputOffsets}, included),
+     * or without a key: nothing to restore.
+     */
     record ChangelogIgnored() implements PreemptionInput {
     }
 

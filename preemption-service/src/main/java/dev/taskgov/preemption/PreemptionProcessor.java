@@ -49,6 +49,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -211,6 +212,15 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
         else if (input instanceof PreemptionInput.RoomReserved reserved) state.restoreReservation(reserved.reservation());
         else if (input instanceof PreemptionInput.GraceStarted grace) state.restoreGrace(grace.grace());
         else if (input instanceof PreemptionInput.Unreadable bad) LOG.errorf("%s; skipped", bad.reason());
+    }
+
+    /**
+     * The changelog: read to build the view (a rebuild, a standby); once deciding, what this processor writes there is
+     * in its view already, and so are the loop's input offsets it holds, so the loop stops reading it back.
+     */
+    @Override
+    public Set<String> ownSideTopics() {
+        return Set.of(topics.changelog());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.taskgov.service.support;
 
+import dev.taskgov.core.events.EventCodec;
+import dev.taskgov.core.events.InputOffsets;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,8 +72,16 @@ import java.util.function.Function;
  * once, (2) asks the processor to rebuild its state (whatever does not come from the side topics), (3) replays
  * the side topics to their end (read_committed), (4) lets the processor settle in a first transaction, then (5)
  * resumes the partition at its committed offsets. Each poll's records of one partition are processed in ONE
- * transaction of its task holding every emitted record and the consumed offsets ({@code sendOffsetsToTransaction}
- * with the group metadata, so a member of an older generation cannot commit either). A poll returns up to
+ * transaction of its task holding every emitted record and the consumed offsets: with an offsets topic
+ * ({@link Settings#offsetsTopic}, the deciders' changelogs) as one {@link InputOffsets} record per input partition in
+ * that topic, read back with the state (a rebuild, a standby) and resumed from; otherwise committed to the group
+ * ({@code sendOffsetsToTransaction} with the group metadata, so a member of an older generation cannot commit
+ * either). The changelog way spares each transaction two waits (AddOffsetsToTxn to the transaction coordinator and
+ * TxnOffsetCommit to the group coordinator) and the marker on the group's offsets partition at its end; a zombie
+ * cannot commit its offsets there either, since the next owner's fence comes first and aborts its open transaction,
+ * the offsets record with it. The group is then told the offsets without waiting, after each commit (lag tools read
+ * them there), and a resume takes the later of the changelog's and the group's (the group's alone on a changelog
+ * written before offsets were kept in it). A poll returns up to
  * {@value #MAX_POLL_RECORDS} records, so a backlog is taken in few large transactions; a poll of many records is
  * followed by a short second one ({@link #CATCH_UP_MIN_RECORDS}), so that what arrived while the last turn committed
  * joins this batch rather than the next. With a commit interval ({@link Turns#commitInterval}), a turn that read
@@ -217,11 +228,30 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      *                                by pattern so that a topic created later (a new team's submission topic) joins;
      *                                they are split by cluster like the group topics
      * @param turns                   the second poll's wait and the commit interval
+     * @param offsetsTopic            null, or the side topic (the processor's changelog) where each transaction records
+     *                                the input offsets it consumed ({@link InputOffsets}), in place of committing them to
+     *                                the group inside the transaction; a task resumes its partitions where they say
      */
     public record Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
                            Set<String> partitionedSideTopics, String transactionalIdPrefix, String source,
                            String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
-                           Pattern moreGroupTopics, Turns turns) {
+                           Pattern moreGroupTopics, Turns turns, String offsetsTopic) {
+
+        public Settings {
+            if (offsetsTopic != null && !sideTopics.contains(offsetsTopic)) {
+                throw new IllegalArgumentException("the offsets topic " + offsetsTopic + " must be one of the side topics "
+                        + sideTopics + ": a task reads its offsets back from there");
+            }
+        }
+
+        /** The settings with the offsets committed to the group in each transaction. */
+        public Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
+                        Set<String> partitionedSideTopics, String transactionalIdPrefix, String source,
+                        String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
+                        Pattern moreGroupTopics, Turns turns) {
+            this(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix, source,
+                    deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, null);
+        }
 
         /** The settings with {@link Turns#DEFAULTS}. */
         public Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
@@ -229,7 +259,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                         String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
                         Pattern moreGroupTopics) {
             this(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix, source,
-                    deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, Turns.DEFAULTS);
+                    deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, Turns.DEFAULTS, null);
+        }
+
+        /** These settings with the input offsets recorded in {@code topic} ({@link #offsetsTopic}). */
+        public Settings withOffsetsIn(String topic) {
+            return new Settings(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix,
+                    source, deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, topic);
         }
 
         /** The group topics and the pattern's, as one pattern. */
@@ -385,6 +421,11 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         final Map<String, Poison> poison = new HashMap<>();
         /** Side records whose restore threw, to dead-letter in the task's next settle (they have no offset to commit). */
         final List<ConsumerRecord<String, byte[]>> unrestorable = new ArrayList<>();
+        /**
+         * With {@link Settings#offsetsTopic}: where each input partition of this task resumes, as its changelog says
+         * (read with the state, kept up to date by the task's commits).
+         */
+        final Map<TopicPartition, Long> inputOffsets = new HashMap<>();
         KafkaProducer<String, byte[]> producer;
         KafkaConsumer<String, byte[]> side;
         volatile boolean ready;
@@ -878,14 +919,52 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         }
     }
 
+    /**
+     * Positions the group consumer on partition number {@code n} of every group topic at its committed offset. With
+     * {@link Settings#offsetsTopic}, that is the later of the task's changelog's and the group's: the changelog's is
+     * written in the task's transactions; the group's is a copy committed after them (never ahead), or, on a
+     * changelog without offsets yet (written by a version that committed the offsets to the group), the only one.
+     * A partition committed nowhere is read from its beginning.
+     */
     private void seekToCommitted(KafkaConsumer<String, byte[]> c, int n) {
-        for (TopicPartition tp : c.assignment()) {
-            if (tp.partition() != n) continue;
-            OffsetAndMetadata committed = c.committed(Set.of(tp)).get(tp);
-            if (committed == null) c.seekToBeginning(List.of(tp));
-            else c.seek(tp, committed.offset());
-            processed.put(key(tp), committed == null ? 0L : committed.offset());
+        Set<TopicPartition> mine = new HashSet<>();
+        for (TopicPartition tp : c.assignment()) if (tp.partition() == n) mine.add(tp);
+        if (mine.isEmpty()) return;
+        Map<TopicPartition, OffsetAndMetadata> committed = c.committed(mine);
+        Task task = tasks.get(n);
+        for (TopicPartition tp : mine) {
+            OffsetAndMetadata inGroup = committed.get(tp);
+            Long inChangelog = task == null || settings.offsetsTopic() == null ? null : task.inputOffsets.get(tp);
+            long at = Math.max(inGroup == null ? 0L : inGroup.offset(), inChangelog == null ? 0L : inChangelog);
+            if (inGroup == null && inChangelog == null) c.seekToBeginning(List.of(tp));
+            else c.seek(tp, at);
+            processed.put(key(tp), at);
         }
+    }
+
+    /**
+     * Whether {@code r} is an input-offsets record of the task's changelog ({@link Settings#offsetsTopic}): kept, when
+     * it is about the task's partition number, for {@link #seekToCommitted}; never given to the processor.
+     */
+    private boolean tookOffsets(Task task, ConsumerRecord<String, byte[]> r) {
+        if (settings.offsetsTopic() == null || !r.topic().equals(settings.offsetsTopic()) || !InputOffsets.isKey(r.key())) {
+            return false;
+        }
+        if (r.value() == null) {
+            // Removed: the partition resumes at the group's offset, as on a changelog written before offsets were kept in it.
+            task.inputOffsets.keySet().removeIf(tp -> new InputOffsets(tp.topic(), tp.partition(), 0).key().equals(r.key()));
+            return true;
+        }
+        try {
+            InputOffsets at = EventCodec.read(r.value(), InputOffsets.class);
+            if (at.partition() == task.scope.partition()) {
+                task.inputOffsets.put(new TopicPartition(at.topic(), at.partition()), at.nextOffset());
+            }
+        } catch (RuntimeException e) {
+            // Not one this loop wrote: the partition resumes at the group's offset, as before any was written.
+            LOG.errorf("partition %d: %s is not an offsets record (%s); it is skipped", task.scope.partition(), coordinates(r), e);
+        }
+        return true;
     }
 
     /** Builds the task's state from the beginning of its side topics (and whatever its processor's rebuild reads), then settles. */
@@ -907,6 +986,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      */
     private boolean openSide(Task task, boolean standby) {
         task.processor.revoked();
+        task.inputOffsets.clear();
         if (standby) ((Standby) task.processor).startFollowing(settings.clientProps(), settings.rebuildTimeout());
         else task.processor.rebuild(settings.clientProps(), settings.rebuildTimeout());
         if (task.side != null) task.side.close();
@@ -959,6 +1039,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * processing fails twice; the state goes on without it.
      */
     private void restore(Task task, ConsumerRecord<String, byte[]> r) {
+        if (tookOffsets(task, r)) return;
         String at = coordinates(r);
         if (task.poison.containsKey(at)) return;
         try {
@@ -1026,10 +1107,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             this.records = records;
         }
 
-        /** Commits the transaction with the offsets; a failure is kept for the loop thread to handle. */
+        /**
+         * Commits the transaction with the offsets: committed to the group with it, or (group null) already in it as
+         * changelog records ({@link Settings#offsetsTopic}). A failure is kept for the loop thread to handle.
+         */
         void commit(org.apache.kafka.clients.consumer.ConsumerGroupMetadata group) {
             try {
-                task.producer.sendOffsetsToTransaction(offsets, group);
+                if (group != null) task.producer.sendOffsetsToTransaction(offsets, group);
                 task.producer.commitTransaction();
             } catch (RuntimeException e) {
                 failure = e;
@@ -1047,7 +1131,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private void commitAll(KafkaConsumer<String, byte[]> c, List<Batch> batches) {
         if (batches.isEmpty()) return;
         // The consumer is not thread-safe: its group metadata is read here, on the loop thread.
-        org.apache.kafka.clients.consumer.ConsumerGroupMetadata group = c.groupMetadata();
+        org.apache.kafka.clients.consumer.ConsumerGroupMetadata group = settings.offsetsTopic() == null ? c.groupMetadata() : null;
         if (batches.size() == 1) {
             batches.get(0).commit(group);
         } else {
@@ -1061,16 +1145,27 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             } else if (b.failure != null) {
                 recover(c, b.task, b.out, null, b.failure);
             } else {
-                committed(b);
+                committed(c, b);
             }
         }
         if (fenced != null) throw fenced;
     }
 
-    /** After a batch's commit: what its records asked to do once committed, and the takeover's first-batch timing. */
-    private void committed(Batch b) {
+    /**
+     * After a batch's commit: what its records asked to do once committed, and the takeover's first-batch timing. With
+     * the offsets in the changelog, the task remembers them and the group is told too, without waiting: what the
+     * group holds is then only for those who read it (consumer-lag tools, a decider without offsets in its changelog
+     * yet), never ahead of the changelog, so a resume takes the later of the two ({@link #seekToCommitted}).
+     */
+    private void committed(KafkaConsumer<String, byte[]> c, Batch b) {
         b.out.afterCommitActions().forEach(Runnable::run);
         Task task = b.task;
+        if (settings.offsetsTopic() != null && !b.offsets.isEmpty()) {
+            b.offsets.forEach((tp, o) -> task.inputOffsets.put(tp, o.offset()));
+            c.commitAsync(b.offsets, (offsets, e) -> {
+                if (e != null) LOG.debugf("partition %d: the group's copy of the offsets was not committed (%s)", task.scope.partition(), e);
+            });
+        }
         if (task.assignedAt != 0 && b.records > 0) {
             LOG.infof("partition %d: first batch (%d records) committed %d ms after its assignment", task.scope.partition(),
                     b.records, ms(System.nanoTime() - task.assignedAt));
@@ -1104,6 +1199,12 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             current = null;
             out.handling(null);
             task.processor.afterBatch(out);
+            if (settings.offsetsTopic() != null) {
+                offsets.forEach((tp, o) -> {
+                    InputOffsets at = new InputOffsets(tp.topic(), tp.partition(), o.offset());
+                    out.emit(settings.offsetsTopic(), at.key(), at, InputOffsets.TYPE, at.key() + "@" + at.nextOffset());
+                });
+            }
             out.flush();
             return new Batch(task, out, offsets, records.size());
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
@@ -1209,7 +1310,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
 
     /** A side record applied while the task decides: decoded once, unless it is refused as poison. */
     private void applyOrRefuse(Task task, ConsumerRecord<String, byte[]> r, Outbox out) {
-        if (refusedAsPoison(task, r, out)) return;
+        if (tookOffsets(task, r) || refusedAsPoison(task, r, out)) return;
         task.processor.apply(r, task.processor.decode(r), out);
     }
 
