@@ -95,7 +95,8 @@ public class HypPyTorchJobCreateCommand extends ServiceCommand {
             case "yaml" -> out().print(HyperPodPyTorchJobs.yaml(manifest));
             default -> {
                 out().println("hyp-pytorch-job/" + submission.workloadId() + " submitted as workload " + submission.workloadId()
-                        + " (team " + submission.team() + ", " + submission.podSets().get(0).count() + " pod(s) on " + instanceType
+                        + " (team " + submission.team() + ", "
+                        + dev.taskgov.core.model.Amounts.count(submission.podSets().get(0).count(), "pod", "pods") + " on " + instanceType
                         + (flags.instanceType == null ? ", the instance type of the team's compute quota" : "") + ")");
                 if (answer != null && answer.hasNonNull("message")) out().println(answer.get("message").asText());
                 printHonoured(honoured);

@@ -264,7 +264,7 @@ class AdmissionCommandsTest {
                 "--job-name", "team-a-train-009", "--max-retry", "2", "--expected-runtime", "1h30m", "--admission-url", admission.url());
 
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).isEqualTo("workload/team-a-train-009 submitted (team team-name, 2 pod set(s))\n"
+        assertThat(r.out()).isEqualTo("workload/team-a-train-009 submitted (team team-name, 2 pod sets)\n"
                 + "published; GET /workloads/team-a-train-009 shows its state\n");
         JsonNode body = EventCodec.mapper().readTree(admission.requests.get(0).body());
         assertThat(admission.requests.get(0).header("Content-Type")).isEqualTo("application/json");

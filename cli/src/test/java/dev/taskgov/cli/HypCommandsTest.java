@@ -82,9 +82,9 @@ class HypCommandsTest {
         Cli.Result r = Cli.run(asTaskgov(SEED_000));
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("hyp-pytorch-job/sample-pytorch-job submitted as workload sample-pytorch-job",
-                "1 pod(s) on ml.p5.48xlarge, the instance type of the team's compute quota",
+                "1 pod on ml.p5.48xlarge, the instance type of the team's compute quota",
                 "--image: 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest", "--pull-policy: Always",
-                "--tasks-per-node: 1 (processes per pod", "Honoured:\n  --max-retry: 1 (taskgov.dev/max-retry: a Failed finish queues the workload again, up to 1 time(s)");
+                "--tasks-per-node: 1 (processes per pod", "Honoured:\n  --max-retry: 1 (taskgov.dev/max-retry: a Failed finish queues the workload again, up to 1 time");
         assertThat(r.out().substring(r.out().indexOf("Recorded, not enforced"))).doesNotContain("--max-retry");
 
         ConsumerRecord<String, String> record = submitted("sample-pytorch-job");
@@ -262,7 +262,7 @@ class HypCommandsTest {
                 String seed = SEED_000.replace("sample-pytorch-job", "ctx-pytorch-job");
                 Cli.Result r = Cli.run(asTaskgov(seed));
                 assertThat(r.exit()).as(r.err()).isZero();
-                assertThat(r.out()).contains("1 pod(s) on ml.p5.48xlarge, the instance type of the team's compute quota");
+                assertThat(r.out()).contains("1 pod on ml.p5.48xlarge, the instance type of the team's compute quota");
                 ConsumerRecord<String, String> record = submitted("ctx-pytorch-job");
                 JsonNode submission = EventCodec.mapper().readTree(record.value());
                 assertThat(submission.path("clusterArn").asText()).isEqualTo(demo);
