@@ -21,6 +21,11 @@ public final class AdmissionClient {
         return get("/workloads/" + encode(id));
     }
 
+    /** {@code GET /workloads/{id}}, empty when admission-service knows no such workload (or none this key may read). */
+    java.util.Optional<JsonNode> findWorkload(String id) {
+        return http.find("/workloads/" + encode(id));
+    }
+
     JsonNode workloads(String cluster, String team, String state) {
         StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
         if (cluster != null) query.add("cluster=" + encode(cluster));

@@ -227,7 +227,9 @@ public class DemoCommand extends ServiceCommand {
             PodSetSpec ps = s.podSets().get(0);
             String topo = ps.requiredTopology() != null ? ", required " + short_(ps.requiredTopology())
                     : ps.preferredTopology() != null ? ", preferred " + short_(ps.preferredTopology()) : "";
-            event("submitted", s.workloadId(), ps.count() + (ps.count() == 1 ? " pod × " : " pods × ") + ps.requests().accelerators() + " accelerators, "
+            event("submitted", s.workloadId(), ps.count() + (ps.count() == 1 ? " pod × " : " pods × ") + ps.requests().accelerators()
+                    + (ps.requests().accelerators() != null && java.math.BigDecimal.ONE.compareTo(ps.requests().accelerators()) == 0
+                    ? " accelerator, " : " accelerators, ")
                     + s.priorityClass() + topo + (p.note() == null ? "" : " — " + p.note()));
         } catch (CliException e) {
             event("refused", s.workloadId(), e.getMessage());

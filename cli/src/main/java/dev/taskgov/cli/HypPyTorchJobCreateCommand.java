@@ -95,7 +95,8 @@ public class HypPyTorchJobCreateCommand extends ServiceCommand {
             case "yaml" -> out().print(HyperPodPyTorchJobs.yaml(manifest));
             default -> {
                 out().println("hyp-pytorch-job/" + submission.workloadId() + " submitted as workload " + submission.workloadId()
-                        + " (team " + submission.team() + ", " + submission.podSets().get(0).count() + " pod(s) on " + instanceType
+                        + " (team " + submission.team() + ", "
+                        + dev.taskgov.core.model.Amounts.count(submission.podSets().get(0).count(), "pod", "pods") + " on " + instanceType
                         + (flags.instanceType == null ? ", the instance type of the team's compute quota" : "") + ")");
                 if (answer != null && answer.hasNonNull("message")) out().println(answer.get("message").asText());
                 printHonoured(honoured);
@@ -138,24 +139,38 @@ public class HypPyTorchJobCreateCommand extends ServiceCommand {
     private String instanceTypeOfTeamQuota(String clusterArn) {
         String team = new WorkloadSubmitted(flags.jobName, flags.namespace, null, null, null, null, List.of()).team();
         TreeSet<String> types = new TreeSet<>();
+        boolean hasQuota = false;
+        String readCluster = clusterArn;
         try {
-            for (JsonNode t : endpoints.admission().teams(clusterArn).path("teams")) {
+            JsonNode answer = endpoints.admission().teams(clusterArn);
+            if (readCluster == null) readCluster = Views.text(answer, "clusterArn");
+            for (JsonNode t : answer.path("teams")) {
                 if (!team.equals(Views.text(t, "team"))) continue;
-                t.path("instanceTypes").fields().forEachRemaining(type -> {
+                for (var type = t.path("instanceTypes").fields(); type.hasNext(); ) {
+                    var entry = type.next();
                     // A type the team only borrows appears with a nominal of zero: its quota does not allocate it.
                     boolean allocated = false;
-                    for (JsonNode amount : type.getValue().path("nominal")) allocated |= amount.asDouble() > 0;
-                    if (allocated) types.add(type.getKey());
-                });
+                    for (JsonNode amount : entry.getValue().path("nominal")) allocated |= amount.asDouble() > 0;
+                    if (allocated) types.add(entry.getKey());
+                }
+                hasQuota = t.path("instanceTypes").size() > 0;
             }
         } catch (CliException e) {
             throw CliException.invalid("--instance-type: not given, and the instance type of team " + team
                     + "'s compute quota could not be read (" + e.getMessage() + "); give --instance-type");
         }
+        String in = readCluster == null ? "" : " in cluster " + ClusterOption.shortName(readCluster) + " (" + readCluster + ")";
+        if (!hasQuota) {
+            // Without a quota the submission would be rejected whatever the instance type: say what is missing.
+            throw CliException.invalid("team '" + team + "' has no compute quota" + in + ", so it can run nothing there; an"
+                    + " administrator gives it one: taskgov quota create --name " + team + "-quota --team-name " + team
+                    + (readCluster == null ? "" : " --cluster-arn " + readCluster) + " --resource InstanceType=TYPE,Count=N"
+                    + " (taskgov get teams lists the teams with a quota)");
+        }
         if (types.size() != 1) {
             throw CliException.invalid("--instance-type: not given, and team " + team + "'s compute quota names "
-                    + (types.isEmpty() ? "no instance type" : "several: " + types)
-                    + (clusterArn == null ? "" : " in " + clusterArn) + "; give --instance-type");
+                    + (types.isEmpty() ? "no instance type of its own (it only borrows)" : "several: " + types) + in
+                    + "; give --instance-type");
         }
         return types.first();
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import dev.taskgov.core.events.EventCodec;
 import dev.taskgov.core.events.PodSetSpec;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.Amounts;
 import dev.taskgov.manifests.InvalidManifestException;
 import dev.taskgov.manifests.ManifestKind;
 import dev.taskgov.manifests.ManifestTranslator;
@@ -243,10 +244,12 @@ final class HypPyTorchJobFlags {
         Map<String, String> out = new LinkedHashMap<>();
         if (maxRetry == null) return out;
         out.put("--max-retry", maxRetry + (kubernetes
-                ? " (the HyperPod operator restarts the failed job up to " + maxRetry + " time(s), runPolicy.jobMaxRetryCount, while it"
+                ? " (the HyperPod operator restarts the failed job up to " + Amounts.count(maxRetry, "time", "times")
+                        + ", runPolicy.jobMaxRetryCount, while it"
                         + " keeps its admission; the job watcher reports the job Failed only after that, and taskgov takes it as final)"
-                : " (" + WorkloadSubmitted.MAX_RETRY_ANNOTATION + ": a Failed finish queues the workload again, up to " + maxRetry
-                        + " time(s), pending with reason RetryAfterFailure and admitted again by the usual rules; then a failure is final)"));
+                : " (" + WorkloadSubmitted.MAX_RETRY_ANNOTATION + ": a Failed finish queues the workload again, up to "
+                        + Amounts.count(maxRetry, "time", "times")
+                        + ", pending with reason RetryAfterFailure and admitted again by the usual rules; then a failure is final)"));
         return out;
     }
 

@@ -23,6 +23,9 @@ public class QueueCommand extends WatchedCommand {
     /** The clusters read, resolved on the first poll. */
     private List<String> clusters;
 
+    /** Whether the first poll found the team known (a later poll does not ask again: a watch shows the queue change). */
+    private boolean teamChecked;
+
     @Override
     protected int once() {
         String t = team.startsWith("hyperpod-ns-") ? team.substring("hyperpod-ns-".length()) : team;
@@ -30,6 +33,10 @@ public class QueueCommand extends WatchedCommand {
         boolean several = clusters.size() > 1;
         List<JsonNode> queues = new ArrayList<>();
         for (String c : clusters) queues.add(endpoints.admission().pending(t, c));
+        if (!teamChecked) {
+            requireKnown(t, queues);
+            teamChecked = true;
+        }
         if (printedAsData(queues, Json.mapper().createObjectNode())) return 0;
         // One table: with several clusters a CLUSTER column says which cluster each entry waits in.
         List<String> counts = new ArrayList<>();
@@ -57,6 +64,26 @@ public class QueueCommand extends WatchedCommand {
         out().println("Team " + t + ": " + total + " pending" + (several ? " (" + String.join(", ", counts) + ")" : ""));
         if (!table.isEmpty()) table.print(out());
         return 0;
+    }
+
+    /**
+     * An empty queue of a team that none of the clusters read knows (no compute quota there, nothing queued) is an error
+     * naming the team, as kubectl's for an unknown name: a mistyped team would otherwise read as an idle one ("0 pending").
+     */
+    private void requireKnown(String team, List<JsonNode> queues) {
+        for (JsonNode q : queues) if (q.path("workloads").size() > 0) return;
+        for (String c : clusters) {
+            for (JsonNode known : endpoints.admission().teams(c).path("teams")) if (team.equals(Views.text(known, "team"))) return;
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < clusters.size(); i++) {
+            String arn = Views.text(queues.get(i), "clusterArn");
+            names.add(arn != null ? ClusterOption.shortName(arn) : clusters.get(i) != null ? ClusterOption.shortName(clusters.get(i)) : null);
+        }
+        String where = names.size() > 1 ? "any of the clusters " + names
+                : names.get(0) == null ? "the governed cluster" : "cluster " + names.get(0);
+        throw CliException.failed("team '" + team + "' is not known on " + where + ": it has no compute quota there and nothing"
+                + " queued (taskgov get teams lists the known teams; taskgov quota create gives a team a quota)");
     }
 
     /**

@@ -43,6 +43,12 @@ final class SignedHttp {
         return parse(send("GET", pathAndQuery, null));
     }
 
+    /** A GET whose 404 means "no such thing" rather than a failure: empty then; any other refusal a {@link CliException}. */
+    java.util.Optional<JsonNode> find(String pathAndQuery) {
+        String answer = send("GET", pathAndQuery, null, true);
+        return answer == null ? java.util.Optional.empty() : java.util.Optional.ofNullable(parse(answer));
+    }
+
     /** The body of a GET as text (e.g. Prometheus metrics). */
     String text(String pathAndQuery) {
         return send("GET", pathAndQuery, null);
@@ -63,6 +69,11 @@ final class SignedHttp {
 
     /** The body of a 2xx answer; anything else a {@link CliException} with the service's message. */
     private String send(String method, String path, String json) {
+        return send(method, path, json, false);
+    }
+
+    /** As {@link #send(String, String, String)}; with {@code absentOn404} a 404 answers null instead of failing. */
+    private String send(String method, String path, String json, boolean absentOn404) {
         URI uri = base.resolve(path);
         byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
         Map<String, String> headers = new LinkedHashMap<>();
@@ -93,6 +104,7 @@ final class SignedHttp {
                     + "); is it running (deploy/local/taskgov-local up), or set " + flag, e);
         }
         if (status / 100 == 2) return answer;
+        if (status == 404 && absentOn404) return null;
         String message = problem(parse(answer), answer);
         if (status == 400) throw CliException.invalid(message);
         if (status == 404) throw CliException.failed(message);

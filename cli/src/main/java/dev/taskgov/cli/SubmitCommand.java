@@ -46,7 +46,7 @@ public class SubmitCommand extends AnswerCommand {
         JsonNode answer = send(submission, kafka, endpoints, err());
         if (!printedAsData(answer)) {
             out().println("workload/" + submission.workloadId() + " submitted (team " + submission.team() + ", "
-                    + submission.podSets().size() + " pod set(s))");
+                    + dev.taskgov.core.model.Amounts.count(submission.podSets().size(), "pod set", "pod sets") + ")");
             if (answer != null && answer.hasNonNull("message")) out().println(answer.get("message").asText());
         }
         return 0;

@@ -58,7 +58,10 @@ final class Views {
     /** {"accelerators": 8, "vcpu": 4} as "8 accelerators, 4 vCPU". */
     static String resources(JsonNode r) {
         List<String> parts = new ArrayList<>();
-        if (r.hasNonNull("accelerators")) parts.add(r.get("accelerators").asText() + " accelerators");
+        if (r.hasNonNull("accelerators")) {
+            String n = r.get("accelerators").asText();
+            parts.add(n + (n.equals("1") ? " accelerator" : " accelerators"));
+        }
         if (r.hasNonNull("vcpu")) parts.add(r.get("vcpu").asText() + " vCPU");
         if (r.hasNonNull("memoryGiB")) parts.add(r.get("memoryGiB").asText() + " GiB memory");
         r.path("partitions").fields().forEachRemaining(p -> parts.add(p.getValue().asText() + " " + p.getKey()));

@@ -89,7 +89,7 @@ public class WhatIfCommand extends CliCommand {
         byte[] configBody = schedulerConfig == null ? null : readJson("--scheduler-config", schedulerConfig);
         Instant to = until == null ? clock.instant() : instant("--until", until);
         Instant from = window != null && window.fromTopics ? null : since(to);
-        String named = clusterOption.arnOrId();
+        String named = explicitlyNamed() || !proposalNamesCluster(quotaBodies, configBody) ? clusterOption.arnOrId() : null;
         List<TopicHistory.Recorded> records = read();
         WhatIfRequest request = new WhatIfRequest(cluster(named, records), from, to, quotaBodies, Set.copyOf(deleted), configBody);
         WhatIfReport report;
@@ -122,6 +122,30 @@ public class WhatIfCommand extends CliCommand {
     }
 
     private static final Pattern QUOTA_FIELD = Pattern.compile("ComputeQuotas\\[(\\d+)](?:\\.(.*))?");
+
+    /** Whether {@code --cluster} (or {@code TASKGOV_CLUSTER}) names the cluster, rather than the context set last. */
+    private boolean explicitlyNamed() {
+        return clusterOption.cluster != null && !clusterOption.cluster.isBlank();
+    }
+
+    /**
+     * Whether a proposed body names its cluster ({@code ClusterArn}): then that cluster is replayed unless --cluster says
+     * otherwise, rather than the context's (as kubectl takes a manifest's namespace over the context's); a body naming
+     * another cluster than --cluster is refused by the replay, naming both.
+     */
+    private static boolean proposalNamesCluster(List<byte[]> quotaBodies, byte[] configBody) {
+        List<byte[]> all = new ArrayList<>(quotaBodies);
+        if (configBody != null) all.add(configBody);
+        for (byte[] body : all) {
+            try {
+                if (dev.taskgov.core.events.ClusterArnMember.of(body).isPresent()) return true;
+            } catch (RuntimeException e) {
+                // a body whose ClusterArn does not read is refused by the replay, naming it
+                return false;
+            }
+        }
+        return false;
+    }
 
     /**
      * The cluster's ARN: as given, or the one the topology topic holds whose id (the last part of its ARN) was given, as

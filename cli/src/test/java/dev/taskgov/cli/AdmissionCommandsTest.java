@@ -189,6 +189,47 @@ class AdmissionCommandsTest {
     }
 
     @Test
+    void queueOfATeamNoClusterKnowsIsAnErrorNamingTheTeamNotAnEmptyQueue() {
+        admission.answer("GET /teams/team-zz/pending", 200, "{\"team\":\"team-zz\",\"pending\":0,\"workloads\":[]}")
+                .answer("GET /teams/team-b/pending", 200, "{\"team\":\"team-b\",\"pending\":0,\"workloads\":[]}")
+                .answer("GET /teams", 200, "{\"count\":1,\"teams\":[{\"team\":\"team-b\",\"pending\":0,\"pendingByReason\":{},"
+                        + "\"instanceTypes\":{\"ml.p5.48xlarge\":{\"nominal\":{\"accelerators\":8}}}}]}");
+
+        Cli.Result unknown = Cli.run("queue", "team-zz", "--admission-url", admission.url());
+        assertThat(unknown.exit()).isEqualTo(CliException.FAILED);
+        assertThat(unknown.out()).isEmpty();
+        assertThat(unknown.err()).isEqualTo("error: team 'team-zz' is not known on the governed cluster: it has no compute quota there and"
+                + " nothing queued (taskgov get teams lists the known teams; taskgov quota create gives a team a quota)\n");
+        // a known team with nothing queued is an empty queue, as before
+        Cli.Result idle = Cli.run("queue", "team-b", "--admission-url", admission.url());
+        assertThat(idle).isEqualTo(new Cli.Result(0, "Team team-b: 0 pending\n", ""));
+    }
+
+    @Test
+    void finishOrDeleteOfAnUnknownWorkloadIsAnErrorNamingItAndWritesNothing() {
+        // the administrator's profile writes the topic (here a broker that is not there: a write would fail differently)
+        String[] kafka = {"--admission-url", admission.url(), "--kafka-bootstrap", "127.0.0.1:1", "--kafka-retry", "0"};
+        Cli.Result finish = Cli.run(concat(new String[] {"finish", "nope"}, kafka));
+        assertThat(finish.exit()).isEqualTo(CliException.FAILED);
+        assertThat(finish.out()).isEmpty();
+        assertThat(finish.err()).isEqualTo("error: no workload with id 'nope': admission-service knows none, so nothing was finished"
+                + " (taskgov get workloads lists them)\n");
+        Cli.Result delete = Cli.run(concat(new String[] {"delete", "hyp-pytorch-job", "--job-name", "nope"}, kafka));
+        assertThat(delete).isEqualTo(finish);
+
+        admission.answer("GET /workloads/team-a-done", 200, "{\"workloadId\":\"team-a-done\",\"team\":\"team-a\",\"state\":\"Finished\","
+                + "\"reason\":\"Succeeded\",\"message\":\"finished\",\"history\":[]}");
+        Cli.Result ended = Cli.run(concat(new String[] {"delete", "hyp-pytorch-job", "--job-name", "team-a-done"}, kafka));
+        assertThat(ended).isEqualTo(new Cli.Result(0, "workload/team-a-done had already ended (Finished, Succeeded); nothing changes\n", ""));
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    @Test
     void dryRunSendsTheSubmissionAndShowsVictims() throws Exception {
         Cli.Result r = Cli.run("dry-run", "--job-name", "team-5-big", "--team", "team-5", "--instance-type", "ml.p5.48xlarge",
                 "--pods", "1", "--accelerators", "8", "--preferred-topology", "topology.k8s.aws/network-node-layer-2",
@@ -223,7 +264,7 @@ class AdmissionCommandsTest {
                 "--job-name", "team-a-train-009", "--max-retry", "2", "--expected-runtime", "1h30m", "--admission-url", admission.url());
 
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).isEqualTo("workload/team-a-train-009 submitted (team team-name, 2 pod set(s))\n"
+        assertThat(r.out()).isEqualTo("workload/team-a-train-009 submitted (team team-name, 2 pod sets)\n"
                 + "published; GET /workloads/team-a-train-009 shows its state\n");
         JsonNode body = EventCodec.mapper().readTree(admission.requests.get(0).body());
         assertThat(admission.requests.get(0).header("Content-Type")).isEqualTo("application/json");

@@ -172,9 +172,10 @@ class CliHabitsTest {
         admission.answerInTurn("GET /teams/team-a/pending", "{\"team\":\"team-a\",\"pending\":0,\"workloads\":[]}");
         Cli.Result queue = Cli.run("queue", "team-a", "-w", "--watch-interval", "0", "--watch-count", "3", "--admission-url", admission.url());
         assertThat(queue.out()).isEqualTo("Team team-a: 0 pending\n");
-        // the governed clusters are read once, then the queue on every poll
+        // the governed clusters are read once, then the queue on every poll (and, the first queue being empty, once whether
+        // the team is known)
         assertThat(admission.requests).extracting(StubServer.Request::uri)
-                .containsExactly("/clusters", "/teams/team-a/pending", "/teams/team-a/pending", "/teams/team-a/pending");
+                .containsExactly("/clusters", "/teams/team-a/pending", "/teams", "/teams/team-a/pending", "/teams/team-a/pending");
 
         admission.answers.put("GET /workloads/team-a-w1", new StubServer.Answer(503, "application/json", "{\"message\":\"not ready\"}"));
         Cli.Result describe = Cli.run("describe", "workload", "team-a-w1", "-w", "--watch-interval", "0", "--watch-count", "2",

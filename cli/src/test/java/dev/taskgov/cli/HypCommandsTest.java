@@ -82,9 +82,9 @@ class HypCommandsTest {
         Cli.Result r = Cli.run(asTaskgov(SEED_000));
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("hyp-pytorch-job/sample-pytorch-job submitted as workload sample-pytorch-job",
-                "1 pod(s) on ml.p5.48xlarge, the instance type of the team's compute quota",
+                "1 pod on ml.p5.48xlarge, the instance type of the team's compute quota",
                 "--image: 123456789012.dkr.ecr.us-west-2.amazonaws.com/ptjob:latest", "--pull-policy: Always",
-                "--tasks-per-node: 1 (processes per pod", "Honoured:\n  --max-retry: 1 (taskgov.dev/max-retry: a Failed finish queues the workload again, up to 1 time(s)");
+                "--tasks-per-node: 1 (processes per pod", "Honoured:\n  --max-retry: 1 (taskgov.dev/max-retry: a Failed finish queues the workload again, up to 1 time");
         assertThat(r.out().substring(r.out().indexOf("Recorded, not enforced"))).doesNotContain("--max-retry");
 
         ConsumerRecord<String, String> record = submitted("sample-pytorch-job");
@@ -201,9 +201,12 @@ class HypCommandsTest {
         assertThat(submit.err()).contains("Unknown option", "--version");
     }
 
-    /** Without --instance-type, a team whose quota names no instance type, or several, is told to give one. */
+    /**
+     * Without --instance-type, a team whose quota names several instance types is told to give one; a team without a
+     * quota in the cluster is told that, and how an administrator gives it one (an instance type would not help).
+     */
     @Test
-    void withoutInstanceTypeATeamWithNoQuotaOrSeveralInstanceTypesIsToldToGiveOne() {
+    void withoutInstanceTypeATeamWithSeveralInstanceTypesIsToldToGiveOneAndATeamWithoutQuotaIsToldItHasNone() {
         String cluster = "arn:aws:sagemaker:us-west-2:123456789012:cluster/taskgovdemo1";
         String several = teams(cluster, "ml.p5.48xlarge").replace("\"ml.g5.48xlarge\": {\"nominal\": {\"accelerators\": 0",
                 "\"ml.g5.48xlarge\": {\"nominal\": {\"accelerators\": 8");
@@ -213,11 +216,14 @@ class HypCommandsTest {
             System.setProperty("taskgov.admission.url", none.url());
             Cli.Result noQuota = Cli.run(seed);
             assertThat(noQuota.exit()).isEqualTo(CliException.INVALID_INPUT);
-            assertThat(noQuota.err()).contains("--instance-type: not given, and team team-name's compute quota names no instance type; give --instance-type");
+            assertThat(noQuota.err()).contains("team 'team-name' has no compute quota in cluster taskgovdemo1 (" + cluster + "), so it can run"
+                    + " nothing there; an administrator gives it one: taskgov quota create --name team-name-quota --team-name team-name"
+                    + " --cluster-arn " + cluster + " --resource InstanceType=TYPE,Count=N").doesNotContain("--instance-type");
             System.setProperty("taskgov.admission.url", two.url());
             Cli.Result twoTypes = Cli.run(seed);
             assertThat(twoTypes.exit()).isEqualTo(CliException.INVALID_INPUT);
-            assertThat(twoTypes.err()).contains("compute quota names several: [ml.g5.48xlarge, ml.p5.48xlarge]; give --instance-type");
+            assertThat(twoTypes.err()).contains("compute quota names several: [ml.g5.48xlarge, ml.p5.48xlarge] in cluster taskgovdemo1 ("
+                    + cluster + "); give --instance-type");
         } finally {
             System.setProperty("taskgov.admission.url", admission.url());
         }
@@ -256,7 +262,7 @@ class HypCommandsTest {
                 String seed = SEED_000.replace("sample-pytorch-job", "ctx-pytorch-job");
                 Cli.Result r = Cli.run(asTaskgov(seed));
                 assertThat(r.exit()).as(r.err()).isZero();
-                assertThat(r.out()).contains("1 pod(s) on ml.p5.48xlarge, the instance type of the team's compute quota");
+                assertThat(r.out()).contains("1 pod on ml.p5.48xlarge, the instance type of the team's compute quota");
                 ConsumerRecord<String, String> record = submitted("ctx-pytorch-job");
                 JsonNode submission = EventCodec.mapper().readTree(record.value());
                 assertThat(submission.path("clusterArn").asText()).isEqualTo(demo);

@@ -50,7 +50,7 @@ class HypKubernetesTest {
         Cli.Result r = Cli.run(args.toArray(String[]::new));
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("hyperpodpytorchjob.sagemaker.amazonaws.com/sample-job created in hyperpod-ns-team-name",
-                "Honoured:\n  --max-retry: 1 (the HyperPod operator restarts the failed job up to 1 time(s), runPolicy.jobMaxRetryCount");
+                "Honoured:\n  --max-retry: 1 (the HyperPod operator restarts the failed job up to 1 time, runPolicy.jobMaxRetryCount");
 
         GenericKubernetesResource job = client.genericKubernetesResources(HYPERPOD).inNamespace("hyperpod-ns-team-name")
                 .withName("sample-job").get();

@@ -47,6 +47,7 @@ class TeamProfileAccessTest {
     static final String TYPE = "ml.p4d.24xlarge";
     static final String TEAM_A = "team-a";
     static final String TEAM_B = "team-b";
+    static final String ADMIN = "admin";
 
     static Process admission;
     static String admissionUrl;
@@ -80,6 +81,8 @@ class TeamProfileAccessTest {
             TestCredentials.Key key = TestCredentials.onTopic(team, "team:" + team);
             ProfileFile.write(profiles, new ProfileFile.Credentials(team, key.accessKeyId(), key.secret()));
         }
+        TestCredentials.Key admin = TestCredentials.onTopic("cli-admin", "admin");
+        ProfileFile.write(profiles, new ProfileFile.Credentials(ADMIN, admin.accessKeyId(), admin.secret()));
         await("admission-service up, deciding and knowing both keys").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> as(TEAM_A, "queue", TEAM_A).exit() == 0 && as(TEAM_B, "queue", TEAM_B).exit() == 0);
     }
@@ -247,6 +250,21 @@ class TeamProfileAccessTest {
             await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_A, "describe", "workload", "team-a-to-finish").out().contains("Finished"));
             Cli.Result untouched = as(TEAM_B, "describe", "workload", "team-b-keeps");
             assertThat(untouched.out()).contains("Admitted").doesNotContain("Finished");
+
+            // The administrator's profile writes the finished topic with its Kafka login, having asked admission-service
+            // first: an unknown id is an error naming it, an ended workload is said to have ended, neither is written.
+            Cli.Result unknown = as(ADMIN, concat(new String[] {"delete", "hyp-pytorch-job", "--job-name", "nobody-submitted-this"}, kafka));
+            assertThat(unknown.exit()).as(unknown.out()).isEqualTo(CliException.FAILED);
+            assertThat(unknown.out()).isEmpty();
+            assertThat(unknown.err()).isEqualTo("error: no workload with id 'nobody-submitted-this': admission-service knows none, so nothing"
+                    + " was finished (taskgov get workloads lists them)\n");
+            Cli.Result again = as(ADMIN, concat(new String[] {"finish", "team-a-to-finish", "--outcome", "Failed"}, kafka));
+            assertThat(again.exit()).as(again.err()).isZero();
+            assertThat(again.out()).isEqualTo("workload/team-a-to-finish had already ended (Finished, Succeeded); nothing changes\n");
+            Cli.Result deleted = as(ADMIN, concat(new String[] {"delete", "hyp-pytorch-job", "--job-name", "team-b-keeps"}, kafka));
+            assertThat(deleted.exit()).as(deleted.err()).isZero();
+            assertThat(deleted.out()).isEqualTo("workload/team-b-keeps finished (Cancelled)\n");
+            await().atMost(Duration.ofMinutes(1)).until(() -> as(TEAM_B, "describe", "workload", "team-b-keeps").out().contains("Finished"));
 
             // a team's own Kafka login is the default for --kafka with its profile, never the administrator's
             Cli.Result forged = as(TEAM_A, concat(job("submit", "team-b-by-default-login", TEAM_B, "--kafka"), kafka));

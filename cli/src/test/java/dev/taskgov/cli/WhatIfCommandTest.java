@@ -162,6 +162,21 @@ class WhatIfCommandTest {
                 null, cluster)));
     }
 
+    /** The context set last does not override a proposal that names its cluster (as kubectl takes a manifest's namespace). */
+    @Test
+    void aProposalThatNamesItsClusterIsReplayedThereWhateverClusterTheContextSays() throws Exception {
+        new ClusterContext(other(), null).save();
+        try {
+            Cli.Result r = Cli.run("what-if", "--kafka-bootstrap", SharedKafka.bootstrapServers(),
+                    "--kafka-config", SharedKafka.clientConfigFile(KafkaAccess.ADMIN).toString(),
+                    "--quota", quotaDir.resolve("team-a-dontlend.json").toString(), "--since", "1h");
+            assertThat(r.exit()).as(r.err()).isZero();
+            assertThat(r.out()).startsWith("What-if on " + CLUSTER.substring(CLUSTER.lastIndexOf('/') + 1) + ", ");
+        } finally {
+            Files.deleteIfExists(ClusterContext.file());
+        }
+    }
+
     @Test
     void badInputIsRefusedNamingTheOptionAndTheRule() {
         Cli.Result unknownId = whatIf("--delete-quota", "team-b", "--cluster", "nosuchclustr");

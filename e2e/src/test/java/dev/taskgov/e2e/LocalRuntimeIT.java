@@ -128,7 +128,7 @@ class LocalRuntimeIT {
         ChildProcesses.Result seed000 = cli(SeedCommands.taskgovArguments(SeedCommands.SEED_000).toArray(String[]::new));
         assertThat(seed000.exit()).as(seed000.err()).isZero();
         assertThat(seed000.out()).contains("hyp-pytorch-job/sample-pytorch-job submitted as workload sample-pytorch-job",
-                "1 pod(s) on ml.p5.48xlarge, the instance type of the team's compute quota");
+                "1 pod on ml.p5.48xlarge, the instance type of the team's compute quota");
         ObjectMapper json = new ObjectMapper();
         await("seed 000's job admitted").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
             ChildProcesses.Result described = cli("describe", "workload", "sample-pytorch-job", "-o", "json");

@@ -25,6 +25,11 @@ public final class Amounts {
         return stored + " " + r.partition() + (stored == 1 ? " partition" : " partitions");
     }
 
+    /** A count with its noun, singular for one: {@code count(1, "pod", "pods")} is {@code "1 pod"}, 0 or 2 plural. */
+    public static String count(long n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+
     /** The number alone, in JSON units ({@code 1500} milli-vCPU gives {@code "1.5"}). */
     public static String number(ResourceName r, long stored) {
         return Resources.formatScaled(stored, r.unitsPerJsonUnit());

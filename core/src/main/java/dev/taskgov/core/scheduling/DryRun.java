@@ -1,5 +1,6 @@
 package dev.taskgov.core.scheduling;
 
+import dev.taskgov.core.model.Amounts;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.preemption.ClusterView;
@@ -35,7 +36,7 @@ final class DryRun {
             try (var undo = view.simulateRemoval(victims)) {
                 if (view.topology().place(w.podSets()) instanceof PlacementResult.Placed p) {
                     return new DryRunResult(w.id(), w.team(), DryRunResult.Verdict.AdmittedAfterPreemption, null,
-                            "would be admitted after preempting " + victims.size() + " workload(s); " + needs.message(),
+                            "would be admitted after preempting " + Amounts.count(victims.size(), "workload", "workloads") + "; " + needs.message(),
                             p.placement(), view.ledger().borrowedBy(w.team(), req), needs.plan().victims());
                 }
             }

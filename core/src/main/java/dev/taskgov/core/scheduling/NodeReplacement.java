@@ -1,5 +1,6 @@
 package dev.taskgov.core.scheduling;
 
+import dev.taskgov.core.model.Amounts;
 import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.preemption.RunningWorkload;
 import dev.taskgov.core.preemption.Victim;
@@ -87,8 +88,9 @@ final class NodeReplacement {
         PodSetRequest pods = lost.stream().filter(x -> x.name().equals(noFit.podSet())).findFirst().orElseThrow();
         String where = ps.topology().mode() == TopologyRequest.Mode.NONE ? "anywhere in the cluster"
                 : "inside its " + ps.topology().level() + " domain " + failed.levelValue(ps.topology().level());
-        return new Lost(new Victim(e.id(), e.team(), PreemptionReason.NodeFailure, what + "; the " + pods.count()
-                + " pod(s) of pod set " + ps.name() + " on it find no room " + where + " (room for " + noFit.fitting() + ")"));
+        return new Lost(new Victim(e.id(), e.team(), PreemptionReason.NodeFailure, what + "; the "
+                + Amounts.count(pods.count(), "pod", "pods") + " of pod set " + ps.name() + " on it "
+                + (pods.count() == 1 ? "finds" : "find") + " no room " + where + " (room for " + noFit.fitting() + ")"));
     }
 
     /**

@@ -214,8 +214,9 @@ public final class Scheduler {
         Victim victim = new Victim(e.id(), e.team(), PreemptionReason.PodsReadyTimeout, how);
         if (!setting.mayRequeue(e.readinessRequeues())) {
             release(e);
-            e.rejectAfterRequeues("evicted (PodsReadyTimeout): " + how + "; requeued " + e.readinessRequeues()
-                    + " time(s) already, the most allowed (backoffLimitCount " + setting.backoffLimitCount() + ")");
+            e.rejectAfterRequeues("evicted (PodsReadyTimeout): " + how + "; requeued "
+                    + dev.taskgov.core.model.Amounts.count(e.readinessRequeues(), "time", "times")
+                    + " already, the most allowed (backoffLimitCount " + setting.backoffLimitCount() + ")");
             changeDecisions.add(new Decision.Evict(victim, at));
             changeDecisions.add(new Decision.Reject(e.id(), e.team(), RejectReason.RequeuingLimitExceeded, e.message()));
             return;
@@ -868,10 +869,11 @@ public final class Scheduler {
         List<String> held = c.held.stream().map(WorkloadEntry::id).toList();
         if (check.fits()) {
             if (head.plan != null || placedAlikeAfterHeld(e, head.placement, c)) return true;
-            e.stayPending(PendingReason.InsufficientCapacity, "where it would run depends on the preemption(s) "
-                    + held + " wait(s) for; it is looked at again once they are done");
+            e.stayPending(PendingReason.InsufficientCapacity, "where it would run depends on the preemptions "
+                    + held + (held.size() == 1 ? " waits" : " wait") + " for; it is looked at again once they are done");
         } else {
-            e.stayPending(check.reason(), check.message() + " (counting what " + held + " wait(s) for by preemption)");
+            e.stayPending(check.reason(), check.message() + " (counting what " + held + (held.size() == 1 ? " waits" : " wait")
+                    + " for by preemption)");
         }
         c.touched.add(e);
         dirtyTeams.add(head.queue.team);

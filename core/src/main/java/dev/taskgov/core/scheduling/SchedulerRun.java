@@ -1,5 +1,7 @@
 package dev.taskgov.core.scheduling;
 
+import dev.taskgov.core.model.Amounts;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +47,7 @@ final class SchedulerRun {
         recent.addLast(victimId + " by " + preemptorId);
         if (evictions <= evictionBound || stopped != null) return stopped == null;
         stopped = new Decision.PreemptionsStopped(preemptorId, team, number, evictions, evictionBound, List.copyOf(recent),
-                "run " + number + " of the scheduler evicted " + evictions + " workloads by preemption, beyond its bound of "
+                "run " + number + " of the scheduler evicted " + Amounts.count(evictions, "workload", "workloads") + " by preemption, beyond its bound of "
                         + evictionBound + ": a preemption cycle the rules should have made impossible; no more preemptions "
                         + "in this run (the workloads that wait are looked at again in the next run); last evictions: "
                         + String.join(", ", recent));

@@ -1,5 +1,6 @@
 package dev.taskgov.core.scheduling;
 
+import dev.taskgov.core.model.Amounts;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.RejectReason;
 import dev.taskgov.core.model.Workload;
@@ -167,7 +168,7 @@ final class WorkloadEntry {
         boolean first = !nominated;
         nominated = true;
         pendingReason = PendingReason.WaitingForPreemption;
-        message = "waiting for " + victims + " preemption(s): " + blockedMessage;
+        message = "waiting for " + Amounts.count(victims, "preemption", "preemptions") + ": " + blockedMessage;
         return first;
     }
 

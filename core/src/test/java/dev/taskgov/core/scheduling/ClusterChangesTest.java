@@ -198,13 +198,13 @@ class ClusterChangesTest {
                         "node n01 is not ready; its pods there moved to n03 (1 pod)"),
                 new Message("a node failure eviction names the node and why no replacement fits",
                         Cluster.gpus(4).team("a", 4).submit("a-1", "a", 4, "training", RACK).removeNode("n03"), "a-1",
-                        "evicted (NodeFailure): node n03 left the cluster; the 1 pod(s) of pod set worker on it find no room inside its "
+                        "evicted (NodeFailure): node n03 left the cluster; the 1 pod of pod set worker on it finds no room inside its "
                                 + "topology.k8s.aws/network-node-layer-3 domain rack-0 (room for 0); still waiting: can never be admitted as things "
                                 + "stand: asks for 4 accelerators of ml.g5.8xlarge; team a may hold at most 4 nominal + 2 borrowing limit = 6, "
                                 + "and the cluster's ready ml.g5.8xlarge nodes offer 3; it stays pending until the quota or the cluster grows"),
                 new Message("a node failure eviction of a pod set without topology says it found no room anywhere",
                         Cluster.gpus(2).team("a", 2).submit("a-1", "a", 2).failNode("n02"), "a-1",
-                        "evicted (NodeFailure): node n02 is not ready; the 1 pod(s) of pod set worker on it find no room anywhere in the "
+                        "evicted (NodeFailure): node n02 is not ready; the 1 pod of pod set worker on it finds no room anywhere in the "
                                 + "cluster (room for 0); still waiting: can never be admitted as things stand: asks for 2 accelerators of "
                                 + "ml.g5.8xlarge; team a may hold at most 2 nominal + 1 borrowing limit = 3, and the cluster's ready "
                                 + "ml.g5.8xlarge nodes offer 1; it stays pending until the quota or the cluster grows"),

@@ -116,6 +116,16 @@ class DelegatedModeTest {
         assertThat(s.workload(workloadId)).as("a dry run changes nothing").isEmpty();
     }
 
+    @org.junit.jupiter.api.Test
+    void aDryRunsMessageCountsOneVictimInTheSingular() {
+        Scheduler s = Cluster.gpus(11).team("a", 6, borrowLimit(100)).team("b", 5, borrowLimit(100))
+                .submit("a-1", "a", 2).submit("b-1", "b", 4).submit("b-2", "b", 4).replay().scheduler();
+        DryRunResult r = s.dryRun(new dev.taskgov.core.events.WorkloadSubmitted("a-9", "hyperpod-ns-a", null,
+                "training-priority", "PyTorchJob", null, List.of(new dev.taskgov.core.events.PodSetSpec("worker", 4,
+                Cluster.G5, new dev.taskgov.core.events.ResourceAmounts(java.math.BigDecimal.ONE, null, null), null, null))));
+        assertThat(r.message()).startsWith("would be admitted after preempting 1 workload; ");
+    }
+
     static Stream<org.junit.jupiter.params.provider.Arguments> dryRuns() {
         Cluster busy = Cluster.gpus(11).team("a", 6, borrowLimit(100)).team("b", 5, borrowLimit(100))
                 .submit("a-1", "a", 2).submit("b-1", "b", 4).submit("b-2", "b", 4);

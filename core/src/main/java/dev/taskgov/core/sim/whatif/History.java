@@ -28,6 +28,36 @@ public record History(String cluster, Instant from, Instant to, Start start, Lis
         events = events.stream().sorted(Comparator.comparing(Event::at)).toList();
     }
 
+    /**
+     * The cluster as the window knows it: its start, with what the window's records add that the start lacks (the nodes
+     * first seen in it, each instance type a node record in it brings, as large as the largest allocatable of its nodes,
+     * as the replay learns it, and the quotas of teams that had none at the start). A proposal is read and checked
+     * against it: a window that opens before the cluster's first node or quota knows none of them at its start.
+     */
+    public Start known() {
+        Map<String, InstanceType> types = new java.util.TreeMap<>(start.instanceTypes());
+        Map<String, dev.taskgov.core.resources.Resources> learned = new java.util.TreeMap<>();
+        Map<String, Node> nodes = new java.util.LinkedHashMap<>();
+        start.nodes().forEach(n -> nodes.put(n.name(), n));
+        Map<String, TeamQuota> quotas = new java.util.LinkedHashMap<>();
+        start.quotas().forEach(q -> quotas.put(q.team(), q));
+        java.util.Set<String> teamsAtStart = java.util.Set.copyOf(quotas.keySet());
+        for (Event e : events) {
+            if (e instanceof NodeChanged n) {
+                nodes.putIfAbsent(n.node().name(), n.node());
+                if (!types.containsKey(n.node().instanceType())) {
+                    learned.merge(n.node().instanceType(), n.node().allocatable(), dev.taskgov.core.resources.Resources::max);
+                }
+            } else if (e instanceof QuotaChanged q && !teamsAtStart.contains(q.quota().team())) {
+                quotas.put(q.quota().team(), q.quota());
+            } else if (e instanceof QuotaDeleted q && !teamsAtStart.contains(q.team())) {
+                quotas.remove(q.team());
+            }
+        }
+        learned.forEach((name, capacity) -> types.put(name, new InstanceType(name, capacity)));
+        return new Start(types, List.copyOf(nodes.values()), start.config(), List.copyOf(quotas.values()));
+    }
+
     /** The cluster when the window opens. */
     public record Start(Map<String, InstanceType> instanceTypes, List<Node> nodes, SchedulerConfig config, List<TeamQuota> quotas) {
     }

@@ -79,11 +79,13 @@ public final class HistoryReplay {
         // Only what the proposal creates or grows is checked: a deletion or a new config is never refused because the
         // recorded quotas exceed what the ready nodes offer now (a node may have failed since they were made).
         if (change.quotas().isEmpty()) return;
+        // The quotas and nodes the window knows: its start's, and those its records add that the start lacks.
+        History.Start now = history.known();
         Map<String, TeamQuota> effective = new TreeMap<>();
-        history.start().quotas().forEach(q -> effective.put(q.team(), q));
+        now.quotas().forEach(q -> effective.put(q.team(), q));
         effective.putAll(change.quotas());
         change.removed().forEach(effective::remove);
-        List<Violation> over = ComputeQuotas.checkCapacity(effective.values(), ComputeQuotas.clusterCapacity(history.start().nodes()));
+        List<Violation> over = ComputeQuotas.checkCapacity(effective.values(), ComputeQuotas.clusterCapacity(now.nodes()));
         if (!over.isEmpty()) throw new ValidationException(over);
     }
 

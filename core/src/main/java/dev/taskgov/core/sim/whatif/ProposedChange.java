@@ -43,7 +43,7 @@ public record ProposedChange(Map<String, TeamQuota> quotas, Set<String> removed,
      */
     public static TeamQuota quota(byte[] body, History history) {
         checkCluster(body, history);
-        return ComputeQuotaTranslator.translate(body, history.start().instanceTypes()).orThrow();
+        return ComputeQuotaTranslator.translate(body, history.known().instanceTypes()).orThrow();
     }
 
     /**

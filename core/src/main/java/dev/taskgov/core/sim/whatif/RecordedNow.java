@@ -6,6 +6,8 @@ import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.InstanceType;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.WaitForPodsReady;
+import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.topology.Node;
 
 import java.time.Instant;
@@ -20,10 +22,14 @@ import java.util.Map;
  *                placement (a new placement after a node failure moves it, and is no admission)
  * @param pending submitted and neither running nor ended (never admitted yet, or evicted since), in submission order
  * @param retriesUsed per workload, the failures it was given another run after (its {@code --max-retry})
+ * @param waitForPodsReady the cluster's gang admission setting, null when it is off (docs/semantics.md, "Gang admission")
+ * @param readiness   with gang admission on, per workload its requeues after readiness timeouts and the backoff it
+ *                    waits out now, as the evictions on the preempted topic tell them
  */
 public record RecordedNow(Instant at, Map<String, InstanceType> instanceTypes, List<Node> nodes, SchedulerConfig config,
                           List<TeamQuota> quotas, List<Running> running, List<WorkloadSubmitted> pending,
-                          Map<String, Integer> retriesUsed) {
+                          Map<String, Integer> retriesUsed, WaitForPodsReady waitForPodsReady,
+                          Map<String, Scheduler.Readiness> readiness) {
 
     public RecordedNow {
         instanceTypes = Map.copyOf(instanceTypes);
@@ -32,6 +38,13 @@ public record RecordedNow(Instant at, Map<String, InstanceType> instanceTypes, L
         running = List.copyOf(running);
         pending = List.copyOf(pending);
         retriesUsed = Map.copyOf(retriesUsed);
+        readiness = Map.copyOf(readiness);
+    }
+
+    /** A cluster without gang admission. */
+    public RecordedNow(Instant at, Map<String, InstanceType> instanceTypes, List<Node> nodes, SchedulerConfig config,
+                       List<TeamQuota> quotas, List<Running> running, List<WorkloadSubmitted> pending, Map<String, Integer> retriesUsed) {
+        this(at, instanceTypes, nodes, config, quotas, running, pending, retriesUsed, null, Map.of());
     }
 
     /**

@@ -11,8 +11,11 @@ import dev.taskgov.core.events.WorkloadAdmitted;
 import dev.taskgov.core.events.WorkloadFinished;
 import dev.taskgov.core.events.WorkloadPreempted;
 import dev.taskgov.core.events.WorkloadSubmitted;
+import dev.taskgov.core.model.PreemptionReason;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.ValidationException;
+import dev.taskgov.core.model.WaitForPodsReady;
+import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.view.ClusterInputs;
 
 import java.time.Instant;
@@ -62,6 +65,15 @@ public final class TopicHistory {
      *                topology shows (as the deciders place them)
      */
     public static Result build(ClusterArn cluster, Instant from, Instant to, List<Recorded> records) {
+        return build(cluster, from, to, records, null);
+    }
+
+    /**
+     * @param waitForPodsReady the cluster's gang admission setting (null: off); with it, the evictions for readiness
+     *                         timeouts on the preempted topic tell each workload's requeues, the backoff it waits out at
+     *                         the window's end, and the one the setting's limit ended (Rejected, no longer waiting)
+     */
+    public static Result build(ClusterArn cluster, Instant from, Instant to, List<Recorded> records, WaitForPodsReady waitForPodsReady) {
         List<Recorded> inOrder = records.stream()
                 .sorted(Comparator.comparing(Recorded::at).thenComparing(Recorded::source)).toList();
         boolean takesUnnamed = onlyCluster(cluster, inOrder);
@@ -76,6 +88,8 @@ public final class TopicHistory {
         Map<String, RecordedNow.Running> running = new LinkedHashMap<>();
         Map<String, WorkloadSubmitted> queued = new LinkedHashMap<>();
         Map<String, Integer> retried = new HashMap<>();
+        Map<String, Integer> readinessRequeues = new HashMap<>();
+        Map<String, Instant> lastReadinessTimeout = new HashMap<>();
         for (Recorded r : inOrder) {
             if (r.at().isAfter(to)) break;
             boolean inWindow = !r.at().isBefore(from);
@@ -106,6 +120,15 @@ public final class TopicHistory {
                         // back in its queue at its place (evicted work keeps its submission time)
                         RecordedNow.Running was = running.remove(p.workloadId());
                         if (was != null) queued.put(p.workloadId(), was.submission());
+                        if (waitForPodsReady != null && p.reason() == PreemptionReason.PodsReadyTimeout) {
+                            int before = readinessRequeues.getOrDefault(p.workloadId(), 0);
+                            if (!waitForPodsReady.mayRequeue(before)) {
+                                queued.remove(p.workloadId()); // its limit reached: Rejected (RequeuingLimitExceeded)
+                            } else {
+                                readinessRequeues.put(p.workloadId(), before + 1);
+                                lastReadinessTimeout.put(p.workloadId(), p.preemptedAt() == null ? r.at() : p.preemptedAt());
+                            }
+                        }
                     }
                     case FINISHED -> {
                         WorkloadFinished f = EventCodec.read(r.value(), WorkloadFinished.class);
@@ -127,8 +150,14 @@ public final class TopicHistory {
         events.removeIf(e -> e instanceof History.Admitted a && a.at().isBefore(from) && !waitingAtStart.containsKey(a.workloadId()));
         Map<String, TeamQuota> quotasNow = inputs.quotas((team, e) -> skipped.add("quota of " + team + " now: " + e.getMessage()));
         List<WorkloadSubmitted> pending = queued.values().stream().sorted(Comparator.comparing(WorkloadSubmitted::submittedAt)).toList();
+        Map<String, Scheduler.Readiness> readiness = new HashMap<>();
+        readinessRequeues.forEach((id, n) -> {
+            Instant until = lastReadinessTimeout.get(id).plus(waitForPodsReady.backoff(n));
+            boolean backingOff = queued.containsKey(id) && until.isAfter(to);
+            readiness.put(id, new Scheduler.Readiness(false, n, backingOff ? until : null));
+        });
         RecordedNow now = new RecordedNow(to, inputs.instanceTypes(), inputs.nodes(), inputs.config(), List.copyOf(quotasNow.values()),
-                List.copyOf(running.values()), pending, retried);
+                List.copyOf(running.values()), pending, retried, waitForPodsReady, readiness);
         return new Result(new History(cluster.value(), from, to, start, events), now, skipped);
     }
 

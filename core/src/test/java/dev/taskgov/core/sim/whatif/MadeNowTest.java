@@ -7,12 +7,15 @@ import dev.taskgov.core.events.WorkloadAdmitted.NodeCount;
 import dev.taskgov.core.events.WorkloadSubmitted;
 import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
+import dev.taskgov.core.model.WaitForPodsReady;
+import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.TopologyLevels;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,6 +47,8 @@ class MadeNowTest {
         private final List<RecordedNow.Running> running = new ArrayList<>();
         private final List<WorkloadSubmitted> pending = new ArrayList<>();
         private SchedulerConfig config = new SchedulerConfig(Map.of("inference", 90, "training", 50, "experiment", 10), false);
+        private WaitForPodsReady gang;
+        private final Map<String, Scheduler.Readiness> readiness = new LinkedHashMap<>();
         private int nextFree;
 
         private Now(int gpus) {
@@ -70,6 +75,18 @@ class MadeNowTest {
             return this;
         }
 
+        /** Gang admission on, with this readiness timeout. */
+        Now gangTimeout(Duration timeout) {
+            gang = WaitForPodsReady.withTimeout(timeout);
+            return this;
+        }
+
+        /** The waiting {@code id} was requeued once after a readiness timeout and backs off for {@code minutes} more. */
+        Now backingOff(String id, int minutes) {
+            readiness.put(id, new Scheduler.Readiness(false, 1, NOW.plusSeconds(60L * minutes)));
+            return this;
+        }
+
         /** {@code id} runs now, admitted {@code minutesAgo}, submitted a minute before; its pods on the next free nodes. */
         Now running(String id, String team, int gpus, String priority, int minutesAgo) {
             List<NodeCount> on = new ArrayList<>();
@@ -92,7 +109,8 @@ class MadeNowTest {
         }
 
         RecordedNow recorded() {
-            return new RecordedNow(NOW, Map.of(G5, G5_TYPE), nodes, config, List.copyOf(quotas.values()), running, pending, Map.of());
+            return new RecordedNow(NOW, Map.of(G5, G5_TYPE), nodes, config, List.copyOf(quotas.values()), running, pending, Map.of(),
+                    gang, readiness);
         }
     }
 
@@ -145,6 +163,19 @@ class MadeNowTest {
                                 .running("a1", "team-a", 1, "training", 20).waiting("a2", "team-a", 1, "training", 1),
                         delete("team-a"),
                         "a1 QuotaRemoved", "a2 QuotaRemoved"),
+                scenario("gang admission on: a workload backing off after a readiness timeout heads no queue yet, so the quota it"
+                                + " would reclaim with evicts nothing",
+                        Now.gpus(2).gangTimeout(Duration.ofMinutes(10)).quota("team-a", 1).quota("team-b", 1)
+                                .running("b1", "team-b", 1, "training", 50).running("b2", "team-b", 1, "training", 40)
+                                .waiting("a1", "team-a", 2, "training", 30).backingOff("a1", 5),
+                        replace(quotaOf("team-b", 0), quotaOf("team-a", 2))),
+                scenario("gang admission on: running work past its readiness timeout is not evicted before the change (timeouts are"
+                                + " not the change's doing), so the grown quota reclaims from it",
+                        Now.gpus(2).gangTimeout(Duration.ofMinutes(10)).quota("team-a", 0).quota("team-b", 1)
+                                .running("b1", "team-b", 1, "training", 50).running("b2", "team-b", 1, "training", 40)
+                                .waiting("a1", "team-a", 1, "training", 30),
+                        replace(quotaOf("team-a", 1)),
+                        "b2 ReclaimLentCapacity for a1"),
                 scenario("an unchanged quota evicts nothing",
                         Now.gpus(2).quota("team-a", 1).quota("team-b", 1)
                                 .running("a1", "team-a", 1, "training", 20).running("b1", "team-b", 1, "experiment", 5),

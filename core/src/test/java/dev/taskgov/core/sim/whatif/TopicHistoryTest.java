@@ -78,6 +78,11 @@ class TopicHistoryTest {
                     PreemptionReason.QuotaRemoved, "evicted", FROM.plusSeconds(second))));
         }
 
+        Topics readinessTimeout(int second, String id) {
+            return add(TopicHistory.Source.PREEMPTED, second, id, EventCodec.bytes(new WorkloadPreempted(id, "team-a", null,
+                    PreemptionReason.PodsReadyTimeout, "evicted (PodsReadyTimeout)", FROM.plusSeconds(second))));
+        }
+
         Topics fail(int second, String id) {
             return add(TopicHistory.Source.FINISHED, second, id,
                     EventCodec.bytes(new WorkloadFinished(id, FROM.plusSeconds(second), WorkloadFinished.Outcome.Failed)));
@@ -221,6 +226,36 @@ class TopicHistoryTest {
         assertThat(now.pending()).extracting(s -> s.workloadId() + " queued at " + offset(s.submittedAt()))
                 .as(c.name()).containsExactlyElementsOf(c.pending());
         assertThat(now.nodes()).isNotEmpty();
+    }
+
+    /**
+     * With gang admission's setting, the readiness timeouts on the preempted topic tell each workload's requeues and the
+     * backoff it waits out at the window's end (base 60 s doubling); the timeout past the requeue limit ended it.
+     */
+    @org.junit.jupiter.api.Test
+    void gangAdmissionsRequeuesAndBackoffsComeFromTheReadinessTimeouts() {
+        Topics t = topics().node(-600, CLUSTER, "n1")
+                .submit(10, "backs-off", CLUSTER).admitOn(20, "backs-off", "n1", false).readinessTimeout(620, "backs-off")
+                .admitOn(700, "backs-off", "n1", false).readinessTimeout(3500, "backs-off")
+                .submit(30, "waited-out", CLUSTER).admitOn(40, "waited-out", "n1", false).readinessTimeout(640, "waited-out")
+                .submit(50, "limit", CLUSTER).admitOn(60, "limit", "n1", false).readinessTimeout(660, "limit")
+                .admitOn(800, "limit", "n1", false).readinessTimeout(1400, "limit")
+                .admitOn(1600, "limit", "n1", false).readinessTimeout(2200, "limit");
+        dev.taskgov.core.model.WaitForPodsReady gang = new dev.taskgov.core.model.WaitForPodsReady(Duration.ofMinutes(10),
+                Duration.ofSeconds(60), Duration.ofSeconds(3600), 2);
+        RecordedNow now = TopicHistory.build(ClusterArn.of(CLUSTER), FROM, FROM.plus(Duration.ofHours(1)), t.records, gang).now();
+
+        assertThat(now.waitForPodsReady()).isEqualTo(gang);
+        assertThat(now.pending()).extracting(WorkloadSubmitted::workloadId).containsExactly("backs-off", "waited-out");
+        assertThat(now.readiness()).containsOnly(
+                Map.entry("backs-off", new dev.taskgov.core.scheduling.Scheduler.Readiness(false, 2, FROM.plusSeconds(3500 + 120))),
+                Map.entry("waited-out", new dev.taskgov.core.scheduling.Scheduler.Readiness(false, 1, null)),
+                Map.entry("limit", new dev.taskgov.core.scheduling.Scheduler.Readiness(false, 2, null)));
+        // without the setting, as before: every evicted workload waits, no gang state
+        RecordedNow off = TopicHistory.build(ClusterArn.of(CLUSTER), FROM, FROM.plus(Duration.ofHours(1)), t.records).now();
+        assertThat(off.pending()).extracting(WorkloadSubmitted::workloadId).containsExactly("backs-off", "waited-out", "limit");
+        assertThat(off.readiness()).isEmpty();
+        assertThat(off.waitForPodsReady()).isNull();
     }
 
     private static List<String> describe(History h) {

@@ -126,6 +126,22 @@ class WhatIfRequestTest {
         });
     }
 
+    /**
+     * A proposed quota in a window that opens before the cluster's first node: it is read with the instance types the
+     * window's node records bring and checked against the nodes and quotas the window's records add (the start knows no
+     * instance type, and the quota was refused as naming an unknown one).
+     */
+    @org.junit.jupiter.api.Test
+    void aProposedQuotaInAWindowOpeningBeforeTheFirstNodeIsCheckedAgainstTheNodesAndQuotasTheWindowBrings() {
+        WhatIfReport r = new WhatIfRequest(CLUSTER, FROM.minusSeconds(900), TO, List.of(json(quota("team-a", 0, CLUSTER))), Set.of(), null)
+                .run(fromTheStart());
+        assertThat(r.teams()).extracting(WhatIfReport.TeamComparison::team).contains("team-a");
+        // the sum against the capacity: team-b's recorded quota of one GPU and two for team-a exceed the two nodes
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new WhatIfRequest(CLUSTER, FROM.minusSeconds(900), TO,
+                        List.of(json(quota("team-a", 2, CLUSTER))), Set.of(), null).run(fromTheStart()))
+                .isInstanceOf(dev.taskgov.core.model.ValidationException.class);
+    }
+
     static Stream<org.junit.jupiter.params.provider.Arguments> windowsFromTheStart() {
         Instant firstSubmission = FROM.minusSeconds(240);
         return Stream.of(
