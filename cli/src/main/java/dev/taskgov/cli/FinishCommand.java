@@ -5,7 +5,6 @@ import dev.taskgov.core.events.WorkloadFinished;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +21,8 @@ import java.util.Optional;
                 + " key, which finishes only its own team's workloads."})
 public class FinishCommand extends ServiceCommand {
 
-    @Parameters(arity = "1..*", paramLabel = "ID", description = "Workload ids.")
-    List<String> ids;
+    @Mixin
+    WorkloadIds workloads;
 
     @Option(names = "--outcome", defaultValue = "Succeeded", description = "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
     WorkloadFinished.Outcome outcome;
@@ -33,7 +32,7 @@ public class FinishCommand extends ServiceCommand {
 
     @Override
     protected int run() {
-        ids.forEach(CliException::checkWorkloadId);
+        List<String> ids = workloads.checked();
         // Every id is looked up before anything is written: an unknown one among several finishes none.
         boolean checkFirst = endpoints.finishesThroughKafka() && !endpoints.kafkaLoginGiven();
         List<String> toFinish = new ArrayList<>();

@@ -2,7 +2,6 @@ package dev.taskgov.cli;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code taskgov pods-ready ID}: reports that every pod of an admitted workload is ready (gang admission,
@@ -16,15 +15,15 @@ import picocli.CommandLine.Parameters;
                 + " workloads."})
 public class PodsReadyCommand extends ServiceCommand {
 
-    @Parameters(arity = "1..*", paramLabel = "ID", description = "Workload ids.")
-    java.util.List<String> ids;
+    @Mixin
+    WorkloadIds workloads;
 
     @Mixin
     ClusterOption cluster;
 
     @Override
     protected int run() {
-        ids.forEach(CliException::checkWorkloadId);
+        var ids = workloads.checked();
         try (Finishes reports = Finishes.open(endpoints, clock, err())) {
             for (String id : ids) {
                 reports.podsReady(id, cluster.arn());
