@@ -692,11 +692,38 @@ public class BenchKueueCommand extends CliCommand {
             return out;
         }
 
+        /**
+         * The process's CPU with that of every process below it: PostgreSQL's work is done by backends the postmaster
+         * starts, one per connection. Each process counts its own time and that of its children it has reaped
+         * (utime, stime, cutime, cstime: fields 14-17), so a backend that ended during the run is still counted.
+         */
         static java.util.Optional<ProcessSample> of(long pid) {
             try {
-                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime + stime (fields 14, 15)
+                Map<Long, List<Long>> children = new HashMap<>();
+                try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+                    for (Path p : procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).toList()) {
+                        try {
+                            String[] f = statFields(Files.readString(p.resolve("stat")));
+                            children.computeIfAbsent(Long.parseLong(f[1]), k -> new ArrayList<>())
+                                    .add(Long.parseLong(p.getFileName().toString()));
+                        } catch (IOException | RuntimeException gone) {
+                            // a process that ended while the list was read
+                        }
+                    }
+                }
+                long ticks = 0;
+                java.util.ArrayDeque<Long> tree = new java.util.ArrayDeque<>(List.of(pid));
+                while (!tree.isEmpty()) {
+                    long p = tree.pop();
+                    try {
+                        String[] f = statFields(Files.readString(Path.of("/proc", Long.toString(p), "stat")));
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+                    } catch (IOException | RuntimeException gone) {
+                        if (p == pid) throw gone;
+                        continue;
+                    }
+                    tree.addAll(children.getOrDefault(p, List.of()));
+                }
                 long rss = 0;
                 long peak = 0;
                 for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
@@ -707,6 +734,11 @@ public class BenchKueueCommand extends CliCommand {
             } catch (IOException | RuntimeException e) {
                 return java.util.Optional.empty();
             }
+        }
+
+        /** The fields of a /proc/PID/stat line after the command name (state, ppid, ...). */
+        private static String[] statFields(String stat) {
+            return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         }
     }
 }
