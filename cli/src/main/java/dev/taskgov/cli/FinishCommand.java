@@ -15,10 +15,9 @@ import java.util.Optional;
  * CLI was given ({@link Finishes}): a team's profile finishes its own team's workloads only.
  */
 @Command(name = "finish", mixinStandardHelpOptions = true,
-        description = {"Report that workloads ended, freeing their quota and nodes: with the admin profile (or --kafka-config) writes"
-                + " taskgov.workload.finished with that Kafka login (the admin profile first asks admission-service: an unknown id is an"
-                + " error, an ended workload is left as it is); with another profile asks admission-service with the profile's"
-                + " key, which finishes only its own team's workloads."})
+        description = {"Report that workloads ended, freeing their quota and nodes: the admin profile writes taskgov.workload.finished"
+                + " for the ids admission-service knows (--kafka-config: as told); another profile asks admission-service with"
+                + " the profile's key, which finishes only its own team's workloads."})
 public class FinishCommand extends ServiceCommand {
 
     @Mixin
