@@ -672,7 +672,7 @@ public class BenchKueueCommand extends CliCommand {
     /** One platform process's CPU time, resident memory and its peak, from /proc (Linux). */
     record ProcessSample(long pid, double cpuSeconds, long rssKiB, long peakRssKiB) {
 
-        /** Every process named by a {@code NAME.pid} file of the folder that runs now. */
+        /** Every process named by a {@code NAME.pid} file of the folder that runs now, and the PostgreSQL server beside it. */
         static Map<String, ProcessSample> all(Path dir) {
             Map<String, ProcessSample> out = new LinkedHashMap<>();
             if (!Files.isDirectory(dir)) return out;
@@ -688,6 +688,16 @@ public class BenchKueueCommand extends CliCommand {
                 }
             } catch (IOException e) {
                 return out;
+            }
+            // The local runtime's PostgreSQL server runs detached from the launcher its pid file names (pg_ctl starts
+            // it), so the server and its backends are measured from the server's own pid file, beside the run folder.
+            Path postmaster = dir.resolveSibling("postgres").resolve("postmaster.pid");
+            if (Files.isReadable(postmaster)) {
+                try {
+                    of(Long.parseLong(Files.readAllLines(postmaster).get(0).trim())).ifPresent(s -> out.put("postgres-server", s));
+                } catch (IOException | RuntimeException e) {
+                    // the server stopping: not measured
+                }
             }
             return out;
         }

@@ -2,8 +2,11 @@ package dev.taskgov.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A platform process's CPU counts the processes below it, as PostgreSQL's backends are below the postmaster. */
@@ -24,5 +27,18 @@ class ProcessSampleTest {
             parent.descendants().forEach(ProcessHandle::destroyForcibly);
             parent.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void theLocalRuntimesPostgresServerIsMeasuredFromItsOwnPidFile(@org.junit.jupiter.api.io.TempDir Path home) throws Exception {
+        long self = ProcessHandle.current().pid();
+        Files.createDirectories(home.resolve("run"));
+        Files.writeString(home.resolve("run/quota-service.pid"), self + "\n");
+        Files.createDirectories(home.resolve("postgres"));
+        // postmaster.pid's first line is the server's pid; the data folder and port follow
+        Files.writeString(home.resolve("postgres/postmaster.pid"), self + "\n" + home.resolve("postgres") + "\n1700000000\n5432\n");
+        var samples = BenchKueueCommand.ProcessSample.all(home.resolve("run"));
+        assertEquals(java.util.List.of("quota-service", "postgres-server"), java.util.List.copyOf(samples.keySet()));
+        assertEquals(self, samples.get("postgres-server").pid());
     }
 }
