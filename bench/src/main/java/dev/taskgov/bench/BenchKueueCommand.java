@@ -676,12 +676,18 @@ public class BenchKueueCommand extends CliCommand {
         static Map<String, ProcessSample> all(Path dir) {
             Map<String, ProcessSample> out = new LinkedHashMap<>();
             if (!Files.isDirectory(dir)) return out;
+            Map<Long, List<Long>> children; // one pass over /proc for every process sampled
+            try {
+                children = childrenByParent();
+            } catch (IOException e) {
+                return out;
+            }
             try (Stream<Path> files = Files.list(dir)) {
                 for (Path f : files.filter(p -> p.toString().endsWith(".pid")).sorted().toList()) {
                     String name = f.getFileName().toString().replaceFirst("\\.pid$", "");
                     try {
                         long pid = Long.parseLong(Files.readString(f).trim());
-                        of(pid).ifPresent(s -> out.put(name, s));
+                        of(pid, children).ifPresent(s -> out.put(name, s));
                     } catch (IOException | NumberFormatException e) {
                         // a component that stopped or a half-written pid file: not measured
                     }
@@ -694,7 +700,8 @@ public class BenchKueueCommand extends CliCommand {
             Path postmaster = dir.resolveSibling("postgres").resolve("postmaster.pid");
             if (Files.isReadable(postmaster)) {
                 try {
-                    of(Long.parseLong(Files.readAllLines(postmaster).get(0).trim())).ifPresent(s -> out.put("postgres-server", s));
+                    of(Long.parseLong(Files.readAllLines(postmaster).get(0).trim()), children)
+                            .ifPresent(s -> out.put("postgres-server", s));
                 } catch (IOException | RuntimeException e) {
                     // the server stopping: not measured
                 }
@@ -709,18 +716,14 @@ public class BenchKueueCommand extends CliCommand {
          */
         static java.util.Optional<ProcessSample> of(long pid) {
             try {
-                Map<Long, List<Long>> children = new HashMap<>();
-                try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-                    for (Path p : procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).toList()) {
-                        try {
-                            String[] f = statFields(Files.readString(p.resolve("stat")));
-                            children.computeIfAbsent(Long.parseLong(f[1]), k -> new ArrayList<>())
-                                    .add(Long.parseLong(p.getFileName().toString()));
-                        } catch (IOException | RuntimeException gone) {
-                            // a process that ended while the list was read
-                        }
-                    }
-                }
+                return of(pid, childrenByParent());
+            } catch (IOException e) {
+                return java.util.Optional.empty();
+            }
+        }
+
+        private static java.util.Optional<ProcessSample> of(long pid, Map<Long, List<Long>> children) {
+            try {
                 long ticks = 0;
                 java.util.ArrayDeque<Long> tree = new java.util.ArrayDeque<>(List.of(pid));
                 while (!tree.isEmpty()) {
@@ -744,6 +747,23 @@ public class BenchKueueCommand extends CliCommand {
             } catch (IOException | RuntimeException e) {
                 return java.util.Optional.empty();
             }
+        }
+
+        /** Every running process's children, by parent pid, from /proc. */
+        private static Map<Long, List<Long>> childrenByParent() throws IOException {
+            Map<Long, List<Long>> children = new HashMap<>();
+            try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+                for (Path p : procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).toList()) {
+                    try {
+                        String[] f = statFields(Files.readString(p.resolve("stat")));
+                        children.computeIfAbsent(Long.parseLong(f[1]), k -> new ArrayList<>())
+                                .add(Long.parseLong(p.getFileName().toString()));
+                    } catch (IOException | RuntimeException gone) {
+                        // a process that ended while the list was read
+                    }
+                }
+            }
+            return children;
         }
 
         /** The fields of a /proc/PID/stat line after the command name (state, ppid, ...). */
