@@ -72,8 +72,20 @@ public final class KafkaAccess {
 
     /** The team of a submission topic, or null when the topic is not one. */
     public static String teamOfSubmissionTopic(String submittedTopic, String topic) {
-        return submissionTopics(submittedTopic).matcher(topic).matches()
-                ? topic.substring(submittedTopic.length() + 1) : null;
+        return teamOfTopic(submittedTopic, topic);
+    }
+
+    /**
+     * The team of {@code <prefix>.<team>}, or null: what {@link #submissionTopics} matches, without compiling a pattern
+     * (the decider asks this of every record it audits).
+     */
+    private static String teamOfTopic(String prefix, String topic) {
+        if (topic == null || topic.length() <= prefix.length() + 1 || !topic.startsWith(prefix)
+                || topic.charAt(prefix.length()) != '.') {
+            return null;
+        }
+        String team = topic.substring(prefix.length() + 1);
+        return TEAM_NAME.matcher(team).matches() ? team : null;
     }
 
     /**
@@ -86,8 +98,7 @@ public final class KafkaAccess {
 
     /** The team of a readiness topic, or null when the topic is not a team's. */
     public static String teamOfPodsReadyTopic(String podsReadyTopic, String topic) {
-        return podsReadyTopic != null && submissionTopics(podsReadyTopic).matcher(topic).matches()
-                ? topic.substring(podsReadyTopic.length() + 1) : null;
+        return podsReadyTopic == null ? null : teamOfTopic(podsReadyTopic, topic);
     }
 
     /**
