@@ -40,11 +40,28 @@ public final class AdmissionDecider extends Decider {
      * @param statusRefresh         how often a workload's figures alone (same state and reason) may be written to the
      *                              status topic and the changelog; zero writes every change
      * @param waitForPodsReady      gang admission's setting of each cluster ({@link WaitForPodsReadyByCluster#OFF}: off)
+     * @param statusFiguresPerSecond how many records of figures alone each partition's decider writes per second at
+     *                              most, over all its workloads; zero or less: no bound
      */
     public record Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
                            String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
                            TransactionalLoop.Membership membership, TransactionalLoop.Turns turns, String auditTopic,
-                           Duration statusRefresh, WaitForPodsReadyByCluster waitForPodsReady) {
+                           Duration statusRefresh, WaitForPodsReadyByCluster waitForPodsReady, int statusFiguresPerSecond) {
+
+        /** The default bound on records of figures alone ({@link WorkloadWrites#DEFAULT_FIGURES_PER_SECOND}). */
+        public Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
+                        String source, Duration pollTimeout, Duration rebuildTimeout, boolean createTopics,
+                        TransactionalLoop.Membership membership, TransactionalLoop.Turns turns, String auditTopic,
+                        Duration statusRefresh, WaitForPodsReadyByCluster waitForPodsReady) {
+            this(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout, createTopics,
+                    membership, turns, auditTopic, statusRefresh, waitForPodsReady, WorkloadWrites.DEFAULT_FIGURES_PER_SECOND);
+        }
+
+        /** The same settings with this bound on records of figures alone per second (zero or less: none). */
+        public Settings withStatusFiguresPerSecond(int perSecond) {
+            return new Settings(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout,
+                    createTopics, membership, turns, auditTopic, statusRefresh, waitForPodsReady, perSecond);
+        }
 
         /** Gang admission off in every cluster. */
         public Settings(Properties clientProps, DeciderTopics topics, String groupId, String transactionalIdPrefix,
@@ -58,7 +75,7 @@ public final class AdmissionDecider extends Decider {
         /** The same settings with gang admission's setting of each cluster. */
         public Settings withWaitForPodsReady(WaitForPodsReadyByCluster setting) {
             return new Settings(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout,
-                    createTopics, membership, turns, auditTopic, statusRefresh, setting);
+                    createTopics, membership, turns, auditTopic, statusRefresh, setting, statusFiguresPerSecond);
         }
 
         /** The default status refresh ({@link AdmissionProcessor#DEFAULT_STATUS_REFRESH}). */
@@ -118,7 +135,8 @@ public final class AdmissionDecider extends Decider {
                 settings.rebuildTimeout(), settings.membership(), KafkaAccess.teamTopics(t.submitted(), t.podsReady()), settings.turns())
                 .withOffsetsIn(t.changelog()),
                 scope -> new AdmissionProcessor(t, clock, observer, scope, retention, settings.auditTopic())
-                        .statusRefresh(settings.statusRefresh()).waitForPodsReady(settings.waitForPodsReady()), clock);
+                        .statusRefresh(settings.statusRefresh()).statusFiguresPerSecond(settings.statusFiguresPerSecond())
+                        .waitForPodsReady(settings.waitForPodsReady()), clock);
     }
 
     /**

@@ -177,6 +177,12 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
         return this;
     }
 
+    /** Sets how many records of figures alone may be written per second over every workload (zero or less: no bound). */
+    public AdmissionProcessor statusFiguresPerSecond(int perSecond) {
+        writes.figuresPerSecond(perSecond);
+        return this;
+    }
+
     /**
      * Sets gang admission's setting of each cluster (docs/semantics.md, "Gang admission"), asked when a cluster's
      * scheduler is restored; before the state is built.

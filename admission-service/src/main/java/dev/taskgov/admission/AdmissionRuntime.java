@@ -70,7 +70,7 @@ public class AdmissionRuntime {
         AdmissionDecider.Settings settings = new AdmissionDecider.Settings(client, topics, a.groupId(),
                 a.transactionalIdPrefix(), a.source(), a.pollTimeout(), a.rebuildTimeout(), a.createTopics(),
                 DeciderMembershipConfig.membership(a), DeciderTurnsConfig.turns(a, "taskgov.admission"), config.topics().audit(),
-                a.statusRefresh(), gang);
+                a.statusRefresh(), gang).withStatusFiguresPerSecond(a.statusFiguresPerSecond());
         AdmissionDecider[] self = new AdmissionDecider[1];
         AdmissionMetrics metrics = new AdmissionMetrics(registry, () -> self[0] != null && self[0].isDecider(),
                 () -> self[0] == null ? 0L : self[0].lag(),

@@ -36,6 +36,21 @@ final class WorkloadWrites {
     private Duration statusRefresh = AdmissionProcessor.DEFAULT_STATUS_REFRESH;
     /** When each workload's held figures may be written, earliest first. */
     private final java.util.TreeSet<Expiry> figuresDue = new java.util.TreeSet<>();
+    /**
+     * How many records of figures alone may be written per second, over every workload of this state
+     * (taskgov.admission.status-figures-per-second); zero or less: no bound. A waiting workload's figures change with
+     * every admission around it, so each is due once per {@link #statusRefresh}: 10,000 writes a second at 100,000
+     * waiting, which starved the decisions. Beyond the bound the due figures stay held (reads show them at once) and
+     * are written earliest due first as the budget allows.
+     */
+    private int figuresPerSecond = DEFAULT_FIGURES_PER_SECOND;
+    /** Records of figures alone that may still be written now (refilled with time, at most a second's worth). */
+    private double figureBudget = DEFAULT_FIGURES_PER_SECOND;
+    /** When {@link #figureBudget} was last refilled. */
+    private Instant budgetAt;
+
+    /** The default of {@link #figuresPerSecond}. */
+    static final int DEFAULT_FIGURES_PER_SECOND = 1000;
 
     /**
      * When each ended workload held is to be forgotten, earliest first (also the order in which they ended), so that a
@@ -70,7 +85,32 @@ final class WorkloadWrites {
     /** Whether time alone made work due at {@code now}: an ended workload to forget, held figures to write. */
     boolean dueAt(Instant now) {
         return !expiries.isEmpty() && !expiries.first().at().isAfter(now)
-                || !figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now);
+                || !figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now) && mayWriteFigures(now);
+    }
+
+    /** Sets how many records of figures alone may be written per second (zero or less: no bound). */
+    void figuresPerSecond(int perSecond) {
+        this.figuresPerSecond = perSecond;
+        this.figureBudget = Math.max(perSecond, 0);
+        this.budgetAt = null;
+    }
+
+    /** Whether the budget allows a record of figures alone at {@code now} (refilled for the time since the last). */
+    private boolean mayWriteFigures(Instant now) {
+        if (figuresPerSecond <= 0) return true;
+        if (budgetAt == null || now.isBefore(budgetAt)) {
+            budgetAt = now;
+        } else if (now.isAfter(budgetAt)) {
+            double seconds = Duration.between(budgetAt, now).toNanos() / 1e9;
+            figureBudget = Math.min(figuresPerSecond, figureBudget + seconds * figuresPerSecond);
+            budgetAt = now;
+        }
+        return figureBudget >= 1;
+    }
+
+    /** Takes one record of figures alone from the budget (after {@link #mayWriteFigures} allowed it). */
+    private void spendFigure() {
+        if (figuresPerSecond > 0) figureBudget -= 1;
     }
 
     /** Drops what is queued (the state was dropped with it). */
@@ -98,15 +138,28 @@ final class WorkloadWrites {
         boolean figuresOnly = rec.state() == state && java.util.Objects.equals(rec.reason(), reason);
         if (figuresOnly && !statusRefresh.isZero()) {
             Instant due = rec.writtenAt().plus(statusRefresh);
-            if (now.isBefore(due)) {
-                HeldFigures before = heldFigures.put(id, new HeldFigures(message, due));
-                if (before != null) figuresDue.remove(new Expiry(before.due(), id));
-                figuresDue.add(new Expiry(due, id));
+            if (now.isBefore(due) || !mayWriteFigures(now)) {
+                hold(id, message, due);
                 return;
             }
+            spendFigure();
         }
         dropHeldFigures(id);
         persist(rec.moveTo(state, reason, message, now), out);
+    }
+
+    /**
+     * Holds a workload's latest figures, to be written at {@code due} (or later, as the budget allows). A workload
+     * held already keeps its place when its due time is the same: only the figures are replaced (on a deep queue
+     * every waiting workload's figures change in every cycle).
+     */
+    private void hold(String id, String message, Instant due) {
+        HeldFigures before = heldFigures.put(id, new HeldFigures(message, due));
+        if (before != null) {
+            if (before.due().equals(due)) return;
+            figuresDue.remove(new Expiry(before.due(), id));
+        }
+        figuresDue.add(new Expiry(due, id));
     }
 
     /** Sets how often a workload's figures alone may be written (zero: every change at once). */
@@ -119,14 +172,18 @@ final class WorkloadWrites {
         if (held != null) figuresDue.remove(new Expiry(held.due(), id));
     }
 
-    /** Writes the held figures whose refresh has passed, each as its workload's next version. */
+    /**
+     * Writes the held figures whose refresh has passed, earliest due first, each as its workload's next version, as
+     * many as the budget allows; the rest stay held for a later batch.
+     */
     void writeDueFigures(Outbox out) {
         Instant now = clock.instant();
-        while (!figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now)) {
+        while (!figuresDue.isEmpty() && !figuresDue.first().at().isAfter(now) && mayWriteFigures(now)) {
             Expiry due = figuresDue.pollFirst();
             HeldFigures held = heldFigures.remove(due.workloadId());
             WorkloadRecord rec = workloads.get(due.workloadId());
             if (held == null || rec == null || !rec.differs(rec.state(), rec.reason(), held.message())) continue;
+            spendFigure();
             persist(rec.moveTo(rec.state(), rec.reason(), held.message(), now), out);
         }
     }

@@ -117,4 +117,61 @@ class StatusVolumeTest {
             }
         }
     }
+
+    /**
+     * The bound on records of figures alone per second (taskgov.admission.status-figures-per-second), over every
+     * workload: with one a second, five waiting workloads whose figures are all due have them written one a second,
+     * each the latest, while their first Pending records (a new state) were written at once.
+     */
+    @Test
+    void figuresAloneBeyondTheBoundPerSecondWaitTheirTurn() {
+        try (LiveCluster c = new LiveCluster("status-bound")) {
+            Fixtures.cluster(c, 2, Map.of("team-a", 8L, "team-b", 8L));
+            AdmissionDecider.Settings s = c.deciderSettings();
+            AdmissionDecider decider = new AdmissionDecider(new AdmissionDecider.Settings(s.clientProps(), s.topics(), s.groupId(),
+                    s.transactionalIdPrefix(), s.source(), s.pollTimeout(), s.rebuildTimeout(), s.createTopics(), s.membership(),
+                    s.turns(), s.auditTopic(), Duration.ofMillis(500)).withStatusFiguresPerSecond(1), Clock.systemUTC(),
+                    AdmissionObserver.NONE);
+            decider.start();
+            try {
+                int home = c.homePartition(c.topics.submitted());
+                for (int i = 0; i < 8; i++) {
+                    c.publishRaw(c.topics.submitted(), home, "b-" + i, EventCodec.bytes(Fixtures.workload("b-" + i, "team-b", 1, T0.plusMillis(i))));
+                }
+                c.awaitQuiet(decider);
+                List<String> waiting = List.of("a-0", "a-1", "a-2", "a-3", "a-4");
+                for (int i = 0; i < waiting.size(); i++) {
+                    c.publishRaw(c.topics.submitted(), home, waiting.get(i),
+                            EventCodec.bytes(Fixtures.workload(waiting.get(i), "team-a", 12, T0.plusSeconds(1).plusMillis(i))));
+                }
+                c.awaitQuiet(decider);
+                c.publish(c.topics.finished(), "b-0", new WorkloadFinished("b-0", T0.plusSeconds(2), WorkloadFinished.Outcome.Succeeded), true);
+                c.awaitQuiet(decider);
+                Map<String, String> current = new java.util.HashMap<>();
+                for (String id : waiting) current.put(id, decider.reads().workload(id).orElseThrow().message());
+
+                // every waiting workload's latest figures reach the status topic, though only one a second
+                await().atMost(Duration.ofSeconds(60)).until(() -> waiting.stream().allMatch(id -> {
+                    List<WorkloadStatus> st = statusesOf(c, id);
+                    return st.size() >= 2 && st.get(st.size() - 1).message().equals(current.get(id));
+                }));
+                List<Instant> figureWrites = new java.util.ArrayList<>();
+                for (String id : waiting) {
+                    List<WorkloadStatus> st = statusesOf(c, id);
+                    assertThat(st).extracting(WorkloadStatus::state).containsOnly(WorkloadState.Pending);
+                    assertThat(st).extracting(WorkloadStatus::reason).containsOnly(st.get(0).reason());
+                    st.subList(1, st.size()).forEach(x -> figureWrites.add(x.updatedAt()));
+                }
+                java.util.Collections.sort(figureWrites);
+                assertThat(figureWrites).hasSizeGreaterThanOrEqualTo(waiting.size());
+                for (int i = 1; i < figureWrites.size(); i++) {
+                    assertThat(Duration.between(figureWrites.get(i - 1), figureWrites.get(i)))
+                            .as("records of figures alone %d and %d", i - 1, i)
+                            .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+                }
+            } finally {
+                decider.close();
+            }
+        }
+    }
 }

@@ -77,6 +77,16 @@ public interface AdmissionServiceConfig {
         java.time.Duration statusRefresh();
 
         /**
+         * How many records of figures alone (see {@link #statusRefresh()}) each partition's decider writes per second
+         * at most, over all its workloads; the due figures beyond it stay held, shown by reads at once, and are written
+         * earliest due first. Each waiting workload's figures are due once per refresh: at 100,000 waiting that is
+         * 10,000 records a second, which left the decider little time to decide. A new state or reason is never held.
+         * Zero or less: no bound.
+         */
+        @WithDefault("1000")
+        int statusFiguresPerSecond();
+
+        /**
          * How often the per-team gauges are recomputed when decisions changed them. A recomputation walks every
          * workload record and quota, so it runs at most once per interval, off the decider's thread, rather than
          * after every batch (during a burst it cost a sixth of the decider's CPU).
