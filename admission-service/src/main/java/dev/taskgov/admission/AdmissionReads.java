@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -223,15 +224,40 @@ public final class AdmissionReads {
             Map<ClusterArn, Map<String, Map<String, Long>>> pending = new TreeMap<>();
             Map<ClusterArn, Map<String, Long>> admitted = new TreeMap<>();
             followedWorkloads();
+            // Walked under the lock the decider needs, once a second, over every record (100,000 at depth): each
+            // cluster named is resolved, and whether this state owns it (a hash of its ARN) asked, once per walk, and
+            // the counts are kept in hash maps, sorted once at the end.
+            Map<String, ClusterArn> ownedByName = new HashMap<>();
+            ClusterArn unnamed = state.owns(ClusterArn.UNNAMED) ? ClusterArn.UNNAMED : null;
+            Map<ClusterArn, Map<String, Map<String, long[]>>> pendingCounts = new HashMap<>();
+            Map<ClusterArn, Map<String, long[]>> admittedCounts = new HashMap<>();
             for (WorkloadRecord r : state.workloads.values()) {
-                if (!state.owns(r.cluster())) continue;
-                if (r.state() == WorkloadState.Pending) {
-                    pending.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).computeIfAbsent(r.team(), t -> new TreeMap<>())
-                            .merge(r.reason() == null ? "" : r.reason(), 1L, Long::sum);
-                } else if (r.state() == WorkloadState.Admitted) {
-                    admitted.computeIfAbsent(r.cluster(), c -> new TreeMap<>()).merge(r.team(), 1L, Long::sum);
+                WorkloadState s = r.state();
+                if (s != WorkloadState.Pending && s != WorkloadState.Admitted) continue;
+                String named = r.spec() == null ? null : r.spec().clusterArn();
+                ClusterArn cluster;
+                if (named == null) {
+                    cluster = unnamed;
+                } else {
+                    cluster = ownedByName.get(named);
+                    if (cluster == null && !ownedByName.containsKey(named)) {
+                        ClusterArn c = r.cluster();
+                        cluster = state.owns(c) ? c : null;
+                        ownedByName.put(named, cluster);
+                    }
+                }
+                if (cluster == null) continue;
+                if (s == WorkloadState.Pending) {
+                    pendingCounts.computeIfAbsent(cluster, c -> new HashMap<>()).computeIfAbsent(r.team(), t -> new HashMap<>())
+                            .computeIfAbsent(r.reason() == null ? "" : r.reason(), x -> new long[1])[0]++;
+                } else {
+                    admittedCounts.computeIfAbsent(cluster, c -> new HashMap<>()).computeIfAbsent(r.team(), t -> new long[1])[0]++;
                 }
             }
+            pendingCounts.forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) -> byReason.forEach((reason, n) ->
+                    pending.computeIfAbsent(cluster, c -> new TreeMap<>()).computeIfAbsent(team, t -> new TreeMap<>()).put(reason, n[0]))));
+            admittedCounts.forEach((cluster, byTeam) -> byTeam.forEach((team, n) ->
+                    admitted.computeIfAbsent(cluster, c -> new TreeMap<>()).put(team, n[0])));
             return new WorkloadCounts(pending, admitted);
         }
     }
