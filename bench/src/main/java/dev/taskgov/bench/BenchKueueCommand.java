@@ -210,6 +210,7 @@ public class BenchKueueCommand extends CliCommand {
             p.put("peakRssMiB", after.peakRssKiB() / 1024);
         });
         report.set("memory", memory);
+        profile.kueuePublished().ifPresent(k -> report.set("kueuePublished", published(k)));
         print(report, profile);
         return 0;
     }
@@ -629,6 +630,14 @@ public class BenchKueueCommand extends CliCommand {
                 load.path("secondsWithNoAdmissionWhileQuotaIdle").asInt());
         out().printf("admitted %.0f per second end to end; at most %d pending at a second's end%n",
                 load.path("admissionsPerSecond").asDouble(), load.path("peakPending").asInt());
+        if (report.has("kueuePublished")) {
+            var k = report.path("kueuePublished");
+            StringBuilder means = new StringBuilder();
+            k.path("meanTimeToAdmissionMs").fields().forEachRemaining(e -> means.append(means.isEmpty() ? "" : ", ")
+                    .append(e.getKey()).append(' ').append(e.getValue().asLong()).append(" ms"));
+            out().printf("Kueue's published means (full scale): wall %.1f s, usage of nominal %.1f%%, mean time to admission %s%n",
+                    k.path("wallSeconds").asDouble(), k.path("usageOfNominalPercent").asDouble(), means);
+        }
         out().printf("%-8s %7s %9s %9s %9s %9s %9s%n", "class", "count", "mean ms", "p50", "p90", "p99", "max");
         load.path("timeToAdmissionMs").fields().forEachRemaining(e -> out().printf("%-8s %7d %9d %9d %9d %9d %9d%n", e.getKey(),
                 e.getValue().path("count").asInt(), e.getValue().path("mean").asLong(), e.getValue().path("p50").asLong(),
@@ -663,6 +672,18 @@ public class BenchKueueCommand extends CliCommand {
             row.path("rssMiB").fields().forEachRemaining(e -> line.append(' ').append(e.getKey()).append(' ').append(e.getValue().asLong()).append(" MiB"));
             out().println(line);
         }
+    }
+
+    /** Kueue's published means beside taskgov's figures: wall, usage, mean time to admission per class (ms, as the load's). */
+    static ObjectNode published(KueueBenchProfile.KueuePublished k) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.put("source", "kubernetes-sigs/kueue test/performance/scheduler/" + k.source());
+        out.put("wallSeconds", k.wallSeconds());
+        out.put("usageOfNominalPercent", k.usageOfNominalPercent());
+        ObjectNode classes = out.putObject("meanTimeToAdmissionMs");
+        k.meanTimeToAdmissionSeconds().entrySet().stream().sorted(Map.Entry.comparingByValue())
+                .forEach(e -> classes.put(e.getKey(), Math.round(e.getValue() * 1000)));
+        return out;
     }
 
     private static double round(double v) {
