@@ -190,9 +190,9 @@ public class BenchKueueCommand extends CliCommand {
         err().println("bench: profile " + profile.name() + ", " + profile.teams() + " teams, " + profile.totalWorkloads()
                 + " workloads, run " + run);
         err().flush();
-        setUp(profile);
-        Map<String, ProcessSample> cpuBefore = ProcessSample.all(processes);
         ObjectNode report = EventCodec.mapper().createObjectNode();
+        setUp(profile, report.putObject("setUp"));
+        Map<String, ProcessSample> cpuBefore = ProcessSample.all(processes);
         report.put("profile", profile.name());
         report.put("teams", profile.teams());
         report.put("workloads", profile.totalWorkloads());
@@ -215,8 +215,12 @@ public class BenchKueueCommand extends CliCommand {
         return 0;
     }
 
-    /** The policy (classes small < medium < large, FairShare as the profile says) and one quota per team. */
-    private void setUp(KueueBenchProfile profile) {
+    /**
+     * The policy (classes small < medium < large, FairShare as the profile says) and one quota per team, timed: the
+     * quotas through the SageMaker API, then until the deciders have them all.
+     */
+    private void setUp(KueueBenchProfile profile, ObjectNode timing) {
+        long start = nowMs();
         SageMakerClients.call(endpoints, sm -> {
             List<PriorityClass> classes = profile.classes().stream()
                     .map(c -> PriorityClass.builder().name(c.name()).weight(c.priorityWeight()).build()).toList();
@@ -237,7 +241,13 @@ public class BenchKueueCommand extends CliCommand {
             for (int t = 0; t < profile.teams(); t++) createQuota(sm, profile, profile.team(t));
             return null;
         });
+        long quotas = nowMs();
+        timing.put("policyAndQuotasSeconds", round((quotas - start) / 1000.0));
         awaitQuotas(profile);
+        timing.put("quotasReachDecidersSeconds", round((nowMs() - quotas) / 1000.0));
+        err().println("bench: " + profile.teams() + " quotas set in " + timing.path("policyAndQuotasSeconds").asDouble()
+                + " s, in the deciders " + timing.path("quotasReachDecidersSeconds").asDouble() + " s later");
+        err().flush();
     }
 
     private static void createQuota(SageMakerClient sm, KueueBenchProfile profile, String team) {
@@ -446,6 +456,8 @@ public class BenchKueueCommand extends CliCommand {
         ObjectNode load(String run, Duration limit) {
             KueueBenchRecorder rec = new KueueBenchRecorder();
             List<KueueBenchProfile.Arrival> arrivals = profile.arrivals();
+            // How far behind its arrival time each submission was sent: whether the client kept up with the profile.
+            long[] late = new long[arrivals.size()];
             Map<KueueBenchProfile.Arrival, String> ids = new LinkedHashMap<>();
             for (KueueBenchProfile.Arrival a : arrivals) {
                 String id = "bench-" + run + "-" + a.team() + "-" + a.workloadClass().name() + "-" + a.index();
@@ -462,6 +474,7 @@ public class BenchKueueCommand extends CliCommand {
                 long start = nowMs();
                 consumer.start();
                 timeline = new Timeline(rec, start, DemoCommand.parseDuration(sampleEvery).toSeconds());
+                int sent = 0;
                 for (KueueBenchProfile.Arrival a : arrivals) {
                     long due = start + a.atMs();
                     while (nowMs() < due) DemoCommand.pause(Math.max(1, Math.min(5, due - nowMs())));
@@ -477,6 +490,7 @@ public class BenchKueueCommand extends CliCommand {
                     rec.submitted(id, nowMs());
                     Instant sentAt = clock.instant();
                     send(SUBMITTED, id, s.withSubmittedAt(sentAt), WorkloadSubmitted.TYPE);
+                    late[sent++] = nowMs() - due;
                     sampler.submitted(id, wc.name(), sentAt);
                     if (sendFailure.get() != null) throw CliException.failed("cannot write to Kafka: " + sendFailure.get().getMessage());
                     timeline.tick();
@@ -512,6 +526,11 @@ public class BenchKueueCommand extends CliCommand {
             out.put("secondsWithNoAdmissionWhileQuotaIdle", zeroSeconds);
             out.put("admissionsPerSecond", round(sum.admissionsPerSecond()));
             out.put("peakPending", timeline.perSecond.stream().mapToInt(x -> x[2]).max().orElse(0));
+            java.util.Arrays.sort(late);
+            ObjectNode lateness = out.putObject("sentLateMs");
+            lateness.put("p50", KueueBenchRecorder.percentile(late, 50));
+            lateness.put("p99", KueueBenchRecorder.percentile(late, 99));
+            lateness.put("max", late.length == 0 ? 0 : late[late.length - 1]);
             ObjectNode classes = out.putObject("timeToAdmissionMs");
             sum.byClass().forEach((name, f) -> {
                 ObjectNode c = classes.putObject(name);
@@ -626,6 +645,10 @@ public class BenchKueueCommand extends CliCommand {
         out().printf("wall %.1f s, capacity bound %.1f s (wall/bound %.2f), usage of nominal %.1f%%, preemptions %d, finished %d%n",
                 load.path("wallSeconds").asDouble(), load.path("capacityBoundSeconds").asDouble(), load.path("wallOverBound").asDouble(),
                 load.path("usageOfNominalPercent").asDouble(), load.path("preemptions").asInt(), load.path("finished").asInt());
+        out().printf("set-up: policy and %d quotas %.1f s, until the deciders had them %.1f s; submissions sent behind their"
+                        + " arrival time p50 %d ms, p99 %d ms, max %d ms%n", profile.teams(),
+                report.path("setUp").path("policyAndQuotasSeconds").asDouble(), report.path("setUp").path("quotasReachDecidersSeconds").asDouble(),
+                load.path("sentLateMs").path("p50").asLong(), load.path("sentLateMs").path("p99").asLong(), load.path("sentLateMs").path("max").asLong());
         out().printf("seconds with no admission while quota was idle and workloads waited: %d%n",
                 load.path("secondsWithNoAdmissionWhileQuotaIdle").asInt());
         out().printf("admitted %.0f per second end to end; at most %d pending at a second's end%n",

@@ -72,8 +72,18 @@ public final class KafkaAccess {
 
     /** The team of a submission topic, or null when the topic is not one. */
     public static String teamOfSubmissionTopic(String submittedTopic, String topic) {
-        return submissionTopics(submittedTopic).matcher(topic).matches()
-                ? topic.substring(submittedTopic.length() + 1) : null;
+        return teamAfter(submittedTopic, topic);
+    }
+
+    /**
+     * The team named after {@code prefix.} in {@code topic}, or null: what {@link #submissionTopics} matches, without
+     * compiling a pattern, as the deciders ask it for every record they read.
+     */
+    private static String teamAfter(String prefix, String topic) {
+        int n = prefix.length();
+        if (topic.length() <= n + 1 || topic.charAt(n) != '.' || !topic.startsWith(prefix)) return null;
+        String team = topic.substring(n + 1);
+        return TEAM_NAME.matcher(team).matches() ? team : null;
     }
 
     /**
@@ -86,8 +96,7 @@ public final class KafkaAccess {
 
     /** The team of a readiness topic, or null when the topic is not a team's. */
     public static String teamOfPodsReadyTopic(String podsReadyTopic, String topic) {
-        return podsReadyTopic != null && submissionTopics(podsReadyTopic).matcher(topic).matches()
-                ? topic.substring(podsReadyTopic.length() + 1) : null;
+        return podsReadyTopic == null ? null : teamAfter(podsReadyTopic, topic);
     }
 
     /**
