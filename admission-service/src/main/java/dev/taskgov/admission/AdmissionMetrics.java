@@ -9,6 +9,7 @@ import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.quota.Share;
 import dev.taskgov.service.support.CoalescedRefresh;
 import dev.taskgov.service.support.DeciderMetrics;
+import dev.taskgov.service.support.GaugeRows;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

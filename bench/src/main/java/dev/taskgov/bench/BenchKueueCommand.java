@@ -62,7 +62,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -238,7 +241,7 @@ public class BenchKueueCommand extends CliCommand {
                 sm.updateClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id)
                         .targetVersion(known.clusterSchedulerConfigVersion()).schedulerConfig(config));
             }
-            for (int t = 0; t < profile.teams(); t++) createQuota(sm, profile, profile.team(t));
+            createQuotas(sm, profile);
             return null;
         });
         long quotas = nowMs();
@@ -248,6 +251,42 @@ public class BenchKueueCommand extends CliCommand {
         err().println("bench: " + profile.teams() + " quotas set in " + timing.path("policyAndQuotasSeconds").asDouble()
                 + " s, in the deciders " + timing.path("quotasReachDecidersSeconds").asDouble() + " s later");
         err().flush();
+    }
+
+    /**
+     * Requests at once while the quotas are created: each is a round trip of a few milliseconds that quota-service
+     * spends mostly on its own (signature, audit, the row and its outbox record), so a thousand teams one after the
+     * other took minutes on a loaded machine. quota-service still checks them one at a time against the cluster.
+     */
+    static final int QUOTA_WRITERS = 8;
+
+    private static void createQuotas(SageMakerClient sm, KueueBenchProfile profile) {
+        ExecutorService writers = Executors.newFixedThreadPool(QUOTA_WRITERS, r -> {
+            Thread t = new Thread(r, "bench-quotas");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < profile.teams(); t++) {
+                String team = profile.team(t);
+                done.add(writers.submit(() -> createQuota(sm, profile, team)));
+            }
+            for (Future<?> f : done) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    // the SDK's own exception, for SageMakerClients.call to report as it reports any refusal
+                    if (e.getCause() instanceof RuntimeException r) throw r;
+                    throw CliException.failed("cannot create the quotas: " + e.getCause());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw CliException.failed("interrupted while the quotas were created");
+        } finally {
+            writers.shutdownNow();
+        }
     }
 
     private static void createQuota(SageMakerClient sm, KueueBenchProfile profile, String team) {

@@ -1,4 +1,4 @@
-package dev.taskgov.admission;
+package dev.taskgov.service.support;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -16,7 +16,7 @@ import java.util.Set;
  * second, most of the per-team gauges' cost. Only a change of the tag sets registers rows now: new ones are
  * created, gone ones removed, the others kept.
  */
-final class GaugeRows {
+public final class GaugeRows {
 
     private final MultiGauge gauge;
     /** The values of the latest refresh, by row; replaced whole, so that a scrape reads one refresh's values. */
@@ -24,12 +24,12 @@ final class GaugeRows {
     /** The tag sets registered now (only the refreshing thread reads and writes it). */
     private Set<Tags> registered = Set.of();
 
-    GaugeRows(MeterRegistry registry, String name, String description) {
+    public GaugeRows(MeterRegistry registry, String name, String description) {
         this.gauge = MultiGauge.builder(name).description(description).register(registry);
     }
 
     /** The rows and their values from now on: a row not in {@code rows} is removed. */
-    void set(Map<Tags, ? extends Number> rows) {
+    public void set(Map<Tags, ? extends Number> rows) {
         values = Map.copyOf(rows);
         if (registered.equals(rows.keySet())) return;
         List<MultiGauge.Row<?>> list = new ArrayList<>(rows.size());

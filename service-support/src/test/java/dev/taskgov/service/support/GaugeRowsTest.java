@@ -1,4 +1,4 @@
-package dev.taskgov.admission;
+package dev.taskgov.service.support;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
