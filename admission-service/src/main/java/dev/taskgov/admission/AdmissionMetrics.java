@@ -9,18 +9,17 @@ import dev.taskgov.core.scheduling.Scheduler;
 import dev.taskgov.core.quota.Share;
 import dev.taskgov.service.support.CoalescedRefresh;
 import dev.taskgov.service.support.DeciderMetrics;
+import dev.taskgov.service.support.GaugeRows;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -66,42 +65,30 @@ public final class AdmissionMetrics extends DeciderMetrics implements AdmissionO
     /** The label naming the cluster on every per-team meter. */
     static final String CLUSTER = "cluster";
 
-    private final MultiGauge pending;
-    private final MultiGauge nominal;
-    private final MultiGauge used;
-    private final MultiGauge borrowed;
-    private final MultiGauge lent;
-    private final MultiGauge borrowingLimit;
-    private final MultiGauge lendable;
-    private final MultiGauge running;
-    private final MultiGauge share;
+    private final GaugeRows pending;
+    private final GaugeRows nominal;
+    private final GaugeRows used;
+    private final GaugeRows borrowed;
+    private final GaugeRows lent;
+    private final GaugeRows borrowingLimit;
+    private final GaugeRows lendable;
+    private final GaugeRows running;
+    private final GaugeRows share;
 
     /** @param inputTopics the topics the decider reads: their dead-letter counters start at 0 */
     public AdmissionMetrics(MeterRegistry registry, Supplier<Boolean> decider, Supplier<Long> lag,
                             Collection<String> inputTopics, Duration refreshInterval) {
         super(registry, inputTopics);
         this.refresher = new CoalescedRefresh("admission-meters", refreshInterval, this::refreshIfChanged);
-        this.pending = MultiGauge.builder("taskgov.admission.pending.workloads")
-                .description("Pending workloads per team and reason").register(registry);
-        this.nominal = MultiGauge.builder("taskgov.quota.nominal")
-                .description("Nominal quota per team, instance type and resource (accelerators, vCPU, GiB)").register(registry);
-        this.used = MultiGauge.builder("taskgov.quota.used")
-                .description("What admitted workloads use per team, instance type and resource").register(registry);
-        this.borrowed = MultiGauge.builder("taskgov.quota.borrowed")
-                .description("Usage above nominal per team, instance type and resource").register(registry);
-        this.lent = MultiGauge.builder("taskgov.quota.lent")
-                .description("Idle lendable quota of a team that borrowers use now (the cohort's borrowing split in proportion to idle lendable quota)")
-                .register(registry);
-        this.borrowingLimit = MultiGauge.builder("taskgov.quota.borrowing.limit")
-                .description("How much a team may use above its nominal, per instance type and resource (0 when it may not borrow)")
-                .register(registry);
-        this.lendable = MultiGauge.builder("taskgov.quota.lendable")
-                .description("What a team lends to the cohort while unused (its nominal when its strategy lends, else 0)")
-                .register(registry);
-        this.running = MultiGauge.builder("taskgov.admission.running.workloads")
-                .description("Admitted workloads that have not finished or been evicted, per team").register(registry);
-        this.share = MultiGauge.builder("taskgov.admission.weighted.share")
-                .description("Weighted (dominant resource) share per team; +Inf for weight 0 while borrowing").register(registry);
+        this.pending = new GaugeRows(registry, "taskgov.admission.pending.workloads", "Pending workloads per team and reason");
+        this.nominal = new GaugeRows(registry, "taskgov.quota.nominal", "Nominal quota per team, instance type and resource (accelerators, vCPU, GiB)");
+        this.used = new GaugeRows(registry, "taskgov.quota.used", "What admitted workloads use per team, instance type and resource");
+        this.borrowed = new GaugeRows(registry, "taskgov.quota.borrowed", "Usage above nominal per team, instance type and resource");
+        this.lent = new GaugeRows(registry, "taskgov.quota.lent", "Idle lendable quota of a team that borrowers use now (the cohort's borrowing split in proportion to idle lendable quota)");
+        this.borrowingLimit = new GaugeRows(registry, "taskgov.quota.borrowing.limit", "How much a team may use above its nominal, per instance type and resource (0 when it may not borrow)");
+        this.lendable = new GaugeRows(registry, "taskgov.quota.lendable", "What a team lends to the cohort while unused (its nominal when its strategy lends, else 0)");
+        this.running = new GaugeRows(registry, "taskgov.admission.running.workloads", "Admitted workloads that have not finished or been evicted, per team");
+        this.share = new GaugeRows(registry, "taskgov.admission.weighted.share", "Weighted (dominant resource) share per team; +Inf for weight 0 while borrowing");
         io.micrometer.core.instrument.Gauge.builder("taskgov.admission.decider", () -> decider.get() ? 1 : 0)
                 .description("1 while this instance decides for (owns) partitions of the inputs").register(registry);
         io.micrometer.core.instrument.Gauge.builder("taskgov.admission.processing.lag", lag::get)
@@ -162,39 +149,34 @@ public final class AdmissionMetrics extends DeciderMetrics implements AdmissionO
 
     /** Recomputes the gauges from the decider's state. */
     public void refresh(List<AdmissionReads> processors) {
-        List<MultiGauge.Row<?>> p = new ArrayList<>();
-        List<MultiGauge.Row<?>> a = new ArrayList<>();
+        Map<Tags, Number> p = new LinkedHashMap<>();
+        Map<Tags, Number> a = new LinkedHashMap<>();
         for (AdmissionReads processor : processors) {
             AdmissionReads.WorkloadCounts counts = processor.workloadCounts();
             counts.pendingByTeamAndReason().forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) ->
-                    byReason.forEach((reason, n) -> p.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n)))));
+                    byReason.forEach((reason, n) -> p.put(Tags.of(CLUSTER, label(cluster), "team", team, "reason", reason), n))));
             counts.admittedByTeam().forEach((cluster, byTeam) ->
-                    byTeam.forEach((team, n) -> a.add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", team), n))));
+                    byTeam.forEach((team, n) -> a.put(Tags.of(CLUSTER, label(cluster), "team", team), n)));
         }
-        pending.register(p, true);
-        running.register(a, true);
-        List<MultiGauge.Row<?>> n = new ArrayList<>();
-        List<MultiGauge.Row<?>> u = new ArrayList<>();
-        List<MultiGauge.Row<?>> b = new ArrayList<>();
-        List<MultiGauge.Row<?>> l = new ArrayList<>();
-        List<MultiGauge.Row<?>> bl = new ArrayList<>();
-        List<MultiGauge.Row<?>> ld = new ArrayList<>();
-        List<MultiGauge.Row<?>> sh = new ArrayList<>();
+        pending.set(p);
+        running.set(a);
+        QuotaRows rows = new QuotaRows(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>(),
+                new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
         boolean[] deciding = {false};
         for (AdmissionReads processor : processors) {
             processor.forEachScheduler((cluster, s) -> {
                 deciding[0] = true;
-                quotaRows(cluster, s, new QuotaRows(n, u, b, l, bl, ld, sh));
+                quotaRows(cluster, s, rows);
             });
         }
         if (!deciding[0]) return;
-        nominal.register(n, true);
-        used.register(u, true);
-        borrowed.register(b, true);
-        lent.register(l, true);
-        borrowingLimit.register(bl, true);
-        lendable.register(ld, true);
-        share.register(sh, true);
+        nominal.set(rows.nominal());
+        used.set(rows.used());
+        borrowed.set(rows.borrowed());
+        lent.set(rows.lent());
+        borrowingLimit.set(rows.borrowingLimit());
+        lendable.set(rows.lendable());
+        share.set(rows.share());
     }
 
     /** The {@code cluster} label: the cluster ARN, empty for the unnamed cluster. */
@@ -203,9 +185,9 @@ public final class AdmissionMetrics extends DeciderMetrics implements AdmissionO
     }
 
     /** The rows of the quota gauges, gathered over every cluster before they are registered at once. */
-    private record QuotaRows(List<MultiGauge.Row<?>> nominal, List<MultiGauge.Row<?>> used, List<MultiGauge.Row<?>> borrowed,
-                             List<MultiGauge.Row<?>> lent, List<MultiGauge.Row<?>> borrowingLimit,
-                             List<MultiGauge.Row<?>> lendable, List<MultiGauge.Row<?>> share) {
+    private record QuotaRows(Map<Tags, Number> nominal, Map<Tags, Number> used, Map<Tags, Number> borrowed,
+                             Map<Tags, Number> lent, Map<Tags, Number> borrowingLimit,
+                             Map<Tags, Number> lendable, Map<Tags, Number> share) {
     }
 
     private static void quotaRows(ClusterArn cluster, Scheduler s, QuotaRows rows) {
@@ -214,17 +196,17 @@ public final class AdmissionMetrics extends DeciderMetrics implements AdmissionO
                 // one row per fixed resource, and per partition type (resource="partitions.mig-1g.10gb") the team has or uses
                 for (ResourceKey r : f.lent().keySet()) {
                     Tags tags = Tags.of(CLUSTER, label(cluster), "team", t.team(), "instance_type", type, "resource", r.jsonName());
-                    rows.nominal().add(MultiGauge.Row.of(tags, json(r, f.nominal().get(r))));
-                    rows.used().add(MultiGauge.Row.of(tags, json(r, f.used().get(r))));
-                    rows.borrowed().add(MultiGauge.Row.of(tags, json(r, f.borrowed().get(r))));
-                    rows.borrowingLimit().add(MultiGauge.Row.of(tags, json(r, f.borrowingLimit().get(r))));
-                    rows.lendable().add(MultiGauge.Row.of(tags, json(r, f.lendable().get(r))));
-                    rows.lent().add(MultiGauge.Row.of(tags, f.lent().get(r) / r.unitsPerJsonUnit()));
+                    rows.nominal().put(tags, json(r, f.nominal().get(r)));
+                    rows.used().put(tags, json(r, f.used().get(r)));
+                    rows.borrowed().put(tags, json(r, f.borrowed().get(r)));
+                    rows.borrowingLimit().put(tags, json(r, f.borrowingLimit().get(r)));
+                    rows.lendable().put(tags, json(r, f.lendable().get(r)));
+                    rows.lent().put(tags, f.lent().get(r) / r.unitsPerJsonUnit());
                 }
             });
             Share s1 = t.share();
             double v = s1.isInfinite() ? Double.POSITIVE_INFINITY : s1.denominator() == 0 ? 0 : (double) s1.numerator() / s1.denominator();
-            rows.share().add(MultiGauge.Row.of(Tags.of(CLUSTER, label(cluster), "team", t.team()), v));
+            rows.share().put(Tags.of(CLUSTER, label(cluster), "team", t.team()), v);
         }
     }
 

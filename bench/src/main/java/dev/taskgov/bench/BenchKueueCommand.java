@@ -62,7 +62,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -190,9 +193,9 @@ public class BenchKueueCommand extends CliCommand {
         err().println("bench: profile " + profile.name() + ", " + profile.teams() + " teams, " + profile.totalWorkloads()
                 + " workloads, run " + run);
         err().flush();
-        setUp(profile);
-        Map<String, ProcessSample> cpuBefore = ProcessSample.all(processes);
         ObjectNode report = EventCodec.mapper().createObjectNode();
+        setUp(profile, report.putObject("setUp"));
+        Map<String, ProcessSample> cpuBefore = ProcessSample.all(processes);
         report.put("profile", profile.name());
         report.put("teams", profile.teams());
         report.put("workloads", profile.totalWorkloads());
@@ -210,12 +213,17 @@ public class BenchKueueCommand extends CliCommand {
             p.put("peakRssMiB", after.peakRssKiB() / 1024);
         });
         report.set("memory", memory);
+        profile.kueuePublished().ifPresent(k -> report.set("kueuePublished", published(k)));
         print(report, profile);
         return 0;
     }
 
-    /** The policy (classes small < medium < large, FairShare as the profile says) and one quota per team. */
-    private void setUp(KueueBenchProfile profile) {
+    /**
+     * The policy (classes small < medium < large, FairShare as the profile says) and one quota per team, timed: the
+     * quotas through the SageMaker API, then until the deciders have them all.
+     */
+    private void setUp(KueueBenchProfile profile, ObjectNode timing) {
+        long start = nowMs();
         SageMakerClients.call(endpoints, sm -> {
             List<PriorityClass> classes = profile.classes().stream()
                     .map(c -> PriorityClass.builder().name(c.name()).weight(c.priorityWeight()).build()).toList();
@@ -233,10 +241,52 @@ public class BenchKueueCommand extends CliCommand {
                 sm.updateClusterSchedulerConfig(b -> b.clusterSchedulerConfigId(id)
                         .targetVersion(known.clusterSchedulerConfigVersion()).schedulerConfig(config));
             }
-            for (int t = 0; t < profile.teams(); t++) createQuota(sm, profile, profile.team(t));
+            createQuotas(sm, profile);
             return null;
         });
+        long quotas = nowMs();
+        timing.put("policyAndQuotasSeconds", round((quotas - start) / 1000.0));
         awaitQuotas(profile);
+        timing.put("quotasReachDecidersSeconds", round((nowMs() - quotas) / 1000.0));
+        err().println("bench: " + profile.teams() + " quotas set in " + timing.path("policyAndQuotasSeconds").asDouble()
+                + " s, in the deciders " + timing.path("quotasReachDecidersSeconds").asDouble() + " s later");
+        err().flush();
+    }
+
+    /**
+     * Requests at once while the quotas are created: each is a round trip of a few milliseconds that quota-service
+     * spends mostly on its own (signature, audit, the row and its outbox record), so a thousand teams one after the
+     * other took minutes on a loaded machine. quota-service still checks them one at a time against the cluster.
+     */
+    static final int QUOTA_WRITERS = 8;
+
+    private static void createQuotas(SageMakerClient sm, KueueBenchProfile profile) {
+        ExecutorService writers = Executors.newFixedThreadPool(QUOTA_WRITERS, r -> {
+            Thread t = new Thread(r, "bench-quotas");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < profile.teams(); t++) {
+                String team = profile.team(t);
+                done.add(writers.submit(() -> createQuota(sm, profile, team)));
+            }
+            for (Future<?> f : done) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    // the SDK's own exception, for SageMakerClients.call to report as it reports any refusal
+                    if (e.getCause() instanceof RuntimeException r) throw r;
+                    throw CliException.failed("cannot create the quotas: " + e.getCause());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw CliException.failed("interrupted while the quotas were created");
+        } finally {
+            writers.shutdownNow();
+        }
     }
 
     private static void createQuota(SageMakerClient sm, KueueBenchProfile profile, String team) {
@@ -445,6 +495,8 @@ public class BenchKueueCommand extends CliCommand {
         ObjectNode load(String run, Duration limit) {
             KueueBenchRecorder rec = new KueueBenchRecorder();
             List<KueueBenchProfile.Arrival> arrivals = profile.arrivals();
+            // How far behind its arrival time each submission was sent: whether the client kept up with the profile.
+            long[] late = new long[arrivals.size()];
             Map<KueueBenchProfile.Arrival, String> ids = new LinkedHashMap<>();
             for (KueueBenchProfile.Arrival a : arrivals) {
                 String id = "bench-" + run + "-" + a.team() + "-" + a.workloadClass().name() + "-" + a.index();
@@ -461,6 +513,7 @@ public class BenchKueueCommand extends CliCommand {
                 long start = nowMs();
                 consumer.start();
                 timeline = new Timeline(rec, start, DemoCommand.parseDuration(sampleEvery).toSeconds());
+                int sent = 0;
                 for (KueueBenchProfile.Arrival a : arrivals) {
                     long due = start + a.atMs();
                     while (nowMs() < due) DemoCommand.pause(Math.max(1, Math.min(5, due - nowMs())));
@@ -476,6 +529,7 @@ public class BenchKueueCommand extends CliCommand {
                     rec.submitted(id, nowMs());
                     Instant sentAt = clock.instant();
                     send(SUBMITTED, id, s.withSubmittedAt(sentAt), WorkloadSubmitted.TYPE);
+                    late[sent++] = nowMs() - due;
                     sampler.submitted(id, wc.name(), sentAt);
                     if (sendFailure.get() != null) throw CliException.failed("cannot write to Kafka: " + sendFailure.get().getMessage());
                     timeline.tick();
@@ -511,6 +565,11 @@ public class BenchKueueCommand extends CliCommand {
             out.put("secondsWithNoAdmissionWhileQuotaIdle", zeroSeconds);
             out.put("admissionsPerSecond", round(sum.admissionsPerSecond()));
             out.put("peakPending", timeline.perSecond.stream().mapToInt(x -> x[2]).max().orElse(0));
+            java.util.Arrays.sort(late);
+            ObjectNode lateness = out.putObject("sentLateMs");
+            lateness.put("p50", KueueBenchRecorder.percentile(late, 50));
+            lateness.put("p99", KueueBenchRecorder.percentile(late, 99));
+            lateness.put("max", late.length == 0 ? 0 : late[late.length - 1]);
             ObjectNode classes = out.putObject("timeToAdmissionMs");
             sum.byClass().forEach((name, f) -> {
                 ObjectNode c = classes.putObject(name);
@@ -625,10 +684,22 @@ public class BenchKueueCommand extends CliCommand {
         out().printf("wall %.1f s, capacity bound %.1f s (wall/bound %.2f), usage of nominal %.1f%%, preemptions %d, finished %d%n",
                 load.path("wallSeconds").asDouble(), load.path("capacityBoundSeconds").asDouble(), load.path("wallOverBound").asDouble(),
                 load.path("usageOfNominalPercent").asDouble(), load.path("preemptions").asInt(), load.path("finished").asInt());
+        out().printf("set-up: policy and %d quotas %.1f s, until the deciders had them %.1f s; submissions sent behind their"
+                        + " arrival time p50 %d ms, p99 %d ms, max %d ms%n", profile.teams(),
+                report.path("setUp").path("policyAndQuotasSeconds").asDouble(), report.path("setUp").path("quotasReachDecidersSeconds").asDouble(),
+                load.path("sentLateMs").path("p50").asLong(), load.path("sentLateMs").path("p99").asLong(), load.path("sentLateMs").path("max").asLong());
         out().printf("seconds with no admission while quota was idle and workloads waited: %d%n",
                 load.path("secondsWithNoAdmissionWhileQuotaIdle").asInt());
         out().printf("admitted %.0f per second end to end; at most %d pending at a second's end%n",
                 load.path("admissionsPerSecond").asDouble(), load.path("peakPending").asInt());
+        if (report.has("kueuePublished")) {
+            var k = report.path("kueuePublished");
+            StringBuilder means = new StringBuilder();
+            k.path("meanTimeToAdmissionMs").fields().forEachRemaining(e -> means.append(means.isEmpty() ? "" : ", ")
+                    .append(e.getKey()).append(' ').append(e.getValue().asLong()).append(" ms"));
+            out().printf("Kueue's published means (full scale): wall %.1f s, usage of nominal %.1f%%, mean time to admission %s%n",
+                    k.path("wallSeconds").asDouble(), k.path("usageOfNominalPercent").asDouble(), means);
+        }
         out().printf("%-8s %7s %9s %9s %9s %9s %9s%n", "class", "count", "mean ms", "p50", "p90", "p99", "max");
         load.path("timeToAdmissionMs").fields().forEachRemaining(e -> out().printf("%-8s %7d %9d %9d %9d %9d %9d%n", e.getKey(),
                 e.getValue().path("count").asInt(), e.getValue().path("mean").asLong(), e.getValue().path("p50").asLong(),
@@ -663,6 +734,18 @@ public class BenchKueueCommand extends CliCommand {
             row.path("rssMiB").fields().forEachRemaining(e -> line.append(' ').append(e.getKey()).append(' ').append(e.getValue().asLong()).append(" MiB"));
             out().println(line);
         }
+    }
+
+    /** Kueue's published means beside taskgov's figures: wall, usage, mean time to admission per class (ms, as the load's). */
+    static ObjectNode published(KueueBenchProfile.KueuePublished k) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.put("source", "kubernetes-sigs/kueue test/performance/scheduler/" + k.source());
+        out.put("wallSeconds", k.wallSeconds());
+        out.put("usageOfNominalPercent", k.usageOfNominalPercent());
+        ObjectNode classes = out.putObject("meanTimeToAdmissionMs");
+        k.meanTimeToAdmissionSeconds().entrySet().stream().sorted(Map.Entry.comparingByValue())
+                .forEach(e -> classes.put(e.getKey(), Math.round(e.getValue() * 1000)));
+        return out;
     }
 
     private static double round(double v) {

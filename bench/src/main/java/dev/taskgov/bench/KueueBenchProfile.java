@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The workload mix of Kueue's scheduler performance test ({@code test/performance/scheduler} in
@@ -20,15 +22,19 @@ import java.util.List;
  * (1 unit, 200 ms, one every 100 ms, priority 50), 100 medium (5 units, 500 ms, every 500 ms,
  * priority 100) and 50 large (20 units, 1 s, every 1,200 ms, priority 200): 15,000 workloads on
  * 600 accelerators. Kueue's published means (its {@code configs/baseline/rangespec.yaml}): wall
- * 351 s, time to admission large 6.7 s, medium 76.8 s, small 215.5 s, usage of nominal 58.7%.
+ * 351 s, time to admission large 6.7 s, medium 76.8 s, small 215.5 s, usage of nominal 58.7% (with its
+ * SchedulingEquivalenceHashing on, large 16.5 s and usage 55.9%; the figures without it are the harder ones).
  *
  * <p>{@code tas}: the same teams and arrival pattern on 640 one-accelerator nodes in 10 racks of
  * 64 (one layer-1 and one layer-2 domain above them), with pod sets of 2, 4 and 8 pods for small,
  * medium and large, a third of each class requiring one rack, a third preferring one, a third
  * with no topology request.
  *
- * <p>{@code large-scale}: Kueue's 1,000-queue profile scaled down with {@code --scale}; the same
- * shapes as baseline on 1,000 teams of nominal 20 (20,000 accelerators) and 50 workloads per team.
+ * <p>{@code large-scale}: Kueue's 1,000-queue profile ({@code configs/large-scale}: 10 cohorts x 100
+ * queues, here 1,000 teams of nominal 20 on 20,000 accelerators), per team 35 small (1 unit, 150 ms, one
+ * every 60 ms), 11 medium (5 units, 350 ms, every 300 ms) and 4 large (20 units, 700 ms, every 700 ms):
+ * 50,000 workloads. Kueue's published means (its {@code configs/large-scale/rangespec.yaml}): wall
+ * 1,179.4 s, time to admission large 105.6 s, medium 256.4 s, small 700.4 s, usage of nominal 38.64%.
  *
  * <p>Three profiles of taskgov's own, for its targets (docs/benchmarks.md, "Targets"), on baseline's teams and nodes (30 teams of nominal 20,
  * 600 accelerators) with one class {@code tiny} of 1 unit running 50 ms:
@@ -105,9 +111,9 @@ record KueueBenchProfile(String name, int teams, int nominal, int borrowLimitPer
                         "ml.g5.8xlarge", 1, nodes, nodes / 64, false);
             }
             case "large-scale" -> new KueueBenchProfile("large-scale", teams(1000, scale), 20, 500, List.of(
-                    new WorkloadClass("small", 35, 100, 200, 25, 1, 1, Topology.NONE),
-                    new WorkloadClass("medium", 10, 500, 500, 50, 5, 5, Topology.NONE),
-                    new WorkloadClass("large", 5, 1200, 1000, 100, 20, 20, Topology.NONE)),
+                    new WorkloadClass("small", 35, 60, 150, 25, 1, 1, Topology.NONE),
+                    new WorkloadClass("medium", 11, 300, 350, 50, 5, 5, Topology.NONE),
+                    new WorkloadClass("large", 4, 700, 700, 100, 20, 20, Topology.NONE)),
                     "ml.p5.48xlarge", 8, nodesFor(teams(1000, scale) * 20, 8), 0, false);
             case "throughput" -> tiny("throughput", teams(30, scale), 1_000, 10);
             case "depth" -> tiny("depth", 30, (int) Math.max(1, Math.round(100_000 * scale / 30)), 0);
@@ -120,6 +126,25 @@ record KueueBenchProfile(String name, int teams, int nominal, int borrowLimitPer
     private static KueueBenchProfile tiny(String name, int teams, int count, long intervalMs) {
         return new KueueBenchProfile(name, teams, 20, 500, List.of(new WorkloadClass("tiny", count, intervalMs, 50, 25, 1, 1, Topology.NONE)),
                 "ml.p5.48xlarge", 8, nodesFor(teams * 20, 8), 0, false);
+    }
+
+    /** Kueue's published means for this profile, from its checker's calibration; empty for taskgov's own profiles. */
+    Optional<KueuePublished> kueuePublished() {
+        return switch (name) {
+            case "baseline" -> Optional.of(new KueuePublished(351.1, 58.7,
+                    Map.of("large", 6.7, "medium", 76.8, "small", 215.5), "configs/baseline/rangespec.yaml"));
+            case "large-scale" -> Optional.of(new KueuePublished(1179.4, 38.64,
+                    Map.of("large", 105.6, "medium", 256.4, "small", 700.4), "configs/large-scale/rangespec.yaml"));
+            default -> Optional.empty();
+        };
+    }
+
+    /**
+     * What Kueue's own run of the profile reports (means over its calibration runs, at full scale):
+     * wall time, usage of nominal quota and mean time to admission per class, in seconds.
+     */
+    record KueuePublished(double wallSeconds, double usageOfNominalPercent, Map<String, Double> meanTimeToAdmissionSeconds,
+                          String source) {
     }
 
     private static int teams(int full, double scale) {

@@ -24,6 +24,25 @@ class KueueBenchProfileTest {
     }
 
     @Test
+    void largeScaleIsKueuesThousandQueueMixOn20000AcceleratorsWithItsPublishedMeans() {
+        KueueBenchProfile p = KueueBenchProfile.named("large-scale", 1.0);
+        assertThat(p.teams()).isEqualTo(1_000);
+        assertThat(p.totalWorkloads()).isEqualTo(50_000);
+        assertThat(p.nodes()).isEqualTo(2_500);
+        assertThat(p.capacity()).isEqualTo(20_000);
+        // per team 35 x 1 x 0.15 + 11 x 5 x 0.35 + 4 x 20 x 0.7 = 80.5 accelerator-seconds; x 1,000 / 20,000
+        assertThat(p.workUnitSeconds()).isCloseTo(80_500.0, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(p.capacityBoundSeconds()).isCloseTo(4.025, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(p.arrivals().get(p.arrivals().size() - 1).atMs()).isEqualTo(3_000); // the 11th medium of a team
+        KueueBenchProfile.KueuePublished k = p.kueuePublished().orElseThrow();
+        assertThat(k.wallSeconds()).isEqualTo(1179.4);
+        assertThat(k.usageOfNominalPercent()).isEqualTo(38.64);
+        assertThat(k.meanTimeToAdmissionSeconds()).containsEntry("large", 105.6).containsEntry("medium", 256.4).containsEntry("small", 700.4);
+        assertThat(BenchKueueCommand.published(k).path("meanTimeToAdmissionMs").path("small").asLong()).isEqualTo(700_400);
+        assertThat(KueueBenchProfile.named("depth", 1.0).kueuePublished()).isEmpty();
+    }
+
+    @Test
     void tasHasTenRacksOf64OneAcceleratorNodesAndRotatesTopologyRequests() {
         KueueBenchProfile p = KueueBenchProfile.named("tas", 1.0);
         assertThat(p.nodes()).isEqualTo(640);

@@ -292,6 +292,31 @@ public final class Scheduler {
     }
 
     /**
+     * {@link #applyQuota} for each, in order, with the quota pool added up once (a restore applies every team's
+     * quota at once). A quota that disables an enabled one evicts, which needs the pool as of each change: then they
+     * are applied one at a time.
+     */
+    public void applyQuotas(List<TeamQuota> quotas) {
+        for (TeamQuota q : quotas) {
+            TeamQuota before = ledger().quota(q.team());
+            if (before != null && before.active() && !q.active()) {
+                quotas.forEach(this::applyQuota);
+                return;
+            }
+        }
+        if (quotas.stream().map(TeamQuota::team).distinct().count() != quotas.size()) {
+            quotas.forEach(this::applyQuota); // a team twice: the later one wins, and may disable the earlier
+            return;
+        }
+        inputSinceCycle = true;
+        ledger().putQuotas(quotas);
+        for (TeamQuota q : quotas) {
+            teams.computeIfAbsent(q.team(), this::newQueue);
+            markReleased();
+        }
+    }
+
+    /**
      * Removes a team's quota: its running workloads are evicted ({@link PreemptionReason#QuotaRemoved},
      * reported by the next {@link #cycle()}) and wait with its pending ones and its new submissions
      * ({@link PendingReason#NoQuota}) until a quota comes back.

@@ -54,7 +54,7 @@ public final class SchedulerRestore {
                 : new Node(n.name(), n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), true)).toList();
         Scheduler scheduler = new Scheduler(clock, mode, instanceTypes, asRunning);
         scheduler.applySchedulerConfig(config);
-        quotas.forEach(q -> scheduler.applyQuota(q.withActive(true)));
+        scheduler.applyQuotas(quotas.stream().map(q -> q.withActive(true)).toList());
         // before the admissions, so that each gets its readiness deadline as of its admission
         scheduler.waitForPodsReady(waitForPodsReady);
         for (Admitted a : admittedInOrder) {

@@ -28,7 +28,18 @@ public class ComputeQuotaEntity extends VersionedResourceEntity {
     @Column(name = "absolute_borrow_limits_json", nullable = false, columnDefinition = "text")
     public String absoluteBorrowLimitsJson;
 
-    public static List<ComputeQuotaEntity> inCluster(String clusterArn) {
-        return list("clusterArn", clusterArn);
+    /** An enabled quota's id and stored nominal amounts: what the quota-sum rule adds up. */
+    public record EnabledNominal(String id, String nominalJson) {
+    }
+
+    /**
+     * The cluster's enabled quotas, two columns each and no entity: every create and update adds them all up, and
+     * loading (and at commit, checking) a thousand whole entities each time grew with the teams.
+     */
+    public static List<EnabledNominal> enabledNominals(String clusterArn, String enabled) {
+        return getEntityManager().createQuery("select q.id, q.nominalJson from ComputeQuotaEntity q"
+                        + " where q.clusterArn = :cluster and q.activationState = :state", Object[].class)
+                .setParameter("cluster", clusterArn).setParameter("state", enabled).getResultStream()
+                .map(row -> new EnabledNominal((String) row[0], (String) row[1])).toList();
     }
 }

@@ -176,10 +176,9 @@ public class ComputeQuotaOperations extends VersionedResourceOperations<ComputeQ
     /** The nominal quotas of the cluster's active quotas, one replaced (or added) by {@code candidate}. */
     private List<Map<String, Resources>> activeNominals(String clusterArn, String replacedId,
                                                         Map<String, Resources> candidate) {
-        List<Map<String, Resources>> out = ComputeQuotaEntity.inCluster(clusterArn).stream()
-                .filter(q -> !q.id.equals(replacedId))
-                .filter(q -> ActivationState.Enabled.name().equals(q.activationState))
-                .map(q -> ComputeQuotaDocuments.readNominal(q.nominalJson))
+        List<Map<String, Resources>> out = ComputeQuotaEntity.enabledNominals(clusterArn, ActivationState.Enabled.name()).stream()
+                .filter(q -> !q.id().equals(replacedId))
+                .map(q -> ComputeQuotaDocuments.readNominal(q.nominalJson()))
                 .collect(Collectors.toCollection(ArrayList::new));
         if (candidate != null) {
             out.add(candidate);

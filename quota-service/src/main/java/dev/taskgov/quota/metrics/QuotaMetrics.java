@@ -8,8 +8,8 @@ import dev.taskgov.quota.capacity.TopologyCatchUp;
 import dev.taskgov.quota.computequota.ComputeQuotaReadModel;
 import dev.taskgov.quota.outbox.QuotaTopicOutbox;
 import dev.taskgov.quota.rules.Units;
+import dev.taskgov.service.support.GaugeRows;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
@@ -19,7 +19,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -49,21 +49,18 @@ public class QuotaMetrics {
     TopologyCatchUp catchUp;
 
     private final AtomicBoolean stale = new AtomicBoolean(true);
-    private MultiGauge nominal;
-    private MultiGauge capacityGauge;
-    private MultiGauge overCommit;
+    private GaugeRows nominal;
+    private GaugeRows capacityGauge;
+    private GaugeRows overCommit;
 
     @PostConstruct
     void register() {
-        nominal = MultiGauge.builder("taskgov.quota.configured")
-                .description("Nominal quota of an enabled team, per instance type and resource (vCPU, GiB, accelerators)")
-                .register(registry);
-        capacityGauge = MultiGauge.builder("taskgov.quota.cluster.capacity")
-                .description("Allocatable of ready nodes per instance type and resource, from the topology topic")
-                .register(registry);
-        overCommit = MultiGauge.builder("taskgov.quota.overcommit")
-                .description("How much the enabled quotas of a cluster exceed its capacity (0 when they fit)")
-                .register(registry);
+        nominal = new GaugeRows(registry, "taskgov.quota.configured",
+                "Nominal quota of an enabled team, per instance type and resource (vCPU, GiB, accelerators)");
+        capacityGauge = new GaugeRows(registry, "taskgov.quota.cluster.capacity",
+                "Allocatable of ready nodes per instance type and resource, from the topology topic");
+        overCommit = new GaugeRows(registry, "taskgov.quota.overcommit",
+                "How much the enabled quotas of a cluster exceed its capacity (0 when they fit)");
     }
 
     public void countRequest(String operation, String outcome) {
@@ -90,18 +87,18 @@ public class QuotaMetrics {
     public void refresh() {
         List<ComputeQuotaReadModel.ActiveQuota> active = QuarkusTransaction.requiringNew().call(quotas::activeQuotas);
 
-        List<MultiGauge.Row<?>> nominalRows = new ArrayList<>();
+        Map<Tags, Number> nominalRows = new LinkedHashMap<>();
         Map<String, Map<String, Resources>> sumsByCluster = new TreeMap<>();
         for (ComputeQuotaReadModel.ActiveQuota q : active) {
             q.nominal().forEach((type, amount) -> {
                 for (ResourceKey r : amount.keys()) {
-                    nominalRows.add(MultiGauge.Row.of(Tags.of("cluster_arn", q.clusterArn(), "team", q.team(),
-                            "instance_type", type, "resource", r.jsonName()), Units.toApi(r, amount.get(r)).doubleValue()));
+                    nominalRows.put(Tags.of("cluster_arn", q.clusterArn(), "team", q.team(),
+                            "instance_type", type, "resource", r.jsonName()), Units.toApi(r, amount.get(r)).doubleValue());
                 }
                 sumsByCluster.computeIfAbsent(q.clusterArn(), c -> new TreeMap<>()).merge(type, amount, Resources::plus);
             });
         }
-        nominal.register(nominalRows, true);
+        nominal.set(nominalRows);
 
         // Until the topology topic has been read to its end, a part of the nodes would show capacity missing and
         // over-commit that is not there (an alert on taskgov_quota_overcommit > 0 would fire at every restart): these
@@ -111,18 +108,18 @@ public class QuotaMetrics {
             return;
         }
 
-        List<MultiGauge.Row<?>> capacityRows = new ArrayList<>();
+        Map<Tags, Number> capacityRows = new LinkedHashMap<>();
         for (ClusterArn cluster : capacity.governed()) {
             capacity.capacityByInstanceType(cluster).forEach((type, amount) -> {
                 for (ResourceKey r : amount.keys()) {
-                    capacityRows.add(MultiGauge.Row.of(Tags.of("cluster_arn", cluster.value(), "instance_type", type,
-                            "resource", r.jsonName()), Units.toApi(r, amount.get(r)).doubleValue()));
+                    capacityRows.put(Tags.of("cluster_arn", cluster.value(), "instance_type", type,
+                            "resource", r.jsonName()), Units.toApi(r, amount.get(r)).doubleValue());
                 }
             });
         }
-        capacityGauge.register(capacityRows, true);
+        capacityGauge.set(capacityRows);
 
-        List<MultiGauge.Row<?>> overRows = new ArrayList<>();
+        Map<Tags, Number> overRows = new LinkedHashMap<>();
         sumsByCluster.forEach((cluster, sums) -> {
             TreeSet<String> types = new TreeSet<>(sums.keySet());
             for (String type : types) {
@@ -130,11 +127,11 @@ public class QuotaMetrics {
                 Resources available = capacity.capacityByInstanceType(ClusterArn.of(cluster)).getOrDefault(type, Resources.ZERO);
                 for (ResourceKey r : Resources.keys(sum, available)) {
                     long excess = Math.max(0, sum.get(r) - available.get(r));
-                    overRows.add(MultiGauge.Row.of(Tags.of("cluster_arn", cluster, "instance_type", type,
-                            "resource", r.jsonName()), Units.toApi(r, excess).doubleValue()));
+                    overRows.put(Tags.of("cluster_arn", cluster, "instance_type", type,
+                            "resource", r.jsonName()), Units.toApi(r, excess).doubleValue());
                 }
             }
         });
-        overCommit.register(overRows, true);
+        overCommit.set(overRows);
     }
 }
