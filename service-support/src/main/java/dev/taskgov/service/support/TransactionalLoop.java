@@ -79,7 +79,7 @@ import java.util.function.Function;
  * either). The changelog way spares each transaction two waits (AddOffsetsToTxn to the transaction coordinator and
  * TxnOffsetCommit to the group coordinator) and the marker on the group's offsets partition at its end; a zombie
  * cannot commit its offsets there either, since the next owner's fence comes first and aborts its open transaction,
- * the offsets record with it. The group is then told the offsets without waiting, after each commit (lag tools read
+ * the offsets record with it. The group is then told the offsets without waiting, at most once a second (lag tools read
  * them there), and a resume takes the later of the changelog's and the group's (the group's alone on a changelog
  * written before offsets were kept in it). A poll returns up to
  * {@value #MAX_POLL_RECORDS} records, so a backlog is taken in few large transactions; a poll of many records is
@@ -495,6 +495,16 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private boolean standbysUnsupported;
     private final java.util.concurrent.atomic.AtomicLong warmTakeovers = new java.util.concurrent.atomic.AtomicLong();
     private final Map<String, Long> processed = new ConcurrentHashMap<>();
+    /**
+     * With {@link Settings#offsetsTopic}: the offsets committed in the changelog that the group has not been told yet
+     * (loop thread only). The group's copy is for lag tools and never ahead of the changelog, so it is sent at most
+     * once per {@link #GROUP_COPY_SPACING}, not after every transaction: each OffsetCommit is a write to the group's
+     * offsets topic, which at a steady rate was one more broker append per transaction.
+     */
+    private final Map<TopicPartition, OffsetAndMetadata> groupCopy = new HashMap<>();
+    private long groupCopySentAt;
+    /** How often at most the group is told the offsets recorded in the changelog. */
+    static final Duration GROUP_COPY_SPACING = Duration.ofSeconds(1);
     /** Partition count per topic, as read at the start of a session (what {@link Processor#home} is computed on). */
     private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
     private volatile long lag;
@@ -580,6 +590,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 standbys.clear();
                 pending.clear();
                 processed.clear();
+                groupCopy.clear();
             }
         }
     }
@@ -679,6 +690,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     }
                 }
                 commitAll(c, batches);
+                tellGroup(c);
                 for (Task task : turn) {
                     if (!task.ready) continue;
                     // Positions, not last offsets + 1: they also step over transaction markers, so a
@@ -1152,19 +1164,35 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     }
 
     /**
+     * Tells the group the offsets the changelog recorded since it was last told, once {@link #GROUP_COPY_SPACING} has
+     * passed since then (every turn asks, so the last ones follow within that once the loop is quiet), without waiting.
+     * Offsets of partitions revoked since are left out: they are the next owner's to tell.
+     */
+    private void tellGroup(KafkaConsumer<String, byte[]> c) {
+        if (groupCopy.isEmpty() || System.nanoTime() - groupCopySentAt < GROUP_COPY_SPACING.toNanos()) return;
+        groupCopy.keySet().retainAll(c.assignment());
+        if (!groupCopy.isEmpty()) {
+            c.commitAsync(Map.copyOf(groupCopy), (offsets, e) -> {
+                if (e != null) LOG.debugf("the group's copy of the offsets %s was not committed (%s)", offsets, e);
+            });
+        }
+        groupCopy.clear();
+        groupCopySentAt = System.nanoTime();
+    }
+
+    /**
      * After a batch's commit: what its records asked to do once committed, and the takeover's first-batch timing. With
-     * the offsets in the changelog, the task remembers them and the group is told too, without waiting: what the
-     * group holds is then only for those who read it (consumer-lag tools, a decider without offsets in its changelog
-     * yet), never ahead of the changelog, so a resume takes the later of the two ({@link #seekToCommitted}).
+     * the offsets in the changelog, the task remembers them and the group is told too, later and without waiting
+     * ({@link #tellGroup}): what the group holds is then only for those who read it (consumer-lag tools, a decider
+     * without offsets in its changelog yet), never ahead of the changelog, so a resume takes the later of the two
+     * ({@link #seekToCommitted}).
      */
     private void committed(KafkaConsumer<String, byte[]> c, Batch b) {
         b.out.afterCommitActions().forEach(Runnable::run);
         Task task = b.task;
         if (settings.offsetsTopic() != null && !b.offsets.isEmpty()) {
             b.offsets.forEach((tp, o) -> task.inputOffsets.put(tp, o.offset()));
-            c.commitAsync(b.offsets, (offsets, e) -> {
-                if (e != null) LOG.debugf("partition %d: the group's copy of the offsets was not committed (%s)", task.scope.partition(), e);
-            });
+            groupCopy.putAll(b.offsets);
         }
         if (task.assignedAt != 0 && b.records > 0) {
             LOG.infof("partition %d: first batch (%d records) committed %d ms after its assignment", task.scope.partition(),
@@ -1335,6 +1363,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         closeQuietly(task.side);
         closeQuietly(task.producer);
         processed.keySet().removeIf(k -> k.endsWith("-" + n) && settings.groupTopics().stream().anyMatch(t -> k.equals(t + "-" + n)));
+        // Not told to the group now: the next owner tells it its own, and ours must not follow and set it back.
+        groupCopy.keySet().removeIf(tp -> tp.partition() == n);
         LOG.infof("no longer decides for partition %d", n);
     }
 
