@@ -99,7 +99,7 @@ public final class Scheduler {
     private boolean released;
     private final Set<String> dirtyTeams = new LinkedHashSet<>();
     private final PreemptionPlanner planner = new PreemptionPlanner();
-    /** The verdict memo: a parked shape's verdict while what it read of the cache's state stays the same. */
+    /** The verdict memo: a shape's blocked or fitting verdict while what it read of the cache's state stays the same. */
     private final ParkedVerdicts parkedVerdicts;
     /** Verdicts are reused per shape (the memo, and whole shapes parked at once); false in the reference they are tested against. */
     private final boolean reuseParkedVerdicts;
@@ -1027,9 +1027,9 @@ public final class Scheduler {
         return candidate(q, e, verdict, c);
     }
 
-    /** The workload's verdict in the current state: its shape's if one was parked in this state, else evaluated. */
+    /** The workload's verdict in the current state: its shape's if one was taken on what is still the same state, else evaluated. */
     private Evaluation verdictOf(WorkloadEntry e) {
-        Evaluation.Blocked known = parkedVerdicts.get(e, cache, run.isStopped());
+        Evaluation known = parkedVerdicts.get(e, cache, run.isStopped());
         if (known != null) return known;
         evaluations++;
         Evaluation result = Evaluation.of(cache, planner, e.workload(), e.requests(), victimsOf(e));
@@ -1037,7 +1037,7 @@ public final class Scheduler {
             result = new Evaluation.Blocked(needs.reason(), needs.message() + " (preemption is paused until the next run of "
                     + "the scheduler: this run reached its bound of evictions)");
         }
-        if (result instanceof Evaluation.Blocked blocked) parkedVerdicts.put(e, blocked, cache, run.isStopped());
+        parkedVerdicts.put(e, result, cache, run.isStopped());
         return result;
     }
 

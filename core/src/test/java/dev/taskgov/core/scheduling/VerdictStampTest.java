@@ -26,9 +26,9 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A blocked verdict is reused while what it read is unchanged (ParkedVerdicts' stamp): the base state (quotas,
- * nodes, config), and the usage of each instance type the workload asks for; with FairShare on, the whole state.
- * Each case sets up a blocked workload on a cluster of two instance types, makes one change and runs a cycle, on a
+ * A blocked or fitting verdict is reused while what it read is unchanged (ParkedVerdicts' stamp): the base state
+ * (quotas, nodes, config), and the usage of each instance type the workload asks for; with FairShare on, the whole
+ * state. Each case sets up workloads on a cluster of two instance types, makes one change and runs a cycle, on a
  * scheduler that reuses verdicts and on one that evaluates every workload on its own: both must decide alike, and the
  * watched workload's verdict must change exactly when the case says (the cases where a reused verdict would be wrong),
  * with the evaluations the reuse leaves to make.
@@ -42,6 +42,7 @@ class VerdictStampTest {
 
     /**
      * @param verdictChanges whether the watched workload's state, reason or message after the change differs from before
+     *                       (a workload the change submits: it always does)
      * @param evaluations    the evaluations the reusing scheduler makes in the change's cycle
      */
     record Case(String name, Setup setup, Consumer<Setup> change, String watched, boolean verdictChanges, long evaluations) {
@@ -166,6 +167,18 @@ class VerdictStampTest {
                 new Case("a quota change is read by every verdict",
                         Setup.fcfs(inadmissible).submit("b-1", "b", 2, 0).submit("a-big", "a", 3, 0),
                         s -> s.both(x -> x.applyQuota(Setup.quota("a", 2, 8))), "a-big", true, 1),
+                new Case("a head that fits keeps its placement over an admission on the other instance type, without being placed again",
+                        Setup.fcfs(inadmissible).submit("b-1", "b", 2, 0),
+                        s -> s.both(x -> {
+                            x.submit(s.workload("b-p5", "b", 0, 1));
+                            x.submit(s.workload("a-g5", "a", 1, 0));
+                        }), "a-g5", true, 2),
+                new Case("a head that fits is placed again after an admission on its instance type took the last node",
+                        Setup.fcfs(poolFull).submit("c-1", "c", 2, 0).submit("b-1", "b", 1, 0),
+                        s -> s.both(x -> {
+                            x.submit(s.workload("c-2", "c", 1, 0));
+                            x.submit(s.workload("a-g5", "a", 1, 0));
+                        }), "c-2", true, 3),
                 new Case("a new node of its instance type changes the capacity its message names",
                         Setup.fcfs(inadmissible).submit("b-1", "b", 2, 0).submit("a-big", "a", 3, 0),
                         s -> s.both(x -> x.upsertNode(Setup.node("g9", G5_TYPE))), "a-big", true, 1));
@@ -176,15 +189,14 @@ class VerdictStampTest {
     void reusedVerdictsDecideAsFreshOnes(Case c) {
         Setup s = c.setup();
         s.replay();
-        WorkloadView before = s.reusing.workload(c.watched()).orElseThrow();
-        assertThat(before.state().name()).as("the watched workload is blocked before the change").isEqualTo("Pending");
+        WorkloadView before = s.reusing.workload(c.watched()).orElse(null); // null: submitted by the change
 
         c.change().accept(s);
         long evaluated = s.reusing.evaluations();
         s.cycleAlike();
         WorkloadView after = s.reusing.workload(c.watched()).orElseThrow();
 
-        assertThat(!after.equals(before)).as("the watched workload's verdict changed").isEqualTo(c.verdictChanges());
+        assertThat(!after.equals(before)).as("the watched workload's state or verdict changed").isEqualTo(c.verdictChanges());
         assertThat(s.reusing.evaluations() - evaluated).as("evaluations in the change's cycle").isEqualTo(c.evaluations());
     }
 }
