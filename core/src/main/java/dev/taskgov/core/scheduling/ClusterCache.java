@@ -34,6 +34,13 @@ final class ClusterCache implements ClusterView {
     private SchedulerConfig config = SchedulerConfig.DEFAULT;
     /** Bumped on every change of usage, quotas, nodes or config: what was evaluated at an older version is re-checked. */
     private long version;
+    /**
+     * Bumped on every change but of what admitted workloads hold: quotas, nodes, config (and, through the scheduler,
+     * a new run). With the usage version per instance type ({@link #usageCounter}) it stamps a blocked verdict ({@link ParkedVerdicts}).
+     */
+    private long baseVersion;
+    /** Per instance type, bumped whenever an admitted workload that asks for it takes, gives back or moves its pods or quota. */
+    private final Map<String, long[]> usageVersions = new HashMap<>();
 
     ClusterCache(Collection<Node> nodes) {
         this.topology = Topology.of(nodes);
@@ -59,17 +66,20 @@ final class ClusterCache implements ClusterView {
 
     void setConfig(SchedulerConfig config) {
         this.config = config;
+        bumpVersion();
         ledger.setIdleResourceSharing(config.idleResourceSharing());
     }
 
     /** Adds or replaces a node (reservations on it are kept). */
     void upsertNode(Node node) {
+        bumpVersion();
         topology.upsertNode(node);
         countCapacity(nodesByName.put(node.name(), node), node);
     }
 
     /** Removes a node and whatever was reserved on it. */
     void removeNode(String nodeName) {
+        bumpVersion();
         topology.removeNode(nodeName);
         countCapacity(nodesByName.remove(nodeName), null);
     }
@@ -80,7 +90,7 @@ final class ClusterCache implements ClusterView {
         topology.reserve(e.workload().podSets(), e.placement());
         running.computeIfAbsent(e.team(), t -> new LinkedHashMap<>()).put(e.id(), e.running());
         changedRunning(e.team());
-        version++;
+        changedUsage(e);
     }
 
     /** The admitted workload gives back its quota and nodes (before it is evicted or finishes). */
@@ -90,13 +100,14 @@ final class ClusterCache implements ClusterView {
         Map<String, RunningWorkload> team = running.get(e.team());
         if (team != null) team.remove(e.id());
         changedRunning(e.team());
-        version++;
+        changedUsage(e);
     }
 
     /** The admitted workload's pods on {@code nodeName} release that node; it keeps running elsewhere. */
     void detachFromNode(WorkloadEntry e, String nodeName) {
         topology.release(e.workload().podSets(), e.placement().onNode(nodeName));
         e.movePods(e.placement().withoutNode(nodeName));
+        changedUsage(e);
     }
 
     /** Replacement pods of an admitted workload now hold their nodes; {@code merged} is its whole new placement. */
@@ -104,7 +115,7 @@ final class ClusterCache implements ClusterView {
         topology.reserve(lostRequests, replacement);
         e.movePods(merged);
         updateRunning(e);
-        version++;
+        changedUsage(e);
     }
 
     /** The admitted workload changed (placement or priority): planning sees the new one. */
@@ -113,15 +124,36 @@ final class ClusterCache implements ClusterView {
         if (team == null || !team.containsKey(e.id())) return;
         team.put(e.id(), e.running());
         changedRunning(e.team());
+        changedUsage(e); // planning reads a running workload's priority and placement
     }
 
     private void changedRunning(String team) {
         runningVersions.merge(team, 1L, Long::sum);
     }
 
-    /** Something outside usage changed (quota, node, config): evaluations made before are stale. */
-    void bumpVersion() {
+    /** What admitted workloads hold of the instance types the workload asks for changed. */
+    private void changedUsage(WorkloadEntry e) {
+        for (String type : e.requests().keySet()) usageVersions.computeIfAbsent(type, t -> new long[1])[0]++;
         version++;
+    }
+
+    /** Something outside usage changed (quota, node, config, run): evaluations made before are stale. */
+    void bumpVersion() {
+        baseVersion++;
+        version++;
+    }
+
+    /** The version of everything but usage (see {@link #usageCounter}). */
+    long baseVersion() {
+        return baseVersion;
+    }
+
+    /**
+     * The instance type's usage version, bumped whenever what admitted workloads hold of it changes: a one-element array
+     * the cache keeps for good and updates in place, so that a reader may keep it and read the version without a lookup.
+     */
+    long[] usageCounter(String instanceType) {
+        return usageVersions.computeIfAbsent(instanceType, t -> new long[1]);
     }
 
     // ------------------------------------------------------------ reads

@@ -93,11 +93,13 @@ public final class Scheduler {
     private final Map<String, TeamQueue> teams = new TreeMap<>();
     private final Map<String, WorkloadEntry> workloads = new HashMap<>();
     private long admissionSeq;
+    /** See {@link #evaluations()}. */
+    private long evaluations;
     /** Something was released since the last cycle: parked workloads get another look. */
     private boolean released;
     private final Set<String> dirtyTeams = new LinkedHashSet<>();
     private final PreemptionPlanner planner = new PreemptionPlanner();
-    /** The verdict memo: a parked shape's verdict while the cache's state version stays the same. */
+    /** The verdict memo: a shape's blocked or fitting verdict while what it read of the cache's state stays the same. */
     private final ParkedVerdicts parkedVerdicts;
     /** Verdicts are reused per shape (the memo, and whole shapes parked at once); false in the reference they are tested against. */
     private final boolean reuseParkedVerdicts;
@@ -631,10 +633,13 @@ public final class Scheduler {
         return new ChangeResult(workload.id(), ChangeResult.Outcome.Restored, "restored as admitted at " + admittedAt);
     }
 
-    /** An admitted workload gives back its quota and nodes; pending workloads get another look. */
+    /**
+     * An admitted workload gives back its quota and nodes; pending workloads get another look. Only the usage of its
+     * instance types changed (the cache's version of them): verdicts parked on other types stay exact.
+     */
     private void release(WorkloadEntry e) {
         cache.release(e);
-        markReleased();
+        released = true;
     }
 
     /**
@@ -1047,17 +1052,23 @@ public final class Scheduler {
         return candidate(q, e, verdict, c);
     }
 
-    /** The workload's verdict in the current state: its shape's if one was parked in this state, else evaluated. */
+    /** The workload's verdict in the current state: its shape's if one was taken on what is still the same state, else evaluated. */
     private Evaluation verdictOf(WorkloadEntry e) {
-        Evaluation.Blocked known = parkedVerdicts.get(e, cache.version());
+        Evaluation known = parkedVerdicts.get(e, cache, run.isStopped());
         if (known != null) return known;
+        evaluations++;
         Evaluation result = Evaluation.of(cache, planner, e.workload(), e.requests(), victimsOf(e));
         if (result instanceof Evaluation.NeedsPreemption needs && run.isStopped()) {
             result = new Evaluation.Blocked(needs.reason(), needs.message() + " (preemption is paused until the next run of "
                     + "the scheduler: this run reached its bound of evictions)");
         }
-        if (result instanceof Evaluation.Blocked blocked) parkedVerdicts.put(e, blocked);
+        parkedVerdicts.put(e, result, cache, run.isStopped());
         return result;
+    }
+
+    /** How many workloads were evaluated (quota check, placement, preemption search), memo hits left out: what tests of the memo count. */
+    long evaluations() {
+        return evaluations;
     }
 
     /** Whom the workload may preempt: anyone the rules allow, or, evicted by a preemption in this run, only those admitted before it began. */

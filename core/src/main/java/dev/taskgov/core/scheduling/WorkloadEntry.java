@@ -64,6 +64,8 @@ final class WorkloadEntry {
     long queuedSeq;
     /** Queue bookkeeping, kept by {@link TeamQueue} alone: when it was last looked at on its own (the queue's count of looks). */
     long visitedAt;
+    /** Memo bookkeeping, kept by {@link ParkedVerdicts} alone: the last verdict it took or gave (valid only for its shape then). */
+    Object lastVerdict;
 
     private WorkloadEntry(Workload workload, WorkloadState state) {
         this.workload = workload;
