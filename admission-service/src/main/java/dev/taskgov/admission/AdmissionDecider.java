@@ -72,6 +72,12 @@ public final class AdmissionDecider extends Decider {
                     membership, turns, auditTopic, statusRefresh, WaitForPodsReadyByCluster.OFF);
         }
 
+        /** The same settings with this status refresh (zero: every change of the figures written at once). */
+        public Settings withStatusRefresh(Duration refresh) {
+            return new Settings(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout,
+                    createTopics, membership, turns, auditTopic, refresh, waitForPodsReady, statusFiguresPerSecond);
+        }
+
         /** The same settings with gang admission's setting of each cluster. */
         public Settings withWaitForPodsReady(WaitForPodsReadyByCluster setting) {
             return new Settings(clientProps, topics, groupId, transactionalIdPrefix, source, pollTimeout, rebuildTimeout,

@@ -35,9 +35,7 @@ class StatusVolumeTest {
         try (LiveCluster c = new LiveCluster(name)) {
             Fixtures.cluster(c, 2, Map.of("team-a", 8L, "team-b", 8L));
             AdmissionDecider.Settings s = c.deciderSettings();
-            AdmissionDecider decider = new AdmissionDecider(new AdmissionDecider.Settings(s.clientProps(), s.topics(), s.groupId(),
-                    s.transactionalIdPrefix(), s.source(), s.pollTimeout(), s.rebuildTimeout(), s.createTopics(), s.membership(),
-                    s.turns(), s.auditTopic(), refresh), Clock.systemUTC(), AdmissionObserver.NONE);
+            AdmissionDecider decider = new AdmissionDecider(s.withStatusRefresh(refresh), Clock.systemUTC(), AdmissionObserver.NONE);
             decider.start();
             try {
                 int home = c.homePartition(c.topics.submitted());
@@ -91,9 +89,7 @@ class StatusVolumeTest {
         try (LiveCluster c = new LiveCluster("status-due")) {
             Fixtures.cluster(c, 2, Map.of("team-a", 8L, "team-b", 8L));
             AdmissionDecider.Settings s = c.deciderSettings();
-            AdmissionDecider decider = new AdmissionDecider(new AdmissionDecider.Settings(s.clientProps(), s.topics(), s.groupId(),
-                    s.transactionalIdPrefix(), s.source(), s.pollTimeout(), s.rebuildTimeout(), s.createTopics(), s.membership(),
-                    s.turns(), s.auditTopic(), Duration.ofSeconds(3)), Clock.systemUTC(), AdmissionObserver.NONE);
+            AdmissionDecider decider = new AdmissionDecider(s.withStatusRefresh(Duration.ofSeconds(3)), Clock.systemUTC(), AdmissionObserver.NONE);
             decider.start();
             try {
                 int home = c.homePartition(c.topics.submitted());
@@ -128,9 +124,7 @@ class StatusVolumeTest {
         try (LiveCluster c = new LiveCluster("status-bound")) {
             Fixtures.cluster(c, 2, Map.of("team-a", 8L, "team-b", 8L));
             AdmissionDecider.Settings s = c.deciderSettings();
-            AdmissionDecider decider = new AdmissionDecider(new AdmissionDecider.Settings(s.clientProps(), s.topics(), s.groupId(),
-                    s.transactionalIdPrefix(), s.source(), s.pollTimeout(), s.rebuildTimeout(), s.createTopics(), s.membership(),
-                    s.turns(), s.auditTopic(), Duration.ofMillis(500)).withStatusFiguresPerSecond(1), Clock.systemUTC(),
+            AdmissionDecider decider = new AdmissionDecider(s.withStatusRefresh(Duration.ofMillis(500)).withStatusFiguresPerSecond(1), Clock.systemUTC(),
                     AdmissionObserver.NONE);
             decider.start();
             try {

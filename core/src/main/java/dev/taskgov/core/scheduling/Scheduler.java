@@ -312,10 +312,8 @@ public final class Scheduler {
         }
         inputSinceCycle = true;
         ledger().putQuotas(quotas);
-        for (TeamQuota q : quotas) {
-            teams.computeIfAbsent(q.team(), this::newQueue);
-            markReleased();
-        }
+        for (TeamQuota q : quotas) teams.computeIfAbsent(q.team(), this::newQueue);
+        markReleased();
     }
 
     /**
