@@ -102,10 +102,6 @@ final class AdmissionState {
         }
     }
 
-    /** The latest figures of a workload not yet written, and when they may be ({@link AdmissionProcessor}'s update). */
-    record HeldFigures(String message, Instant due) {
-    }
-
     final Clock clock;
     /** The partition (set of clusters) this state is of; {@link PartitionScope#WHOLE} for a replica. */
     final PartitionScope scope;
@@ -121,8 +117,6 @@ final class AdmissionState {
     final ClusterInputsByCluster inputs = new ClusterInputsByCluster();
     /** One scheduler per cluster: the clusters' quotas, policies, nodes and queues never meet. */
     final Map<ClusterArn, Governed> clusters = new TreeMap<>();
-    /** Figures of workloads held back from the status topic, shown by reads at once. */
-    final Map<String, HeldFigures> heldFigures = new HashMap<>();
     long admissionSeq;
     /** Gang admission's setting of each cluster, given to each scheduler restored. */
     private WaitForPodsReadyByCluster waitForPodsReady = WaitForPodsReadyByCluster.OFF;
@@ -180,7 +174,6 @@ final class AdmissionState {
         mode = mode.cleared();
         clusters.clear();
         workloads.clear();
-        heldFigures.clear();
         changelog.clear();
         inputs.clear();
         admissionSeq = 0;
@@ -278,9 +271,19 @@ final class AdmissionState {
         return r.spec().toWorkload(g.inputs.config(), r.queueTime());
     }
 
-    /** A workload as reads show it: its last version, with figures held back from the status topic. */
+    /**
+     * A workload as reads show it: its last version, with the current figures of a pending one when they are not written
+     * yet (its cluster's scheduler has them: a change of figures alone is written at most once per refresh, and a
+     * workload settled in its parked shape does not even report it, docs/architecture.md, the status topic). A read replica's
+     * scheduler runs no cycle: it shows what the decider wrote.
+     */
     WorkloadRecord shown(WorkloadRecord rec) {
-        HeldFigures held = rec == null ? null : heldFigures.get(rec.workloadId());
-        return held == null ? rec : rec.showing(held.message());
+        if (rec == null || rec.state() != WorkloadState.Pending || mode().replica()) return rec;
+        Governed g = clusters.get(rec.cluster());
+        if (g == null || g.scheduler == null) return rec;
+        return g.scheduler.pendingFigures(rec.workloadId())
+                .filter(f -> f.reason().name().equals(rec.reason()) && !f.message().equals(rec.message()))
+                .map(f -> rec.showing(f.message()))
+                .orElse(rec);
     }
 }

@@ -143,7 +143,12 @@ public sealed interface Decision {
                               List<String> lastEvictions, String message) implements Decision {
     }
 
-    /** The workload is pending with a new reason or message. */
+    /**
+     * The workload is pending with a new reason or message. A new reason is always reported; new figures alone (the same
+     * reason) of a workload settled in its parked shape are not, one decision per workload per cycle being what made a
+     * deep queue's cycle cost grow with its depth: they show when it is read ({@link Scheduler#workload},
+     * {@link Scheduler#pendingFigures}).
+     */
     record StayPending(String workloadId, String team, PendingReason reason, String message) implements Decision {
     }
 

@@ -1146,6 +1146,20 @@ public final class Scheduler {
         return e == null ? Optional.empty() : Optional.of(e.view());
     }
 
+    /**
+     * A pending workload's reason and message as they are now, and what its figures follow when they may change without
+     * a decision (null: a change is reported as a StayPending decision); empty when it is unknown or not pending.
+     */
+    public Optional<PendingFigures> pendingFigures(String workloadId) {
+        WorkloadEntry e = workloads.get(workloadId);
+        if (e == null || !e.isPending()) return Optional.empty();
+        return Optional.of(new PendingFigures(e.pendingReason(), e.message(), e.figuresSource()));
+    }
+
+    /** {@link #pendingFigures}: the reason, the message, and what the figures follow (or null). */
+    public record PendingFigures(PendingReason reason, String message, FiguresSource source) {
+    }
+
     /** Every known workload, by id. */
     public List<WorkloadView> workloads() {
         return workloads.values().stream().map(WorkloadEntry::view).sorted(Comparator.comparing(WorkloadView::workloadId)).toList();

@@ -24,8 +24,9 @@ import java.util.function.Consumer;
  * workloads by {@link Shape}, and a blocked verdict parks the whole shape at once: in the same state
  * every workload of a shape gets the same verdict, so a walk needs to look only at the first active
  * workload of each shape ({@link #activeHeads}), in queue order. The workloads of a parked shape take
- * its verdict (their reason and message) when the cycle ends ({@link #giveVerdict}), or when one of
- * them is chosen ({@link #chosen}), not once in each round of the cycle: a deep queue, re-walked after
+ * its verdict (their reason and message) when the cycle ends ({@link #giveVerdict}: a new reason each, new figures
+ * alone once at the shape, read through it), or when one of them is chosen ({@link #chosen}), not once in each round
+ * of the cycle: a deep queue, re-walked after
  * every release, cost a visit of every pending workload per admission. A workload that enters a shape
  * parked in this epoch stays active until it is looked at itself, as in the walk of every workload.
  */
@@ -86,6 +87,11 @@ final class TeamQueue {
         Evaluation.Blocked given;
         /** Workloads that may carry something else than {@link #given}: new, requeued, chosen, or parked on their own. */
         List<WorkloadEntry> unsettled = new ArrayList<>();
+        /**
+         * What the settled workloads (every one but the {@link #unsettled}) read their reason and message through: a new
+         * verdict with {@link #given}'s reason changes only its figures, and is set here once instead of in each.
+         */
+        WorkloadEntry.SharedVerdict shared;
         /** Workloads that entered after the shape was parked in this epoch, in queue order: active until looked at. */
         TreeSet<WorkloadEntry> late;
         /** While not parked as a whole: every workload before this one is parked on its own in {@link #activeFromEpoch}. */
@@ -127,6 +133,7 @@ final class TeamQueue {
 
         /** Notes a workload that may not carry {@link #given}; past a bound, the shortcut is dropped (memory stays bounded). */
         void unsettle(WorkloadEntry e) {
+            e.unsettle(); // whatever happens to it next, it no longer follows the shape's verdict
             if (given == null) return;
             if (unsettled.size() > 2 * entries.size() + 16) {
                 given = null;
@@ -182,6 +189,7 @@ final class TeamQueue {
         }
         if (sq.late != null) sq.late.remove(e);
         if (sq.entries.isEmpty()) shapes.remove(e.shape());
+        e.unsettle();
     }
 
     /**
@@ -344,21 +352,32 @@ final class TeamQueue {
 
     /**
      * The workloads a shape's last park covers take its verdict, as a walk of every workload would have given it to
-     * each; {@code changed} gets each whose reason or message that changed. When the verdict is the one they all carry
-     * already, only those that may not carry it are looked at.
+     * each; {@code changed} gets each whose reason or message that changed and must be reported. When the verdict is the
+     * one they all carry already, or differs from it in its figures alone (the same reason: a blocked message carries live
+     * figures, which change in nearly every cycle of a deep queue), only those that may not carry it are looked at: the
+     * settled ones read the new figures through {@link ShapeQueue#shared} when they are read, and are not reported
+     * (docs/architecture.md, the status topic: a change of figures alone is written at most once per refresh, by the service
+     * asking for the current message). A new reason is given to every workload, and reported for each.
      */
     static void giveVerdict(ShapeQueue sq, Consumer<WorkloadEntry> changed) {
         if (!sq.verdictPending) return;
         sq.verdictPending = false;
-        boolean same = sq.verdict.equals(sq.given);
+        boolean figuresOnly = sq.given != null && sq.shared != null && sq.verdict.reason() == sq.given.reason();
+        if (figuresOnly) {
+            sq.shared.newFigures(sq.verdict); // the settled ones carry it from now on
+        } else {
+            if (sq.shared != null) sq.shared.supersede();
+            sq.shared = new WorkloadEntry.SharedVerdict(sq.verdict); // every covered one is given it below
+        }
         List<WorkloadEntry> stillUnsettled = new ArrayList<>();
-        for (WorkloadEntry e : same ? sq.unsettled : sq.entries) {
+        for (WorkloadEntry e : figuresOnly ? sq.unsettled : sq.entries) {
             if (!e.inQueue || !sq.entries.contains(e)) continue; // left, or now of another shape
             if (!covers(sq, e)) {
                 stillUnsettled.add(e);
                 continue;
             }
             if (e.parkWith(sq.verdict)) changed.accept(e);
+            e.settleIn(sq.shared);
         }
         sq.given = sq.verdict;
         sq.unsettled = stillUnsettled; // only workloads still in the queue: the others were skipped above

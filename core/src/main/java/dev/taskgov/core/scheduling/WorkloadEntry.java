@@ -66,6 +66,50 @@ final class WorkloadEntry {
     long visitedAt;
     /** Memo bookkeeping, kept by {@link ParkedVerdicts} alone: the last verdict it took or gave (valid only for its shape then). */
     Object lastVerdict;
+    /**
+     * While settled in its shape's queue ({@link TeamQueue}): the verdict its shape's workloads carry, which may since
+     * have taken new figures with the same reason; null otherwise. Its reason and message are brought up to date when
+     * read ({@link #catchUp}), so that a change of figures alone is not given to every workload of a deep queue.
+     */
+    private SharedVerdict settledIn;
+    /** The verdict of {@link #settledIn} its fields were last set from. */
+    private Evaluation.Blocked taken;
+    /** Its message changed through its shape's verdict since it was last reported (a read may have shown that). */
+    private boolean changedUnreported;
+
+    /**
+     * The verdict every settled workload of a shape carries. A new verdict with the same reason (figures alone) is set
+     * here once, not given to each workload; one with another reason is given to each (it must be reported).
+     */
+    static final class SharedVerdict implements FiguresSource {
+        private Evaluation.Blocked verdict;
+        /** Bumped whenever its settled workloads may show something else than before (new figures, or superseded). */
+        private long version;
+
+        SharedVerdict(Evaluation.Blocked verdict) {
+            this.verdict = verdict;
+        }
+
+        Evaluation.Blocked verdict() {
+            return verdict;
+        }
+
+        /** New figures (the same reason) for every settled workload. */
+        void newFigures(Evaluation.Blocked v) {
+            if (!v.equals(verdict)) version++;
+            verdict = v;
+        }
+
+        /** Its workloads are given a verdict one by one from now on (a new reason), each reported. */
+        void supersede() {
+            version++;
+        }
+
+        @Override
+        public long version() {
+            return version;
+        }
+    }
 
     private WorkloadEntry(Workload workload, WorkloadState state) {
         this.workload = workload;
@@ -108,6 +152,7 @@ final class WorkloadEntry {
 
     /** Pending -> Admitted at {@code placement}: whatever it waited for is forgotten. */
     void admit(Placement placement, Map<String, Resources> borrowed, Instant at, long admissionSeq) {
+        unsettle();
         state = WorkloadState.Admitted;
         pendingReason = null;
         message = "admitted";
@@ -128,6 +173,11 @@ final class WorkloadEntry {
      * (reason Preempted or RetryAfterFailure, that message first).
      */
     void stayPending(PendingReason reason, String why) {
+        unsettle();
+        applyPending(reason, why);
+    }
+
+    private void applyPending(PendingReason reason, String why) {
         if (requeuedReason != null) {
             pendingReason = requeuedReason;
             // a deep queue is re-parked with the same verdict (one message instance per shape) round after round
@@ -157,6 +207,42 @@ final class WorkloadEntry {
         return hasUnreportedChange();
     }
 
+    /**
+     * Settled in its shape's queue, carrying {@code shared}'s verdict (which it was just parked with): from now on its
+     * reason and message follow that verdict's figures until it is unsettled.
+     */
+    void settleIn(SharedVerdict shared) {
+        settledIn = shared;
+        taken = shared.verdict();
+    }
+
+    /** What its figures follow while settled in its shape's queue (they may change unreported), else null. */
+    FiguresSource figuresSource() {
+        return settledIn;
+    }
+
+    /** No longer settled in its shape's queue: its fields are brought up to date and stop following the shape's verdict. */
+    void unsettle() {
+        catchUp();
+        settledIn = null;
+        taken = null;
+        // whoever read the figures it took meanwhile (the service writes them lazily) may hold other ones than the last
+        // reported: its next reason and message are reported whatever they are
+        if (changedUnreported) reportedMessage = null;
+        changedUnreported = false;
+    }
+
+    /** Takes the figures its shape's verdict got since it settled there (the same reason: only the message changes). */
+    private void catchUp() {
+        SharedVerdict s = settledIn;
+        if (s != null && s.verdict() != taken) {
+            taken = s.verdict();
+            String before = message;
+            applyPending(taken.reason(), taken.message());
+            if (!message.equals(before)) changedUnreported = true;
+        }
+    }
+
     /** Fits only by preemption: {@code why} is what blocks it without. */
     void blockedBy(String why) {
         blockedMessage = why;
@@ -167,6 +253,7 @@ final class WorkloadEntry {
      * to be sent then), false while it already waits.
      */
     boolean waitForPreemption(int victims) {
+        unsettle();
         boolean first = !nominated;
         nominated = true;
         pendingReason = PendingReason.WaitingForPreemption;
@@ -196,6 +283,7 @@ final class WorkloadEntry {
      * again, as {@link #retryAfterFailure} did.
      */
     void restoreRetries(int used) {
+        unsettle();
         retries = used;
         if (used > 0 && state == WorkloadState.Pending) {
             requeuedReason = PendingReason.RetryAfterFailure;
@@ -207,6 +295,7 @@ final class WorkloadEntry {
 
     /** Admitted -> Pending: it holds nothing and waits in its queue, saying why it was sent back. */
     private void backToQueue(PendingReason reason, String why) {
+        unsettle();
         state = WorkloadState.Pending;
         pendingReason = reason;
         message = why;
@@ -224,6 +313,7 @@ final class WorkloadEntry {
 
     /** Admitted -> Finished, saying how it ended ({@code how}). */
     void finish(String how) {
+        unsettle();
         state = WorkloadState.Finished;
         pendingReason = null;
         message = how;
@@ -233,6 +323,7 @@ final class WorkloadEntry {
 
     /** Pending -> Finished: it ended before it was admitted. */
     void finishWhilePending() {
+        unsettle();
         state = WorkloadState.Finished;
         pendingReason = null;
         message = "finished while pending; removed from its queue";
@@ -266,6 +357,7 @@ final class WorkloadEntry {
      * requeue counted already), out of its queue, and is then queued again as a workload evicted.
      */
     void restoreBackoff(Instant until) {
+        unsettle();
         String how = "evicted (PodsReadyTimeout): not every pod was ready in time";
         requeuedReason = PendingReason.Preempted;
         requeuedMessage = how;
@@ -276,6 +368,7 @@ final class WorkloadEntry {
 
     /** Pending (Backoff) -> Pending: the backoff is over; it waits in its queue again, saying how it was evicted. */
     void backoffEnded() {
+        unsettle();
         backoffUntil = null;
         pendingReason = requeuedReason;
         message = requeuedMessage;
@@ -283,6 +376,7 @@ final class WorkloadEntry {
 
     /** Admitted -> Rejected (RequeuingLimitExceeded): its pods missed the timeout again with no requeue left. */
     void rejectAfterRequeues(String why) {
+        unsettle();
         state = WorkloadState.Rejected;
         rejectReason = RejectReason.RequeuingLimitExceeded;
         pendingReason = null;
@@ -342,6 +436,7 @@ final class WorkloadEntry {
 
     /** Whether its pending reason or message differs from the last reported ({@link #reportPending} would report it). */
     boolean hasUnreportedChange() {
+        catchUp();
         return pendingReason != reportedReason || !message.equals(reportedMessage);
     }
 
@@ -353,6 +448,7 @@ final class WorkloadEntry {
         if (!hasUnreportedChange()) return false;
         reportedReason = pendingReason;
         reportedMessage = message;
+        changedUnreported = false;
         return true;
     }
 
@@ -393,10 +489,12 @@ final class WorkloadEntry {
     }
 
     PendingReason pendingReason() {
+        catchUp();
         return pendingReason;
     }
 
     String message() {
+        catchUp();
         return message;
     }
 
@@ -440,6 +538,7 @@ final class WorkloadEntry {
     }
 
     WorkloadView view() {
+        catchUp();
         String reason = pendingReason != null ? pendingReason.name() : rejectReason != null ? rejectReason.name() : null;
         return new WorkloadView(workload.id(), workload.team(), state, reason, message, workload.priority(),
                 workload.submittedAt(), admittedAt, placement, borrowed, retries);

@@ -258,17 +258,24 @@ public final class Cluster {
     }
 
     public Replay replay() {
+        return replay(true);
+    }
+
+    /** The steps on a fresh scheduler that reuses verdicts per shape (the ordinary one) or, false, the reference that does not. */
+    public Replay replay(boolean reuseParkedVerdicts) {
         VirtualClock clock = new VirtualClock(Instant.parse("2026-11-30T10:00:00Z"));
-        Scheduler s = new Scheduler(clock, mode, List.of(G5_TYPE), nodes);
+        Scheduler s = new Scheduler(clock, mode, List.of(G5_TYPE), nodes, reuseParkedVerdicts);
         s.applySchedulerConfig(new SchedulerConfig(classes, fairShare));
         quotas.values().forEach(s::applyQuota);
         List<String> preempted = new ArrayList<>();
         List<Decision> decisions = new ArrayList<>();
+        List<Decision> last = List.of();
         for (UnaryOperator<Scheduler> step : steps) {
             clock.advance(Duration.ofSeconds(1));
             step.apply(s);
             List<Decision> d = s.cycle();
             decisions.addAll(d);
+            last = d;
             for (Decision x : d) {
                 if (x instanceof Decision.Preempt p) p.plan().victims().stream().map(Victim::workloadId).forEach(preempted::add);
                 if (x instanceof Decision.Evict e) preempted.add(e.workloadId());
@@ -280,11 +287,11 @@ public final class Cluster {
             if (v.state() == WorkloadState.Admitted) admitted.add(v.workloadId());
             if (v.state() == WorkloadState.Pending) pending.add(v.workloadId());
         }
-        return new Replay(s, decisions, new Outcome(admitted, pending, preempted));
+        return new Replay(s, decisions, new Outcome(admitted, pending, preempted), last);
     }
 
-    /** The scheduler after the steps, every decision, and the summary. */
-    public record Replay(Scheduler scheduler, List<Decision> decisions, Outcome outcome) {
+    /** The scheduler after the steps, every decision, the summary, and the decisions of the last step's cycle. */
+    public record Replay(Scheduler scheduler, List<Decision> decisions, Outcome outcome, List<Decision> lastCycle) {
     }
 
     /**

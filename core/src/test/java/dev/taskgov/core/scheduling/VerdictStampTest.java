@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A blocked or fitting verdict is reused while what it read is unchanged (ParkedVerdicts' stamp): the base state
  * (quotas, nodes, config), and the usage of each instance type the workload asks for; with FairShare on, the whole
  * state. Each case sets up workloads on a cluster of two instance types, makes one change and runs a cycle, on a
- * scheduler that reuses verdicts and on one that evaluates every workload on its own: both must decide alike, and the
+ * scheduler that reuses verdicts and on one that evaluates every workload on its own: both must decide alike
+ * ({@link SameDecisions}: the same decisions, changes of figures alone left to reads, and the same workloads), and the
  * watched workload's verdict must change exactly when the case says (the cases where a reused verdict would be wrong),
  * with the evaluations the reuse leaves to make.
  */
@@ -117,8 +118,7 @@ class VerdictStampTest {
         }
 
         void cycleAlike() {
-            assertThat(reusing.cycle()).isEqualTo(reference.cycle());
-            assertThat(reusing.workloads()).isEqualTo(reference.workloads());
+            SameDecisions.cycleAlike(reusing, reference, "cycle");
         }
 
         void both(Consumer<Scheduler> change) {
