@@ -139,7 +139,10 @@ public final class AdmissionDecider extends Decider {
                 Set.of(t.changelog()),
                 settings.transactionalIdPrefix(), settings.source(), t.deadLetter(), settings.pollTimeout(),
                 settings.rebuildTimeout(), settings.membership(), KafkaAccess.teamTopics(t.submitted(), t.podsReady()), settings.turns())
-                .withOffsetsIn(t.changelog()),
+                .withOffsetsIn(t.changelog())
+                // Finishes and evictions free capacity: decided in short turns of their own, not behind a poll of a
+                // backlog of submissions (docs/semantics.md, "Order of inputs").
+                .withFirstTopics(Set.of(t.finished(), t.preempted())),
                 scope -> new AdmissionProcessor(t, clock, observer, scope, retention, settings.auditTopic())
                         .statusRefresh(settings.statusRefresh()).statusFiguresPerSecond(settings.statusFiguresPerSecond())
                         .waitForPodsReady(settings.waitForPodsReady()), clock);

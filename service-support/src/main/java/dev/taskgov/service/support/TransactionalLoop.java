@@ -88,7 +88,13 @@ import java.util.function.Function;
  * records is followed by a pause until that long after its start, and the next turn's poll is followed by the second
  * one too: what arrived during the pause is taken in one batch, so at a steady rate the broker sees one transaction
  * per partition and interval rather than one per few records (at the price of up to that long of waiting); the first
- * records after a quiet spell are taken at once, as without it. The loop thread applies every
+ * records after a quiet spell are taken at once, as without it. With first topics ({@link Settings#firstTopics}: records
+ * that free capacity), each turn first polls those alone, the other group topics paused (the consumer then hands out
+ * what it fetched of them ahead of a fetched backlog of the others, which stays in it, in order); while they bring
+ * records, a turn takes at most {@link #TURN_RECORDS_BEHIND_FIRST} of the other topics' records and holds the rest in
+ * memory, in order, their partitions paused until every held record is taken; offsets are committed only up to what was
+ * applied, and a partition read again from its committed offsets (a recovery, a revocation) forgets what was held of
+ * it. The loop thread applies every
  * task's batch of a turn, then their commits (which wait for the broker) run at once, one thread each, and the turn
  * handles their outcomes before the next poll. A task whose partition read
  * nothing in a turn still ends a batch in a transaction when its processor says time made work due
@@ -167,6 +173,12 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * quiet partition's few records (a submission at a time) do not pay its wait.
      */
     static final int CATCH_UP_MIN_RECORDS = 8;
+    /**
+     * Records of the other group topics a turn takes at most while the {@link Settings#firstTopics} bring records: a
+     * turn that decides on freed capacity stays short (tens of milliseconds of reading), and a backlog is still read
+     * at that many records per turn.
+     */
+    static final int TURN_RECORDS_BEHIND_FIRST = 1_000;
     /** The longest {@link Turns#commitInterval}: longer would hold every decision of a steady stream that long. */
     public static final Duration MAX_COMMIT_INTERVAL = Duration.ofSeconds(1);
 
@@ -231,17 +243,37 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * @param offsetsTopic            null, or the side topic (the processor's changelog) where each transaction records
      *                                the input offsets it consumed ({@link InputOffsets}), in place of committing them to
      *                                the group inside the transaction; a task resumes its partitions where they say
+     * @param firstTopics             group topics read ahead of the others' backlog (records that free capacity, such
+     *                                as finishes): while they bring records, a turn takes at most
+     *                                {@link #TURN_RECORDS_BEHIND_FIRST} records of the other group topics, and the rest
+     *                                of those wait, in order, for the next turns ({@link #withFirstTopics}); empty: none
      */
     public record Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
                            Set<String> partitionedSideTopics, String transactionalIdPrefix, String source,
                            String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
-                           Pattern moreGroupTopics, Turns turns, String offsetsTopic) {
+                           Pattern moreGroupTopics, Turns turns, String offsetsTopic, Set<String> firstTopics) {
 
         public Settings {
             if (offsetsTopic != null && !sideTopics.contains(offsetsTopic)) {
                 throw new IllegalArgumentException("the offsets topic " + offsetsTopic + " must be one of the side topics "
                         + sideTopics + ": a task reads its offsets back from there");
             }
+            firstTopics = firstTopics == null ? Set.of() : Set.copyOf(firstTopics);
+            for (String topic : firstTopics) {
+                if (!groupTopics.contains(topic)) {
+                    throw new IllegalArgumentException("firstTopics: " + topic + " must be one of the group topics "
+                            + groupTopics + ": only those are read ahead of the others");
+                }
+            }
+        }
+
+        /** The settings with no topic read ahead of the others. */
+        public Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
+                        Set<String> partitionedSideTopics, String transactionalIdPrefix, String source,
+                        String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
+                        Pattern moreGroupTopics, Turns turns, String offsetsTopic) {
+            this(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix, source,
+                    deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, offsetsTopic, Set.of());
         }
 
         /** The settings with the offsets committed to the group in each transaction. */
@@ -265,7 +297,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         /** These settings with the input offsets recorded in {@code topic} ({@link #offsetsTopic}). */
         public Settings withOffsetsIn(String topic) {
             return new Settings(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix,
-                    source, deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, topic);
+                    source, deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, topic, firstTopics);
+        }
+
+        /** These settings with {@code topics} read ahead of the other group topics' backlog ({@link #firstTopics}). */
+        public Settings withFirstTopics(Set<String> topics) {
+            return new Settings(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix,
+                    source, deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, offsetsTopic, topics);
         }
 
         /** The group topics and the pattern's, as one pattern. */
@@ -507,6 +545,12 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     static final Duration GROUP_COPY_SPACING = Duration.ofSeconds(1);
     /** Partition count per topic, as read at the start of a session (what {@link Processor#home} is computed on). */
     private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
+    /**
+     * Records of the group topics other than {@link Settings#firstTopics} read but not taken yet (loop thread only), by
+     * topic partition, in order; their partitions are paused while any are held, so none is read ahead of them.
+     */
+    private final Map<TopicPartition, java.util.ArrayDeque<ConsumerRecord<String, byte[]>>> held = new java.util.LinkedHashMap<>();
+    private int heldCount;
     private volatile long lag;
     private volatile int inputPartitions = 1;
     private volatile KafkaConsumer<String, byte[]> consumer;
@@ -591,6 +635,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 pending.clear();
                 processed.clear();
                 groupCopy.clear();
+                held.clear();
+                heldCount = 0;
             }
         }
     }
@@ -661,19 +707,36 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 } else {
                     keepStandbysWarm();
                 }
-                ConsumerRecords<String, byte[]> records = c.poll(settings.pollTimeout());
+                List<ConsumerRecord<String, byte[]>> polled = new ArrayList<>();
+                List<TopicPartition> heldBack = List.of();
+                if (!settings.firstTopics().isEmpty()) {
+                    // The first topics' records first: with the other group topics paused, a poll answers them from
+                    // what the consumer has fetched, ahead of the others' fetched backlog (which stays, in order). The
+                    // others stay paused while records of theirs are held: nothing newer of theirs is read meanwhile.
+                    heldBack = pauseBehindFirst(c);
+                    c.poll(Duration.ZERO).forEach(polled::add);
+                    if (heldCount == 0) {
+                        resumeHeldBack(c, heldBack);
+                        heldBack = List.of();
+                    }
+                }
+                // No wait when there is work at hand already.
+                ConsumerRecords<String, byte[]> records = c.poll(polled.isEmpty() && heldCount == 0 ? settings.pollTimeout() : Duration.ZERO);
                 long turnStart = System.nanoTime();
                 Map<Integer, List<ConsumerRecord<String, byte[]>>> byPartition = new TreeMap<>();
                 java.util.function.Consumer<ConsumerRecord<String, byte[]>> byItsPartition =
                         r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r);
-                records.forEach(byItsPartition);
+                records.forEach(polled::add);
                 // After a pause, the poll above answered from the fetch sent before it (records of its first moments):
                 // the second one fetches the rest of what arrived during it.
-                if (records.count() >= CATCH_UP_MIN_RECORDS || (pausedBefore && !records.isEmpty())) {
+                if (polled.size() >= CATCH_UP_MIN_RECORDS || (pausedBefore && !polled.isEmpty())) {
                     // A partition this poll revokes is dropped: its records (of either poll) are not applied here, and
                     // its next owner reads them again from the committed offsets.
-                    c.poll(settings.turns().catchUpWait()).forEach(byItsPartition);
+                    c.poll(settings.turns().catchUpWait()).forEach(polled::add);
                 }
+                resumeHeldBack(c, heldBack);
+                if (settings.firstTopics().isEmpty()) polled.forEach(byItsPartition);
+                else takeFirstTopicsFirst(c, polled, byItsPartition);
                 pausedBefore = false;
                 Map<String, Long> sideDone = new HashMap<>();
                 List<Task> turn = List.copyOf(tasks.values());
@@ -701,19 +764,106 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     }
                 }
                 processed.putAll(sideDone);
-                long behind = 0;
+                long behind = heldCount;
                 for (TopicPartition tp : c.assignment()) {
-                    processed.put(key(tp), c.position(tp));
+                    // A partition's held records are read but not processed: it is processed up to the first of them.
+                    java.util.ArrayDeque<ConsumerRecord<String, byte[]>> itsHeld = held.get(tp);
+                    processed.put(key(tp), itsHeld == null || itsHeld.isEmpty() ? c.position(tp) : itsHeld.peek().offset());
                     behind += c.currentLag(tp).orElse(0);
                 }
                 lag = behind;
-                if (!records.isEmpty() && !settings.turns().commitInterval().isZero()) {
+                if (!polled.isEmpty() && !settings.turns().commitInterval().isZero()) {
                     pausedBefore = waitUntil(turnStart + settings.turns().commitInterval().toNanos());
                 }
             }
         } finally {
             consumer = null;
         }
+    }
+
+    /**
+     * Splits a turn's polled records ({@link Settings#firstTopics}): the first topics' records all go to the turn; those
+     * of the other group topics are held, then taken in order: all of them, unless the first topics bring records (or
+     * have some waiting at the broker), in which case at most {@link #TURN_RECORDS_BEHIND_FIRST}, shared over the held
+     * partitions, the rest waiting for the next turns. So records that free capacity (finishes) are decided in a short
+     * turn, not behind a poll of a backlog of submissions, and a backlog is still read at that many records per turn.
+     * Within each topic partition the records keep their order; what is held is never committed.
+     */
+    private void takeFirstTopicsFirst(KafkaConsumer<String, byte[]> c, List<ConsumerRecord<String, byte[]>> polled,
+                                      java.util.function.Consumer<ConsumerRecord<String, byte[]>> turn) {
+        List<ConsumerRecord<String, byte[]>> first = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> r : polled) {
+            if (settings.firstTopics().contains(r.topic())) {
+                first.add(r);
+            } else {
+                held.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), k -> new java.util.ArrayDeque<>()).add(r);
+                heldCount++;
+            }
+        }
+        boolean freeing = !first.isEmpty() || firstTopicsWaiting(c);
+        int max = freeing ? TURN_RECORDS_BEHIND_FIRST : Integer.MAX_VALUE;
+        int taken = 0;
+        while (taken < max && !held.isEmpty()) {
+            int share = Math.max(1, (max - taken) / held.size());
+            for (var it = held.entrySet().iterator(); it.hasNext() && taken < max; ) {
+                var e = it.next();
+                java.util.ArrayDeque<ConsumerRecord<String, byte[]>> q = e.getValue();
+                Task task = tasks.get(e.getKey().partition());
+                if (task == null || !task.ready) {
+                    // Revoked by the poll: its next owner reads these again from the committed offsets.
+                    it.remove();
+                    continue;
+                }
+                for (int i = 0; i < share && taken < max && !q.isEmpty(); i++, taken++) turn.accept(q.poll());
+                if (q.isEmpty()) it.remove();
+            }
+        }
+        heldCount = 0;
+        for (java.util.ArrayDeque<ConsumerRecord<String, byte[]>> q : held.values()) heldCount += q.size();
+        first.forEach(turn);
+    }
+
+    /** Whether a first topic's partition of a deciding task has records at the broker not read yet (as the last fetch told). */
+    private boolean firstTopicsWaiting(KafkaConsumer<String, byte[]> c) {
+        for (TopicPartition tp : c.assignment()) {
+            if (!settings.firstTopics().contains(tp.topic())) continue;
+            Task task = tasks.get(tp.partition());
+            if (task != null && task.ready && c.currentLag(tp).orElse(0) > 0) return true;
+        }
+        return false;
+    }
+
+    /**
+     * Pauses the deciding tasks' partitions of the group topics other than the first ones, for one poll; answers them
+     * (those not paused already: a partition waiting to be taken stays as it is).
+     */
+    private List<TopicPartition> pauseBehindFirst(KafkaConsumer<String, byte[]> c) {
+        Set<TopicPartition> paused = c.paused();
+        List<TopicPartition> out = new ArrayList<>();
+        for (TopicPartition tp : c.assignment()) {
+            if (settings.firstTopics().contains(tp.topic()) || paused.contains(tp)) continue;
+            Task task = tasks.get(tp.partition());
+            if (task != null && task.ready) out.add(tp);
+        }
+        c.pause(out);
+        return out;
+    }
+
+    /** Resumes what {@link #pauseBehindFirst} paused, but for a partition revoked meanwhile or now waiting to be taken. */
+    private void resumeHeldBack(KafkaConsumer<String, byte[]> c, List<TopicPartition> heldBack) {
+        if (heldBack.isEmpty()) return;
+        Set<TopicPartition> assigned = c.assignment();
+        c.resume(heldBack.stream().filter(tp -> assigned.contains(tp) && tasks.containsKey(tp.partition())
+                && !pending.contains(tp.partition())).toList());
+    }
+
+    /** Forgets the records held of partition number {@code n} (revoked, or read again from its committed offsets). */
+    private void dropHeld(int n) {
+        held.entrySet().removeIf(e -> {
+            if (e.getKey().partition() != n) return false;
+            heldCount -= e.getValue().size();
+            return true;
+        });
     }
 
     /**
@@ -939,6 +1089,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * A partition committed nowhere is read from its beginning.
      */
     private void seekToCommitted(KafkaConsumer<String, byte[]> c, int n) {
+        dropHeld(n);
         Set<TopicPartition> mine = new HashSet<>();
         for (TopicPartition tp : c.assignment()) if (tp.partition() == n) mine.add(tp);
         if (mine.isEmpty()) return;
@@ -1356,6 +1507,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         pending.remove(n);
         assignedAt.remove(n);
         cancelFencing(n);
+        dropHeld(n);
         Task task = tasks.remove(n);
         if (task == null) return;
         task.ready = false;

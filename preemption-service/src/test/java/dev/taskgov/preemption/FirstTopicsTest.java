@@ -1,0 +1,163 @@
+package dev.taskgov.preemption;
+
+import dev.taskgov.service.support.Outbox;
+import dev.taskgov.service.support.PartitionScope;
+import dev.taskgov.service.support.TransactionalLoop;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * service-support's {@link TransactionalLoop} with first topics (run here, where a broker is at hand): a record of a
+ * first topic (admission's finishes and evictions, which free capacity) is decided in a short turn ahead of a backlog
+ * of another group topic (the submissions) that the consumer has fetched already, and the backlog is still read once
+ * each, in its order.
+ */
+class FirstTopicsTest {
+
+    /** Keeps each batch's keys; the batch holding "gate" ends only when the test releases it (a long turn). */
+    static final class Batches implements TransactionalLoop.Processor<String> {
+        final List<List<String>> batches = new CopyOnWriteArrayList<>();
+        final CountDownLatch gateReached = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        private List<String> current = new ArrayList<>();
+
+        @Override
+        public String decode(ConsumerRecord<String, byte[]> record) {
+            return record.key();
+        }
+
+        @Override
+        public void rebuild(Properties clientProps, Duration timeout) {
+        }
+
+        @Override
+        public void restoreSide(ConsumerRecord<String, byte[]> record, String key) {
+        }
+
+        @Override
+        public void settle(Outbox outbox) {
+        }
+
+        @Override
+        public void apply(ConsumerRecord<String, byte[]> record, String key, Outbox outbox) {
+            current.add(key);
+        }
+
+        @Override
+        public void afterBatch(Outbox outbox) {
+            if (current.isEmpty()) return;
+            List<String> batch = List.copyOf(current);
+            current = new ArrayList<>();
+            batches.add(batch);
+            if (batch.contains("gate")) {
+                gateReached.countDown();
+                try {
+                    release.await(1, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        @Override
+        public void revoked() {
+        }
+
+        int applied() {
+            return batches.stream().mapToInt(List::size).sum();
+        }
+    }
+
+    @Test
+    void aFinishIsDecidedInAShortTurnAheadOfABacklogAlreadyFetchedAndTheBacklogIsReadOnceInOrder() throws Exception {
+        try (TestCluster c = new TestCluster("first-topics")) {
+            String backlogTopic = c.topics.preemptionRequested();
+            String firstTopic = c.topics.preempted();
+            Map<Integer, Batches> processors = new ConcurrentHashMap<>();
+            TransactionalLoop loop = new TransactionalLoop(new TransactionalLoop.Settings(c.client, "first-" + c.id,
+                    List.of(backlogTopic, firstTopic), List.of(), Set.of(), "first-" + c.id, "urn:taskgov:test",
+                    c.topics.deadLetter(), Duration.ofMillis(50), Duration.ofMinutes(1),
+                    TransactionalLoop.Membership.KAFKA_DEFAULTS, null, TransactionalLoop.Turns.DEFAULTS)
+                    .withFirstTopics(Set.of(firstTopic)),
+                    (PartitionScope scope) -> processors.computeIfAbsent(scope.partition(), n -> new Batches()), Clock.systemUTC());
+            Thread thread = new Thread(loop, "first-topics-loop");
+            thread.setDaemon(true);
+            thread.start();
+            c.own(loop);
+            await().atMost(Duration.ofMinutes(2)).until(loop::isDecider);
+            int home = c.home(backlogTopic);
+            assertThat(c.home(firstTopic)).isEqualTo(home);
+            byte[] value = "{}".getBytes(StandardCharsets.UTF_8);
+            try (KafkaProducer<String, byte[]> producer = producer(c)) {
+                producer.send(new ProducerRecord<>(backlogTopic, home, "gate", value)).get(30, TimeUnit.SECONDS);
+                Batches p = processors.get(home);
+                assertThat(p.gateReached.await(1, TimeUnit.MINUTES)).isTrue();
+
+                // While the gate's turn runs on, a backlog of four polls' worth arrives, then one finish: without first
+                // topics the consumer hands the finish out after the backlog fetched with it, in the last batch.
+                List<String> backlog = IntStream.range(0, 20_000).mapToObj(i -> String.format("s-%05d", i)).toList();
+                for (String key : backlog) producer.send(new ProducerRecord<>(backlogTopic, home, key, value));
+                producer.flush();
+                producer.send(new ProducerRecord<>(firstTopic, home, "finish", value)).get(30, TimeUnit.SECONDS);
+                p.release.countDown();
+
+                await().atMost(Duration.ofMinutes(2)).until(() -> p.applied() == backlog.size() + 2);
+                List<String> backlogRead = new ArrayList<>();
+                int finishBatch = -1;
+                for (int i = 0; i < p.batches.size(); i++) {
+                    for (String key : p.batches.get(i)) {
+                        if (key.equals("finish")) finishBatch = i;
+                        else if (key.startsWith("s-")) backlogRead.add(key);
+                    }
+                }
+                assertThat(backlogRead).as("every backlog record once, in its order").isEqualTo(backlog);
+                List<String> withFinish = p.batches.get(finishBatch);
+                assertThat(withFinish.stream().filter(k -> k.startsWith("s-")).count())
+                        .as("backlog records in the finish's turn").isLessThanOrEqualTo(1_000);
+                int after = p.batches.subList(finishBatch + 1, p.batches.size()).stream().mapToInt(List::size).sum();
+                assertThat(after).as("backlog records decided after the finish").isGreaterThanOrEqualTo(backlog.size() / 4);
+            }
+        }
+    }
+
+    @Test
+    void aFirstTopicThatIsNotAGroupTopicIsRefusedNamingTheField() {
+        Properties client = new Properties();
+        assertThatThrownBy(() -> new TransactionalLoop.Settings(client, "g", List.of("submitted"), List.of(), Set.of(), "t-",
+                "urn:taskgov:test", "dead", Duration.ofMillis(50), Duration.ofMinutes(1),
+                TransactionalLoop.Membership.KAFKA_DEFAULTS, null).withFirstTopics(Set.of("finished")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("firstTopics: finished must be one of the group topics [submitted]");
+    }
+
+    private static KafkaProducer<String, byte[]> producer(TestCluster c) {
+        Properties pp = new Properties();
+        pp.putAll(c.client);
+        pp.put(ProducerConfig.ACKS_CONFIG, "all");
+        pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        return new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
+    }
+}
