@@ -367,8 +367,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     private void restore(ConsumerRecord<String, byte[]> record, DeciderInput input) {
         if (input instanceof DeciderInput.Changelog c) {
             if (c.workloadId() == null) return;
-            if (c.value() == null) state.changelog.remove(c.workloadId());
-            else state.changelog.put(c.workloadId(), c.value());
+            state.keepUnparsed(c.workloadId(), c.value());
         } else if (input instanceof DeciderInput.QuotaChanged q) {
             readQuotaRecord(record, q.translation(), null);
         } else if (input instanceof DeciderInput.TopologyChanged t) {

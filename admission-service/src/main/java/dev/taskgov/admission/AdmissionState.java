@@ -12,6 +12,7 @@ import dev.taskgov.core.view.ClusterInputsByCluster;
 import dev.taskgov.service.support.PartitionScope;
 import org.jboss.logging.Logger;
 
+import java.io.ByteArrayOutputStream;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
 
 /**
  * What admission knows about the clusters of one partition (every cluster for a read replica): the workload records,
@@ -110,9 +114,13 @@ final class AdmissionState {
     /**
      * Changelog records read while the state is built, the latest per workload id, unparsed until it settles; in
      * replica mode, those followed since the last read, unparsed until a read needs them (the decider beside it
-     * has the same records decoded already, and most are replaced before anyone reads them).
+     * has the same records decoded already, and most are replaced before anyone reads them). A replica keeps them
+     * deflated: with nobody reading it holds one per workload of every cluster, and a record's JSON deflates to about
+     * a third (a queue of 100,000 kept about 100 MB of it otherwise).
      */
-    final Map<String, byte[]> changelog = new HashMap<>();
+    private final Map<String, byte[]> changelog = new HashMap<>();
+    /** A replica's compressor, made at its first record; used under this state's lock only. */
+    private Deflater deflater;
     /** The cluster records read so far, per cluster; the same builder preemption-service uses. */
     final ClusterInputsByCluster inputs = new ClusterInputsByCluster();
     /** One scheduler per cluster: the clusters' quotas, policies, nodes and queues never meet. */
@@ -190,21 +198,68 @@ final class AdmissionState {
         return g;
     }
 
+    /** Keeps a changelog record unparsed (the latest of its workload); a tombstone ({@code value} null) drops it. */
+    void keepUnparsed(String workloadId, byte[] value) {
+        if (value == null) changelog.remove(workloadId);
+        else changelog.put(workloadId, mode.replica() ? deflate(value) : value);
+    }
+
+    /** How many changelog records are kept unparsed. */
+    int unparsedCount() {
+        return changelog.size();
+    }
+
+    /** The bytes the changelog records kept unparsed take. */
+    long unparsedBytes() {
+        long n = 0;
+        for (byte[] b : changelog.values()) n += b.length;
+        return n;
+    }
+
+    private byte[] deflate(byte[] value) {
+        if (deflater == null) deflater = new Deflater(Deflater.BEST_SPEED);
+        deflater.reset();
+        deflater.setInput(value);
+        deflater.finish();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(value.length / 2 + 16);
+        byte[] chunk = new byte[4096];
+        while (!deflater.finished()) out.write(chunk, 0, deflater.deflate(chunk));
+        return out.toByteArray();
+    }
+
+    private static byte[] inflate(byte[] deflated) throws DataFormatException {
+        Inflater inflater = new Inflater();
+        try {
+            inflater.setInput(deflated);
+            ByteArrayOutputStream out = new ByteArrayOutputStream(deflated.length * 3);
+            byte[] chunk = new byte[4096];
+            while (!inflater.finished()) {
+                int n = inflater.inflate(chunk);
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) throw new DataFormatException("truncated record");
+                out.write(chunk, 0, n);
+            }
+            return out.toByteArray();
+        } finally {
+            inflater.end();
+        }
+    }
+
     /**
      * Parses the changelog records kept unparsed into the workload records (a record that does not parse is skipped),
      * and answers those it parsed.
      */
     List<WorkloadRecord> parseChangelog() {
         List<WorkloadRecord> parsed = new ArrayList<>();
+        boolean deflated = mode.replica();
         changelog.forEach((id, bytes) -> {
             try {
-                WorkloadRecord r = EventCodec.read(bytes, WorkloadRecord.class);
+                WorkloadRecord r = EventCodec.read(deflated ? inflate(bytes) : bytes, WorkloadRecord.class);
                 // A changelog split otherwise than the inputs holds other partitions' clusters too.
                 if (!owns(r.cluster())) return;
                 workloads.put(id, r);
                 parsed.add(r);
                 admissionSeq = Math.max(admissionSeq, r.admissionSeq());
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | DataFormatException e) {
                 LOG.errorf(e, "changelog record %s does not parse; skipped", id);
             }
         });

@@ -84,7 +84,8 @@ import java.util.stream.Stream;
  */
 @Command(name = "kueue", mixinStandardHelpOptions = true,
         description = {"Replay Kueue's scheduler performance test (profiles baseline, tas, large-scale) against the running platform,",
-                "or taskgov's own load profiles (throughput: 3,000 submissions/s; depth: a queue of up to 100,000; soak: 500/s for --minutes).",
+                "or taskgov's own load profiles (throughput: 3,000 submissions/s; depth: a queue of up to 100,000; soak: 500/s for --minutes;",
+                "depth-soak: depth's queue held that deep for --minutes).",
                 "The platform needs the profile's nodes and cluster: write them with --write-cluster FILE and start the platform on them",
                 "(TASKGOV_CLUSTERS_CONFIG=FILE.clusters.properties deploy/local/taskgov-local up), with no other teams' quotas."})
 public class BenchKueueCommand extends CliCommand {
@@ -96,13 +97,16 @@ public class BenchKueueCommand extends CliCommand {
     static final String ROUND_TRIP = "taskgov.bench.roundtrip";
     /** Records through the exactly-once floor's loop before it is measured: its JVM is the bench's, cold. */
     static final int FLOOR_WARM_UP = 300;
+    /** At most this many submissions per 50 ms while {@code depth-soak} holds its queue (20,000 a second). */
+    static final int HOLD_TOP_UP_MAX = 1_000;
     private static final String SOURCE = CloudEvents.source("cli-bench");
 
     @Option(names = "--profile", defaultValue = "baseline",
-            description = "baseline, tas, large-scale, throughput, depth or soak (default ${DEFAULT-VALUE}).")
+            description = "baseline, tas, large-scale, throughput, depth, soak or depth-soak (default ${DEFAULT-VALUE}).")
     String profileName;
 
-    @Option(names = "--minutes", defaultValue = "30", description = "How long the soak profile submits (default ${DEFAULT-VALUE}).")
+    @Option(names = "--minutes", defaultValue = "30",
+            description = "How long the soak profile submits, and depth-soak holds its queue (default ${DEFAULT-VALUE}).")
     int minutes;
 
     @Option(names = "--sample-every", defaultValue = "60s",
@@ -344,6 +348,8 @@ public class BenchKueueCommand extends CliCommand {
             return t;
         });
         private final Map<String, ScheduledFuture<?>> finishes = new ConcurrentHashMap<>();
+        /** A held queue's time is up ({@code depth-soak}): each workload finishes as soon as its admission is read. */
+        private volatile boolean draining;
         private final AtomicReference<Throwable> sendFailure = new AtomicReference<>();
         /** The run's start estimate sampler ({@code --estimate-every}), its figures once the run is over. */
         private volatile StartEstimateSampler estimates;
@@ -534,9 +540,10 @@ public class BenchKueueCommand extends CliCommand {
                     if (sendFailure.get() != null) throw CliException.failed("cannot write to Kafka: " + sendFailure.get().getMessage());
                     timeline.tick();
                 }
+                if (profile.holdsDepth()) sent += hold(run, rec, sampler, timeline, start);
                 producer.flush();
                 long deadline = nowMs() + limit.toMillis();
-                while (rec.finishedCount() < arrivals.size() && nowMs() < deadline) {
+                while (rec.finishedCount() < sent && nowMs() < deadline) {
                     DemoCommand.pause(200);
                     timeline.tick();
                 }
@@ -588,6 +595,37 @@ public class BenchKueueCommand extends CliCommand {
                 pendingEach.add(s[2]);
             }
             return out;
+        }
+
+        /**
+         * {@code depth-soak} after its burst: until {@code --minutes} from the load's start, every 50 ms as many new
+         * submissions (teams in turn) as were first admitted since, so the queue stays as deep as the burst made it;
+         * then every workload is finished as soon as its admission is read, and the queue drains. Answers how many it
+         * submitted.
+         */
+        private int hold(String run, KueueBenchRecorder rec, StartEstimateSampler sampler, Timeline timeline, long start) {
+            KueueBenchProfile.WorkloadClass wc = profile.classes().get(0);
+            int depth = profile.totalWorkloads();
+            long end = start + profile.holdMinutes() * 60_000L;
+            int next = 0;
+            while (nowMs() < end) {
+                int n = KueueBenchProfile.topUp(depth, rec.pendingCount(), HOLD_TOP_UP_MAX);
+                for (int i = 0; i < n; i++, next++) {
+                    int team = next % profile.teams();
+                    String id = "bench-" + run + "-" + team + "-" + wc.name() + "-" + (wc.count() + next / profile.teams());
+                    rec.planned(id, wc.name(), wc.units(), wc.runtimeMs());
+                    rec.submitted(id, nowMs());
+                    Instant sentAt = clock.instant();
+                    send(SUBMITTED, id, submission(id, profile.team(team), wc.name(), wc.pods(), profile.instanceType(),
+                            wc.acceleratorsPerPod(), null, null).withSubmittedAt(sentAt), WorkloadSubmitted.TYPE);
+                    sampler.submitted(id, wc.name(), sentAt);
+                }
+                if (sendFailure.get() != null) throw CliException.failed("cannot write to Kafka: " + sendFailure.get().getMessage());
+                timeline.tick();
+                DemoCommand.pause(50);
+            }
+            draining = true;
+            return next;
         }
 
         /**
@@ -660,6 +698,7 @@ public class BenchKueueCommand extends CliCommand {
         }
 
         private long runtimeOf(String id) {
+            if (draining) return 0;
             String cls = id.substring(0, id.lastIndexOf('-'));
             cls = cls.substring(cls.lastIndexOf('-') + 1);
             for (KueueBenchProfile.WorkloadClass c : profile.classes()) if (c.name().equals(cls)) return c.runtimeMs();

@@ -44,7 +44,12 @@ import java.util.Optional;
  *   <li>{@code depth}: 100,000 workloads (about 1,000 per 0.01 of {@code --scale}, in equal shares per team) submitted as fast as the pipeline
  *       can, so the queue grows to tens of thousands: admissions per second as the pending depth grows;</li>
  *   <li>{@code soak}: 5 teams each submitting one every 10 ms, 500 per second, for {@code --minutes} (30 by
- *       default), for the platform's memory over time.</li>
+ *       default), for the platform's memory over time;</li>
+ *   <li>{@code depth-soak}: {@code depth}'s 100,000 at once, then for {@code --minutes} (30 by default) a new submission
+ *       for each first admission, so that the queue stays that deep: the platform's memory over time at that depth.
+ *       Its class {@code hold} runs 5 s, so the 600 accelerators admit about 120 a second while it holds (at 50 ms
+ *       the queue would turn over 2,000 times a second: millions of workloads in half an hour); once the time is up
+ *       the pipeline finishes each workload as soon as it is admitted, so the queue drains at the decider's pace.</li>
  * </ul>
  *
  * <p>{@code --scale F} multiplies the number of teams (at least one) and keeps everything else,
@@ -52,7 +57,8 @@ import java.util.Optional;
  * workloads instead and keeps the teams.
  */
 record KueueBenchProfile(String name, int teams, int nominal, int borrowLimitPercent, List<WorkloadClass> classes,
-                         String instanceType, int acceleratorsPerNode, int nodes, int racks, boolean fairShare) {
+                         String instanceType, int acceleratorsPerNode, int nodes, int racks, boolean fairShare,
+                         int holdMinutes) {
 
     static final String CLUSTER_ARN = "arn:aws:sagemaker:us-west-2:000000000000:cluster/taskgovbench";
     static final String LAYER_1 = "topology.k8s.aws/network-node-layer-1";
@@ -85,13 +91,13 @@ record KueueBenchProfile(String name, int teams, int nominal, int borrowLimitPer
     }
 
     /** The profiles, as {@code --profile} takes them. */
-    static final List<String> NAMES = List.of("baseline", "tas", "large-scale", "throughput", "depth", "soak");
+    static final List<String> NAMES = List.of("baseline", "tas", "large-scale", "throughput", "depth", "soak", "depth-soak");
 
     static KueueBenchProfile named(String name, double scale) {
         return named(name, scale, 30);
     }
 
-    /** {@code soakMinutes}: how long {@code soak} submits; the other profiles ignore it. */
+    /** {@code soakMinutes}: how long {@code soak} submits and {@code depth-soak} holds its queue; the others ignore it. */
     static KueueBenchProfile named(String name, double scale, int soakMinutes) {
         if (!(scale > 0) || scale > 1) throw CliException.invalid("--scale must be in (0, 1], was " + scale);
         if (soakMinutes < 1) throw CliException.invalid("--minutes must be at least 1, was " + soakMinutes);
@@ -100,7 +106,7 @@ record KueueBenchProfile(String name, int teams, int nominal, int borrowLimitPer
                     new WorkloadClass("small", 350, 100, 200, 25, 1, 1, Topology.NONE),
                     new WorkloadClass("medium", 100, 500, 500, 50, 5, 5, Topology.NONE),
                     new WorkloadClass("large", 50, 1200, 1000, 100, 20, 20, Topology.NONE)),
-                    "ml.p5.48xlarge", 8, nodesFor(teams(30, scale) * 20, 8), 0, false);
+                    "ml.p5.48xlarge", 8, nodesFor(teams(30, scale) * 20, 8), 0, false, 0);
             case "tas" -> {
                 int teams = teams(30, scale);
                 int nodes = Math.max(64, (int) Math.ceil(640 * teams / 30.0 / 64) * 64);
@@ -108,16 +114,19 @@ record KueueBenchProfile(String name, int teams, int nominal, int borrowLimitPer
                         new WorkloadClass("small", 350, 100, 200, 25, 2, 2, Topology.ROTATE),
                         new WorkloadClass("medium", 100, 500, 500, 50, 4, 4, Topology.ROTATE),
                         new WorkloadClass("large", 50, 1200, 1000, 100, 8, 8, Topology.ROTATE)),
-                        "ml.g5.8xlarge", 1, nodes, nodes / 64, false);
+                        "ml.g5.8xlarge", 1, nodes, nodes / 64, false, 0);
             }
             case "large-scale" -> new KueueBenchProfile("large-scale", teams(1000, scale), 20, 500, List.of(
                     new WorkloadClass("small", 35, 60, 150, 25, 1, 1, Topology.NONE),
                     new WorkloadClass("medium", 11, 300, 350, 50, 5, 5, Topology.NONE),
                     new WorkloadClass("large", 4, 700, 700, 100, 20, 20, Topology.NONE)),
-                    "ml.p5.48xlarge", 8, nodesFor(teams(1000, scale) * 20, 8), 0, false);
+                    "ml.p5.48xlarge", 8, nodesFor(teams(1000, scale) * 20, 8), 0, false, 0);
             case "throughput" -> tiny("throughput", teams(30, scale), 1_000, 10);
-            case "depth" -> tiny("depth", 30, (int) Math.max(1, Math.round(100_000 * scale / 30)), 0);
+            case "depth" -> tiny("depth", 30, depthPerTeam(scale), 0);
             case "soak" -> tiny("soak", teams(5, scale), soakMinutes * 60 * 100, 10);
+            case "depth-soak" -> new KueueBenchProfile("depth-soak", 30, 20, 500,
+                    List.of(new WorkloadClass("hold", depthPerTeam(scale), 0, HOLD_RUNTIME_MS, 25, 1, 1, Topology.NONE)),
+                    "ml.p5.48xlarge", 8, nodesFor(30 * 20, 8), 0, false, soakMinutes);
             default -> throw CliException.invalid("--profile must be one of " + String.join(", ", NAMES) + ", was '" + name + "'");
         };
     }
@@ -125,7 +134,28 @@ record KueueBenchProfile(String name, int teams, int nominal, int borrowLimitPer
     /** Baseline's quotas with one class of 1-unit, 50 ms workloads, {@code count} per team, one every {@code intervalMs}. */
     private static KueueBenchProfile tiny(String name, int teams, int count, long intervalMs) {
         return new KueueBenchProfile(name, teams, 20, 500, List.of(new WorkloadClass("tiny", count, intervalMs, 50, 25, 1, 1, Topology.NONE)),
-                "ml.p5.48xlarge", 8, nodesFor(teams * 20, 8), 0, false);
+                "ml.p5.48xlarge", 8, nodesFor(teams * 20, 8), 0, false, 0);
+    }
+
+    /** How long a {@code depth-soak} workload runs while the queue is held. */
+    static final long HOLD_RUNTIME_MS = 5_000;
+
+    /** {@code depth}'s workloads per team: 100,000 in all at scale 1, in equal shares over 30 teams. */
+    private static int depthPerTeam(double scale) {
+        return (int) Math.max(1, Math.round(100_000 * scale / 30));
+    }
+
+    /** Whether the run keeps its queue as deep as its first burst for {@link #holdMinutes} ({@code depth-soak}). */
+    boolean holdsDepth() {
+        return holdMinutes > 0;
+    }
+
+    /**
+     * The submissions that bring a held queue back to {@code depth} when {@code pending} wait, at most {@code max} of
+     * them (the pipeline sends a few at a time, as the admissions it reads free places).
+     */
+    static int topUp(int depth, int pending, int max) {
+        return Math.max(0, Math.min(max, depth - pending));
     }
 
     /** Kueue's published means for this profile, from its checker's calibration; empty for taskgov's own profiles. */

@@ -61,7 +61,7 @@ class KueueBenchProfileTest {
         assertThat(p.capacity()).isEqualTo(64); // 60 accelerators of quota, rounded up to whole 8-accelerator nodes
         assertThat(p.capacityBoundSeconds()).isEqualTo(66.0);
         assertThatThrownBy(() -> KueueBenchProfile.named("baseline", 0)).hasMessageContaining("--scale must be in (0, 1]");
-        assertThatThrownBy(() -> KueueBenchProfile.named("nope", 1)).hasMessageContaining("--profile must be one of baseline, tas, large-scale, throughput, depth, soak");
+        assertThatThrownBy(() -> KueueBenchProfile.named("nope", 1)).hasMessageContaining("--profile must be one of baseline, tas, large-scale, throughput, depth, soak, depth-soak");
     }
 
     @Test
@@ -82,6 +82,35 @@ class KueueBenchProfileTest {
         assertThat(soak.teams()).isEqualTo(5);
         assertThat(soak.totalWorkloads()).isEqualTo(60_000); // 500 per second for 2 minutes
         assertThatThrownBy(() -> KueueBenchProfile.named("soak", 1.0, 0)).hasMessageContaining("--minutes must be at least 1");
+    }
+
+    @Test
+    void depthSoakSubmitsDepthsBurstAndHoldsTheQueueThatDeepForItsMinutes() {
+        KueueBenchProfile held = KueueBenchProfile.named("depth-soak", 1.0, 30);
+        KueueBenchProfile depth = KueueBenchProfile.named("depth", 1.0);
+        assertThat(held.totalWorkloads()).isEqualTo(depth.totalWorkloads()).isEqualTo(99_990);
+        assertThat(held.teams()).isEqualTo(30);
+        assertThat(held.capacity()).isEqualTo(600);
+        assertThat(held.arrivals()).allMatch(a -> a.atMs() == 0);
+        assertThat(held.holdsDepth()).isTrue();
+        assertThat(held.holdMinutes()).isEqualTo(30);
+        // 5 s runs on 600 accelerators: about 120 admissions a second to replace while the queue is held
+        assertThat(held.classes()).singleElement().satisfies(c -> {
+            assertThat(c.runtimeMs()).isEqualTo(KueueBenchProfile.HOLD_RUNTIME_MS).isEqualTo(5_000);
+            assertThat(c.units()).isEqualTo(1);
+        });
+        assertThat(KueueBenchProfile.named("depth-soak", 0.1, 10).totalWorkloads()).isEqualTo(9_990);
+        assertThat(depth.holdsDepth()).isFalse();
+        assertThat(KueueBenchProfile.named("soak", 1.0, 30).holdsDepth()).isFalse();
+        assertThatThrownBy(() -> KueueBenchProfile.named("depth-soak", 1.0, 0)).hasMessageContaining("--minutes must be at least 1");
+    }
+
+    @Test
+    void aHeldQueueIsToppedUpToItsDepthAFewAtATime() {
+        assertThat(KueueBenchProfile.topUp(100_000, 99_880, 1_000)).isEqualTo(120);
+        assertThat(KueueBenchProfile.topUp(100_000, 90_000, 1_000)).isEqualTo(1_000);
+        assertThat(KueueBenchProfile.topUp(100_000, 100_000, 1_000)).isZero();
+        assertThat(KueueBenchProfile.topUp(100_000, 100_004, 1_000)).isZero();
     }
 
     @Test

@@ -29,6 +29,10 @@ public record PodSetSpec(String name, Integer count, String instanceType, Resour
                          @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> nodeSelector) {
 
     public PodSetSpec {
+        name = SharedNames.of(name);
+        instanceType = SharedNames.of(instanceType);
+        requiredTopology = SharedNames.of(requiredTopology);
+        preferredTopology = SharedNames.of(preferredTopology);
         // Sorted for stable messages; a TreeMap keeps null values so validation can name them.
         nodeSelector = nodeSelector == null || nodeSelector.isEmpty() ? Map.of()
                 : Collections.unmodifiableMap(new TreeMap<>(nodeSelector));

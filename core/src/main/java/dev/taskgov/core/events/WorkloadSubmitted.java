@@ -54,6 +54,13 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
     public static final String EXPECTED_RUNTIME_ANNOTATION = "taskgov.dev/expected-runtime";
 
     public WorkloadSubmitted {
+        // Every pending workload keeps its submission: a queue of 100,000 holds as many copies of a team's namespace,
+        // queue, class, kind and cluster as workloads, each decoded anew, unless they share one instance.
+        namespace = SharedNames.of(namespace);
+        queueName = SharedNames.of(queueName);
+        priorityClass = SharedNames.of(priorityClass);
+        jobKind = SharedNames.of(jobKind);
+        clusterArn = SharedNames.of(clusterArn);
         // Sorted for stable output; a TreeMap keeps null values so validation can name them.
         annotations = annotations == null || annotations.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(annotations));
     }
@@ -95,7 +102,7 @@ public record WorkloadSubmitted(String workloadId, String namespace, String queu
         if (namespace == null) {
             return null;
         }
-        return namespace.startsWith(NAMESPACE_PREFIX) ? namespace.substring(NAMESPACE_PREFIX.length()) : namespace;
+        return namespace.startsWith(NAMESPACE_PREFIX) ? SharedNames.of(namespace.substring(NAMESPACE_PREFIX.length())) : namespace;
     }
 
     /**

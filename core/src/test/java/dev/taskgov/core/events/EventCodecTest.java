@@ -118,6 +118,28 @@ class EventCodecTest {
     }
 
     @Test
+    void decodedSubmissionsShareTheNamesTheyHaveInCommonAndKeepTheirOwnIds() {
+        String json = "{\"workloadId\":\"%s\",\"namespace\":\"hyperpod-ns-team-a\",\"queueName\":\"hyperpod-ns-team-a-localqueue\","
+                + "\"priorityClass\":\"training\",\"jobKind\":\"PyTorchJob\",\"clusterArn\":\"arn:aws:sagemaker:us-west-2:000000000000:cluster/c1\","
+                + "\"podSets\":[{\"name\":\"main\",\"count\":2,\"instanceType\":\"ml.p5.48xlarge\",\"requests\":{\"accelerators\":1},"
+                + "\"requiredTopology\":\"topology.k8s.aws/network-node-layer-3\"}]}";
+        WorkloadSubmitted a = EventCodec.read(json.formatted("w1"), WorkloadSubmitted.class);
+        WorkloadSubmitted b = EventCodec.read(json.formatted("w2"), WorkloadSubmitted.class);
+
+        assertThat(b.namespace()).isSameAs(a.namespace());
+        assertThat(b.queueName()).isSameAs(a.queueName());
+        assertThat(b.priorityClass()).isSameAs(a.priorityClass());
+        assertThat(b.jobKind()).isSameAs(a.jobKind());
+        assertThat(b.clusterArn()).isSameAs(a.clusterArn());
+        assertThat(b.team()).isEqualTo("team-a").isSameAs(a.team());
+        assertThat(b.podSets().get(0).name()).isSameAs(a.podSets().get(0).name());
+        assertThat(b.podSets().get(0).instanceType()).isSameAs(a.podSets().get(0).instanceType());
+        assertThat(b.podSets().get(0).requiredTopology()).isSameAs(a.podSets().get(0).requiredTopology());
+        assertThat(List.of(a.workloadId(), b.workloadId())).containsExactly("w1", "w2");
+        assertThat(EventCodec.read(EventCodec.write(a), WorkloadSubmitted.class)).isEqualTo(a);
+    }
+
+    @Test
     void treeRefusesTrailingGarbageToo() {
         assertThatThrownBy(() -> EventCodec.tree("{\"Name\":\"q\"} xyz".getBytes()))
                 .isInstanceOf(EventCodec.EventFormatException.class).hasMessageContaining("xyz");
