@@ -22,7 +22,7 @@ public interface DeciderTurnsConfig {
     Duration commitInterval();
 
     /**
-     * The rate, in records per second read from the decider's input topics (submissions and finishes for admission),
+     * The rate, in records per second read from the decider's input topics (for admission: submissions, finishes, evictions, pods-ready reports),
      * from which turns wait out the commit interval ({@link TransactionalLoop.Turns#batchFromRate}, the rule in
      * {@link CommitPacer}); below it each turn starts as soon as records are there. 0 makes the interval fixed.
      */
