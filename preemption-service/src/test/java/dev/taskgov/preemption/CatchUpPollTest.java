@@ -31,7 +31,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * service-support's {@link TransactionalLoop} (run here, where a broker is at hand) under load: what arrives while a
  * turn is still running joins the next batch, also the part the consumer's pipelined fetch did not bring; with a
- * commit interval, what arrives while the loop waits after a turn is one batch.
+ * commit interval, what arrives while the loop waits after a turn is one batch; below the rate from which turns batch,
+ * a lone record does not wait for the interval.
  */
 class CatchUpPollTest {
 
@@ -159,6 +160,55 @@ class CatchUpPollTest {
         }
     }
 
+    @Test
+    void belowTheRateFromWhichTurnsBatchEachRecordIsDecidedWithoutWaitingOutTheInterval() throws Exception {
+        try (TestCluster c = new TestCluster("adaptive-interval")) {
+            String topic = c.topics.preemptionRequested();
+            // The longest interval, batching from 100 records a second (100 within it): a few lone records stay below.
+            // The default second poll: a longer one, after the burst, would itself outlast the interval.
+            Loop l = startLoop(c, topic, "adaptive-interval", new TransactionalLoop.Turns(TransactionalLoop.CATCH_UP_WAIT,
+                    TransactionalLoop.MAX_COMMIT_INTERVAL, 100));
+            try (KafkaProducer<String, byte[]> producer = producer(c)) {
+                int home = l.home();
+                Map<Integer, Batches> processors = l.processors();
+                byte[] value = "{}".getBytes(StandardCharsets.UTF_8);
+                producer.send(new ProducerRecord<>(topic, home, "first", value)).get(30, TimeUnit.SECONDS);
+                await().atMost(Duration.ofMinutes(1)).until(() -> processors.containsKey(home) && !processors.get(home).batches.isEmpty());
+                Batches p = processors.get(home);
+
+                // Sent as soon as the first was decided: with a fixed interval it would wait out the rest of the second.
+                producer.send(new ProducerRecord<>(topic, home, "second", value)).get(30, TimeUnit.SECONDS);
+                await().atMost(Duration.ofMinutes(1)).until(() -> p.batches.size() == 2);
+                assertThat(p.batches).containsExactly(List.of("first"), List.of("second"));
+                assertThat(Duration.ofNanos(p.batchStarts.get(1) - p.batchStarts.get(0)))
+                        .isLessThan(TransactionalLoop.MAX_COMMIT_INTERVAL.minusMillis(100));
+
+                // A burst of the rate's worth within the interval is a stream: the turn that reads its last record waits
+                // the interval out, so what comes next joins one batch. The lone records first leave the window, so
+                // that they do not count towards the burst.
+                Thread.sleep(TransactionalLoop.MAX_COMMIT_INTERVAL.plusMillis(100).toMillis());
+                // One produce request (the flush sends what lingered), so one fetch and one turn read the whole burst.
+                Properties lingering = new Properties();
+                lingering.put(ProducerConfig.LINGER_MS_CONFIG, "60000");
+                try (KafkaProducer<String, byte[]> bursts = producer(c, lingering)) {
+                    for (String key : keys("burst", 100)) bursts.send(new ProducerRecord<>(topic, home, key, value));
+                    bursts.flush();
+                }
+                await().atMost(Duration.ofMinutes(1)).until(() -> p.batches.stream().mapToInt(List::size).sum() == 102);
+                List<String> after = keys("after", 5);
+                for (String key : after) producer.send(new ProducerRecord<>(topic, home, key, value));
+                producer.flush();
+                await().atMost(Duration.ofMinutes(1)).until(() -> p.batches.stream().mapToInt(List::size).sum() == 107);
+                assertThat(p.batches.get(p.batches.size() - 1)).isEqualTo(after);
+                int burst = p.batches.size() - 2;
+                List<Integer> sizes = p.batches.stream().map(List::size).toList();
+                assertThat(sizes).as("batch sizes").endsWith(100, 5);
+                assertThat(Duration.ofNanos(p.batchStarts.get(burst + 1) - p.batchStarts.get(burst))).as("batch sizes %s", sizes)
+                        .isGreaterThan(TransactionalLoop.MAX_COMMIT_INTERVAL.minusMillis(100));
+            }
+        }
+    }
+
     /** A started loop's processors by partition, and the topic's partition the test writes to (the loop is the cluster's to close). */
     private record Loop(Map<Integer, Batches> processors, int home) {
     }
@@ -179,9 +229,14 @@ class CatchUpPollTest {
     }
 
     private static KafkaProducer<String, byte[]> producer(TestCluster c) {
+        return producer(c, new Properties());
+    }
+
+    private static KafkaProducer<String, byte[]> producer(TestCluster c, Properties more) {
         Properties pp = new Properties();
         pp.putAll(c.client);
         pp.put(ProducerConfig.ACKS_CONFIG, "all");
+        pp.putAll(more);
         return new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
     }
 

@@ -85,10 +85,11 @@ import java.util.function.Function;
  * {@value #MAX_POLL_RECORDS} records, so a backlog is taken in few large transactions; a poll of many records is
  * followed by a short second one ({@link #CATCH_UP_MIN_RECORDS}), so that what arrived while the last turn committed
  * joins this batch rather than the next. With a commit interval ({@link Turns#commitInterval}), a turn that read
- * records is followed by a pause until that long after its start, and the next turn's poll is followed by the second
- * one too: what arrived during the pause is taken in one batch, so at a steady rate the broker sees one transaction
- * per partition and interval rather than one per few records (at the price of up to that long of waiting); the first
- * records after a quiet spell are taken at once, as without it. With first topics ({@link Settings#firstTopics}: records
+ * records while they come at {@link Turns#batchFromRate} or faster ({@link CommitPacer}) is followed by a pause until
+ * that long after its start, and the next turn's poll is followed by the second one too: what arrived during the pause
+ * is taken in one batch, so at a steady rate the broker sees one transaction per partition and interval rather than
+ * one per few records (at the price of up to that long of waiting); records after a quiet spell, and a trickle below
+ * that rate, are taken at once, as without it. With first topics ({@link Settings#firstTopics}: records
  * that free capacity), each turn first polls those alone, the other group topics paused (the consumer then hands out
  * what it fetched of them ahead of a fetched backlog of the others, which stays in it, in order); while they bring
  * records, a turn takes at most {@link #TURN_RECORDS_BEHIND_FIRST} of the other topics' records and holds the rest in
@@ -186,15 +187,18 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * How the loop sizes its turns, each one transaction per owned partition that read something.
      *
      * @param catchUpWait    how long a busy turn's second poll waits ({@link #CATCH_UP_MIN_RECORDS})
-     * @param commitInterval the least time from the start of a turn that read records to the start of the next one;
-     *                       zero (the default) starts each turn as soon as records are there. A transaction's cost is
-     *                       mostly fixed (the offsets, its end, the markers, the readers woken), so at a steady rate
-     *                       an interval makes the transactions fewer and larger: less CPU for the deciders and the
-     *                       broker, each record waiting up to the interval more (docs/benchmarks.md)
+     * @param commitInterval the least time from the start of a turn that batches to the start of the next one; zero
+     *                       starts each turn as soon as records are there. A transaction's cost is mostly fixed (the
+     *                       offsets, its end, the markers, the readers woken), so at a steady rate an interval makes
+     *                       the transactions fewer and larger: less CPU for the deciders and the broker, each record
+     *                       waiting up to the interval more (docs/benchmarks.md)
+     * @param batchFromRate  the rate, in records per second read from the group topics, from which a turn batches
+     *                       ({@link CommitPacer}): below it each turn starts as soon as records are there, so a lone
+     *                       record is decided at once; 0 makes every turn that read records wait (a fixed interval)
      */
-    public record Turns(Duration catchUpWait, Duration commitInterval) {
+    public record Turns(Duration catchUpWait, Duration commitInterval, int batchFromRate) {
         /** The second poll's wait of {@link #CATCH_UP_WAIT}, no commit interval. */
-        public static final Turns DEFAULTS = new Turns(CATCH_UP_WAIT, Duration.ZERO);
+        public static final Turns DEFAULTS = new Turns(CATCH_UP_WAIT, Duration.ZERO, 0);
 
         public Turns {
             if (catchUpWait == null || catchUpWait.isNegative()) {
@@ -204,11 +208,20 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 throw new IllegalArgumentException("the commit interval must be from 0 to " + MAX_COMMIT_INTERVAL.toMillis()
                         + " ms, not " + (commitInterval == null ? null : commitInterval.toMillis() + " ms"));
             }
+            if (batchFromRate < 0) {
+                throw new IllegalArgumentException("the rate from which turns batch must be zero or more records per second, not "
+                        + batchFromRate);
+            }
         }
 
-        /** The default turns with this commit interval. */
-        public static Turns withCommitInterval(Duration commitInterval) {
-            return new Turns(CATCH_UP_WAIT, commitInterval);
+        /** A fixed interval: every turn that read records waits it out. */
+        public Turns(Duration catchUpWait, Duration commitInterval) {
+            this(catchUpWait, commitInterval, 0);
+        }
+
+        /** The default second poll with this commit interval, batching from this rate. */
+        public static Turns withCommitInterval(Duration commitInterval, int batchFromRate) {
+            return new Turns(CATCH_UP_WAIT, commitInterval, batchFromRate);
         }
     }
 
@@ -698,6 +711,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             if (settings.moreGroupTopics() == null) c.subscribe(settings.groupTopics(), listener);
             else c.subscribe(settings.groupTopicPattern(), listener);
             boolean pausedBefore = false; // the last turn waited out the commit interval
+            CommitPacer pacer = new CommitPacer(settings.turns().commitInterval(), settings.turns().batchFromRate());
             while (running.get()) {
                 Integer next = pending.poll();
                 if (next != null) {
@@ -772,7 +786,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     behind += c.currentLag(tp).orElse(0);
                 }
                 lag = behind;
-                if (!polled.isEmpty() && !settings.turns().commitInterval().isZero()) {
+                int read = 0;
+                for (List<ConsumerRecord<String, byte[]>> l : byPartition.values()) read += l.size();
+                if (pacer.waitsAfter(turnStart, read)) {
                     pausedBefore = waitUntil(turnStart + settings.turns().commitInterval().toNanos());
                 }
             }
