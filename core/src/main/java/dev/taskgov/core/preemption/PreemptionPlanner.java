@@ -22,6 +22,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -395,7 +396,8 @@ public final class PreemptionPlanner {
             }
             if (!ledger.isBorrowing(c.team(), req.keySet())) return null;
             if (rule == Rule.RECLAIM) {
-                Map<String, Resources> usage = Map.copyOf(ledger.usage(c.team()));
+                // by instance type name: the message reads the same whatever order the ledger's map holds them in
+                Map<String, Resources> usage = new TreeMap<>(ledger.usage(c.team()));
                 return () -> new Victim(c.id(), c.team(), PreemptionReason.ReclaimLentCapacity, preemptor.team()
                         + " reclaims its lent quota for " + preemptor.id() + " (needs " + request() + " within its nominal "
                         + describe(nominal(preemptor.team())) + "); " + c.team() + " uses " + describe(usage)
