@@ -90,7 +90,8 @@ import java.util.function.Function;
  * is taken in one batch, so at a steady rate the broker sees one transaction per partition and interval rather than
  * one per few records (at the price of up to that long of waiting); records after a quiet spell, and a trickle below
  * that rate, are taken at once, as without it. With first topics ({@link Settings#firstTopics}: records
- * that free capacity), each turn first polls those alone, the other group topics paused (the consumer then hands out
+ * that free capacity), while the other topics have a backlog ({@link #TURN_RECORDS_BEHIND_FIRST} records or more held or
+ * waiting), each turn first polls those alone, the other group topics paused (the consumer then hands out
  * what it fetched of them ahead of a fetched backlog of the others, which stays in it, in order); while they bring
  * records, a turn takes at most {@link #TURN_RECORDS_BEHIND_FIRST} of the other topics' records and holds the rest in
  * memory, in order, their partitions paused until every held record is taken; offsets are committed only up to what was
@@ -564,6 +565,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      */
     private final Map<TopicPartition, java.util.ArrayDeque<ConsumerRecord<String, byte[]>>> held = new java.util.LinkedHashMap<>();
     private int heldCount;
+    /**
+     * Records of the other group topics held or waiting at the broker as the last turn ended (loop thread only). The
+     * first topics are polled alone only while some are held or these are a backlog: that poll sends a fetch for the
+     * first topics alone, and while it is out the consumer sends no other to that broker, so when no first record
+     * comes a submission on a free cluster would wait the whole fetch wait.
+     */
+    private long behindFirst;
     private volatile long lag;
     private volatile int inputPartitions = 1;
     private volatile KafkaConsumer<String, byte[]> consumer;
@@ -723,7 +731,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 }
                 List<ConsumerRecord<String, byte[]>> polled = new ArrayList<>();
                 List<TopicPartition> heldBack = List.of();
-                if (!settings.firstTopics().isEmpty()) {
+                if (!settings.firstTopics().isEmpty() && (heldCount > 0 || behindFirst > TURN_RECORDS_BEHIND_FIRST)) {
                     // The first topics' records first: with the other group topics paused, a poll answers them from
                     // what the consumer has fetched, ahead of the others' fetched backlog (which stays, in order). The
                     // others stay paused while records of theirs are held: nothing newer of theirs is read meanwhile.
@@ -779,13 +787,17 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 }
                 processed.putAll(sideDone);
                 long behind = heldCount;
+                long others = heldCount;
                 for (TopicPartition tp : c.assignment()) {
                     // A partition's held records are read but not processed: it is processed up to the first of them.
                     java.util.ArrayDeque<ConsumerRecord<String, byte[]>> itsHeld = held.get(tp);
                     processed.put(key(tp), itsHeld == null || itsHeld.isEmpty() ? c.position(tp) : itsHeld.peek().offset());
-                    behind += c.currentLag(tp).orElse(0);
+                    long itsLag = c.currentLag(tp).orElse(0);
+                    behind += itsLag;
+                    if (!settings.firstTopics().contains(tp.topic())) others += itsLag;
                 }
                 lag = behind;
+                behindFirst = others;
                 int read = 0;
                 for (List<ConsumerRecord<String, byte[]>> l : byPartition.values()) read += l.size();
                 if (pacer.waitsAfter(turnStart, read)) {
