@@ -87,6 +87,10 @@ class CatchUpPollTest {
         @Override
         public void revoked() {
         }
+
+        int applied() {
+            return batches.stream().mapToInt(List::size).sum();
+        }
     }
 
     @Test
@@ -232,7 +236,7 @@ class CatchUpPollTest {
         return producer(c, new Properties());
     }
 
-    private static KafkaProducer<String, byte[]> producer(TestCluster c, Properties more) {
+    static KafkaProducer<String, byte[]> producer(TestCluster c, Properties more) {
         Properties pp = new Properties();
         pp.putAll(c.client);
         pp.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -1,14 +1,10 @@
 package dev.taskgov.preemption;
 
-import dev.taskgov.service.support.Outbox;
 import dev.taskgov.service.support.PartitionScope;
 import dev.taskgov.service.support.TransactionalLoop;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -20,8 +16,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -37,72 +31,18 @@ import static org.awaitility.Awaitility.await;
  */
 class FirstTopicsTest {
 
-    /** Keeps each batch's keys; the batch holding "gate" ends only when the test releases it (a long turn). */
-    static final class Batches implements TransactionalLoop.Processor<String> {
-        final List<List<String>> batches = new CopyOnWriteArrayList<>();
-        final CountDownLatch gateReached = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-        private List<String> current = new ArrayList<>();
-
-        @Override
-        public String decode(ConsumerRecord<String, byte[]> record) {
-            return record.key();
-        }
-
-        @Override
-        public void rebuild(Properties clientProps, Duration timeout) {
-        }
-
-        @Override
-        public void restoreSide(ConsumerRecord<String, byte[]> record, String key) {
-        }
-
-        @Override
-        public void settle(Outbox outbox) {
-        }
-
-        @Override
-        public void apply(ConsumerRecord<String, byte[]> record, String key, Outbox outbox) {
-            current.add(key);
-        }
-
-        @Override
-        public void afterBatch(Outbox outbox) {
-            if (current.isEmpty()) return;
-            List<String> batch = List.copyOf(current);
-            current = new ArrayList<>();
-            batches.add(batch);
-            if (batch.contains("gate")) {
-                gateReached.countDown();
-                try {
-                    release.await(1, TimeUnit.MINUTES);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
-
-        @Override
-        public void revoked() {
-        }
-
-        int applied() {
-            return batches.stream().mapToInt(List::size).sum();
-        }
-    }
-
     @Test
     void aFinishIsDecidedInAShortTurnAheadOfABacklogAlreadyFetchedAndTheBacklogIsReadOnceInOrder() throws Exception {
         try (TestCluster c = new TestCluster("first-topics")) {
             String backlogTopic = c.topics.preemptionRequested();
             String firstTopic = c.topics.preempted();
-            Map<Integer, Batches> processors = new ConcurrentHashMap<>();
+            Map<Integer, CatchUpPollTest.Batches> processors = new ConcurrentHashMap<>();
             TransactionalLoop loop = new TransactionalLoop(new TransactionalLoop.Settings(c.client, "first-" + c.id,
                     List.of(backlogTopic, firstTopic), List.of(), Set.of(), "first-" + c.id, "urn:taskgov:test",
                     c.topics.deadLetter(), Duration.ofMillis(50), Duration.ofMinutes(1),
                     TransactionalLoop.Membership.KAFKA_DEFAULTS, null, TransactionalLoop.Turns.DEFAULTS)
                     .withFirstTopics(Set.of(firstTopic)),
-                    (PartitionScope scope) -> processors.computeIfAbsent(scope.partition(), n -> new Batches()), Clock.systemUTC());
+                    (PartitionScope scope) -> processors.computeIfAbsent(scope.partition(), n -> new CatchUpPollTest.Batches()), Clock.systemUTC());
             Thread thread = new Thread(loop, "first-topics-loop");
             thread.setDaemon(true);
             thread.start();
@@ -111,9 +51,9 @@ class FirstTopicsTest {
             int home = c.home(backlogTopic);
             assertThat(c.home(firstTopic)).isEqualTo(home);
             byte[] value = "{}".getBytes(StandardCharsets.UTF_8);
-            try (KafkaProducer<String, byte[]> producer = producer(c)) {
+            try (KafkaProducer<String, byte[]> producer = CatchUpPollTest.producer(c, lingering())) {
                 producer.send(new ProducerRecord<>(backlogTopic, home, "gate", value)).get(30, TimeUnit.SECONDS);
-                Batches p = processors.get(home);
+                CatchUpPollTest.Batches p = processors.get(home);
                 assertThat(p.gateReached.await(1, TimeUnit.MINUTES)).isTrue();
 
                 // While the gate's turn runs on, a backlog of four polls' worth arrives, then one finish: without first
@@ -153,11 +93,9 @@ class FirstTopicsTest {
                 .hasMessageContaining("firstTopics: finished must be one of the group topics [submitted]");
     }
 
-    private static KafkaProducer<String, byte[]> producer(TestCluster c) {
-        Properties pp = new Properties();
-        pp.putAll(c.client);
-        pp.put(ProducerConfig.ACKS_CONFIG, "all");
-        pp.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        return new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
+    private static Properties lingering() {
+        Properties more = new Properties();
+        more.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        return more;
     }
 }
