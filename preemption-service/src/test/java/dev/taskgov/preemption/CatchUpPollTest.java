@@ -136,11 +136,8 @@ class CatchUpPollTest {
                     new TransactionalLoop.Turns(Duration.ofSeconds(2), TransactionalLoop.MAX_COMMIT_INTERVAL));
             try (KafkaProducer<String, byte[]> producer = producer(c)) {
                 int home = l.home();
-                Map<Integer, Batches> processors = l.processors();
                 byte[] value = "{}".getBytes(StandardCharsets.UTF_8);
-                producer.send(new ProducerRecord<>(topic, home, "first", value)).get(30, TimeUnit.SECONDS);
-                await().atMost(Duration.ofMinutes(1)).until(() -> processors.containsKey(home) && !processors.get(home).batches.isEmpty());
-                Batches p = processors.get(home);
+                Batches p = l.firstDecided(producer, topic, value);
                 assertThat(p.batches).containsExactly(List.of("first"));
 
                 // The first record after a quiet spell was taken at once; the loop now waits out the interval. Three
@@ -174,11 +171,8 @@ class CatchUpPollTest {
                     TransactionalLoop.MAX_COMMIT_INTERVAL, 100));
             try (KafkaProducer<String, byte[]> producer = producer(c)) {
                 int home = l.home();
-                Map<Integer, Batches> processors = l.processors();
                 byte[] value = "{}".getBytes(StandardCharsets.UTF_8);
-                producer.send(new ProducerRecord<>(topic, home, "first", value)).get(30, TimeUnit.SECONDS);
-                await().atMost(Duration.ofMinutes(1)).until(() -> processors.containsKey(home) && !processors.get(home).batches.isEmpty());
-                Batches p = processors.get(home);
+                Batches p = l.firstDecided(producer, topic, value);
 
                 // Sent as soon as the first was decided: with a fixed interval it would wait out the rest of the second.
                 producer.send(new ProducerRecord<>(topic, home, "second", value)).get(30, TimeUnit.SECONDS);
@@ -190,7 +184,9 @@ class CatchUpPollTest {
                 // A burst of the rate's worth within the interval is a stream: the turn that reads its last record waits
                 // the interval out, so what comes next joins one batch. The lone records first leave the window, so
                 // that they do not count towards the burst.
-                Thread.sleep(TransactionalLoop.MAX_COMMIT_INTERVAL.plusMillis(100).toMillis());
+                long secondStart = p.batchStarts.get(1);
+                await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(20)).until(() ->
+                        System.nanoTime() - secondStart > TransactionalLoop.MAX_COMMIT_INTERVAL.plusMillis(100).toNanos());
                 // One produce request (the flush sends what lingered), so one fetch and one turn read the whole burst.
                 Properties lingering = new Properties();
                 lingering.put(ProducerConfig.LINGER_MS_CONFIG, "60000");
@@ -215,6 +211,13 @@ class CatchUpPollTest {
 
     /** A started loop's processors by partition, and the topic's partition the test writes to (the loop is the cluster's to close). */
     private record Loop(Map<Integer, Batches> processors, int home) {
+
+        /** Sends the record "first" to the home partition and answers its processor once it decided it. */
+        Batches firstDecided(KafkaProducer<String, byte[]> producer, String topic, byte[] value) throws Exception {
+            producer.send(new ProducerRecord<>(topic, home, "first", value)).get(30, TimeUnit.SECONDS);
+            await().atMost(Duration.ofMinutes(1)).until(() -> processors.containsKey(home) && !processors.get(home).batches.isEmpty());
+            return processors.get(home);
+        }
     }
 
     /** Starts a loop with these turns and waits until it decides. */
