@@ -28,10 +28,12 @@ import org.jboss.logging.Logger;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,6 +49,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -563,7 +566,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * Records of the group topics other than {@link Settings#firstTopics} read but not taken yet (loop thread only), by
      * topic partition, in order; their partitions are paused while any are held, so none is read ahead of them.
      */
-    private final Map<TopicPartition, java.util.ArrayDeque<ConsumerRecord<String, byte[]>>> held = new java.util.LinkedHashMap<>();
+    private final Map<TopicPartition, ArrayDeque<ConsumerRecord<String, byte[]>>> held = new LinkedHashMap<>();
     private int heldCount;
     /**
      * Records of the other group topics held or waiting at the broker as the last turn ended (loop thread only). The
@@ -746,7 +749,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 ConsumerRecords<String, byte[]> records = c.poll(polled.isEmpty() && heldCount == 0 ? settings.pollTimeout() : Duration.ZERO);
                 long turnStart = System.nanoTime();
                 Map<Integer, List<ConsumerRecord<String, byte[]>>> byPartition = new TreeMap<>();
-                java.util.function.Consumer<ConsumerRecord<String, byte[]>> byItsPartition =
+                Consumer<ConsumerRecord<String, byte[]>> byItsPartition =
                         r -> byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r);
                 records.forEach(polled::add);
                 // After a pause, the poll above answered from the fetch sent before it (records of its first moments):
@@ -790,7 +793,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 long others = heldCount;
                 for (TopicPartition tp : c.assignment()) {
                     // A partition's held records are read but not processed: it is processed up to the first of them.
-                    java.util.ArrayDeque<ConsumerRecord<String, byte[]>> itsHeld = held.get(tp);
+                    ArrayDeque<ConsumerRecord<String, byte[]>> itsHeld = held.get(tp);
                     processed.put(key(tp), itsHeld == null || itsHeld.isEmpty() ? c.position(tp) : itsHeld.peek().offset());
                     long itsLag = c.currentLag(tp).orElse(0);
                     behind += itsLag;
@@ -818,13 +821,13 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * Within each topic partition the records keep their order; what is held is never committed.
      */
     private void takeFirstTopicsFirst(KafkaConsumer<String, byte[]> c, List<ConsumerRecord<String, byte[]>> polled,
-                                      java.util.function.Consumer<ConsumerRecord<String, byte[]>> turn) {
+                                      Consumer<ConsumerRecord<String, byte[]>> turn) {
         List<ConsumerRecord<String, byte[]>> first = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> r : polled) {
             if (settings.firstTopics().contains(r.topic())) {
                 first.add(r);
             } else {
-                held.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), k -> new java.util.ArrayDeque<>()).add(r);
+                held.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), k -> new ArrayDeque<>()).add(r);
                 heldCount++;
             }
         }
@@ -835,7 +838,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             int share = Math.max(1, (max - taken) / held.size());
             for (var it = held.entrySet().iterator(); it.hasNext() && taken < max; ) {
                 var e = it.next();
-                java.util.ArrayDeque<ConsumerRecord<String, byte[]>> q = e.getValue();
+                ArrayDeque<ConsumerRecord<String, byte[]>> q = e.getValue();
                 Task task = tasks.get(e.getKey().partition());
                 if (task == null || !task.ready) {
                     // Revoked by the poll: its next owner reads these again from the committed offsets.
@@ -847,7 +850,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
             }
         }
         heldCount = 0;
-        for (java.util.ArrayDeque<ConsumerRecord<String, byte[]>> q : held.values()) heldCount += q.size();
+        for (ArrayDeque<ConsumerRecord<String, byte[]>> q : held.values()) heldCount += q.size();
         first.forEach(turn);
     }
 
