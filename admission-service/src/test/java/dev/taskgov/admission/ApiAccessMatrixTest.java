@@ -35,7 +35,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The access matrix (docs/security.md) for admission-service's HTTP API: every endpoint x admin, own team, other team, viewer, unknown
- * key, wrong secret, no signature, skewed clock and replay, each allowed or refused with the exact error; a team key
+ * key, wrong secret, no signature, skewed clock and replay (refused for a change, answered again for a read), each allowed or refused with the exact error; a team key
  * asking for another team's workload gets 404, as for an id nobody submitted, and none of that team's data.
  */
 @QuarkusTest
@@ -179,7 +179,7 @@ class ApiAccessMatrixTest {
     }
 
     @Test
-    void noSignatureASkewedClockAndAReplayAreRefusedOnEveryEndpoint() {
+    void noSignatureASkewedClockAndAReplayedChangeAreRefusedOnEveryEndpoint() {
         TestCredentials.Key admin = keys.get("admin");
         for (Map.Entry<String, String[]> e : endpoints().entrySet()) {
             String[] c = e.getValue();
@@ -191,8 +191,13 @@ class ApiAccessMatrixTest {
             HttpRequest once = request(new RequestSigner(admin.accessKeyId(), admin.secret()), c[0], c[1], c[2]);
             assertThat(send(once).statusCode() / 100).as(e.getKey() + " first").isEqualTo(2);
             HttpResponse<String> replay = send(once);
-            assertError(e.getKey() + " replay", replay, 400, "InvalidSignatureException");
-            assertThat(replay.body()).contains("already been used");
+            if (c[0].equals("GET")) {
+                // a read sent again repeats nothing and is answered again, as AWS does
+                assertThat(replay.statusCode() / 100).as(e.getKey() + " again: " + replay.body()).isEqualTo(2);
+            } else {
+                assertError(e.getKey() + " replay", replay, 400, "InvalidSignatureException");
+                assertThat(replay.body()).contains("already been used");
+            }
         }
     }
 

@@ -200,7 +200,7 @@ class AccessMatrixTest {
             "UpdateClusterSchedulerConfig", "DeleteClusterSchedulerConfig", "ListClusterSchedulerConfigs");
 
     @Test
-    void noSignatureASkewedClockAndAReplayAreRefusedForEveryOperation() throws Exception {
+    void noSignatureASkewedClockAndAReplayedChangeAreRefusedForEveryOperation() throws Exception {
         for (String op : TARGETS) {
             String body = op.equals("DescribeComputeQuota") ? "{\"ComputeQuotaId\":\"" + ownQuotaId + "\"}" : "{}";
             HttpResponse<String> unsigned = QuotaTestKit.wire(service, null, "SageMaker." + op, body);
@@ -213,28 +213,37 @@ class AccessMatrixTest {
                 assertError(op + " skewed " + skew, r, 400, "InvalidSignatureException");
                 assertThat(JSON.readTree(r.body()).path("message").asText()).containsAnyOf("Signature expired", "not yet current");
             }
-            // a clock off by less than 5 minutes is accepted (the operation runs, or refuses its input), once: the
-            // same request sent again is a replay
+            // a clock off by less than 5 minutes is accepted (the operation runs, or refuses its input); the same
+            // request sent again is a replay when the operation changes something, and answered again when it reads
             HttpRequest fourAhead = signed(new RequestSigner(admin.accessKeyId(), admin.secret(),
                     Clock.offset(Clock.systemUTC(), Duration.ofMinutes(4))), op, body);
             HttpResponse<String> first = send(fourAhead);
             assertThat(first.headers().firstValue("x-amzn-ErrorType").orElse("none")).as(op + " 4 minutes ahead: " + first.body())
                     .isIn("none", "ValidationException", "ResourceNotFound");
-            assertError(op + " replayed", send(fourAhead), 400, "InvalidSignatureException");
+            HttpResponse<String> again = send(fourAhead);
+            if (op.startsWith("Describe") || op.startsWith("List")) {
+                assertThat(again.headers().firstValue("x-amzn-ErrorType").orElse("none")).as(op + " again: " + again.body())
+                        .isEqualTo(first.headers().firstValue("x-amzn-ErrorType").orElse("none"));
+            } else {
+                assertError(op + " replayed", again, 400, "InvalidSignatureException");
+            }
         }
     }
 
     @Test
-    void anExactReplayOfAnAcceptedRequestIsRefusedAndAudited() throws Exception {
-        HttpRequest request = signed(new RequestSigner(admin.accessKeyId(), admin.secret()), "ListComputeQuotas", "{}");
-        assertThat(send(request).statusCode()).isEqualTo(200);
+    void anExactReplayOfAnAcceptedChangeIsRefusedAndAudited() throws Exception {
+        HttpRequest request = signed(new RequestSigner(admin.accessKeyId(), admin.secret()), "DeleteComputeQuota",
+                "{\"ComputeQuotaId\":\"cq-nonexistent0\"}");
+        HttpResponse<String> first = send(request);
+        assertThat(first.headers().firstValue("x-amzn-ErrorType").orElse("none")).as(first.body())
+                .isIn("ResourceNotFound", "ValidationException");
         HttpResponse<String> replay = send(request);
         assertError("replay", replay, 400, "InvalidSignatureException");
         assertThat(JSON.readTree(replay.body()).path("message").asText()).contains("already been used");
         // a replay proves no key: the audit names the key the request claimed, under the principal "anonymous"
         JsonNode audit = JSON.readTree(TestCredentials.send(admin, "GET", URI.create("http://localhost:" + service.getPort()
                 + "/audit?principal=anonymous"), null).body());
-        assertThat(audit.path("events").toString()).contains("ListComputeQuotas", "already been used",
+        assertThat(audit.path("events").toString()).contains("DeleteComputeQuota", "already been used",
                 "request named access key " + admin.accessKeyId());
     }
 

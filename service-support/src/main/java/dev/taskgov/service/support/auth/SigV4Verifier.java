@@ -31,7 +31,9 @@ import java.util.Map;
  * (the request signer inside {@link AwsV4HttpSigner}) from the request's signed headers, path, query and body, with the key's secret and the
  * request's own date and credential scope, and compared in constant time. Refusals carry AWS's error shapes
  * ({@link AuthFailure}). A request dated more than {@link #MAX_SKEW} away from the service's clock is refused, and
- * so is a signature seen before within that window (a replay).
+ * so is a request that changes state whose signature was seen before within that window (a replay). A request that
+ * only reads may be presented again, as AWS accepts it: botocore signs no per-call id, so the same {@code aws}
+ * describe run twice within a second carries the same signature, and a second read repeats nothing.
  */
 public final class SigV4Verifier {
 
@@ -95,7 +97,7 @@ public final class SigV4Verifier {
             throw AuthFailure.invalidSignature("The request signature we calculated does not match the signature you provided. "
                     + "Check your AWS Secret Access Key and signing method. Consult the service documentation for details.");
         }
-        if (!replays.firstUse(signature, signedAt, now)) {
+        if (request.changesState() && !replays.firstUse(signature, signedAt, now)) {
             throw AuthFailure.invalidSignature("Signature has already been used: a request is accepted once (replay refused)");
         }
         return found.principal();

@@ -47,12 +47,41 @@ class SigV4VerifierTest {
     private static final Instant CAPTURED_AT = Instant.parse("2026-12-01T18:13:11Z");
 
     @Test
-    void aRequestSignedByTheAwsCliIsVerifiedOnceAndItsReplayRefused() {
-        SigV4Verifier v = verifier("AKIDEXAMPLE", "secret", CAPTURED_AT.plusSeconds(30));
-        assertThat(v.verify(botocoreRequest())).isEqualTo(ADMIN);
-        assertThatThrownBy(() -> v.verify(botocoreRequest())).isInstanceOf(AuthFailure.class)
+    void aReadSignedByTheAwsCliIsAcceptedEachTimeAndAChangesReplayIsRefused() {
+        SigV4Verifier cli = verifier("AKIDEXAMPLE", "secret", CAPTURED_AT.plusSeconds(30));
+        assertThat(cli.verify(botocoreRequest())).isEqualTo(ADMIN);
+        assertThat(cli.verify(botocoreRequest())).as("the same list-compute-quotas again within its second").isEqualTo(ADMIN);
+
+        SigV4Verifier sdk = verifier("TGAKTEST", "s3cr3t", NOW);
+        SignedRequest delete = sdkSigned(NOW, Map.of("X-Amz-Target", "SageMaker.DeleteComputeQuota"), Map.of());
+        assertThat(sdk.verify(delete)).isEqualTo(ADMIN);
+        assertThatThrownBy(() -> sdk.verify(delete)).isInstanceOf(AuthFailure.class)
                 .satisfies(e -> assertThat(((AuthFailure) e).type()).isEqualTo(AuthFailure.INVALID_SIGNATURE))
                 .hasMessageContaining("already been used");
+    }
+
+    @Test
+    void onlyGetHeadAndDescribeListOrGetOperationsAreReads() {
+        Map<String, Boolean> changes = new java.util.LinkedHashMap<>();
+        changes.put("GET", false);
+        changes.put("HEAD", false);
+        changes.put("POST", true);
+        changes.put("PUT", true);
+        changes.put("DELETE", true);
+        changes.put("POST SageMaker.DescribeComputeQuota", false);
+        changes.put("POST SageMaker.ListClusterSchedulerConfigs", false);
+        changes.put("POST Ec2.GetTopology", false);
+        changes.put("POST SageMaker.CreateComputeQuota", true);
+        changes.put("POST SageMaker.UpdateComputeQuota", true);
+        changes.put("POST SageMaker.DeleteComputeQuota", true);
+        changes.put("POST SageMaker.Listed", true);
+        Map<String, Boolean> got = new java.util.LinkedHashMap<>();
+        changes.keySet().forEach(request -> {
+            String[] parts = request.split(" ");
+            Map<String, List<String>> h = parts.length > 1 ? Map.of("X-Amz-Target", List.of(parts[1])) : Map.of();
+            got.put(request, new SignedRequest(parts[0], "/", null, h, null).changesState());
+        });
+        assertThat(got).isEqualTo(changes);
     }
 
     @Test
