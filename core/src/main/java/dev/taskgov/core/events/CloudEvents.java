@@ -63,7 +63,7 @@ public final class CloudEvents {
         put.accept(TYPE, utf8(type));
         put.accept(SOURCE, utf8(source));
         put.accept(ID, utf8(id));
-        if (time != null) put.accept(TIME, utf8(time.toString()));
+        if (time != null) put.accept(TIME, utf8(InstantText.format(time)));
         if (subject != null) put.accept(SUBJECT, utf8(subject));
         if (hasData) put.accept(CONTENT_TYPE, utf8(JSON));
     }
@@ -80,7 +80,7 @@ public final class CloudEvents {
         String t = text(lastHeader.apply(TIME));
         if (t != null) {
             try {
-                time = Instant.parse(t);
+                time = InstantText.parse(t);
             } catch (DateTimeParseException e) {
                 time = null; // an unreadable optional attribute does not make the event unreadable
             }

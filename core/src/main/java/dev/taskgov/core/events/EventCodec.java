@@ -57,7 +57,7 @@ public final class EventCodec {
         time.addSerializer(Instant.class, new JsonSerializer<>() {
             @Override
             public void serialize(Instant value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
-                gen.writeString(value.toString());
+                gen.writeString(InstantText.format(value));
             }
         });
         time.addDeserializer(Instant.class, new JsonDeserializer<>() {
@@ -65,7 +65,7 @@ public final class EventCodec {
             public Instant deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
                 String s = p.getValueAsString();
                 try {
-                    return s == null ? null : Instant.parse(s);
+                    return s == null ? null : InstantText.parse(s);
                 } catch (DateTimeParseException e) {
                     throw JsonMappingException.from(p, "must be an ISO-8601 instant such as 2026-11-30T10:00:00Z, was '" + s + "'");
                 }
