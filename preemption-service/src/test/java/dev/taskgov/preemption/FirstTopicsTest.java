@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
 class FirstTopicsTest {
 
     @Test
-    void aFinishIsDecidedInAShortTurnAheadOfABacklogAlreadyFetchedAndTheBacklogIsReadOnceInOrder() throws Exception {
+    void aFinishIsDecidedInAShortTurnAheadOfABacklogAlreadyFetchedAndTheBacklogIsReadOnceInOrderAtMost250ATurn() throws Exception {
         try (TestCluster c = new TestCluster("first-topics")) {
             String backlogTopic = c.topics.preemptionRequested();
             String firstTopic = c.topics.preempted();
@@ -74,9 +74,9 @@ class FirstTopicsTest {
                     }
                 }
                 assertThat(backlogRead).as("every backlog record once, in its order").isEqualTo(backlog);
-                List<String> withFinish = p.batches.get(finishBatch);
-                assertThat(withFinish.stream().filter(k -> k.startsWith("s-")).count())
-                        .as("backlog records in the finish's turn").isLessThanOrEqualTo(1_000);
+                // every turn is short, with a finish or without: one may arrive at any moment
+                assertThat(p.batches).as("backlog records per turn")
+                        .allSatisfy(batch -> assertThat(batch.stream().filter(k -> k.startsWith("s-")).count()).isLessThanOrEqualTo(250));
                 int after = p.batches.subList(finishBatch + 1, p.batches.size()).stream().mapToInt(List::size).sum();
                 assertThat(after).as("backlog records decided after the finish").isGreaterThanOrEqualTo(backlog.size() / 4);
             }

@@ -93,10 +93,10 @@ import java.util.function.Function;
  * is taken in one batch, so at a steady rate the broker sees one transaction per partition and interval rather than
  * one per few records (at the price of up to that long of waiting); records after a quiet spell, and a trickle below
  * that rate, are taken at once, as without it. With first topics ({@link Settings#firstTopics}: records
- * that free capacity), while the other topics have a backlog ({@link #TURN_RECORDS_BEHIND_FIRST} records or more held or
- * waiting), each turn first polls those alone, the other group topics paused (the consumer then hands out
- * what it fetched of them ahead of a fetched backlog of the others, which stays in it, in order); while they bring
- * records, a turn takes at most {@link #TURN_RECORDS_BEHIND_FIRST} of the other topics' records and holds the rest in
+ * that free capacity), while the other topics have a backlog (records held, or more than
+ * {@link #RECORDS_BEHIND_FOR_FIRST_POLL} waiting), each turn first polls those alone, the other group topics paused (the
+ * consumer then hands out what it fetched of them ahead of a fetched backlog of the others, which stays in it, in
+ * order); a turn takes at most {@link #TURN_RECORDS_BEHIND_FIRST} of the other topics' records and holds the rest in
  * memory, in order, their partitions paused until every held record is taken; offsets are committed only up to what was
  * applied, and a partition read again from its committed offsets (a recovery, a revocation) forgets what was held of
  * it. The loop thread applies every
@@ -179,11 +179,17 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      */
     static final int CATCH_UP_MIN_RECORDS = 8;
     /**
-     * Records of the other group topics a turn takes at most while the {@link Settings#firstTopics} bring records: a
-     * turn that decides on freed capacity stays short (tens of milliseconds of reading), and a backlog is still read
-     * at that many records per turn.
+     * Records of the other group topics a turn takes at most when {@link Settings#firstTopics} are set: a turn stays
+     * short (about a hundred milliseconds of work at a depth of 100,000), so freed capacity is decided on soon after it is read, and
+     * a backlog is read at that many records per turn.
      */
-    static final int TURN_RECORDS_BEHIND_FIRST = 1_000;
+    static final int TURN_RECORDS_BEHIND_FIRST = 250;
+    /**
+     * Records of the other group topics held or waiting at the broker beyond which each turn polls the first topics
+     * alone first. Not below: that poll's fetch asks for the first topics alone, and while it is out a submission on
+     * a free cluster waits the fetch wait for its own.
+     */
+    static final int RECORDS_BEHIND_FOR_FIRST_POLL = 1_000;
     /** The longest {@link Turns#commitInterval}: longer would hold every decision of a steady stream that long. */
     public static final Duration MAX_COMMIT_INTERVAL = Duration.ofSeconds(1);
 
@@ -261,7 +267,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      *                                the input offsets it consumed ({@link InputOffsets}), in place of committing them to
      *                                the group inside the transaction; a task resumes its partitions where they say
      * @param firstTopics             group topics read ahead of the others' backlog (records that free capacity, such
-     *                                as finishes): while they bring records, a turn takes at most
+     *                                as finishes): a turn takes at most
      *                                {@link #TURN_RECORDS_BEHIND_FIRST} records of the other group topics, and the rest
      *                                of those wait, in order, for the next turns ({@link #withFirstTopics}); empty: none
      */
@@ -734,7 +740,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 }
                 List<ConsumerRecord<String, byte[]>> polled = new ArrayList<>();
                 List<TopicPartition> heldBack = List.of();
-                if (!settings.firstTopics().isEmpty() && (heldCount > 0 || behindFirst > TURN_RECORDS_BEHIND_FIRST)) {
+                if (!settings.firstTopics().isEmpty() && (heldCount > 0 || behindFirst > RECORDS_BEHIND_FOR_FIRST_POLL)) {
                     // The first topics' records first: with the other group topics paused, a poll answers them from
                     // what the consumer has fetched, ahead of the others' fetched backlog (which stays, in order). The
                     // others stay paused while records of theirs are held: nothing newer of theirs is read meanwhile.
@@ -761,7 +767,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 }
                 resumeHeldBack(c, heldBack);
                 if (settings.firstTopics().isEmpty()) polled.forEach(byItsPartition);
-                else takeFirstTopicsFirst(c, polled, byItsPartition);
+                else takeFirstTopicsFirst(polled, byItsPartition);
                 pausedBefore = false;
                 Map<String, Long> sideDone = new HashMap<>();
                 List<Task> turn = List.copyOf(tasks.values());
@@ -814,14 +820,14 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
 
     /**
      * Splits a turn's polled records ({@link Settings#firstTopics}): the first topics' records all go to the turn; those
-     * of the other group topics are held, then taken in order: all of them, unless the first topics bring records (or
-     * have some waiting at the broker), in which case at most {@link #TURN_RECORDS_BEHIND_FIRST}, shared over the held
-     * partitions, the rest waiting for the next turns. So records that free capacity (finishes) are decided in a short
-     * turn, not behind a poll of a backlog of submissions, and a backlog is still read at that many records per turn.
-     * Within each topic partition the records keep their order; what is held is never committed.
+     * of the other group topics are held, then taken in order, at most {@link #TURN_RECORDS_BEHIND_FIRST} a turn
+     * (shared over the held partitions), the rest waiting for the next turns. So a turn stays short whether or not
+     * records that free capacity (finishes) are at hand: they may arrive at any moment, and a turn that took a whole
+     * poll of a backlog of submissions (up to twice {@value #MAX_POLL_RECORDS} records, seconds of work) kept the ones
+     * that came meanwhile waiting for its end. Within each topic partition the records keep their order; what is held
+     * is never committed.
      */
-    private void takeFirstTopicsFirst(KafkaConsumer<String, byte[]> c, List<ConsumerRecord<String, byte[]>> polled,
-                                      Consumer<ConsumerRecord<String, byte[]>> turn) {
+    private void takeFirstTopicsFirst(List<ConsumerRecord<String, byte[]>> polled, Consumer<ConsumerRecord<String, byte[]>> turn) {
         List<ConsumerRecord<String, byte[]>> first = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> r : polled) {
             if (settings.firstTopics().contains(r.topic())) {
@@ -831,8 +837,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 heldCount++;
             }
         }
-        boolean freeing = !first.isEmpty() || firstTopicsWaiting(c);
-        int max = freeing ? TURN_RECORDS_BEHIND_FIRST : Integer.MAX_VALUE;
+        int max = TURN_RECORDS_BEHIND_FIRST;
         int taken = 0;
         while (taken < max && !held.isEmpty()) {
             int share = Math.max(1, (max - taken) / held.size());
@@ -852,16 +857,6 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         heldCount = 0;
         for (ArrayDeque<ConsumerRecord<String, byte[]>> q : held.values()) heldCount += q.size();
         first.forEach(turn);
-    }
-
-    /** Whether a first topic's partition of a deciding task has records at the broker not read yet (as the last fetch told). */
-    private boolean firstTopicsWaiting(KafkaConsumer<String, byte[]> c) {
-        for (TopicPartition tp : c.assignment()) {
-            if (!settings.firstTopics().contains(tp.topic())) continue;
-            Task task = tasks.get(tp.partition());
-            if (task != null && task.ready && c.currentLag(tp).orElse(0) > 0) return true;
-        }
-        return false;
     }
 
     /**
