@@ -2,6 +2,7 @@ package dev.taskgov.quota.auth;
 
 import dev.taskgov.core.auth.Principal;
 import dev.taskgov.service.support.auth.AuthFailure;
+import dev.taskgov.service.support.auth.SignedRequest;
 
 import java.util.Set;
 
@@ -25,7 +26,7 @@ public final class QuotaAccess {
         if (principal.isAdmin()) {
             return;
         }
-        boolean read = operation.startsWith("Describe") || operation.startsWith("List");
+        boolean read = SignedRequest.readsOnly(operation);
         if (read && principal.mayReadAll()) {
             return;
         }

@@ -837,11 +837,10 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                 heldCount++;
             }
         }
-        int max = TURN_RECORDS_BEHIND_FIRST;
         int taken = 0;
-        while (taken < max && !held.isEmpty()) {
-            int share = Math.max(1, (max - taken) / held.size());
-            for (var it = held.entrySet().iterator(); it.hasNext() && taken < max; ) {
+        while (taken < TURN_RECORDS_BEHIND_FIRST && !held.isEmpty()) {
+            int share = Math.max(1, (TURN_RECORDS_BEHIND_FIRST - taken) / held.size());
+            for (var it = held.entrySet().iterator(); it.hasNext() && taken < TURN_RECORDS_BEHIND_FIRST; ) {
                 var e = it.next();
                 ArrayDeque<ConsumerRecord<String, byte[]>> q = e.getValue();
                 Task task = tasks.get(e.getKey().partition());
@@ -850,7 +849,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                     it.remove();
                     continue;
                 }
-                for (int i = 0; i < share && taken < max && !q.isEmpty(); i++, taken++) turn.accept(q.poll());
+                for (int i = 0; i < share && taken < TURN_RECORDS_BEHIND_FIRST && !q.isEmpty(); i++, taken++) turn.accept(q.poll());
                 if (q.isEmpty()) it.remove();
             }
         }

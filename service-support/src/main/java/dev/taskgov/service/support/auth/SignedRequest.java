@@ -40,6 +40,14 @@ public record SignedRequest(String method, String rawPath, String rawQuery, Map<
         if (target == null) {
             return true;
         }
-        return !READ_OPERATION.matcher(target.substring(target.lastIndexOf('.') + 1)).matches();
+        return !readsOnly(target.substring(target.lastIndexOf('.') + 1));
+    }
+
+    /**
+     * Whether an AWS JSON operation only reads: its name is {@code Describe*}, {@code List*} or {@code Get*}. The one
+     * rule for both the replay check here and which roles may call an operation (quota-service's access check).
+     */
+    public static boolean readsOnly(String operation) {
+        return READ_OPERATION.matcher(operation).matches();
     }
 }
