@@ -46,6 +46,9 @@ public class AuditTrail {
 
     private final AuditChains chains = new AuditChains();
 
+    /** Which of a batch's event ids are stored already (records read again after a crash, quota-service's own). */
+    static final String STORED_IDS = "select event_id from audit_event where event_id = any (?)";
+
     /** A change or an allowed call: joins the caller's transaction when there is one. */
     @Transactional
     public void record(String principal, String operation, String target, String outcome, JsonNode before, JsonNode after) {
@@ -90,7 +93,7 @@ public class AuditTrail {
     private static Set<String> stored(Connection c, Collection<String> ids) throws SQLException {
         Set<String> found = new HashSet<>();
         if (ids.isEmpty()) return found;
-        try (PreparedStatement ps = c.prepareStatement("select event_id from audit_event where event_id = any (?)")) {
+        try (PreparedStatement ps = c.prepareStatement(STORED_IDS)) {
             ps.setArray(1, c.createArrayOf("varchar", ids.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) found.add(rs.getString(1));
@@ -106,11 +109,25 @@ public class AuditTrail {
     private <T> T connection(ReturningWork<T> work) {
         return em.unwrap(Session.class).doReturningWork(c -> {
             try {
+                preferIndexes(c);
                 return work.execute(c);
             } catch (SQLException e) {
                 SQLException reason = e.getNextException() != null ? e.getNextException() : e;
                 throw new PersistenceException("audit_event: " + reason.getMessage(), e);
             }
         });
+    }
+
+    /**
+     * Every statement of an append finds rows by a key (the batch's event ids, a chain's head, a chain's records
+     * between two sequence numbers), so within its transaction the planner is told to use the indexes. Left to its
+     * figures it scans the whole table while the table grows faster than autovacuum analyzes it (at most once a
+     * minute): from an empty table, each batch's look-up of up to 500 ids read every row, and a run that stored
+     * 200,000 records in 90 s spent 50 s of the database's CPU on that (docs/benchmarks.md).
+     */
+    static void preferIndexes(Connection c) throws SQLException {
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute("set local enable_seqscan = off");
+        }
     }
 }
