@@ -49,6 +49,12 @@ public final class LocalPostgres {
                 .setCleanDataDirectory(false)
                 .setPort(port)
                 .setServerConfig("max_connections", "100")
+                // The embedded server's library starts PostgreSQL with fsync and synchronous_commit off (right for
+                // throwaway test data). This database is the system of record: a quota change answered to its caller,
+                // or an audit record whose topic offset was committed after it was stored, must outlive a crash of
+                // the server or of the machine, so every commit waits for its write-ahead log on disk.
+                .setServerConfig("fsync", "on")
+                .setServerConfig("synchronous_commit", "on")
                 .setRegisterShutdownHook(true)
                 .start();
         DatabaseRoles.provision("127.0.0.1:" + port, passwords, dataDir.resolve("pg_hba.conf"));

@@ -79,6 +79,23 @@ class LocalPostgresTest {
         }
     }
 
+    @Test
+    void everyCommitOfTheLocalRuntimesDatabaseIsOnDiskBeforeItIsAnswered() throws Exception {
+        int port = freePort();
+        Path credentials = home.resolve("database/credentials.properties");
+        try (EmbeddedPostgres postgres = LocalPostgres.start(home.resolve("postgres"), port, credentials);
+             Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/taskgov", "postgres",
+                     DatabaseRoles.passwords(credentials).get(DatabaseRoles.SUPERUSER));
+             Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("select name, setting from pg_settings "
+                     + "where name in ('fsync', 'synchronous_commit', 'full_page_writes') order by name")) {
+            Map<String, String> settings = new java.util.TreeMap<>();
+            while (r.next()) settings.put(r.getString(1), r.getString(2));
+            assertThat(settings).containsExactlyEntriesOf(new java.util.TreeMap<>(
+                    Map.of("fsync", "on", "full_page_writes", "on", "synchronous_commit", "on")));
+        }
+    }
+
     private static int freePort() throws Exception {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
