@@ -123,7 +123,7 @@ public class AuditTrail {
      * between two sequence numbers), so within its transaction the planner is told to use the indexes. Left to its
      * figures it scans the whole table while the table grows faster than autovacuum analyzes it (at most once a
      * minute): from an empty table, each batch's look-up of up to 500 ids read every row, and a run that stored
-     * 200,000 records in 90 s spent 50 s of the database's CPU on that (docs/benchmarks.md).
+     * 200,000 records in 85 s spent about 40 s of the database's CPU, nearly all of it there (docs/benchmarks.md).
      */
     static void preferIndexes(Connection c) throws SQLException {
         try (java.sql.Statement s = c.createStatement()) {
