@@ -162,6 +162,15 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     static final int MAX_POLL_RECORDS = 5_000;
     /** The transactional producers' {@code retry.backoff.ms} (Kafka's default is 100), unless the client settings say. */
     static final int TRANSACTION_RETRY_BACKOFF_MS = 2;
+    /**
+     * The transactional producers' {@code linger.ms} and {@code batch.size} (Kafka's are 5 ms and 16 KiB), unless the
+     * client settings say. A reader sees a transaction's records only once it commits, and the commit sends whatever is
+     * still held at once, so lingering delays no reader; a turn's records then reach the broker in a few large produce
+     * requests instead of a 16 KiB batch per partition every 5 ms. The broker's cost is mostly per request and per
+     * batch, and so is the sender's (docs/benchmarks.md, "Decider settings and their measured effect").
+     */
+    static final int TRANSACTION_LINGER_MS = 100;
+    static final int TRANSACTION_BATCH_BYTES = 256 * 1024;
     /** {@link Processor#home} answer for a record every partition must see (e.g. a finish naming no cluster). */
     public static final int EVERY_PARTITION = -1;
     /**
@@ -1047,6 +1056,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         // sleeps retry.backoff.ms before asking again: with Kafka's 100 ms, a quiet partition's commits often waited a
         // whole backoff (docs/benchmarks.md, "Decider settings and their measured effect").
         props.putIfAbsent(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, TRANSACTION_RETRY_BACKOFF_MS);
+        props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, TRANSACTION_LINGER_MS);
+        props.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, TRANSACTION_BATCH_BYTES);
         return props;
     }
 
