@@ -87,7 +87,10 @@ class LatestRecordPerTransactionTest {
      * the next one is served, although the record refused is the one its admission wrote in the batch's decision
      * cycle (emitted by no input record): it replaced the submission's, and the blame stays with the submission. The
      * next one is in the same batch, its records sent after the refused one, and Kafka fails them with the same
-     * error: only the first refusal is blamed.
+     * error: only the first refusal is blamed. The topic's limit stays above the deciders' producer batch
+     * ({@code TransactionalLoop.TRANSACTION_BATCH_BYTES}), as every topic a decider writes must: a batch of records
+     * each within the limit but above it together is split by Kafka's producer again and again at the batch size
+     * (KAFKA-8350), and the commit times out instead.
      */
     @Test
     void aSubmissionWhoseLatestChangelogRecordIsRefusedIsDeadLetteredAndTheNextOneIsAdmitted() throws Exception {
@@ -95,13 +98,13 @@ class LatestRecordPerTransactionTest {
             Fixtures.cluster(c, 2, Map.of("team-a", 16L));
             try (Admin admin = Admin.create(c.client)) {
                 admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, c.topics.changelog()),
-                        List.of(new AlterConfigOp(new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "8000"),
+                        List.of(new AlterConfigOp(new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "300000"),
                                 AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
             }
             AdmissionDecider decider = c.startDecider(Clock.systemUTC());
             int home = c.homePartition(c.topics.submitted());
             WorkloadSubmitted big = Fixtures.workload("big", "team-a", 1, T0)
-                    .withAnnotations(Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "x".repeat(20_000)));
+                    .withAnnotations(Map.of(WorkloadSubmitted.IMAGE_ANNOTATION, "x".repeat(400_000)));
             c.publishRaw(c.topics.submitted(), home, "big", EventCodec.bytes(big));
             c.publishRaw(c.topics.submitted(), home, "small", EventCodec.bytes(Fixtures.workload("small", "team-a", 1, T0.plusMillis(1))));
             // the quiet check may count a batch applied but not committed: the refused one is, at first

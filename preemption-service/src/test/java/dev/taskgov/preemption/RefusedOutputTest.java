@@ -35,10 +35,11 @@ class RefusedOutputTest {
         try (TestCluster c = new TestCluster("refused-output")) {
             Fixture f = new Fixture(c).nodes(4, 1).config(Map.of("low", 10, "high", 90), false).quota("team-a", 4, 50);
             for (int i = 1; i <= 4; i++) f.running("low-" + i, "team-a", "low-priority", "n" + i);
-            limitRecordSize(c, c.topics.preempted(), 8_000);
+            // above the deciders' producer batch, as every topic a decider writes must be (TransactionalLoop.TRANSACTION_BATCH_BYTES)
+            limitRecordSize(c, c.topics.preempted(), 300_000);
             PreemptionDecider decider = c.startDecider();
 
-            relay(c, new EvictionDecided("low-1", "team-a", PreemptionReason.NodeFailure, "x".repeat(20_000), EVICTED_AT, null), "low-1:1");
+            relay(c, new EvictionDecided("low-1", "team-a", PreemptionReason.NodeFailure, "x".repeat(400_000), EVICTED_AT, null), "low-1:1");
             relay(c, new EvictionDecided("low-2", "team-a", PreemptionReason.NodeFailure, "node n2 left the cluster", EVICTED_AT, null),
                     "low-2:1");
 

@@ -167,7 +167,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * client settings say. A reader sees a transaction's records only once it commits, and the commit sends whatever is
      * still held at once, so lingering delays no reader; a turn's records then reach the broker in a few large produce
      * requests instead of a 16 KiB batch per partition every 5 ms. The broker's cost is mostly per request and per
-     * batch, and so is the sender's (docs/benchmarks.md, "Decider settings and their measured effect").
+     * batch, and so is the sender's (docs/benchmarks.md, "Decider settings and their measured effect"). Every topic a
+     * decider writes must accept a whole batch ({@code max.message.bytes} at least the batch size; Kafka's default is
+     * 1 MiB): Kafka's producer splits a batch the topic refuses at the same batch size again and again (KAFKA-8350).
      */
     static final int TRANSACTION_LINGER_MS = 100;
     static final int TRANSACTION_BATCH_BYTES = 256 * 1024;
