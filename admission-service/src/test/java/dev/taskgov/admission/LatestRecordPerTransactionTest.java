@@ -87,10 +87,8 @@ class LatestRecordPerTransactionTest {
      * the next one is served, although the record refused is the one its admission wrote in the batch's decision
      * cycle (emitted by no input record): it replaced the submission's, and the blame stays with the submission. The
      * next one is in the same batch, its records sent after the refused one, and Kafka fails them with the same
-     * error: only the first refusal is blamed. The topic's limit stays above the deciders' producer batch
-     * ({@code TransactionalLoop.TRANSACTION_BATCH_BYTES}), as every topic a decider writes must: a batch of records
-     * each within the limit but above it together is split by Kafka's producer again and again at the batch size
-     * (KAFKA-8350), and the commit times out instead.
+     * error: only the first refusal is blamed. The topic's limit stays above the deciders' producer batch, as
+     * {@code TransactionalLoop.TRANSACTION_BATCH_BYTES} requires of every topic a decider writes.
      */
     @Test
     void aSubmissionWhoseLatestChangelogRecordIsRefusedIsDeadLetteredAndTheNextOneIsAdmitted() throws Exception {
