@@ -16,6 +16,7 @@ import java.io.ByteArrayOutputStream;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -121,6 +122,8 @@ final class AdmissionState {
     private final Map<String, byte[]> changelog = new HashMap<>();
     /** A replica's compressor, made at its first record; used under this state's lock only. */
     private Deflater deflater;
+    /** The buffer {@link #deflate} writes into, made with {@link #deflater}. */
+    private byte[] deflateBuffer;
     /** The cluster records read so far, per cluster; the same builder preemption-service uses. */
     final ClusterInputsByCluster inputs = new ClusterInputsByCluster();
     /** One scheduler per cluster: the clusters' quotas, policies, nodes and queues never meet. */
@@ -217,14 +220,22 @@ final class AdmissionState {
     }
 
     private byte[] deflate(byte[] value) {
-        if (deflater == null) deflater = new Deflater(Deflater.BEST_SPEED);
+        if (deflater == null) {
+            deflater = new Deflater(Deflater.BEST_SPEED);
+            deflateBuffer = new byte[4096];
+        }
         deflater.reset();
         deflater.setInput(value);
         deflater.finish();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(value.length / 2 + 16);
-        byte[] chunk = new byte[4096];
-        while (!deflater.finished()) out.write(chunk, 0, deflater.deflate(chunk));
-        return out.toByteArray();
+        // Into the one buffer this state keeps (grown to the largest record yet), then copied out at its size: a
+        // replica deflates every changelog record it follows, and a buffer or two per record was a large share of
+        // what admission-service allocated at depth.
+        int length = 0;
+        while (!deflater.finished()) {
+            if (length == deflateBuffer.length) deflateBuffer = Arrays.copyOf(deflateBuffer, 2 * deflateBuffer.length);
+            length += deflater.deflate(deflateBuffer, length, deflateBuffer.length - length);
+        }
+        return Arrays.copyOf(deflateBuffer, length);
     }
 
     private static byte[] inflate(byte[] deflated) throws DataFormatException {

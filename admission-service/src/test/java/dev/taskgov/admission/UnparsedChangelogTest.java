@@ -83,4 +83,22 @@ class UnparsedChangelogTest {
         assertThat(replica.unparsedBytes()).isLessThan(decider.unparsedBytes() / 2);
         assertThat(replica.parseChangelog()).containsExactlyInAnyOrderElementsOf(decider.parseChangelog());
     }
+
+    /** A record that deflates to more than the compressor's first buffer, then small ones again, each kept whole. */
+    @org.junit.jupiter.api.Test
+    void aReplicaKeepsARecordLargerThanItsCompressorsBufferWhole() {
+        AdmissionState replica = state(Mode.FOLLOWING);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        StringBuilder noise = new StringBuilder();
+        while (noise.length() < 40_000) noise.append(Long.toString(random.nextLong(), 36)); // hardly compresses
+        WorkloadRecord small = pending("w-1", "waits");
+        WorkloadRecord large = pending("w-2", noise.toString());
+        WorkloadRecord smallAgain = pending("w-3", "waits too");
+        replica.keepUnparsed("w-1", json(small));
+        replica.keepUnparsed("w-2", json(large));
+        replica.keepUnparsed("w-3", json(smallAgain));
+
+        assertThat(replica.unparsedBytes()).isGreaterThan(20_000);
+        assertThat(replica.parseChangelog()).containsExactlyInAnyOrder(small, large, smallAgain);
+    }
 }

@@ -63,7 +63,7 @@ public final class CloudEvents {
         put.accept(TYPE, utf8(type));
         put.accept(SOURCE, utf8(source));
         put.accept(ID, utf8(id));
-        if (time != null) put.accept(TIME, utf8(InstantText.format(time)));
+        if (time != null) put.accept(TIME, InstantText.ascii(time));
         if (subject != null) put.accept(SUBJECT, utf8(subject));
         if (hasData) put.accept(CONTENT_TYPE, utf8(JSON));
     }

@@ -1,10 +1,12 @@
 package dev.taskgov.core.events;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.json.UTF8JsonGenerator;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonDeserializer;
@@ -24,9 +26,11 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import dev.taskgov.core.model.Violation;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -57,7 +61,7 @@ public final class EventCodec {
         time.addSerializer(Instant.class, new JsonSerializer<>() {
             @Override
             public void serialize(Instant value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
-                gen.writeString(InstantText.format(value));
+                writeInstant(value, gen);
             }
         });
         time.addDeserializer(Instant.class, new JsonDeserializer<>() {
@@ -193,13 +197,90 @@ public final class EventCodec {
         }
     }
 
-    /** Writes an event as UTF-8 JSON bytes (a Kafka record value). */
+    /**
+     * Writes an event as UTF-8 JSON bytes (a Kafka record value). The JSON is written into a buffer the thread keeps
+     * ({@link Output}), and only the record's own bytes are copied out: a busy decider encodes thousands of records a
+     * second, and the buffers Jackson made per record were a large share of what it allocated, so of its collections.
+     */
     public static byte[] bytes(Object event) {
+        Output out = OUTPUT.get();
+        if (out.inUse) return bytesAlone(event); // a serializer encoding another record while this one is written
+        out.inUse = true;
+        try (JsonGenerator g = MAPPER.createGenerator(out.reset(), JsonEncoding.UTF8)) {
+            MAPPER.writeValue(g, event);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write " + event.getClass().getSimpleName(), e);
+        } finally {
+            out.inUse = false;
+        }
+        return out.takeBytes();
+    }
+
+    private static byte[] bytesAlone(Object event) {
         try {
             return MAPPER.writeValueAsBytes(event);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write " + event.getClass().getSimpleName(), e);
         }
+    }
+
+    private static final ThreadLocal<Output> OUTPUT = ThreadLocal.withInitial(Output::new);
+
+    /** A thread's buffer for {@link #bytes}: kept between records, given back to the heap when one was very large. */
+    private static final class Output extends OutputStream {
+        private static final int INITIAL = 8 * 1024;
+        /** A record larger than this leaves a buffer of {@link #INITIAL} behind rather than one of its size. */
+        private static final int LARGEST_KEPT = 256 * 1024;
+        private byte[] bytes = new byte[INITIAL];
+        private int count;
+        private boolean inUse;
+
+        Output reset() {
+            count = 0;
+            return this;
+        }
+
+        byte[] takeBytes() {
+            byte[] copy = Arrays.copyOf(bytes, count);
+            if (bytes.length > LARGEST_KEPT) bytes = new byte[INITIAL];
+            return copy;
+        }
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            bytes[count++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, bytes, count, len);
+            count += len;
+        }
+
+        private void ensure(int more) {
+            if (count + more > bytes.length) bytes = Arrays.copyOf(bytes, Math.max(count + more, 2 * bytes.length));
+        }
+    }
+
+    /** Per thread: the buffer an instant's text is written into before the generator copies it. */
+    private static final ThreadLocal<byte[]> INSTANT_TEXT = ThreadLocal.withInitial(() -> new byte[InstantText.MAX_ASCII_LENGTH]);
+
+    /**
+     * An instant as its ISO-8601 string: into JSON written as UTF-8 straight from its ASCII bytes (it needs no
+     * escaping), a changelog record holding about a dozen of them; through a string otherwise.
+     */
+    private static void writeInstant(Instant value, JsonGenerator gen) throws IOException {
+        if (gen instanceof UTF8JsonGenerator) {
+            byte[] text = INSTANT_TEXT.get();
+            int length = InstantText.writeAscii(value, text);
+            if (length >= 0) {
+                gen.writeRawUTF8String(text, 0, length);
+                return;
+            }
+        }
+        gen.writeString(InstantText.format(value));
     }
 
     /** Writes an event as compact JSON. */

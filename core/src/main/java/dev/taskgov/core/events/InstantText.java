@@ -1,6 +1,8 @@
 package dev.taskgov.core.events;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 
 /**
  * An instant as ISO-8601 text, exactly as {@link Instant#toString} writes it and {@link Instant#parse} reads it, without
@@ -22,10 +24,32 @@ public final class InstantText {
     private InstantText() {
     }
 
+    /** The most characters {@link #writeAscii} writes: {@code yyyy-MM-ddTHH:mm:ss.nnnnnnnnnZ}. */
+    public static final int MAX_ASCII_LENGTH = 30;
+
     /** {@code instant.toString()}. */
     public static String format(Instant instant) {
+        byte[] text = new byte[MAX_ASCII_LENGTH];
+        int length = writeAscii(instant, text);
+        return length < 0 ? instant.toString() : new String(text, 0, length, StandardCharsets.ISO_8859_1);
+    }
+
+    /** {@code instant.toString()} as ASCII bytes (what a Kafka header holds). */
+    public static byte[] ascii(Instant instant) {
+        byte[] text = new byte[MAX_ASCII_LENGTH];
+        int length = writeAscii(instant, text);
+        return length < 0 ? instant.toString().getBytes(StandardCharsets.US_ASCII) : Arrays.copyOf(text, length);
+    }
+
+    /**
+     * Writes {@code instant.toString()} as ASCII into {@code into} (at least {@link #MAX_ASCII_LENGTH} long) from its
+     * start, and answers how many bytes it wrote; -1, writing nothing, for an instant off the direct path (see the
+     * class comment), whose text only {@code Instant.toString} gives. A record's encoder writes its instants this way,
+     * into a buffer of its own, rather than making a string of each.
+     */
+    public static int writeAscii(Instant instant, byte[] into) {
         long epochSecond = instant.getEpochSecond();
-        if (epochSecond < FIRST_SECOND || epochSecond > LAST_SECOND) return instant.toString();
+        if (epochSecond < FIRST_SECOND || epochSecond > LAST_SECOND) return -1;
         long days = Math.floorDiv(epochSecond, SECONDS_PER_DAY);
         int secondOfDay = (int) Math.floorMod(epochSecond, SECONDS_PER_DAY);
         // the proleptic Gregorian date of a day number (H. Hinnant's days_from_civil, inverted)
@@ -41,27 +65,26 @@ public final class InstantText {
 
         int nano = instant.getNano();
         int fractionDigits = nano == 0 ? 0 : nano % 1_000_000 == 0 ? 3 : nano % 1_000 == 0 ? 6 : 9;
-        char[] text = new char[20 + (fractionDigits == 0 ? 0 : 1 + fractionDigits)];
-        digits(text, 0, year, 4);
-        text[4] = '-';
-        digits(text, 5, month, 2);
-        text[7] = '-';
-        digits(text, 8, day, 2);
-        text[10] = 'T';
-        digits(text, 11, secondOfDay / 3600, 2);
-        text[13] = ':';
-        digits(text, 14, secondOfDay / 60 % 60, 2);
-        text[16] = ':';
-        digits(text, 17, secondOfDay % 60, 2);
+        digits(into, 0, year, 4);
+        into[4] = '-';
+        digits(into, 5, month, 2);
+        into[7] = '-';
+        digits(into, 8, day, 2);
+        into[10] = 'T';
+        digits(into, 11, secondOfDay / 3600, 2);
+        into[13] = ':';
+        digits(into, 14, secondOfDay / 60 % 60, 2);
+        into[16] = ':';
+        digits(into, 17, secondOfDay % 60, 2);
         int at = 19;
         if (fractionDigits > 0) {
-            text[at++] = '.';
+            into[at++] = '.';
             int fraction = fractionDigits == 3 ? nano / 1_000_000 : fractionDigits == 6 ? nano / 1_000 : nano;
-            digits(text, at, fraction, fractionDigits);
+            digits(into, at, fraction, fractionDigits);
             at += fractionDigits;
         }
-        text[at] = 'Z';
-        return new String(text);
+        into[at++] = 'Z';
+        return at;
     }
 
     /** {@code Instant.parse(text)}: the same instant, or the same {@code DateTimeParseException}. */
@@ -124,9 +147,9 @@ public final class InstantText {
         };
     }
 
-    private static void digits(char[] into, int at, int value, int count) {
+    private static void digits(byte[] into, int at, int value, int count) {
         for (int i = at + count - 1; i >= at; i--) {
-            into[i] = (char) ('0' + value % 10);
+            into[i] = (byte) ('0' + value % 10);
             value /= 10;
         }
     }

@@ -105,6 +105,26 @@ class EventCodecTest {
         assertThat(EventCodec.read(json, WorkloadStatus.class).updatedAt()).isEqualTo(Instant.parse("2026-11-30T10:00:01Z"));
     }
 
+    /**
+     * {@link EventCodec#bytes} writes into a buffer its thread keeps, and its instants as ASCII straight into the UTF-8
+     * output; {@link EventCodec#write} takes neither path. Both must give the same JSON: records small and large, one
+     * larger than the buffer kept after it, and instants on and off the direct path (years beyond 9999).
+     */
+    @Test
+    void bytesAreTheUtf8OfTheTextWrittenWhateverTheRecordsSizeAndItsInstants() {
+        List<Instant> times = List.of(Instant.parse("2026-11-30T10:00:01Z"), Instant.parse("2026-11-30T10:00:01.123456789Z"),
+                Instant.parse("+12026-01-01T00:00:00Z"), Instant.parse("-0001-06-01T00:00:00.5Z"));
+        for (int size : new int[]{0, 10, 9_000, 300_000, 20}) {
+            for (Instant time : times) {
+                WorkloadStatus status = new WorkloadStatus("w1", "a", dev.taskgov.core.model.WorkloadState.Pending,
+                        "QuotaExceeded", "\u00e9\"\n".repeat(size), time);
+                byte[] bytes = EventCodec.bytes(status);
+                assertThat(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(EventCodec.write(status));
+                assertThat(EventCodec.read(bytes, WorkloadStatus.class)).isEqualTo(status);
+            }
+        }
+    }
+
     @Test
     void annotationsTravelWhenGivenAndAreLeftOutWhenEmpty() {
         WorkloadSubmitted plain = new WorkloadSubmitted("w1", "hyperpod-ns-a", "q", null, "Job", Instant.parse("2026-11-30T10:00:00Z"),

@@ -2,6 +2,7 @@ package dev.taskgov.core.events;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -35,8 +36,15 @@ class InstantTextTest {
             long second = i % 5 == 0 ? random.nextLong(-100_000_000_000L, 400_000_000_000L) : random.nextLong(FIRST, LAST + 1);
             instants.add(Instant.ofEpochSecond(second, nano));
         }
+        byte[] buffer = new byte[InstantText.MAX_ASCII_LENGTH];
         for (Instant instant : instants) {
-            assertThat(InstantText.format(instant)).as("%s", instant).isEqualTo(instant.toString());
+            String text = instant.toString();
+            assertThat(InstantText.format(instant)).as("%s", instant).isEqualTo(text);
+            assertThat(InstantText.ascii(instant)).as("%s", instant).isEqualTo(text.getBytes(StandardCharsets.US_ASCII));
+            int length = InstantText.writeAscii(instant, buffer);
+            boolean direct = instant.getEpochSecond() >= FIRST && instant.getEpochSecond() <= LAST;
+            assertThat(length).as("%s", instant).isEqualTo(direct ? text.length() : -1);
+            if (direct) assertThat(new String(buffer, 0, length, StandardCharsets.US_ASCII)).as("%s", instant).isEqualTo(text);
         }
     }
 
