@@ -21,11 +21,11 @@ public final class InstantText {
     private static final long DAYS_0000_03_01_TO_EPOCH = 719_468;
     private static final long DAYS_PER_400_YEARS = 146_097;
 
-    private InstantText() {
-    }
-
     /** The most characters {@link #writeAscii} writes: {@code yyyy-MM-ddTHH:mm:ss.nnnnnnnnnZ}. */
     public static final int MAX_ASCII_LENGTH = 30;
+
+    private InstantText() {
+    }
 
     /** {@code instant.toString()}. */
     public static String format(Instant instant) {

@@ -125,6 +125,32 @@ class EventCodecTest {
         }
     }
 
+    /** A value whose serializer encodes another record with {@link EventCodec#bytes} while it is itself being written. */
+    @com.fasterxml.jackson.databind.annotation.JsonSerialize(using = Nesting.Writer.class)
+    record Nesting(WorkloadStatus inner) {
+        static final class Writer extends com.fasterxml.jackson.databind.JsonSerializer<Nesting> {
+            @Override
+            public void serialize(Nesting value, com.fasterxml.jackson.core.JsonGenerator gen,
+                                  com.fasterxml.jackson.databind.SerializerProvider serializers) throws java.io.IOException {
+                gen.writeStartObject();
+                gen.writeStringField("inner", new String(EventCodec.bytes(value.inner()), java.nio.charset.StandardCharsets.UTF_8));
+                gen.writeEndObject();
+            }
+        }
+    }
+
+    @Test
+    void aRecordEncodedWhileAnotherIsBeingEncodedLeavesTheOuterOneWhole() {
+        WorkloadStatus inner = new WorkloadStatus("w2", "b", dev.taskgov.core.model.WorkloadState.Admitted, null, "admitted",
+                Instant.parse("2026-11-30T10:00:02Z"));
+        Nesting outer = new Nesting(inner);
+
+        String written = new String(EventCodec.bytes(outer), java.nio.charset.StandardCharsets.UTF_8);
+
+        String innerQuoted = new String(com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(EventCodec.write(inner)));
+        assertThat(written).isEqualTo(EventCodec.write(outer)).isEqualTo("{\"inner\":\"" + innerQuoted + "\"}");
+    }
+
     @Test
     void annotationsTravelWhenGivenAndAreLeftOutWhenEmpty() {
         WorkloadSubmitted plain = new WorkloadSubmitted("w1", "hyperpod-ns-a", "q", null, "Job", Instant.parse("2026-11-30T10:00:00Z"),
