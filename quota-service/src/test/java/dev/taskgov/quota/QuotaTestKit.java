@@ -13,9 +13,11 @@ import dev.taskgov.quota.capacity.TopologyCatchUp;
 import io.quarkus.arc.Arc;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TestCredentials;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -40,6 +42,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.awaitility.Awaitility.await;
 
@@ -271,6 +274,35 @@ public final class QuotaTestKit {
             return end;
         }
     }
+
+    /**
+     * Waits until quota-service's audit consumer has read back the audit record {@code eventId} from the audit topic:
+     * the record is on the topic and the consumer group's committed offset on its partition is past it. quota-service
+     * writes its own audit records to the table and, through its outbox, to the topic; its consumer stores a record it
+     * reads back only if the table lacks it. A test that removes a row before the consumer has read it back would see it
+     * stored again.
+     */
+    public static void awaitAuditRecordReadBack(String eventId) {
+        AtomicReference<ConsumerRecord<String, String>> found = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            readTopic(Names.AUDIT, r -> {
+                if (eventId.equals(r.key())) found.set(r);
+            });
+            return found.get() != null;
+        });
+        ConsumerRecord<String, String> record = found.get();
+        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+        try (Admin admin = Admin.create(SharedKafka.adminClientProperties())) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                OffsetAndMetadata committed = admin.listConsumerGroupOffsets(AUDIT_CONSUMER_GROUP)
+                        .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).get(partition);
+                return committed != null && committed.offset() > record.offset();
+            });
+        }
+    }
+
+    /** quota-service's consumer group on the audit topic (its application.properties). */
+    static final String AUDIT_CONSUMER_GROUP = "quota-service-audit";
 
     /** The latest record per key of the quota topic (what compaction keeps). */
     public static Map<String, ConsumerRecord<String, String>> latestQuotaRecords() {
