@@ -226,7 +226,10 @@ public final class EventCodec {
 
     private static final ThreadLocal<Output> OUTPUT = ThreadLocal.withInitial(Output::new);
 
-    /** A thread's buffer for {@link #bytes}: kept between records, given back to the heap when one was very large. */
+    /**
+     * A thread's buffer for {@link #bytes}: kept between records, given back to the heap when one was very large; and
+     * the thread's buffer for an instant's text ({@link #writeInstant}), which the generator copies at once.
+     */
     private static final class Output extends OutputStream {
         private static final int INITIAL = 8 * 1024;
         /** A record larger than this leaves a buffer of {@link #INITIAL} behind rather than one of its size. */
@@ -234,6 +237,7 @@ public final class EventCodec {
         private byte[] bytes = new byte[INITIAL];
         private int count;
         private boolean inUse;
+        final byte[] instantText = new byte[InstantText.MAX_ASCII_LENGTH];
 
         Output reset() {
             count = 0;
@@ -264,16 +268,13 @@ public final class EventCodec {
         }
     }
 
-    /** Per thread: the buffer an instant's text is written into before the generator copies it. */
-    private static final ThreadLocal<byte[]> INSTANT_TEXT = ThreadLocal.withInitial(() -> new byte[InstantText.MAX_ASCII_LENGTH]);
-
     /**
      * An instant as its ISO-8601 string: into JSON written as UTF-8 straight from its ASCII bytes (it needs no
      * escaping), a changelog record holding about a dozen of them; through a string otherwise.
      */
     private static void writeInstant(Instant value, JsonGenerator gen) throws IOException {
         if (gen instanceof UTF8JsonGenerator) {
-            byte[] text = INSTANT_TEXT.get();
+            byte[] text = OUTPUT.get().instantText;
             int length = InstantText.writeAscii(value, text);
             if (length >= 0) {
                 gen.writeRawUTF8String(text, 0, length);
