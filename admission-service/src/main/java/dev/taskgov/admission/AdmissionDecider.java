@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One admission decider instance: the transactional loop on its own thread, with one
@@ -142,10 +143,23 @@ public final class AdmissionDecider extends Decider {
                 .withOffsetsIn(t.changelog())
                 // Finishes and evictions free capacity: decided in short turns of their own, not behind a poll of a
                 // backlog of submissions (docs/semantics.md, "Order of inputs").
-                .withFirstTopics(Set.of(t.finished(), t.preempted())),
+                .withFirstTopics(Set.of(t.finished(), t.preempted()))
+                .withWrittenTopics(writtenTopics(t, settings.auditTopic())),
                 scope -> new AdmissionProcessor(t, clock, observer, scope, retention, settings.auditTopic())
                         .statusRefresh(settings.statusRefresh()).statusFiguresPerSecond(settings.statusFiguresPerSecond())
                         .waitForPodsReady(settings.waitForPodsReady()), clock);
+    }
+
+    /**
+     * The topics the decider's transactions write: its decisions, statuses, requests, changelog, dead letters and audit
+     * records, and the group topics a record is forwarded on to its cluster's partition. Not the teams' own topics
+     * (forwarding writes those too): taskgov creates them with the broker's default limit.
+     */
+    static Set<String> writtenTopics(DeciderTopics t, String auditTopic) {
+        Set<String> written = new TreeSet<>(List.of(t.admitted(), t.status(), t.preemptionRequested(),
+                t.changelog(), t.deadLetter(), t.submitted(), t.finished(), t.podsReady()));
+        if (auditTopic != null) written.add(auditTopic);
+        return written;
     }
 
     /**

@@ -87,8 +87,8 @@ class LatestRecordPerTransactionTest {
      * the next one is served, although the record refused is the one its admission wrote in the batch's decision
      * cycle (emitted by no input record): it replaced the submission's, and the blame stays with the submission. The
      * next one is in the same batch, its records sent after the refused one, and Kafka fails them with the same
-     * error: only the first refusal is blamed. The topic's limit stays above the deciders' producer batch, as
-     * {@code TransactionalLoop.TRANSACTION_BATCH_BYTES} requires of every topic a decider writes.
+     * error: only the first refusal is blamed. The topic's limit stays above the producers' batch size (256 KiB), so
+     * their batches are as on a default topic ({@link WrittenTopicLimitTest}: below it).
      */
     @Test
     void aSubmissionWhoseLatestChangelogRecordIsRefusedIsDeadLetteredAndTheNextOneIsAdmitted() throws Exception {

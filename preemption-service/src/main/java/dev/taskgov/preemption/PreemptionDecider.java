@@ -66,8 +66,14 @@ public final class PreemptionDecider extends Decider {
         return new TransactionalLoop(new TransactionalLoop.Settings(settings.clientProps(), settings.groupId(),
                 List.of(t.preemptionRequested()), List.of(t.changelog()), Set.of(t.changelog()), settings.transactionalIdPrefix(),
                 settings.source(), t.deadLetter(), settings.pollTimeout(), settings.rebuildTimeout(), settings.membership(), null,
-                settings.turns()).withOffsetsIn(t.changelog()),
+                settings.turns()).withOffsetsIn(t.changelog())
+                .withWrittenTopics(writtenTopics(t)),
                 scope -> new PreemptionProcessor(settings.processor(), clock, observer, scope), clock);
+    }
+
+    /** The topics the decider's transactions write: the preemptions, the grace periods' statuses, its changelog, dead letters. */
+    static Set<String> writtenTopics(DeciderTopics t) {
+        return Set.of(t.preempted(), t.status(), t.changelog(), t.deadLetter());
     }
 
     /** Creates missing topics (when configured) and starts the loop thread. */

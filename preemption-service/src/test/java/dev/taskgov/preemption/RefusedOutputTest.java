@@ -35,7 +35,7 @@ class RefusedOutputTest {
         try (TestCluster c = new TestCluster("refused-output")) {
             Fixture f = new Fixture(c).nodes(4, 1).config(Map.of("low", 10, "high", 90), false).quota("team-a", 4, 50);
             for (int i = 1; i <= 4; i++) f.running("low-" + i, "team-a", "low-priority", "n" + i);
-            // above the deciders' producer batch, as every topic a decider writes must be (TransactionalLoop.TRANSACTION_BATCH_BYTES)
+            // above the producers' batch size (256 KiB): their batches stay as on a default topic (WrittenTopicLimitTest: below it)
             limitRecordSize(c, c.topics.preempted(), 300_000);
             PreemptionDecider decider = c.startDecider();
 

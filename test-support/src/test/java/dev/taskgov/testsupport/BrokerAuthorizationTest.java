@@ -10,15 +10,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.taskgov.core.auth.AuditEvent;
 import dev.taskgov.core.events.KafkaAccess;
+import dev.taskgov.core.events.TopicCatalog;
 import dev.taskgov.core.events.TopicCatalog.Names;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import dev.taskgov.service.support.CloudEventHeaders;
+import dev.taskgov.service.support.Topics;
 import dev.taskgov.service.support.auth.AuditRecords;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -146,6 +149,39 @@ class BrokerAuthorizationTest {
         }
         assertRefused(KafkaAccess.teamPrincipal(TEAM_A), Names.CREDENTIALS);
         assertRefused(KafkaAccess.teamPrincipal(TEAM_A), Names.AUDIT);
+    }
+
+    /**
+     * The deciders read the record-batch limit of each topic they write (their producers' batches must fit it, see
+     * TransactionalLoop); a principal without that grant may not read a topic's settings.
+     */
+    @Test
+    void theDecidersReadTheLimitsOfTheTopicsTheyWriteAndNobodyElseDoes() {
+        List<String> admissionWrites = List.of(Names.WORKLOAD_ADMITTED, Names.WORKLOAD_STATUS, Names.PREEMPTION_REQUESTED,
+                Names.ADMISSION_CHANGELOG, Names.DEADLETTER, Names.WORKLOAD_SUBMITTED, Names.WORKLOAD_FINISHED,
+                Names.WORKLOAD_PODS_READY, Names.AUDIT);
+        List<String> preemptionWrites = List.of(Names.WORKLOAD_PREEMPTED, Names.WORKLOAD_STATUS,
+                Names.PREEMPTION_CHANGELOG, Names.DEADLETTER);
+        // the deciders create their changelogs as they start; none runs here
+        Topics.ensure(login(KafkaAccess.ADMIN), List.of(
+                Topics.Spec.of(TopicCatalog.ADMISSION_CHANGELOG, Names.ADMISSION_CHANGELOG),
+                Topics.Spec.of(TopicCatalog.PREEMPTION_CHANGELOG, Names.PREEMPTION_CHANGELOG)));
+        assertThat(Topics.largestBatchAccepted(login(KafkaAccess.ADMISSION_SERVICE), admissionWrites, 30_000)).isPositive();
+        assertThat(Topics.largestBatchAccepted(login(KafkaAccess.PREEMPTION_SERVICE), preemptionWrites, 30_000)).isPositive();
+        for (String principal : List.of(KafkaAccess.teamPrincipal(TEAM_A), KafkaAccess.JOB_WATCHER, KafkaAccess.QUOTA_SERVICE)) {
+            assertThatThrownBy(() -> Topics.largestBatchAccepted(login(principal), List.of(Names.WORKLOAD_ADMITTED), 30_000))
+                    .as(principal).isInstanceOf(IllegalStateException.class)
+                    .hasRootCauseInstanceOf(TopicAuthorizationException.class);
+        }
+        // preemption-service may not read the limits of what only admission-service writes
+        assertThatThrownBy(() -> Topics.largestBatchAccepted(login(KafkaAccess.PREEMPTION_SERVICE),
+                List.of(Names.WORKLOAD_ADMITTED), 30_000)).hasRootCauseInstanceOf(TopicAuthorizationException.class);
+    }
+
+    private static Properties login(String principal) {
+        Properties props = new Properties();
+        props.putAll(SharedKafka.clientProperties(principal));
+        return props;
     }
 
     @Test

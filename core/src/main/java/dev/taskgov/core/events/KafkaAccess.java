@@ -45,7 +45,8 @@ public final class KafkaAccess {
     /** LITERAL: exactly this name; PREFIXED: every name that starts with it. */
     public enum PatternType { LITERAL, PREFIXED }
 
-    public enum Operation { READ, WRITE, CREATE, DESCRIBE }
+    /** DESCRIBE_CONFIGS: read a topic's settings (a decider reads the record-batch limit of each topic it writes). */
+    public enum Operation { READ, WRITE, CREATE, DESCRIBE, DESCRIBE_CONFIGS }
 
     /** One ALLOW ACL: {@code User:<principal>} may do {@code operation} on the resources the pattern names. */
     public record Grant(String principal, ResourceType resourceType, PatternType patternType, String name,
@@ -186,6 +187,11 @@ public final class KafkaAccess {
         write(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_PODS_READY);
         prefixed(grants, ADMISSION_SERVICE, podsReadyTeams, Operation.READ);
         prefixed(grants, ADMISSION_SERVICE, podsReadyTeams, Operation.WRITE);
+        // its transactions' batches must fit what each topic they write accepts (max.message.bytes, read at start)
+        limitsRead(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS,
+                TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.ADMISSION_CHANGELOG, TopicCatalog.DEADLETTER,
+                TopicCatalog.WORKLOAD_SUBMITTED, TopicCatalog.WORKLOAD_FINISHED, TopicCatalog.WORKLOAD_PODS_READY,
+                TopicCatalog.AUDIT);
         group(grants, ADMISSION_SERVICE, "taskgov-admission");
         transactional(grants, ADMISSION_SERVICE, "taskgov-admission-");
 
@@ -199,6 +205,8 @@ public final class KafkaAccess {
                 TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY, TopicCatalog.PREEMPTION_CHANGELOG, TopicCatalog.WORKLOAD_SUBMITTED);
         prefixed(grants, PREEMPTION_SERVICE, submittedTeams, Operation.READ);
         literal(grants, PREEMPTION_SERVICE, names.apply(TopicCatalog.PREEMPTION_CHANGELOG), Operation.CREATE);
+        limitsRead(grants, PREEMPTION_SERVICE, names, TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.WORKLOAD_STATUS,
+                TopicCatalog.PREEMPTION_CHANGELOG, TopicCatalog.DEADLETTER);
         group(grants, PREEMPTION_SERVICE, "taskgov-preemption");
         transactional(grants, PREEMPTION_SERVICE, "taskgov-preemption-");
 
@@ -250,6 +258,11 @@ public final class KafkaAccess {
             literal(grants, principal, names.apply(t), Operation.READ);
             literal(grants, principal, names.apply(t), Operation.DESCRIBE);
         }
+    }
+
+    private static void limitsRead(List<Grant> grants, String principal, Function<TopicCatalog.Topic, String> names,
+                                   TopicCatalog.Topic... topics) {
+        for (TopicCatalog.Topic t : topics) literal(grants, principal, names.apply(t), Operation.DESCRIBE_CONFIGS);
     }
 
     private static void literal(List<Grant> grants, String principal, String topic, Operation operation) {

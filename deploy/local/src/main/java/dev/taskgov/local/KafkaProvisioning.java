@@ -155,6 +155,7 @@ public final class KafkaProvisioning {
             case WRITE -> AclOperation.WRITE;
             case CREATE -> AclOperation.CREATE;
             case DESCRIBE -> AclOperation.DESCRIBE;
+            case DESCRIBE_CONFIGS -> AclOperation.DESCRIBE_CONFIGS;
         };
         return new AclBinding(new ResourcePattern(type, g.name(), pattern),
                 new AccessControlEntry("User:" + g.principal(), "*", operation, AclPermissionType.ALLOW));

@@ -167,12 +167,16 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * client settings say. A reader sees a transaction's records only once it commits, and the commit sends whatever is
      * still held at once, so lingering delays no reader; a turn's records then reach the broker in a few large produce
      * requests instead of a 16 KiB batch per partition every 5 ms. The broker's cost is mostly per request and per
-     * batch, and so is the sender's (docs/benchmarks.md, "Decider settings and their measured effect"). Every topic a
-     * decider writes must accept a whole batch ({@code max.message.bytes} at least the batch size; Kafka's default is
-     * 1 MiB): Kafka's producer splits a batch the topic refuses at the same batch size again and again (KAFKA-8350).
+     * batch, and so is the sender's (docs/benchmarks.md, "Decider settings and their measured effect"). A batch must
+     * fit every topic written ({@code max.message.bytes}; Kafka's default is 1 MiB): Kafka's producer splits a batch the
+     * topic refuses into batches of the same size, again and again (KAFKA-8350), until the transaction times out. So
+     * the loop reads the limits of {@link Settings#writtenTopics} as it starts and keeps the batch size within the
+     * smallest ({@link #transactionalProducerProps(Properties, String, int)}).
      */
     static final int TRANSACTION_LINGER_MS = 100;
     static final int TRANSACTION_BATCH_BYTES = 256 * 1024;
+    /** How long the loop waits for the written topics' limits as it starts: a broker not up yet costs no more. */
+    private static final long LIMITS_TIMEOUT_MS = 10_000;
     /** {@link Processor#home} answer for a record every partition must see (e.g. a finish naming no cluster). */
     public static final int EVERY_PARTITION = -1;
     /**
@@ -281,13 +285,18 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      *                                as finishes): a turn takes at most
      *                                {@link #TURN_RECORDS_BEHIND_FIRST} records of the other group topics, and the rest
      *                                of those wait, in order, for the next turns ({@link #withFirstTopics}); empty: none
+     * @param writtenTopics           the topics the processors' transactions write, whose record-batch limit the
+     *                                producers' batches must stay within ({@link #TRANSACTION_BATCH_BYTES}); the loop
+     *                                reads their limits once, as it starts ({@link #withWrittenTopics}); empty: none read
      */
     public record Settings(Properties clientProps, String groupId, List<String> groupTopics, List<String> sideTopics,
                            Set<String> partitionedSideTopics, String transactionalIdPrefix, String source,
                            String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
-                           Pattern moreGroupTopics, Turns turns, String offsetsTopic, Set<String> firstTopics) {
+                           Pattern moreGroupTopics, Turns turns, String offsetsTopic, Set<String> firstTopics,
+                           Set<String> writtenTopics) {
 
         public Settings {
+            writtenTopics = writtenTopics == null ? Set.of() : Set.copyOf(writtenTopics);
             if (offsetsTopic != null && !sideTopics.contains(offsetsTopic)) {
                 throw new IllegalArgumentException("the offsets topic " + offsetsTopic + " must be one of the side topics "
                         + sideTopics + ": a task reads its offsets back from there");
@@ -307,7 +316,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
                         String deadLetterTopic, Duration pollTimeout, Duration rebuildTimeout, Membership membership,
                         Pattern moreGroupTopics, Turns turns, String offsetsTopic) {
             this(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix, source,
-                    deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, offsetsTopic, Set.of());
+                    deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, offsetsTopic, Set.of(),
+                    Set.of());
         }
 
         /** The settings with the offsets committed to the group in each transaction. */
@@ -331,13 +341,22 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         /** These settings with the input offsets recorded in {@code topic} ({@link #offsetsTopic}). */
         public Settings withOffsetsIn(String topic) {
             return new Settings(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix,
-                    source, deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, topic, firstTopics);
+                    source, deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, topic, firstTopics,
+                    writtenTopics);
         }
 
         /** These settings with {@code topics} read ahead of the other group topics' backlog ({@link #firstTopics}). */
         public Settings withFirstTopics(Set<String> topics) {
             return new Settings(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix,
-                    source, deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, offsetsTopic, topics);
+                    source, deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, offsetsTopic, topics,
+                    writtenTopics);
+        }
+
+        /** These settings with the producers' batches kept within what {@code topics} accept ({@link #writtenTopics}). */
+        public Settings withWrittenTopics(Set<String> topics) {
+            return new Settings(clientProps, groupId, groupTopics, sideTopics, partitionedSideTopics, transactionalIdPrefix,
+                    source, deadLetterTopic, pollTimeout, rebuildTimeout, membership, moreGroupTopics, turns, offsetsTopic,
+                    firstTopics, topics);
         }
 
         /** The group topics and the pattern's, as one pattern. */
@@ -595,6 +614,11 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     private volatile long lag;
     private volatile int inputPartitions = 1;
     private volatile KafkaConsumer<String, byte[]> consumer;
+    /**
+     * The largest record batch every written topic accepts ({@link Settings#writtenTopics}), read as the loop starts;
+     * 0 until read (again at the next session if the read failed: the producers batch as configured meanwhile).
+     */
+    private volatile int largestBatchAccepted;
 
     /**
      * @param processors makes the processor of one owned partition (called when the partition is assigned; the
@@ -683,6 +707,7 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
     }
 
     private void session() {
+        if (largestBatchAccepted == 0) largestBatchAccepted = readLargestBatchAccepted();
         Properties props = new Properties();
         props.putAll(settings.clientProps());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
@@ -1031,7 +1056,8 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
      * pays only the {@code initTransactions()} round trips.
      */
     private KafkaProducer<String, byte[]> transactionalProducer(int n, boolean connect) {
-        Properties props = transactionalProducerProps(settings.clientProps(), settings.transactionalIdPrefix() + n);
+        Properties props = transactionalProducerProps(settings.clientProps(), settings.transactionalIdPrefix() + n,
+                largestBatchAccepted == 0 ? Integer.MAX_VALUE : largestBatchAccepted);
         KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
         if (connect) {
             try {
@@ -1046,8 +1072,44 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         return producer;
     }
 
-    /** The settings of a task's transactional producer: the client settings, its transactional id, and what it needs. */
+    /**
+     * The smallest {@code max.message.bytes} of the written topics, or 0 when there are none or it cannot be read (the
+     * right to describe their configurations missing, the broker not answering): then the producers batch as
+     * configured, and a topic below the batch size stalls its transactions (KAFKA-8350, {@link #TRANSACTION_BATCH_BYTES}).
+     */
+    private int readLargestBatchAccepted() {
+        if (settings.writtenTopics().isEmpty()) return 0;
+        try {
+            int largest = Topics.largestBatchAccepted(settings.clientProps(), settings.writtenTopics(), LIMITS_TIMEOUT_MS);
+            int configured = configuredBatchSize(settings.clientProps());
+            if (largest < configured) {
+                LOG.infof("producer batches kept to %d bytes rather than %d: the largest record batch one of %s accepts"
+                        + " (max.message.bytes)", largest, configured, new TreeSet<>(settings.writtenTopics()));
+            }
+            return largest;
+        } catch (RuntimeException e) {
+            LOG.warnf("cannot read the record-batch limits of the topics written (%s); batching as configured, and a topic"
+                    + " that accepts less than a batch stalls its transactions", e.getMessage());
+            return 0;
+        }
+    }
+
+    /** The batch size the client settings choose, else {@link #TRANSACTION_BATCH_BYTES}. */
+    private static int configuredBatchSize(Properties clientProps) {
+        Object chosen = clientProps.get(ProducerConfig.BATCH_SIZE_CONFIG);
+        return chosen == null ? TRANSACTION_BATCH_BYTES : Integer.parseInt(String.valueOf(chosen));
+    }
+
+    /** {@link #transactionalProducerProps(Properties, String, int)} for topics that take any batch. */
     static Properties transactionalProducerProps(Properties clientProps, String transactionalId) {
+        return transactionalProducerProps(clientProps, transactionalId, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The settings of a task's transactional producer: the client settings, its transactional id, and what it needs;
+     * its batches no larger than {@code largestBatchAccepted}, the smallest limit of the topics it writes.
+     */
+    static Properties transactionalProducerProps(Properties clientProps, String transactionalId, int largestBatchAccepted) {
         Properties props = new Properties();
         props.putAll(clientProps);
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
@@ -1060,6 +1122,9 @@ public final class TransactionalLoop implements Runnable, AutoCloseable {
         props.putIfAbsent(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, TRANSACTION_RETRY_BACKOFF_MS);
         props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, TRANSACTION_LINGER_MS);
         props.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, TRANSACTION_BATCH_BYTES);
+        if (configuredBatchSize(clientProps) > largestBatchAccepted) {
+            props.put(ProducerConfig.BATCH_SIZE_CONFIG, largestBatchAccepted);
+        }
         return props;
     }
 

@@ -44,4 +44,19 @@ class TransactionalProducerSettingsTest {
                 .containsEntry(ProducerConfig.ACKS_CONFIG, "all");
         assertThat(client).containsEntry(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "someone-else");
     }
+
+    @Test
+    void aTopicThatAcceptsLessThanTheBatchSizeLowersItAndOneThatAcceptsMoreLeavesIt() {
+        Properties client = new Properties();
+        assertThat(TransactionalLoop.transactionalProducerProps(client, "taskgov-admission-0", 100_000))
+                .containsEntry(ProducerConfig.BATCH_SIZE_CONFIG, 100_000);
+        assertThat(TransactionalLoop.transactionalProducerProps(client, "taskgov-admission-0", 1_048_588))
+                .containsEntry(ProducerConfig.BATCH_SIZE_CONFIG, 262_144);
+
+        client.put(ProducerConfig.BATCH_SIZE_CONFIG, "16384");
+        assertThat(TransactionalLoop.transactionalProducerProps(client, "taskgov-admission-0", 100_000))
+                .containsEntry(ProducerConfig.BATCH_SIZE_CONFIG, "16384");
+        assertThat(TransactionalLoop.transactionalProducerProps(client, "taskgov-admission-0", 10_000))
+                .containsEntry(ProducerConfig.BATCH_SIZE_CONFIG, 10_000);
+    }
 }
