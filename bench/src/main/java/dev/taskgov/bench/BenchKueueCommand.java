@@ -97,6 +97,8 @@ public class BenchKueueCommand extends CliCommand {
     static final String ROUND_TRIP = "taskgov.bench.roundtrip";
     /** Records through the exactly-once floor's loop before it is measured: its JVM is the bench's, cold. */
     static final int FLOOR_WARM_UP = 300;
+    /** Workloads a timed-out run names among those it still waited for. */
+    static final int UNFINISHED_REPORTED = 20;
     /** At most this many submissions per 50 ms while {@code depth-soak} holds its queue (20,000 a second). */
     static final int HOLD_TOP_UP_MAX = 1_000;
     private static final String SOURCE = CloudEvents.source("cli-bench");
@@ -572,6 +574,11 @@ public class BenchKueueCommand extends CliCommand {
             out.put("secondsWithNoAdmissionWhileQuotaIdle", zeroSeconds);
             out.put("admissionsPerSecond", round(sum.admissionsPerSecond()));
             out.put("peakPending", timeline.perSecond.stream().mapToInt(x -> x[2]).max().orElse(0));
+            Map<String, String> unfinished = rec.unfinished(UNFINISHED_REPORTED);
+            if (!unfinished.isEmpty()) {
+                // The run timed out: name what it still waited for, as the pipeline saw it.
+                unfinished.forEach(out.putObject("unfinishedAtTimeout")::put);
+            }
             java.util.Arrays.sort(late);
             ObjectNode lateness = out.putObject("sentLateMs");
             lateness.put("p50", KueueBenchRecorder.percentile(late, 50));
@@ -723,6 +730,8 @@ public class BenchKueueCommand extends CliCommand {
         out().printf("wall %.1f s, capacity bound %.1f s (wall/bound %.2f), usage of nominal %.1f%%, preemptions %d, finished %d%n",
                 load.path("wallSeconds").asDouble(), load.path("capacityBoundSeconds").asDouble(), load.path("wallOverBound").asDouble(),
                 load.path("usageOfNominalPercent").asDouble(), load.path("preemptions").asInt(), load.path("finished").asInt());
+        load.path("unfinishedAtTimeout").fields().forEachRemaining(e ->
+                out().printf("still waited for %s: %s%n", e.getKey(), e.getValue().asText()));
         out().printf("set-up: policy and %d quotas %.1f s, until the deciders had them %.1f s; submissions sent behind their"
                         + " arrival time p50 %d ms, p99 %d ms, max %d ms%n", profile.teams(),
                 report.path("setUp").path("policyAndQuotasSeconds").asDouble(), report.path("setUp").path("quotasReachDecidersSeconds").asDouble(),

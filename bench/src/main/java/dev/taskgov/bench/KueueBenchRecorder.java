@@ -128,6 +128,26 @@ final class KueueBenchRecorder {
         return finished;
     }
 
+    /**
+     * Up to {@code max} workloads not finished, each with what the pipeline saw of it (never admitted, running, or
+     * preempted and waiting): at a timeout, what the run still waited for.
+     */
+    synchronized Map<String, String> unfinished(int max) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Life> e : lives.entrySet()) {
+            if (out.size() == max) break;
+            Life l = e.getValue();
+            if (l.finishedMs >= 0) continue;
+            String state = l.submittedMs < 0 ? "not submitted"
+                    : l.admissions == 0 ? "submitted at " + l.submittedMs + " ms, never admitted"
+                    : l.runningSinceMs >= 0 ? "running since " + l.runningSinceMs + " ms"
+                    : "preempted, waiting";
+            out.put(e.getKey(), state + " (admissions " + l.admissions + ", preemptions " + l.preemptions
+                    + (l.readmittedEarly ? ", a re-admission read before its preemption" : "") + ")");
+        }
+        return out;
+    }
+
     synchronized int preemptionCount() {
         return preemptions;
     }
