@@ -14,6 +14,7 @@ import io.quarkus.arc.Arc;
 import dev.taskgov.testsupport.SharedKafka;
 import dev.taskgov.testsupport.TestCredentials;
 import org.apache.kafka.clients.admin.Admin;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -292,17 +293,16 @@ public final class QuotaTestKit {
         });
         ConsumerRecord<String, String> record = found.get();
         TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+        String auditGroup = ConfigProvider.getConfig().getValue("mp.messaging.incoming.audit.group.id", String.class);
         try (Admin admin = Admin.create(SharedKafka.adminClientProperties())) {
             await().atMost(Duration.ofSeconds(60)).until(() -> {
-                OffsetAndMetadata committed = admin.listConsumerGroupOffsets(AUDIT_CONSUMER_GROUP)
+                OffsetAndMetadata committed = admin.listConsumerGroupOffsets(auditGroup)
                         .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).get(partition);
                 return committed != null && committed.offset() > record.offset();
             });
         }
     }
 
-    /** quota-service's consumer group on the audit topic (its application.properties). */
-    static final String AUDIT_CONSUMER_GROUP = "quota-service-audit";
 
     /** The latest record per key of the quota topic (what compaction keeps). */
     public static Map<String, ConsumerRecord<String, String>> latestQuotaRecords() {

@@ -188,10 +188,7 @@ public final class KafkaAccess {
         prefixed(grants, ADMISSION_SERVICE, podsReadyTeams, Operation.READ);
         prefixed(grants, ADMISSION_SERVICE, podsReadyTeams, Operation.WRITE);
         // its transactions' batches must fit what each topic they write accepts (max.message.bytes, read at start)
-        limitsRead(grants, ADMISSION_SERVICE, names, TopicCatalog.WORKLOAD_ADMITTED, TopicCatalog.WORKLOAD_STATUS,
-                TopicCatalog.PREEMPTION_REQUESTED, TopicCatalog.ADMISSION_CHANGELOG, TopicCatalog.DEADLETTER,
-                TopicCatalog.WORKLOAD_SUBMITTED, TopicCatalog.WORKLOAD_FINISHED, TopicCatalog.WORKLOAD_PODS_READY,
-                TopicCatalog.AUDIT);
+        limitsOfTopicsWritten(grants, ADMISSION_SERVICE);
         group(grants, ADMISSION_SERVICE, "taskgov-admission");
         transactional(grants, ADMISSION_SERVICE, "taskgov-admission-");
 
@@ -205,8 +202,7 @@ public final class KafkaAccess {
                 TopicCatalog.QUOTA, TopicCatalog.TOPOLOGY, TopicCatalog.PREEMPTION_CHANGELOG, TopicCatalog.WORKLOAD_SUBMITTED);
         prefixed(grants, PREEMPTION_SERVICE, submittedTeams, Operation.READ);
         literal(grants, PREEMPTION_SERVICE, names.apply(TopicCatalog.PREEMPTION_CHANGELOG), Operation.CREATE);
-        limitsRead(grants, PREEMPTION_SERVICE, names, TopicCatalog.WORKLOAD_PREEMPTED, TopicCatalog.WORKLOAD_STATUS,
-                TopicCatalog.PREEMPTION_CHANGELOG, TopicCatalog.DEADLETTER);
+        limitsOfTopicsWritten(grants, PREEMPTION_SERVICE);
         group(grants, PREEMPTION_SERVICE, "taskgov-preemption");
         transactional(grants, PREEMPTION_SERVICE, "taskgov-preemption-");
 
@@ -260,9 +256,14 @@ public final class KafkaAccess {
         }
     }
 
-    private static void limitsRead(List<Grant> grants, String principal, Function<TopicCatalog.Topic, String> names,
-                                   TopicCatalog.Topic... topics) {
-        for (TopicCatalog.Topic t : topics) literal(grants, principal, names.apply(t), Operation.DESCRIBE_CONFIGS);
+    /** DescribeConfigs on every topic the principal was granted to write by its literal name (the grants so far). */
+    private static void limitsOfTopicsWritten(List<Grant> grants, String principal) {
+        for (Grant g : List.copyOf(grants)) {
+            if (g.principal().equals(principal) && g.resourceType() == ResourceType.TOPIC
+                    && g.patternType() == PatternType.LITERAL && g.operation() == Operation.WRITE) {
+                literal(grants, principal, g.name(), Operation.DESCRIBE_CONFIGS);
+            }
+        }
     }
 
     private static void literal(List<Grant> grants, String principal, String topic, Operation operation) {
