@@ -14,18 +14,20 @@ import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.preemption.ClusterView;
 import dev.taskgov.core.preemption.RunningWorkload;
 import dev.taskgov.core.quota.QuotaLedger;
-import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.Topology;
 import dev.taskgov.core.view.ClusterInputs;
 import dev.taskgov.preemption.ChangelogRecords.PendingGrace;
 import dev.taskgov.preemption.ChangelogRecords.Reservation;
 import org.jboss.logging.Logger;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -48,6 +50,9 @@ final class ClusterState {
 
     private static final Logger LOG = Logger.getLogger(ClusterState.class);
 
+    /** How long a finished workload is kept after its end was read: beyond Kafka's default transaction timeout (60 s). */
+    static final Duration ENDS_KEPT = Duration.ofMinutes(2);
+
     /** What is known of one workload id. */
     static final class Tracked {
         WorkloadSubmitted spec;
@@ -64,6 +69,8 @@ final class ClusterState {
         int failures;
         /** A Succeeded or Cancelled finish was read. */
         boolean ended;
+        /** When its end was read, while it stands ({@link #endsRead}); null while it is not finished. */
+        Instant endReadAt;
         WorkloadAdmitted lastAdmission;
         long admissionSeq;
         /** The cluster as a decider recorded it (admission, request, reservation); null until one did. */
@@ -84,6 +91,26 @@ final class ClusterState {
         boolean running() {
             return !finished() && lastAdmission != null && admissions > Math.max(evictionsRead, evictionsExpected) + failures;
         }
+
+        /** The running workload as a plan reads it, and what it was converted from (see {@link #asRunning}). */
+        private RunningWorkload asRunning;
+        private SchedulerConfig asRunningConfig;
+        private WorkloadSubmitted asRunningSpec;
+        private WorkloadAdmitted asRunningAdmission;
+
+        /** The running workload as a plan reads it: converted once per submission, admission and config, not per plan. */
+        RunningWorkload asRunning(SchedulerConfig config) {
+            RunningWorkload known = asRunning;
+            if (known == null || asRunningConfig != config || asRunningSpec != spec || asRunningAdmission != lastAdmission
+                    || known.admissionSeq() != admissionSeq) {
+                known = new RunningWorkload(toWorkload(config, spec), WorkloadAdmitted.placement(lastAdmission.podSets()), admissionSeq);
+                asRunning = known;
+                asRunningConfig = config;
+                asRunningSpec = spec;
+                asRunningAdmission = lastAdmission;
+            }
+            return known;
+        }
     }
 
     /** Where a preemptor stands when its request is handled. */
@@ -93,6 +120,16 @@ final class ClusterState {
     /** Per cluster, its quotas parsed against its instance types; dropped when its records change. */
     private final Map<ClusterArn, Map<String, TeamQuota>> parsedQuotas = new HashMap<>();
     private final Map<String, Tracked> workloads = new HashMap<>();
+    /**
+     * The workloads of {@link #workloads} that run now, in the order they started running: what a planning view is built
+     * from, so that its cost follows the running work and not every workload the topics ever named.
+     */
+    private final Map<String, Tracked> running = new LinkedHashMap<>();
+    /** Finished workloads in the order their ends were read, each with the time it was read: see {@link #forgetEnded}. */
+    private final ArrayDeque<EndRead> endsRead = new ArrayDeque<>();
+    /** When the last catch-up that read every state topic to its end took those ends; null before the first. */
+    private Instant caughtUpAt;
+    private final Clock clock;
     private final Map<String, Reservation> reservations = new TreeMap<>();
     private final Map<String, PendingGrace> graces = new TreeMap<>();
     /** Changelog keys to delete at the next chance (reservations and graces that ended). */
@@ -101,7 +138,13 @@ final class ClusterState {
     private final Duration reservationTimeout;
 
     ClusterState(Duration reservationTimeout) {
+        this(reservationTimeout, Clock.systemUTC());
+    }
+
+    /** @param clock when ends are read and catch-ups take their ends ({@link #forgetEnded}) */
+    ClusterState(Duration reservationTimeout, Clock clock) {
         this.reservationTimeout = reservationTimeout;
+        this.clock = clock;
     }
 
     // ------------------------------------------------------------------ inputs from the state topics
@@ -116,6 +159,7 @@ final class ClusterState {
             if (t.otherTeams == null) t.otherTeams = new HashMap<>();
             t.otherTeams.putIfAbsent(s.team(), s);
         }
+        changed(s.workloadId(), t); // its retries decide whether a failure read earlier finished it
     }
 
     void onAdmitted(WorkloadAdmitted a) {
@@ -138,6 +182,7 @@ final class ClusterState {
         t.admissionSeq = ++admissionOrder;
         Reservation r = reservations.get(a.workloadId());
         if (r != null && t.admissions > r.admissionsBefore()) endReservation(a.workloadId());
+        changed(a.workloadId(), t);
     }
 
     void onFinished(String workloadId, WorkloadFinished.Outcome outcome) {
@@ -147,10 +192,13 @@ final class ClusterState {
         // Either way it no longer runs or waits as before: a retry is a new wait, with a new request.
         if (reservations.containsKey(workloadId)) endReservation(workloadId);
         if (graces.containsKey(workloadId)) endGrace(workloadId);
+        changed(workloadId, t);
     }
 
     void onPreempted(String workloadId) {
-        tracked(workloadId).evictionsRead++;
+        Tracked t = tracked(workloadId);
+        t.evictionsRead++;
+        changed(workloadId, t);
     }
 
     /** A translated {@code taskgov.quota} record: a quota, its tombstone, or a scheduler config. */
@@ -255,6 +303,7 @@ final class ClusterState {
         Tracked t = tracked(workloadId);
         t.evictionsExpected = Math.max(t.evictionsRead, t.evictionsExpected) + 1;
         if (graces.containsKey(workloadId)) endGrace(workloadId);
+        changed(workloadId, t);
     }
 
     void reserve(Reservation r) {
@@ -356,19 +405,19 @@ final class ClusterState {
         QuotaLedger ledger = in.ledger(quotas(cluster).values());
         Topology topology = Topology.of(in.nodes());
         Map<String, List<RunningWorkload>> candidates = new TreeMap<>();
-        for (Map.Entry<String, Tracked> e : workloads.entrySet()) {
+        for (Map.Entry<String, Tracked> e : running.entrySet()) {
             Tracked t = e.getValue();
-            if (!t.running() || !t.cluster().equals(cluster)) continue;
+            if (!t.cluster().equals(cluster)) continue;
             if (t.spec == null) {
                 LOG.warnf("admitted workload %s has no submission on record; left out of planning", e.getKey());
                 continue;
             }
-            Workload w = toWorkload(in.config(), t.spec);
-            Placement p = WorkloadAdmitted.placement(t.lastAdmission.podSets());
+            RunningWorkload r = t.asRunning(in.config());
+            Workload w = r.workload();
             ledger.add(w.team(), w.requestsByInstanceType());
-            topology.reserve(w.podSets(), p);
+            topology.reserve(w.podSets(), r.placement());
             if (!graces.containsKey(w.id())) {
-                candidates.computeIfAbsent(w.team(), k -> new ArrayList<>()).add(new RunningWorkload(w, p, t.admissionSeq));
+                candidates.computeIfAbsent(w.team(), k -> new ArrayList<>()).add(r);
             }
         }
         for (Reservation r : reservations.values()) {
@@ -403,6 +452,58 @@ final class ClusterState {
         return workloads.computeIfAbsent(id, k -> new Tracked());
     }
 
+    /** What was read of the workload changed: whether it runs, and whether it ended (its end then counts as read now). */
+    private void changed(String id, Tracked t) {
+        if (t.running()) running.putIfAbsent(id, t);
+        else running.remove(id);
+        if (!t.finished()) {
+            t.endReadAt = null;
+        } else if (t.endReadAt == null) {
+            t.endReadAt = clock.instant();
+            endsRead.addLast(new EndRead(id, t.endReadAt));
+        }
+    }
+
+    /** A finished workload's end as it was read. */
+    private record EndRead(String workloadId, Instant at) {
+    }
+
+    /**
+     * A catch-up read every state topic up to the ends it took at {@code at}: each record committed before then is in
+     * the view.
+     */
+    void caughtUp(Instant at) {
+        caughtUpAt = at;
+    }
+
+    /**
+     * Forgets the finished workloads whose ends were read at least {@link #ENDS_KEPT} before the last catch-up took its
+     * ends, so that the view holds what runs and what may still run, not every workload the topics ever named. Any
+     * record of such a workload is in the view by then: its admissions and evictions were committed before its end
+     * was published, or at the latest by the end of an admission transaction open when the end was read, which Kafka
+     * aborts after its transaction timeout (60 s by default) if it is not committed first. A workload whose end no
+     * longer stands (a submission with retries read after its failure), or that a reservation or grace still names,
+     * stays.
+     */
+    void forgetEnded() {
+        if (caughtUpAt == null) return;
+        Instant before = caughtUpAt.minus(ENDS_KEPT);
+        while (!endsRead.isEmpty() && !endsRead.peekFirst().at().isAfter(before)) {
+            EndRead first = endsRead.pollFirst();
+            String id = first.workloadId();
+            Tracked t = workloads.get(id);
+            // an end that no longer stands, or was read again later (and is further back in the queue), waits
+            if (t == null || !first.at().equals(t.endReadAt) || reservations.containsKey(id) || graces.containsKey(id)
+                    || graces.values().stream().anyMatch(g -> g.preemptorWorkloadId().equals(id))) continue;
+            workloads.remove(id);
+        }
+    }
+
+    /** How many workloads the view holds (running, waiting, or ended but not yet forgotten): for tests. */
+    int tracked() {
+        return workloads.size();
+    }
+
     private Map<String, TeamQuota> quotas(ClusterArn cluster) {
         return parsedQuotas.computeIfAbsent(cluster, c -> inputs.of(c).quotas((team, e) ->
                 LOG.infof("quota of %s in %s not usable yet: %s", team, c, e.getMessage())));
@@ -424,6 +525,9 @@ final class ClusterState {
         inputs.clear();
         parsedQuotas.clear();
         workloads.clear();
+        running.clear();
+        endsRead.clear();
+        caughtUpAt = null;
         reservations.clear();
         graces.clear();
         ended.clear();

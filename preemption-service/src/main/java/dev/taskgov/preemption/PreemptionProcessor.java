@@ -121,7 +121,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
         this.clock = clock;
         this.observer = observer;
         this.scope = scope;
-        this.state = new ClusterState(settings.reservationTimeout());
+        this.state = new ClusterState(settings.reservationTimeout(), clock);
     }
 
     /** Whether this processor decides for the unnamed cluster (a deployment whose records name none). */
@@ -173,7 +173,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
         state.clear();
         mode = mode.building();
         reader = new StateTopicsReader(clientProps, stateTopics(), KafkaAccess.submissionTopics(topics.submitted()), timeout);
-        reader.catchUp(r -> applyState(r, null));
+        readToEnd(null);
         LOG.infof("view rebuilt from %s", stateTopics());
     }
 
@@ -199,10 +199,17 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
     @Override
     public synchronized boolean follow(boolean toEnd) {
         if (toEnd) {
-            reader.catchUp(r -> applyState(r, null));
+            readToEnd(null);
             return true;
         }
-        return reader.follow(r -> applyState(r, null));
+        Instant at = clock.instant();
+        boolean atEnd = reader.follow(r -> applyState(r, null));
+        if (atEnd) {
+            // at the ends as of its last fetch, made moments before: ENDS_KEPT's minute beyond the transaction timeout covers that
+            state.caughtUp(at);
+            state.forgetEnded();
+        }
+        return atEnd;
     }
 
     /** The changelog (the loop's side topic): reservations and graces of the previous owner. */
@@ -472,9 +479,20 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
     // ------------------------------------------------------------------ state topics
 
     private void catchUp(Outbox out) {
-        reader.catchUp(r -> applyState(r, out));
+        readToEnd(out);
         state.pruneEnded(clock.instant());
         tombstoneEnded(out);
+    }
+
+    /**
+     * Every state-topic record committed up to now into the view; then the workloads that ended long enough before
+     * are forgotten ({@link ClusterState#forgetEnded}), so that the view's size and a plan's cost follow what runs.
+     */
+    private void readToEnd(Outbox out) {
+        Instant at = clock.instant();
+        reader.catchUp(r -> applyState(r, out));
+        state.caughtUp(at);
+        state.forgetEnded();
     }
 
     private void tombstoneEnded(Outbox out) {
@@ -604,7 +622,7 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
      * logged, as on a rebuild.
      */
     public synchronized ClusterView planningView(ClusterArn cluster) {
-        reader.catchUp(r -> applyState(r, null));
+        readToEnd(null);
         return state.planningView(cluster);
     }
 

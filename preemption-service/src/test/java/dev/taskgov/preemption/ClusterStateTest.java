@@ -111,4 +111,83 @@ class ClusterStateTest {
         state.onSubmitted(new WorkloadSubmitted("w", "hyperpod-ns-team-b", null, null, null, Instant.EPOCH, List.of(), Map.of()));
         assertThat(state.spec("w").team()).isEqualTo("team-a");
     }
+
+    /**
+     * The view forgets a finished workload once a catch-up took the topics' ends {@link ClusterState#ENDS_KEPT} after
+     * its end was read, so its size follows the running work; until then a record of it read late (an admission
+     * committed after its end was read) still finds it finished rather than making it run.
+     */
+    @org.junit.jupiter.api.Test
+    void aFinishedWorkloadIsForgottenOnceACatchUpEndedLongEnoughAfterItsEndWasRead() {
+        dev.taskgov.core.sim.VirtualClock clock = new dev.taskgov.core.sim.VirtualClock(Instant.parse("2026-12-02T08:00:00Z"));
+        ClusterState state = new ClusterState(Duration.ofMinutes(5), clock);
+        state.onSubmitted(submission("done"));
+        state.onSubmitted(submission("runs"));
+        state.onAdmitted(admission("runs"));
+        state.onFinished("done", WorkloadFinished.Outcome.Cancelled);
+        clock.advance(ClusterState.ENDS_KEPT.minusSeconds(1));
+        state.caughtUp(clock.instant());
+        state.forgetEnded();
+        assertThat(state.tracked()).as("ended too recently to forget").isEqualTo(2);
+        state.onAdmitted(admission("done")); // committed after its end was read
+        assertThat(state.isRunning("done")).isFalse();
+
+        clock.advance(Duration.ofSeconds(1));
+        state.forgetEnded();
+        assertThat(state.tracked()).as("no catch-up since then").isEqualTo(2);
+        state.caughtUp(clock.instant());
+        state.forgetEnded();
+        assertThat(state.tracked()).isEqualTo(1);
+        assertThat(state.preemptorState("done")).isEqualTo(ClusterState.PreemptorState.UNKNOWN);
+        assertThat(state.isRunning("runs")).isTrue();
+    }
+
+    /**
+     * A failure read before the submission that allows a retry ends the workload only until that submission is read:
+     * the end read first no longer stands, and the end of its retry is kept for its own time.
+     */
+    @org.junit.jupiter.api.Test
+    void anEndThatNoLongerStandsIsNotForgottenAndALaterEndIsKeptForItsOwnTime() {
+        dev.taskgov.core.sim.VirtualClock clock = new dev.taskgov.core.sim.VirtualClock(Instant.parse("2026-12-02T08:00:00Z"));
+        ClusterState state = new ClusterState(Duration.ofMinutes(5), clock);
+        ADMIT.accept(state);
+        FAIL.accept(state); // without its submission: no retries known, so finished
+        clock.advance(Duration.ofSeconds(30));
+        RETRYING.accept(state); // one retry: not finished after all
+        ADMIT.accept(state);
+        FAIL.accept(state); // the retry used: finished again, 30 s after the first end was read
+        clock.advance(ClusterState.ENDS_KEPT.minusSeconds(10));
+        state.caughtUp(clock.instant());
+        state.forgetEnded();
+        assertThat(state.tracked()).as("the first end's time is up, the standing end's is not").isEqualTo(1);
+        clock.advance(Duration.ofSeconds(20));
+        state.caughtUp(clock.instant());
+        state.forgetEnded();
+        assertThat(state.tracked()).isZero();
+    }
+
+    /** A planning view holds the running workloads of its cluster, whatever ended before them. */
+    @org.junit.jupiter.api.Test
+    void aPlanningViewHoldsTheRunningWorkloadsOnly() {
+        ClusterState state = new ClusterState(Duration.ofMinutes(5));
+        for (String id : List.of("a", "b", "c", "d")) {
+            state.onSubmitted(submission(id));
+            state.onAdmitted(admission(id));
+        }
+        state.onFinished("a", WorkloadFinished.Outcome.Succeeded);
+        state.onPreempted("b");
+        state.recordEviction("c");
+        state.onAdmitted(admission("b"));
+        assertThat(state.planningView(dev.taskgov.core.cluster.ClusterArn.UNNAMED).candidates().values().stream()
+                .flatMap(List::stream).map(dev.taskgov.core.preemption.RunningWorkload::id).sorted().toList())
+                .containsExactly("b", "d");
+    }
+
+    private static WorkloadSubmitted submission(String id) {
+        return new WorkloadSubmitted(id, "hyperpod-ns-team-a", null, null, null, Instant.EPOCH, List.of(), Map.of());
+    }
+
+    private static WorkloadAdmitted admission(String id) {
+        return new WorkloadAdmitted(id, "team-a", Instant.EPOCH, Map.of(), List.of());
+    }
 }
