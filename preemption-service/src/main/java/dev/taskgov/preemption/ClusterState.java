@@ -500,7 +500,7 @@ final class ClusterState {
     }
 
     /** How many workloads the view holds (running, waiting, or ended but not yet forgotten): for tests. */
-    int tracked() {
+    int workloadsHeld() {
         return workloads.size();
     }
 

@@ -128,16 +128,16 @@ class ClusterStateTest {
         clock.advance(ClusterState.ENDS_KEPT.minusSeconds(1));
         state.caughtUp(clock.instant());
         state.forgetEnded();
-        assertThat(state.tracked()).as("ended too recently to forget").isEqualTo(2);
+        assertThat(state.workloadsHeld()).as("ended too recently to forget").isEqualTo(2);
         state.onAdmitted(admission("done")); // committed after its end was read
         assertThat(state.isRunning("done")).isFalse();
 
         clock.advance(Duration.ofSeconds(1));
         state.forgetEnded();
-        assertThat(state.tracked()).as("no catch-up since then").isEqualTo(2);
+        assertThat(state.workloadsHeld()).as("no catch-up since then").isEqualTo(2);
         state.caughtUp(clock.instant());
         state.forgetEnded();
-        assertThat(state.tracked()).isEqualTo(1);
+        assertThat(state.workloadsHeld()).isEqualTo(1);
         assertThat(state.preemptorState("done")).isEqualTo(ClusterState.PreemptorState.UNKNOWN);
         assertThat(state.isRunning("runs")).isTrue();
     }
@@ -159,11 +159,11 @@ class ClusterStateTest {
         clock.advance(ClusterState.ENDS_KEPT.minusSeconds(10));
         state.caughtUp(clock.instant());
         state.forgetEnded();
-        assertThat(state.tracked()).as("the first end's time is up, the standing end's is not").isEqualTo(1);
+        assertThat(state.workloadsHeld()).as("the first end's time is up, the standing end's is not").isEqualTo(1);
         clock.advance(Duration.ofSeconds(20));
         state.caughtUp(clock.instant());
         state.forgetEnded();
-        assertThat(state.tracked()).isZero();
+        assertThat(state.workloadsHeld()).isZero();
     }
 
     /** A planning view holds the running workloads of its cluster, whatever ended before them. */
