@@ -69,7 +69,7 @@ final class ClusterState {
         int failures;
         /** A Succeeded or Cancelled finish was read. */
         boolean ended;
-        /** When its end was read, while it stands ({@link #endsRead}); null while it is not finished. */
+        /** When its end was read, while it stands ({@link ClusterState#endsRead}); null while it is not finished. */
         Instant endReadAt;
         WorkloadAdmitted lastAdmission;
         long admissionSeq;
@@ -92,22 +92,22 @@ final class ClusterState {
             return !finished() && lastAdmission != null && admissions > Math.max(evictionsRead, evictionsExpected) + failures;
         }
 
-        /** The running workload as a plan reads it, and what it was converted from (see {@link #asRunning}). */
-        private RunningWorkload asRunning;
-        private SchedulerConfig asRunningConfig;
-        private WorkloadSubmitted asRunningSpec;
-        private WorkloadAdmitted asRunningAdmission;
+        /** {@link #asRunning}'s last answer, and what it was converted from. */
+        private RunningWorkload converted;
+        private SchedulerConfig convertedFor;
+        private WorkloadSubmitted convertedSpec;
+        private WorkloadAdmitted convertedAdmission;
 
         /** The running workload as a plan reads it: converted once per submission, admission and config, not per plan. */
         RunningWorkload asRunning(SchedulerConfig config) {
-            RunningWorkload known = asRunning;
-            if (known == null || asRunningConfig != config || asRunningSpec != spec || asRunningAdmission != lastAdmission
+            RunningWorkload known = converted;
+            if (known == null || convertedFor != config || convertedSpec != spec || convertedAdmission != lastAdmission
                     || known.admissionSeq() != admissionSeq) {
                 known = new RunningWorkload(toWorkload(config, spec), WorkloadAdmitted.placement(lastAdmission.podSets()), admissionSeq);
-                asRunning = known;
-                asRunningConfig = config;
-                asRunningSpec = spec;
-                asRunningAdmission = lastAdmission;
+                converted = known;
+                convertedFor = config;
+                convertedSpec = spec;
+                convertedAdmission = lastAdmission;
             }
             return known;
         }
