@@ -101,8 +101,8 @@ final class ClusterState {
         /** The running workload as a plan reads it: converted once per submission, admission and config, not per plan. */
         RunningWorkload asRunning(SchedulerConfig config) {
             RunningWorkload known = converted;
-            if (known == null || convertedFor != config || convertedSpec != spec || convertedAdmission != lastAdmission
-                    || known.admissionSeq() != admissionSeq) {
+            // every admission read is a record of its own, so a new admission (and its admissionSeq) is a new lastAdmission
+            if (known == null || convertedFor != config || convertedSpec != spec || convertedAdmission != lastAdmission) {
                 known = new RunningWorkload(toWorkload(config, spec), WorkloadAdmitted.placement(lastAdmission.podSets()), admissionSeq);
                 converted = known;
                 convertedFor = config;
@@ -328,8 +328,13 @@ final class ClusterState {
         if (t.finished()) return PreemptorState.FINISHED;
         if (t.running()) return PreemptorState.ADMITTED;
         if (reservations.containsKey(id)) return PreemptorState.ROOM_RESERVED;
-        if (graces.values().stream().anyMatch(g -> g.preemptorWorkloadId().equals(id))) return PreemptorState.VICTIMS_IN_GRACE;
+        if (victimsInGrace(id)) return PreemptorState.VICTIMS_IN_GRACE;
         return PreemptorState.PENDING;
+    }
+
+    /** Whether victims of this preemptor are in their grace period. */
+    private boolean victimsInGrace(String preemptorId) {
+        return graces.values().stream().anyMatch(g -> g.preemptorWorkloadId().equals(preemptorId));
     }
 
     boolean isRunning(String id) {
@@ -494,7 +499,7 @@ final class ClusterState {
             Tracked t = workloads.get(id);
             // an end that no longer stands, or was read again later (and is further back in the queue), waits
             if (t == null || !first.at().equals(t.endReadAt) || reservations.containsKey(id) || graces.containsKey(id)
-                    || graces.values().stream().anyMatch(g -> g.preemptorWorkloadId().equals(id))) continue;
+                    || victimsInGrace(id)) continue;
             workloads.remove(id);
         }
     }

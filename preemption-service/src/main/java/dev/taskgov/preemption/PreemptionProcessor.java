@@ -204,11 +204,8 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
         }
         Instant at = clock.instant();
         boolean atEnd = reader.follow(r -> applyState(r, null));
-        if (atEnd) {
-            // at the ends as of its last fetch, made moments before: ENDS_KEPT's minute beyond the transaction timeout covers that
-            state.caughtUp(at);
-            state.forgetEnded();
-        }
+        // at the ends as of its last fetch, made moments before: ENDS_KEPT's minute beyond the transaction timeout covers that
+        if (atEnd) atEnds(at);
         return atEnd;
     }
 
@@ -491,6 +488,11 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
     private void readToEnd(Outbox out) {
         Instant at = clock.instant();
         reader.catchUp(r -> applyState(r, out));
+        atEnds(at);
+    }
+
+    /** The view holds every state-topic record committed before {@code at}: what ended long enough before is forgotten. */
+    private void atEnds(Instant at) {
         state.caughtUp(at);
         state.forgetEnded();
     }
