@@ -83,7 +83,6 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -110,7 +109,7 @@ public final class AdmissionProcessor implements TransactionalLoop.Processor<Dec
     private final WorkloadWrites writes;
 
     /** The state's workload records, cluster records and schedulers (the same objects, never replaced). */
-    private final Map<String, WorkloadRecord> workloads;
+    private final HeldWorkloads workloads;
     private final ClusterInputsByCluster inputs;
     private final Map<ClusterArn, Governed> clusters;
 

@@ -18,7 +18,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -224,40 +223,11 @@ public final class AdmissionReads {
             Map<ClusterArn, Map<String, Map<String, Long>>> pending = new TreeMap<>();
             Map<ClusterArn, Map<String, Long>> admitted = new TreeMap<>();
             followedWorkloads();
-            // Walked under the lock the decider needs, once a second, over every record (100,000 at depth): each
-            // cluster named is resolved, and whether this state owns it (a hash of its ARN) asked, once per walk, and
-            // the counts are kept in hash maps, sorted once at the end.
-            Map<String, ClusterArn> ownedByName = new HashMap<>();
-            ClusterArn unnamed = state.owns(ClusterArn.UNNAMED) ? ClusterArn.UNNAMED : null;
-            Map<ClusterArn, Map<String, Map<String, long[]>>> pendingCounts = new HashMap<>();
-            Map<ClusterArn, Map<String, long[]>> admittedCounts = new HashMap<>();
-            for (WorkloadRecord r : state.workloads.values()) {
-                WorkloadState s = r.state();
-                if (s != WorkloadState.Pending && s != WorkloadState.Admitted) continue;
-                String named = r.spec() == null ? null : r.spec().clusterArn();
-                ClusterArn cluster;
-                if (named == null) {
-                    cluster = unnamed;
-                } else {
-                    cluster = ownedByName.get(named);
-                    if (cluster == null && !ownedByName.containsKey(named)) {
-                        ClusterArn c = r.cluster();
-                        cluster = state.owns(c) ? c : null;
-                        ownedByName.put(named, cluster);
-                    }
-                }
-                if (cluster == null) continue;
-                if (s == WorkloadState.Pending) {
-                    pendingCounts.computeIfAbsent(cluster, c -> new HashMap<>()).computeIfAbsent(r.team(), t -> new HashMap<>())
-                            .computeIfAbsent(r.reason() == null ? "" : r.reason(), x -> new long[1])[0]++;
-                } else {
-                    admittedCounts.computeIfAbsent(cluster, c -> new HashMap<>()).computeIfAbsent(r.team(), t -> new long[1])[0]++;
-                }
-            }
-            pendingCounts.forEach((cluster, byTeam) -> byTeam.forEach((team, byReason) -> byReason.forEach((reason, n) ->
-                    pending.computeIfAbsent(cluster, c -> new TreeMap<>()).computeIfAbsent(team, t -> new TreeMap<>()).put(reason, n[0]))));
-            admittedCounts.forEach((cluster, byTeam) -> byTeam.forEach((team, n) ->
-                    admitted.computeIfAbsent(cluster, c -> new TreeMap<>()).put(team, n[0])));
+            // counted as records come and go (HeldWorkloads): here only each cluster held asks whether it is this state's
+            state.workloads.forEachPending(state::owns, (cluster, team, reason, n) ->
+                    pending.computeIfAbsent(cluster, c -> new TreeMap<>()).computeIfAbsent(team, t -> new TreeMap<>()).put(reason, n));
+            state.workloads.forEachAdmitted(state::owns, (cluster, team, n) ->
+                    admitted.computeIfAbsent(cluster, c -> new TreeMap<>()).put(team, n));
             return new WorkloadCounts(pending, admitted);
         }
     }

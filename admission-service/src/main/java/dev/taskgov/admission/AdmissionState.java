@@ -111,7 +111,7 @@ final class AdmissionState {
     /** The partition (set of clusters) this state is of; {@link PartitionScope#WHOLE} for a replica. */
     final PartitionScope scope;
     private final String changelogTopic;
-    final Map<String, WorkloadRecord> workloads = new HashMap<>();
+    final HeldWorkloads workloads = new HeldWorkloads();
     /**
      * Changelog records read while the state is built, the latest per workload id, unparsed until it settles; in
      * replica mode, those followed since the last read, unparsed until a read needs them (the decider beside it

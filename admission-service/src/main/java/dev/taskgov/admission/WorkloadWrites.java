@@ -42,7 +42,7 @@ final class WorkloadWrites {
     private final Clock clock;
     private final AdmissionObserver observer;
     private final AdmissionState state;
-    private final Map<String, WorkloadRecord> workloads;
+    private final HeldWorkloads workloads;
     /** Each pending workload to be looked at again ({@link #figuresDue}), and when. */
     private final Map<String, Instant> watched = new HashMap<>();
     /**

@@ -14,7 +14,7 @@ import java.util.TreeMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The counts behind the pending and admitted gauges (recomputed once a second under the decider's lock): per cluster,
+ * The counts behind the pending and admitted gauges (kept as records come and go, read once a second): per cluster,
  * the pending workloads by team and reason and the admitted ones by team, the same as each workload's own record says.
  */
 class WorkloadCountsTest {
