@@ -18,7 +18,7 @@ import java.util.function.Predicate;
 final class HeldWorkloads {
 
     private final Map<String, WorkloadRecord> byId = new HashMap<>();
-    /** Per cluster, team and reason ("" for none): how many are pending. Entries that fell to zero stay. */
+    /** Per cluster, team and reason ("" for none): how many are pending. Here and below, counts that fell to zero stay. */
     private final Map<ClusterArn, Map<String, Map<String, long[]>>> pending = new HashMap<>();
     /** Per cluster and team: how many are admitted. */
     private final Map<ClusterArn, Map<String, long[]>> admitted = new HashMap<>();

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -84,7 +85,7 @@ class HeldWorkloadsTest {
     }
 
     /** What the state counts, one line per count, sorted. */
-    private static List<String> counted(HeldWorkloads held, java.util.function.Predicate<ClusterArn> clusters) {
+    private static List<String> counted(HeldWorkloads held, Predicate<ClusterArn> clusters) {
         List<String> out = new ArrayList<>();
         held.forEachPending(clusters, (c, team, reason, n) -> out.add("pending " + c.value() + " " + team + " " + reason + " " + n));
         held.forEachAdmitted(clusters, (c, team, n) -> out.add("admitted " + c.value() + " " + team + " " + n));
@@ -93,7 +94,7 @@ class HeldWorkloadsTest {
     }
 
     /** The same from every record held. */
-    private static List<String> recounted(HeldWorkloads held, java.util.function.Predicate<ClusterArn> clusters) {
+    private static List<String> recounted(HeldWorkloads held, Predicate<ClusterArn> clusters) {
         Map<String, Long> counts = new TreeMap<>();
         for (WorkloadRecord r : held.values()) {
             if (!clusters.test(r.cluster())) continue;
