@@ -30,7 +30,7 @@ import java.util.function.BiConsumer;
  * is fed here too ({@link #follow}, {@link #followedToEnd}, {@link #unfollow}) and never decides. Every read takes the
  * state's lock, so it sees the state between two records.
  */
-public final class AdmissionReads {
+public final class AdmissionReads implements WorkloadReads {
 
     private final AdmissionState state;
     /** The processor this is the read side of: a replica's records are applied to the state as a rebuild applies them. */
@@ -113,7 +113,7 @@ public final class AdmissionReads {
 
     // ------------------------------------------------------------------ reads (HTTP, metrics)
 
-    /** A workload as it is now: its last version, showing figures not yet written. */
+    @Override
     public Optional<WorkloadRecord> workload(String id) {
         synchronized (state) {
             followedWorkloads();
@@ -131,7 +131,7 @@ public final class AdmissionReads {
         }
     }
 
-    /** Records filtered by cluster, team and state (null = any), by id. */
+    @Override
     public List<WorkloadRecord> workloads(ClusterArn cluster, String team, WorkloadState workloadState) {
         synchronized (state) {
             followedWorkloads();
@@ -145,16 +145,14 @@ public final class AdmissionReads {
         }
     }
 
-    /**
-     * A pending workload's estimated start (docs/semantics.md, "Estimated start"); empty in any other state. Only the
-     * copy of the scheduler is taken under the state's lock; the forecast runs outside it.
-     */
+    /** Only the copy of the scheduler is taken under the state's lock; the forecast runs outside it. */
+    @Override
     public Optional<dev.taskgov.core.estimate.StartEstimate> startEstimate(WorkloadRecord r) {
         if (r.state() != WorkloadState.Pending) return Optional.empty();
         return startEstimates.of(r.cluster(), forecastSnapshot(r.cluster(), List.of(r.workloadId())), r.workloadId());
     }
 
-    /** The estimated starts of a cluster's pending workloads {@code ids} (one forecast shared by all), by id. */
+    @Override
     public Map<String, dev.taskgov.core.estimate.StartEstimate> startEstimates(ClusterArn cluster, java.util.Collection<String> ids) {
         return startEstimates.forecast(cluster, forecastSnapshot(cluster, ids)).map(f -> f.estimates()).orElse(Map.of());
     }
@@ -165,7 +163,7 @@ public final class AdmissionReads {
         }
     }
 
-    /** A team's pending workloads in queue order, in one cluster. */
+    @Override
     public List<WorkloadView> queue(ClusterArn cluster, String team) {
         synchronized (state) {
             Optional<Scheduler> s = readScheduler(cluster);
@@ -180,19 +178,14 @@ public final class AdmissionReads {
         }
     }
 
-    /** The cluster a submission would run in, or why it would be refused ({@link WorkloadCluster}). */
-    public WorkloadCluster.Result clusterOf(WorkloadSubmitted submission) {
-        return clusterOf(submission.clusterArn());
-    }
-
-    /** The cluster a record naming {@code clusterArn} (or none) belongs to, or why none ({@link WorkloadCluster}). */
+    @Override
     public WorkloadCluster.Result clusterOf(String clusterArn) {
         synchronized (state) {
             return WorkloadCluster.choose(clusterArn, state.inputs.governed());
         }
     }
 
-    /** A dry run in the cluster the submission names (or the only one); an unknown cluster is an error. */
+    @Override
     public DryRunResult dryRun(WorkloadSubmitted submission) {
         synchronized (state) {
             WorkloadCluster.Result where = clusterOf(submission);
@@ -202,7 +195,7 @@ public final class AdmissionReads {
         }
     }
 
-    /** Validates against the cluster's nodes, quotas and priority classes (and that the cluster is governed). */
+    @Override
     public WorkloadValidation.Result validate(WorkloadSubmitted submission) {
         synchronized (state) {
             WorkloadCluster.Result where = clusterOf(submission);
@@ -250,7 +243,7 @@ public final class AdmissionReads {
         }
     }
 
-    /** Teams with a quota, in one cluster. */
+    @Override
     public List<TeamQuota> quotas(ClusterArn cluster) {
         synchronized (state) {
             Governed g = state.clusters.get(cluster);
@@ -258,14 +251,14 @@ public final class AdmissionReads {
         }
     }
 
-    /** The clusters the deployment governs (declared on the topology topic, or with nodes). */
+    @Override
     public SortedSet<ClusterArn> governed() {
         synchronized (state) {
             return state.inputs.governed();
         }
     }
 
-    /** One cluster's summary for {@code GET /clusters}: nodes, capacity, quotas and use; empty when unknown. */
+    @Override
     public Optional<ClusterSummary> summary(ClusterArn cluster) {
         synchronized (state) {
             if (!state.inputs.governed().contains(cluster)) return Optional.empty();
@@ -279,19 +272,12 @@ public final class AdmissionReads {
         }
     }
 
-    /**
-     * One cluster's teams for {@code GET /teams}: the quota figures of each team with a quota ({@link TeamUsage}, the
-     * ledger the gauges read) and the pending workloads by reason of every team, also one without a quota.
-     */
+    @Override
     public TeamsInCluster teams(ClusterArn cluster) {
         synchronized (state) {
             List<TeamUsage> usage = readScheduler(cluster).map(s -> TeamUsage.of(s.ledger())).orElse(List.of());
             Map<String, Map<String, Long>> pending = workloadCounts().pendingByTeamAndReason().getOrDefault(cluster, Map.of());
             return new TeamsInCluster(usage, pending);
         }
-    }
-
-    /** @see #teams(ClusterArn) */
-    public record TeamsInCluster(List<TeamUsage> usage, Map<String, Map<String, Long>> pendingByTeamAndReason) {
     }
 }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.BooleanSupplier;
 
 /**
  * A read-only copy of admission's state on every instance, so that reads behind a load balancer are answered
@@ -24,6 +25,11 @@ import java.util.Properties;
  * topology topics (read_committed, no consumer group) into the {@link AdmissionReads} of an {@link AdmissionProcessor}
  * in replica mode, which never decides. It answers once it has read those topics to their end; from then on it trails the decider by
  * its uncommitted batch and the poll interval.
+ *
+ * <p>While this instance's own decider answers every read ({@link #standsDownWhile}), the replica holds nothing and
+ * fetches nothing: following the whole changelog then costs its thread and the broker's fetches for no reader. When
+ * the decider stops answering (it lost its partition), the replica reads its topics from the beginning again, and
+ * this instance answers reads once it has caught up.
  */
 public final class AdmissionReplica implements AutoCloseable {
 
@@ -35,6 +41,7 @@ public final class AdmissionReplica implements AutoCloseable {
     private final AdmissionProcessor processor;
     private final AdmissionReads view;
     private final TopicFollower<byte[]> follower;
+    private BooleanSupplier standDown = () -> false;
 
     public AdmissionReplica(Properties clientProps, DeciderTopics topics, Duration pollTimeout, Clock clock) {
         this.topics = topics;
@@ -55,6 +62,15 @@ public final class AdmissionReplica implements AutoCloseable {
         return this;
     }
 
+    /**
+     * While {@code deciderAnswersEveryRead} holds, the replica drops its view and stops fetching; it is asked after
+     * every poll, and every poll timeout while standing down. Before {@link #start}.
+     */
+    public AdmissionReplica standsDownWhile(BooleanSupplier deciderAnswersEveryRead) {
+        this.standDown = deciderAnswersEveryRead;
+        return this;
+    }
+
     public void start() {
         follower.start();
     }
@@ -66,6 +82,10 @@ public final class AdmissionReplica implements AutoCloseable {
 
     /** Every session reads the topics from their beginning into a view started afresh. */
     private void follow(KafkaConsumer<String, byte[]> c, TopicFollower.Follow follow) {
+        // A consumer connects to the broker on its first request, so one that waits here costs nothing.
+        while (standDown.getAsBoolean()) {
+            if (!follow.pause(pollTimeout)) return;
+        }
         List<TopicPartition> parts = new ArrayList<>();
         for (String topic : List.of(topics.changelog(), topics.quota(), topics.topology())) {
             List<PartitionInfo> infos = c.partitionsFor(topic, Duration.ofSeconds(30));
@@ -78,6 +98,11 @@ public final class AdmissionReplica implements AutoCloseable {
         Map<TopicPartition, Long> end = c.endOffsets(parts, Duration.ofSeconds(30));
         boolean caughtUp = false;
         while (follow.running()) {
+            if (standDown.getAsBoolean()) {
+                view.unfollow();
+                LOG.infof("read replica stands down: this instance's decider answers every read");
+                return; // the next session waits for the decider to stop answering, then reads from the beginning
+            }
             for (ConsumerRecord<String, byte[]> r : c.poll(pollTimeout)) view.follow(r);
             follow.progressed();
             if (!caughtUp && parts.stream().allMatch(tp -> c.position(tp) >= end.get(tp))) {

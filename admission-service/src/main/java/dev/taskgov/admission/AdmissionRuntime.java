@@ -32,8 +32,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Owns this instance's decider and read replica (started at startup, stopped at shutdown) and the plain
- * producer that HTTP submissions go through. Reads are served from the decider's state when this instance
- * decides, else from the replica's ({@link AdmissionReplica}), so every ready instance answers them.
+ * producer that HTTP submissions go through. Reads are served from the deciding states when this instance
+ * decides for every partition, else from the replica's ({@link AdmissionReplica}), so every ready instance answers
+ * them.
  */
 @ApplicationScoped
 public class AdmissionRuntime {
@@ -47,7 +48,8 @@ public class AdmissionRuntime {
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrapServers;
 
-    private AdmissionDecider decider;
+    /** Set at startup; the read replica's thread asks it whether the decider answers every read. */
+    private volatile AdmissionDecider decider;
     private AdmissionMetrics metrics;
     private AdmissionReplica replica;
     private KafkaProducer<String, byte[]> submissions;
@@ -64,7 +66,8 @@ public class AdmissionRuntime {
         submissions = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
         WaitForPodsReadyByCluster gang = waitForPodsReady(a.waitForPodsReady());
         replica = new AdmissionReplica(FollowerFetch.batched(client, a.replicaFetchWait(), "taskgov.admission.replica-fetch-wait"),
-                topics, a.pollTimeout(), Clock.systemUTC()).waitForPodsReady(gang);
+                topics, a.pollTimeout(), Clock.systemUTC()).waitForPodsReady(gang)
+                .standsDownWhile(this::readsFromDecider);
         replica.start();
         if (!a.enabled()) return;
         AdmissionDecider.Settings settings = new AdmissionDecider.Settings(client, topics, a.groupId(),
@@ -155,18 +158,32 @@ public class AdmissionRuntime {
     }
 
     /**
-     * What reads are served from: the deciding state when this instance decides for every cluster (the inputs have
-     * one partition and this instance owns it), else the read replica (every cluster's committed changelog) once it
-     * has caught up; empty while neither can answer (then the instance is not ready). So a read about a cluster that
-     * another instance (or another partition) decides for is answered here too, trailing its decider by the open
-     * batch and one poll.
+     * What reads are served from: the deciding states when this instance decides for every partition of the inputs
+     * ({@link #deciderReadsOfEveryCluster}), else the read replica (every cluster's committed changelog) once it has
+     * caught up; empty while neither can answer (then the instance is not ready). So a read about a cluster that
+     * another instance decides for is answered here too, trailing its decider by the open batch and one poll.
      */
-    public java.util.Optional<AdmissionReads> reads() {
-        if (decider != null && decider.inputPartitions() == 1) {
-            java.util.Optional<AdmissionReads> own = decider.allReads().stream().findFirst();
-            if (own.isPresent()) return own;
-        }
-        return replica == null ? java.util.Optional.empty() : replica.reads();
+    public java.util.Optional<WorkloadReads> reads() {
+        java.util.Optional<WorkloadReads> own = deciderReadsOfEveryCluster();
+        if (own.isPresent()) return own;
+        return replica == null ? java.util.Optional.empty() : replica.reads().map(WorkloadReads.class::cast);
+    }
+
+    /** Whether reads are answered from this instance's deciding states (it decides for every partition). */
+    public boolean readsFromDecider() {
+        return deciderReadsOfEveryCluster().isPresent();
+    }
+
+    /**
+     * The deciding states while they answer every read: this instance owns every partition of the inputs and has
+     * rebuilt the state of each. The read replica stands down meanwhile.
+     */
+    private java.util.Optional<WorkloadReads> deciderReadsOfEveryCluster() {
+        AdmissionDecider d = decider;
+        if (d == null) return java.util.Optional.empty();
+        java.util.List<AdmissionReads> owned = d.allReads();
+        if (owned.isEmpty() || owned.size() != d.inputPartitions()) return java.util.Optional.empty();
+        return java.util.Optional.of(PartitionedReads.of(owned));
     }
 
     public AdmissionDecider deciderInstance() {

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -83,6 +84,45 @@ class ReadReplicaTest {
                         .containsExactly("waits");
                 assertThat(later.queue(dev.taskgov.core.cluster.ClusterArn.UNNAMED, "team-a")).isEmpty();
             });
+        }
+    }
+
+    @Test
+    void aReplicaHoldsNothingWhileTheDeciderAnswersEveryReadAndCatchesUpWhenItStops() {
+        try (LiveCluster c = new LiveCluster("replica-stands-down")) {
+            Fixtures.cluster(c, 2, Map.of("team-a", 16L));
+            AdmissionDecider decider = c.startDecider(Clock.systemUTC());
+            await().atMost(Duration.ofMinutes(2)).until(decider::isDecider);
+            AtomicBoolean deciderAnswers = new AtomicBoolean(false);
+            AdmissionReplica replica = new AdmissionReplica(c.client, c.topics, Duration.ofMillis(50), Clock.systemUTC())
+                    .standsDownWhile(deciderAnswers::get);
+            c.own(replica);
+            replica.start();
+
+            Instant t0 = Instant.parse("2026-11-30T10:00:00Z");
+            c.publish(c.topics.submitted(), "fits", Fixtures.workload("fits", "team-a", 12, t0), true);
+            await().atMost(Duration.ofMinutes(1)).until(() -> decider.reads().workload("fits").isPresent());
+            WorkloadRecord admitted = decider.reads().workload("fits").orElseThrow();
+            await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
+                    assertThat(replica.reads().orElseThrow().workload("fits")).contains(admitted));
+
+            deciderAnswers.set(true);
+            await().atMost(Duration.ofMinutes(1)).until(() -> replica.reads().isEmpty());
+            c.publish(c.topics.submitted(), "waits", Fixtures.workload("waits", "team-a", 8, t0.plusSeconds(1)), true);
+            await().atMost(Duration.ofMinutes(1)).until(() -> decider.reads().workload("waits").isPresent());
+            WorkloadRecord pending = decider.reads().workload("waits").orElseThrow();
+            assertThat(replica.reads()).as("a replica standing down answers nothing, so nothing out of date").isEmpty();
+
+            // The decider stops answering (say it lost its partition): the replica reads the topics again, and answers
+            // what the decider recorded while it stood down.
+            deciderAnswers.set(false);
+            await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
+                AdmissionReads reads = replica.reads().orElseThrow();
+                assertThat(reads.workload("fits")).contains(admitted);
+                assertThat(reads.workload("waits")).contains(pending);
+            });
+            assertThat(replica.reads().orElseThrow().queue(dev.taskgov.core.cluster.ClusterArn.UNNAMED, "team-a"))
+                    .extracting(WorkloadView::workloadId).containsExactly("waits");
         }
     }
 }

@@ -2,7 +2,7 @@ package dev.taskgov.admission.api;
 
 import dev.taskgov.service.support.auth.HttpRequests;
 import dev.taskgov.core.cluster.WorkloadCluster;
-import dev.taskgov.admission.AdmissionReads;
+import dev.taskgov.admission.WorkloadReads;
 import dev.taskgov.admission.AdmissionRuntime;
 import dev.taskgov.admission.api.WorkloadViews.DryRun;
 import dev.taskgov.core.events.EventCodec;
@@ -52,7 +52,7 @@ public class DryRunResource extends AdmissionApiResource {
         access.guard().requireSubmit(principal, submission.team(), "DryRunWorkload", "workload " + submission.workloadId());
         Optional<Violation> badId = WorkloadIds.check("workloadId", submission.workloadId());
         if (badId.isPresent()) return WorkloadResource.badRequest("the workload id breaks the id rule", List.of(badId.get()));
-        Optional<AdmissionReads> p = runtime.reads();
+        Optional<WorkloadReads> p = runtime.reads();
         if (p.isEmpty()) return WorkloadResource.notReady();
         WorkloadCluster.Result where = p.get().clusterOf(submission);
         if (where instanceof WorkloadCluster.Refused r) return WorkloadResource.clusterRefused(r, "clusterArn");

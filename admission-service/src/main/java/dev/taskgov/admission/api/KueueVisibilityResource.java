@@ -1,6 +1,6 @@
 package dev.taskgov.admission.api;
 
-import dev.taskgov.admission.AdmissionReads;
+import dev.taskgov.admission.WorkloadReads;
 import dev.taskgov.admission.AdmissionRuntime;
 import dev.taskgov.core.auth.Principal;
 import dev.taskgov.core.cluster.ClusterArn;
@@ -87,7 +87,7 @@ public class KueueVisibilityResource extends AdmissionApiResource {
         if (limit < 0 || offset < 0) {
             return status(400, "BadRequest", "limit and offset must be 0 or more (limit " + limit + ", offset " + offset + ")");
         }
-        Optional<AdmissionReads> p = runtime.reads();
+        Optional<WorkloadReads> p = runtime.reads();
         if (p.isEmpty()) return WorkloadResource.notReady();
         WorkloadCluster.Result where = WorkloadCluster.chooseToRead(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
         if (where instanceof WorkloadCluster.Refused r) return WorkloadResource.clusterRefused(r, "cluster");

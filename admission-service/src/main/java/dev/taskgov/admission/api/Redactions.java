@@ -1,6 +1,6 @@
 package dev.taskgov.admission.api;
 
-import dev.taskgov.admission.AdmissionReads;
+import dev.taskgov.admission.WorkloadReads;
 import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.admission.api.WorkloadViews.Described;
 import dev.taskgov.admission.api.WorkloadViews.DryRun;
@@ -23,16 +23,16 @@ import java.util.TreeMap;
 final class Redactions {
 
     private final Redaction redaction;
-    private final AdmissionReads reads;
+    private final WorkloadReads reads;
     private final boolean all;
 
-    private Redactions(Redaction redaction, AdmissionReads reads, boolean all) {
+    private Redactions(Redaction redaction, WorkloadReads reads, boolean all) {
         this.redaction = redaction;
         this.reads = reads;
         this.all = all;
     }
 
-    static Redactions of(Principal reader, AdmissionReads reads) {
+    static Redactions of(Principal reader, WorkloadReads reads) {
         if (reader.mayReadAll()) return new Redactions(Redaction.none(), reads, true);
         return new Redactions(new Redaction(reader::mayRead, id -> reads.workload(id).map(WorkloadRecord::team).orElse(null)),
                 reads, false);

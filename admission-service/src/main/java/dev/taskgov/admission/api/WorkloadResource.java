@@ -4,7 +4,7 @@ import dev.taskgov.service.support.auth.HttpRequests;
 import dev.taskgov.admission.ClusterSummary;
 import dev.taskgov.core.cluster.ClusterArn;
 import dev.taskgov.core.cluster.WorkloadCluster;
-import dev.taskgov.admission.AdmissionReads;
+import dev.taskgov.admission.WorkloadReads;
 import dev.taskgov.admission.AdmissionRuntime;
 import dev.taskgov.admission.WorkloadRecord;
 import dev.taskgov.core.auth.AuditEvent;
@@ -73,7 +73,7 @@ public class WorkloadResource extends AdmissionApiResource {
         Principal principal = access.guard().authenticate("GET", uri, headers, null, "DescribeWorkload", id);
         Optional<Violation> badId = WorkloadIds.check("id", id);
         if (badId.isPresent()) return badRequest("the workload id breaks the id rule", List.of(badId.get()));
-        Optional<AdmissionReads> p = runtime.reads();
+        Optional<WorkloadReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         Optional<WorkloadRecord> found = p.get().workload(id);
         if (found.isPresent() && !principal.mayRead(found.get().team())) {
@@ -119,7 +119,7 @@ public class WorkloadResource extends AdmissionApiResource {
                         List.of(new FieldError("state", "unknown state '" + state + "'")))).build();
             }
         }
-        Optional<AdmissionReads> p = runtime.reads();
+        Optional<WorkloadReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         // Without ?team=, a team key sees its own teams' workloads only; an admin or a viewer sees all.
         Redactions redact = Redactions.of(principal, p.get());
@@ -133,7 +133,7 @@ public class WorkloadResource extends AdmissionApiResource {
     public Response pending(@PathParam("team") String team, @QueryParam("cluster") String cluster) {
         Principal principal = access.guard().authenticate("GET", uri, headers, null, "ListPendingWorkloads", "team " + team);
         access.guard().requireRead(principal, team, "ListPendingWorkloads", "team " + team);
-        Optional<AdmissionReads> p = runtime.reads();
+        Optional<WorkloadReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         // A team name means a team of one cluster: the same rule as a submission's clusterArn.
         WorkloadCluster.Result where = WorkloadCluster.chooseToRead(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
@@ -157,7 +157,7 @@ public class WorkloadResource extends AdmissionApiResource {
     public Response teams(@QueryParam("cluster") String cluster) {
         // Every valid key may ask; a team key is shown its own team only (as ListComputeQuotas shows it its own quota).
         Principal principal = access.guard().authenticate("GET", uri, headers, null, "ListTeams", "teams");
-        Optional<AdmissionReads> p = runtime.reads();
+        Optional<WorkloadReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         // The same rule as a submission's clusterArn: may be left out while the deployment governs one cluster.
         WorkloadCluster.Result where = WorkloadCluster.chooseToRead(cluster == null || cluster.isBlank() ? null : cluster, p.get().governed());
@@ -174,7 +174,7 @@ public class WorkloadResource extends AdmissionApiResource {
     public Response clusters() {
         // Cluster-wide totals and team names, no team's workloads: every principal with a valid key reads them.
         access.guard().authenticate("GET", uri, headers, null, "ListClusters", "clusters");
-        Optional<AdmissionReads> p = runtime.reads();
+        Optional<WorkloadReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         List<ClusterSummary> out = p.get().governed().stream().map(c -> p.get().summary(c)).flatMap(Optional::stream).toList();
         return Response.ok(new Clusters(out.size(), out)).build();
@@ -209,7 +209,7 @@ public class WorkloadResource extends AdmissionApiResource {
         String target = "workload " + submission.workloadId();
         access.guard().requireSubmit(principal, submission.team(), "SubmitWorkload", target);
         List<Violation> violations = new ArrayList<>(WorkloadValidation.checkFields(submission));
-        Optional<AdmissionReads> p = runtime.reads();
+        Optional<WorkloadReads> p = runtime.reads();
         if (violations.isEmpty() && p.isPresent()
                 && p.get().validate(submission) instanceof WorkloadValidation.Invalid invalid) {
             violations.addAll(invalid.violations());
@@ -255,7 +255,7 @@ public class WorkloadResource extends AdmissionApiResource {
                     List.of(new Violation("outcome", "must be one of " + Arrays.toString(dev.taskgov.core.events.WorkloadFinished.Outcome.values())
                             + ", was '" + outcome + "'")));
         }
-        Optional<AdmissionReads> p = runtime.reads();
+        Optional<WorkloadReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         Optional<WorkloadRecord> found = p.get().workload(id);
         if (found.isEmpty() || !principal.mayRead(found.get().team())) {
@@ -291,7 +291,7 @@ public class WorkloadResource extends AdmissionApiResource {
         Principal principal = access.guard().authenticate("POST", uri, headers, raw, operation, target);
         Optional<Violation> badId = WorkloadIds.check("id", id);
         if (badId.isPresent()) return badRequest("the workload id breaks the id rule", List.of(badId.get()));
-        Optional<AdmissionReads> p = runtime.reads();
+        Optional<WorkloadReads> p = runtime.reads();
         if (p.isEmpty()) return notReady();
         Optional<WorkloadRecord> found = p.get().workload(id);
         if (found.isEmpty() || !principal.mayRead(found.get().team())) {

@@ -125,7 +125,7 @@ public final class WorkloadViews {
      * name, like {@code kubectl get clusterqueues} with usage.
      */
     public record Teams(String clusterArn, int count, List<Team> teams) {
-        public static Teams of(ClusterArn cluster, dev.taskgov.admission.AdmissionReads.TeamsInCluster in) {
+        public static Teams of(ClusterArn cluster, dev.taskgov.admission.WorkloadReads.TeamsInCluster in) {
             Map<String, Team> byName = new TreeMap<>();
             for (dev.taskgov.admission.TeamUsage u : in.usage()) {
                 Map<String, TeamInstanceType> types = new TreeMap<>();

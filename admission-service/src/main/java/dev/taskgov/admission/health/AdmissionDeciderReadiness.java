@@ -9,8 +9,8 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Ready exactly when this instance answers reads ({@link AdmissionRuntime#reads()}): the decider with its
- * state rebuilt, or any other instance once its read replica has caught up. So behind a load balancer a
+ * Ready exactly when this instance answers reads ({@link AdmissionRuntime#reads()}): from its deciding states
+ * when it decides for every partition, else once its read replica has caught up. So behind a load balancer a
  * ready instance never answers 503. The data say the role (decider, standby or disabled) and the decider's lag.
  */
 @Readiness
@@ -27,7 +27,7 @@ public class AdmissionDeciderReadiness implements HealthCheck {
         boolean answersReads = runtime.reads().isPresent();
         return HealthCheckResponse.named("admission-decider").status(answersReads)
                 .withData("role", decider ? "decider" : d == null ? "disabled" : "standby")
-                .withData("reads", decider ? "decider" : answersReads ? "replica" : "not yet")
+                .withData("reads", runtime.readsFromDecider() ? "decider" : answersReads ? "replica" : "not yet")
                 .withData("lag", d == null ? 0 : d.lag())
                 .withData("partitions", d == null ? "" : d.ownedPartitions() + " of " + d.inputPartitions())
                 .build();

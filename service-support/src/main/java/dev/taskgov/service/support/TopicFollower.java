@@ -35,7 +35,10 @@ public final class TopicFollower<V> implements AutoCloseable {
     /** One session's reading, on a consumer the follower opened and closes. */
     @FunctionalInterface
     public interface Session<V> {
-        /** Reads while {@link Follow#running()}; throws to end the session (another follows after a pause). */
+        /**
+         * Reads while {@link Follow#running()}; throws to end the session (another follows after a pause), or returns
+         * to end it without a failure (another follows at once, on a new consumer).
+         */
         void follow(KafkaConsumer<String, V> consumer, Follow follow);
     }
 
