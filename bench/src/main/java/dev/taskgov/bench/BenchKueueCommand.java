@@ -67,7 +67,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -349,7 +348,7 @@ public class BenchKueueCommand extends CliCommand {
             t.setDaemon(true);
             return t;
         });
-        private final Map<String, ScheduledFuture<?>> finishes = new ConcurrentHashMap<>();
+        private final PendingFinishes finishes = new PendingFinishes(finisher);
         /** A held queue's time is up ({@code depth-soak}): each workload finishes as soon as its admission is read. */
         private volatile boolean draining;
         private final AtomicReference<Throwable> sendFailure = new AtomicReference<>();
@@ -685,8 +684,7 @@ public class BenchKueueCommand extends CliCommand {
                         if (rec.admitted(a.workloadId(), now, a.isNodeReplacement())) finishLater(id, rec);
                     } else {
                         WorkloadPreempted p = EventCodec.read(r.value(), WorkloadPreempted.class);
-                        ScheduledFuture<?> f = finishes.remove(p.workloadId());
-                        if (f != null && f.cancel(false)) {
+                        if (finishes.takeBack(p.workloadId())) {
                             rec.preempted(p.workloadId(), now);
                             if (rec.readmittedEarly(p.workloadId(), now)) finishLater(p.workloadId(), rec);
                         }
@@ -697,11 +695,10 @@ public class BenchKueueCommand extends CliCommand {
 
         /** The pipeline's part of a run: finish the workload its class's runtime from now. */
         private void finishLater(String id, KueueBenchRecorder rec) {
-            finishes.put(id, finisher.schedule(() -> {
-                finishes.remove(id);
+            finishes.schedule(id, runtimeOf(id), () -> {
                 rec.finished(id, nowMs());
                 finish(id);
-            }, runtimeOf(id), TimeUnit.MILLISECONDS));
+            });
         }
 
         private long runtimeOf(String id) {
