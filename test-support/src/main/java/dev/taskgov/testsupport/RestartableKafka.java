@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real single-node KRaft broker of its own (not the test JVM's shared one, which other tests use) that a test
  * can kill with SIGKILL and start again on the same address with the same data: what clients do across a broker
- * restart. It runs {@code kafka.Kafka} from {@code deploy/local/target} in a child process, for the reasons
- * given in {@link EmbeddedKafkaProcess}, configured and secured as the local runtime's broker, and stops when the
- * test JVM does.
+ * restart. It runs the local runtime's broker ({@code dev.taskgov.local.LocalBroker}) from {@code deploy/local/target}
+ * in a child process, for the reasons given in {@link EmbeddedKafkaProcess}, configured and secured as the local
+ * runtime's broker, and stops when the test JVM does.
  */
 public final class RestartableKafka implements AutoCloseable {
 

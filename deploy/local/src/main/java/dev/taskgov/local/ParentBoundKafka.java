@@ -1,7 +1,7 @@
 package dev.taskgov.local;
 
 /**
- * A Kafka broker ({@code kafka.Kafka} with a server.properties) that stops when its standard input closes, as
+ * A Kafka broker ({@link LocalBroker} with a server.properties) that stops when its standard input closes, as
  * {@link TestKafkaBroker} does: a test that starts it as a child process never leaves it behind, even when the
  * test JVM is killed. Unlike {@link TestKafkaBroker} its ports and data directory are those of the properties
  * file, so a test can kill it and start it again on the same address with the same data (a broker restart).
@@ -31,6 +31,6 @@ public final class ParentBoundKafka {
         }, "parent-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
-        kafka.Kafka.main(args);
+        LocalBroker.main(args);
     }
 }

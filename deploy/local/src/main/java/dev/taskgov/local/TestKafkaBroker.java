@@ -40,7 +40,7 @@ public final class TestKafkaBroker {
         int[] ports = twoFreePorts();
         int port = ports[0];
         Path config = SecureBroker.prepare(dir, port, ports[1], PARTITIONS);
-        Thread broker = new Thread(() -> kafka.Kafka.main(new String[] {config.toString()}), "kafka-main");
+        Thread broker = new Thread(() -> LocalBroker.main(new String[] {config.toString()}), "kafka-main");
         broker.setDaemon(true);
         broker.start();
         String bootstrap = "127.0.0.1:" + port;
