@@ -109,9 +109,10 @@ public class AuditingAuthorizer extends StandardAuthorizer {
     record Grant(String principalType, String principal, String host, AclOperation operation, ResourceType resourceType,
                  String resource, PatternType patternType) {
         static Grant of(AuthorizableRequestContext context, Action action) {
-            return new Grant(context.principal().getPrincipalType(), context.principal().getName(),
-                    context.clientAddress() == null ? "" : context.clientAddress().getHostAddress(), action.operation(), action.resourcePattern().resourceType(),
-                    action.resourcePattern().name(), action.resourcePattern().patternType());
+            String host = context.clientAddress() == null ? "" : context.clientAddress().getHostAddress();
+            return new Grant(context.principal().getPrincipalType(), context.principal().getName(), host,
+                    action.operation(), action.resourcePattern().resourceType(), action.resourcePattern().name(),
+                    action.resourcePattern().patternType());
         }
     }
 
