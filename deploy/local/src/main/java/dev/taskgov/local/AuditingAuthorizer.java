@@ -47,8 +47,8 @@ import org.slf4j.LoggerFactory;
  * therefore never refused and cannot feed back into the audit.
  *
  * <p>An access the ACLs allowed is remembered ({@link Grant}) and allowed again without the look-up until the ACLs
- * change: every fetch authorizes each topic it reads again, and the look-ups were a sixth of the broker's request
- * threads' CPU under load. The authorizer's own rates ({@code authorization-request-rate-per-minute} and
+ * change: every fetch authorizes each topic it reads again, and the look-ups were about a fifth of the broker's
+ * request threads' CPU under load. The authorizer's own rates ({@code authorization-request-rate-per-minute} and
  * {@code authorization-allowed-rate-per-minute}) therefore count the look-ups made, not every access allowed;
  * refusals are all counted, logged and audited, as none is remembered.
  *

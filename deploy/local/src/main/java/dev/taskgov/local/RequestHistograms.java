@@ -14,7 +14,7 @@ import org.apache.kafka.server.metrics.KafkaMetricsGroup;
  * The broker's per-request histograms ({@code kafka.network:type=RequestMetrics}: eight per request type, ten for
  * produce and fetch, each updated once per request) kept in a uniform reservoir rather than Kafka's exponentially
  * decaying one. The decaying reservoir inserts into a skip list at nearly every update; on the platform's broker that
- * was about three quarters of its network threads' CPU, a quarter of the broker's, during Kueue's {@code baseline}
+ * was about three quarters of its network threads' CPU, a sixth of the broker's, during Kueue's {@code baseline}
  * replayed (docs/benchmarks.md, "Where the broker's time goes"). A uniform reservoir takes an update in constant
  * time; its percentiles describe the broker's whole life instead of mostly its last minutes, and counts, means,
  * minima and maxima are the same.
