@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -90,12 +92,13 @@ public class AuditingAuthorizer extends StandardAuthorizer {
     @Override
     public List<AuthorizationResult> authorize(AuthorizableRequestContext context, List<Action> actions) {
         long generation = aclGeneration.get();
-        if (allAllowed(context, actions, generation)) return allowed(actions.size());
+        List<Grant> grants = Grant.of(context, actions);
+        if (allRemembered(grants, generation)) return Collections.nCopies(actions.size(), AuthorizationResult.ALLOWED);
         List<AuthorizationResult> results = super.authorize(context, actions);
         for (int i = 0; i < actions.size(); i++) {
             Action action = actions.get(i);
             if (results.get(i) == AuthorizationResult.ALLOWED) {
-                remember(Grant.of(context, action), generation);
+                remember(grants.get(i), generation);
             } else if (action.logIfDenied() && !KafkaAccess.ADMIN.equals(context.principal().getName())) {
                 record(refusal(context, action, Instant.now()));
             }
@@ -108,11 +111,17 @@ public class AuditingAuthorizer extends StandardAuthorizer {
     /** One access as the ACLs decide it: who (principal and host), which operation, on which resource. */
     record Grant(String principalType, String principal, String host, AclOperation operation, ResourceType resourceType,
                  String resource, PatternType patternType) {
-        static Grant of(AuthorizableRequestContext context, Action action) {
+        /** The grants a request's actions ask for, in their order. */
+        static List<Grant> of(AuthorizableRequestContext context, List<Action> actions) {
+            String type = context.principal().getPrincipalType();
+            String principal = context.principal().getName();
             String host = context.clientAddress() == null ? "" : context.clientAddress().getHostAddress();
-            return new Grant(context.principal().getPrincipalType(), context.principal().getName(), host,
-                    action.operation(), action.resourcePattern().resourceType(), action.resourcePattern().name(),
-                    action.resourcePattern().patternType());
+            List<Grant> grants = new ArrayList<>(actions.size());
+            for (Action a : actions) {
+                grants.add(new Grant(type, principal, host, a.operation(), a.resourcePattern().resourceType(),
+                        a.resourcePattern().name(), a.resourcePattern().patternType()));
+            }
+            return grants;
         }
     }
 
@@ -127,9 +136,9 @@ public class AuditingAuthorizer extends StandardAuthorizer {
     /** More grants than any platform's principals and topics make: past it they are forgotten, then remembered again. */
     static final int GRANTS_KEPT = 50_000;
 
-    private boolean allAllowed(AuthorizableRequestContext context, List<Action> actions, long generation) {
-        for (Action action : actions) {
-            Long decided = granted.get(Grant.of(context, action));
+    private boolean allRemembered(List<Grant> grants, long generation) {
+        for (Grant grant : grants) {
+            Long decided = granted.get(grant);
             if (decided == null || decided != generation) return false;
         }
         return true;
@@ -138,10 +147,6 @@ public class AuditingAuthorizer extends StandardAuthorizer {
     private void remember(Grant grant, long generation) {
         if (granted.size() >= GRANTS_KEPT) granted.clear();
         granted.put(grant, generation);
-    }
-
-    private static List<AuthorizationResult> allowed(int count) {
-        return java.util.Collections.nCopies(count, AuthorizationResult.ALLOWED);
     }
 
     /** The ACLs changed: every grant remembered so far is decided again. */

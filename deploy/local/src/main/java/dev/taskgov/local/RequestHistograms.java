@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import com.yammer.metrics.core.Histogram;
 import com.yammer.metrics.core.MetricsRegistry;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.network.metrics.RequestMetrics;
@@ -51,7 +50,7 @@ final class RequestHistograms {
             List<String> histograms = new ArrayList<>(EVERY_REQUEST);
             if (request.equals(ApiKeys.PRODUCE.name) || request.equals(ApiKeys.FETCH.name)) histograms.addAll(PRODUCE_AND_FETCH);
             for (String histogram : histograms) {
-                Histogram ignored = registry.newHistogram(GROUP.metricName(histogram, Map.of("request", request)), false);
+                registry.newHistogram(GROUP.metricName(histogram, Map.of("request", request)), false);
                 registered++;
             }
         }
