@@ -27,9 +27,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -120,6 +122,9 @@ final class ClusterState {
     /** Per cluster, its quotas parsed against its instance types; dropped when its records change. */
     private final Map<ClusterArn, Map<String, TeamQuota>> parsedQuotas = new HashMap<>();
     private final Map<String, Tracked> workloads = new HashMap<>();
+    /** Admitted workloads whose submission was not read: see {@link #submissionsMissed}. */
+    private final Set<String> unsubmitted = new HashSet<>();
+    private boolean unsubmittedGrew;
     /**
      * The workloads of {@link #workloads} that run now, in the order they started running: what a planning view is built
      * from, so that its cost follows the running work and not every workload the topics ever named.
@@ -155,6 +160,7 @@ final class ClusterState {
         Tracked t = tracked(s.workloadId());
         if (t.spec == null) {
             t.spec = s;
+            unsubmitted.remove(s.workloadId());
         } else if (t.lastAdmission == null && !java.util.Objects.equals(t.spec.team(), s.team())) {
             if (t.otherTeams == null) t.otherTeams = new HashMap<>();
             t.otherTeams.putIfAbsent(s.team(), s);
@@ -176,6 +182,7 @@ final class ClusterState {
             }
             t.otherTeams = null;
         }
+        if (t.spec == null && unsubmitted.add(a.workloadId())) unsubmittedGrew = true;
         t.admissions++;
         t.lastAdmission = a;
         t.cluster = a.cluster();
@@ -435,6 +442,18 @@ final class ClusterState {
         return new PlanningView(in.config(), ledger, candidates, topology);
     }
 
+    /**
+     * Whether a workload was admitted, since the last call, whose submission is still not read: read up to the same
+     * end as its admission (which it precedes), its submission is on a topic not read yet, a team's topic created
+     * since the topics were last looked for. Those already answered for do not ask again: a submission that is not on
+     * any topic would otherwise have the topics listed before every plan.
+     */
+    boolean submissionsMissed() {
+        boolean missed = unsubmittedGrew && !unsubmitted.isEmpty();
+        unsubmittedGrew = false;
+        return missed;
+    }
+
     /** A {@link ClusterView} built for one planning. */
     record PlanningView(SchedulerConfig config, QuotaLedger ledger, Map<String, List<RunningWorkload>> candidates,
                         Topology topology) implements ClusterView {
@@ -501,6 +520,7 @@ final class ClusterState {
             if (t == null || !first.at().equals(t.endReadAt) || reservations.containsKey(id) || graces.containsKey(id)
                     || victimsInGrace(id)) continue;
             workloads.remove(id);
+            unsubmitted.remove(id);
         }
     }
 

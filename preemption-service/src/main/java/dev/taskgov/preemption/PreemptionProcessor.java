@@ -487,7 +487,10 @@ public final class PreemptionProcessor implements TransactionalLoop.Processor<Pr
      */
     private void readToEnd(Outbox out) {
         Instant at = clock.instant();
-        reader.catchUp(r -> applyState(r, out));
+        reader.catchUp(r -> applyState(r, out), false);
+        // A team's topic created moments ago: looked for now rather than at the next scan, which would leave its
+        // admitted workloads out of the plans until then.
+        if (state.submissionsMissed()) reader.catchUp(r -> applyState(r, out), true);
         atEnds(at);
     }
 

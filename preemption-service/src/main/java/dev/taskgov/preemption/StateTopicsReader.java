@@ -29,7 +29,10 @@ final class StateTopicsReader implements AutoCloseable {
     private final java.util.Set<String> known = new java.util.HashSet<>();
     /** State topics that had no partitions when the reader opened: without this a reader opened then would never read them. */
     private final java.util.Set<String> missing = new java.util.HashSet<>();
-    /** How often {@link #follow} looks for new topics: a listing is a broker round trip, and it runs every loop turn. */
+    /**
+     * How often {@link #follow} and {@link #catchUp} look for new topics unasked: a listing is a broker round trip, and
+     * they run every loop turn and before every plan.
+     */
     private static final Duration TOPIC_SCAN_SPACING = Duration.ofSeconds(10);
     private long lastTopicScan = System.nanoTime();
 
@@ -37,7 +40,7 @@ final class StateTopicsReader implements AutoCloseable {
      * @param topics     the state topics; one without partitions yet (created moments ago, not in the broker's
      *                   metadata yet) is looked for again like those of {@code moreTopics}, and read from its beginning
      * @param moreTopics the topics matching it are read too, also those created later (each team's submission
-     *                   topic): they are looked for at each {@link #catchUp}
+     *                   topic): they are looked for as {@link #catchUp} says
      */
     StateTopicsReader(Properties clientProps, List<String> topics, Pattern moreTopics, Duration timeout) {
         this.timeout = timeout;
@@ -85,9 +88,15 @@ final class StateTopicsReader implements AutoCloseable {
         return missing.isEmpty() && partitions.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0);
     }
 
-    /** Passes every record committed since the last call (up to the end offsets of now) to the sink. */
-    void catchUp(Consumer<ConsumerRecord<String, byte[]>> sink) {
-        addNewTopics();
+    /**
+     * Passes every record committed since the last call (up to the end offsets of now) to the sink. New topics are
+     * looked for first when {@code lookForTopics}, when a state topic is still missing, or at most every
+     * {@link #TOPIC_SCAN_SPACING}: a listing is a metadata request of every topic, and this runs before every plan.
+     */
+    void catchUp(Consumer<ConsumerRecord<String, byte[]>> sink, boolean lookForTopics) {
+        if (lookForTopics || !missing.isEmpty() || System.nanoTime() - lastTopicScan > TOPIC_SCAN_SPACING.toNanos()) {
+            addNewTopics();
+        }
         if (partitions.isEmpty()) return;
         CompactedTopicReader.readTo(consumer, consumer.endOffsets(partitions, timeout), timeout, Duration.ofMillis(50),
                 "the state topics", sink);

@@ -61,9 +61,14 @@ final class Fixture {
     }
 
     WorkloadSubmitted submit(String id, String team, String priorityClass, int pods) {
+        return submit(cluster.topics.submitted(), id, team, priorityClass, pods);
+    }
+
+    /** Submits on {@code topic} (a team's own submission topic, say). */
+    WorkloadSubmitted submit(String topic, String id, String team, String priorityClass, int pods) {
         clock = clock.plusSeconds(1);
         WorkloadSubmitted s = workload(id, team, priorityClass, pods).withSubmittedAt(clock);
-        cluster.publish(cluster.topics.submitted(), id, s);
+        cluster.publish(topic, id, s);
         return s;
     }
 
