@@ -131,6 +131,12 @@ final class DomainTree {
         return version;
     }
 
+    /** How many domains (hosts included) the tree holds: the length of a capacity array. */
+    int domains() {
+        ensureIndexed();
+        return byId.length;
+    }
+
     /** True when ids are those of {@code version} (without re-indexing). */
     boolean isIndexedAt(int version) {
         return !dirty && this.version == version;

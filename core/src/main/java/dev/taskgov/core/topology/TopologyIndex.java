@@ -22,8 +22,9 @@ import java.util.function.BiConsumer;
  *
  * <p>Two parts: the {@link Structure} (one {@link DomainTree} per instance type, node slots) and
  * the state (each slot's node record and reserved resources, plus per pod shape the capacity of
- * every domain). Reservations and readiness changes update the state by delta along one path of
- * the tree; only adding, removing or relabelling a node touches the structure. {@link #copy()}
+ * every domain). Reservations and readiness changes update a node's record and go to a journal; a
+ * cached shape's capacities take the journal's changes by delta along their nodes' paths when the
+ * shape is asked for again; only adding, removing or relabelling a node touches the structure. {@link #copy()}
  * shares the structure (copy-on-write) and clones the state arrays, so a copy costs
  * about one array copy per node and per cached shape.
  */
@@ -31,7 +32,21 @@ final class TopologyIndex implements Topology {
 
     /** Pod count standing for "unlimited" on one node (a pod that asks for nothing). */
     static final long UNLIMITED_PER_NODE = Integer.MAX_VALUE;
-    private static final int MAX_CACHED_SHAPES = 32;
+    /**
+     * How many capacities (longs) the shapes cached for one instance type may hold: the larger the tree, the fewer
+     * shapes, from {@link #MIN_CACHED_SHAPES} to {@link #MAX_CACHED_SHAPES}. A deep queue of distinct shapes asks for
+     * hundreds of them between two admissions on the type; each counted anew visits every node with room.
+     */
+    private static final int CACHED_CAPACITIES = 1 << 20;
+    private static final int MIN_CACHED_SHAPES = 32;
+    private static final int MAX_CACHED_SHAPES = 1024;
+    /**
+     * A cached shape behind the changes by more than this is counted again rather than brought up to date: a change
+     * replayed costs two capacities and a path, a count one capacity per node with room (a few hundred on a full cluster).
+     */
+    private static final int REPLAY_LIMIT = 512;
+    /** The most changes a journal keeps before it drops what every cached shape has passed (at least twice the limit). */
+    private static final int JOURNAL_MAX = 4 * REPLAY_LIMIT;
 
     /** Node slots and domain trees; shared between copies until one of them changes it. */
     private static final class Structure {
@@ -68,21 +83,95 @@ final class TopologyIndex implements Topology {
         }
     }
 
-    /** Capacity arrays per pod shape for one instance type, valid for one tree version. */
+    /** A shape's capacity per domain id, counted up to change {@code seq} of its cache's journal. */
+    private static final class Counted {
+        final long[] cap;
+        long seq;
+
+        Counted(long[] cap, long seq) {
+            this.cap = cap;
+            this.seq = seq;
+        }
+    }
+
+    /**
+     * Capacity arrays per pod shape for one instance type, valid for one tree version, and the journal of the changes
+     * to its nodes since (each slot's node, usage and what it left free before the change). A change only appends to the
+     * journal; a cached shape is brought up to date when it is asked for, by the slots changed since it was: a
+     * reservation then costs the same however many shapes are cached, and a shape not asked for again costs nothing.
+     */
     private static final class ShapeCache {
         int version;
-        final LinkedHashMap<Resources, long[]> byShape = new LinkedHashMap<>(16, 0.75f, true) {
+        /** How many shapes it keeps, the least recently asked for dropped first (set for the tree's size). */
+        int maxShapes = MIN_CACHED_SHAPES;
+        final LinkedHashMap<Resources, Counted> byShape = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<Resources, long[]> eldest) {
-                return size() > MAX_CACHED_SHAPES;
+            protected boolean removeEldestEntry(Map.Entry<Resources, Counted> eldest) {
+                return size() > maxShapes;
             }
         };
+        /** The sequence number of the journal's first change; the journal holds changes base .. base + size - 1. */
+        long base;
+        int size;
+        int[] slotWas = new int[16];
+        boolean[] readyWas = new boolean[16];
+        long[] freeWas = new long[3 * 16];
+        Node[] nodeWas = new Node[16];
+        Resources[] usedWas = new Resources[16];
+        /** Per slot index, the replay that saw it last: a slot changed twice since a shape's count is replayed once. */
+        int[] seenIn = new int[16];
+        int replays;
 
-        ShapeCache copy() {
-            ShapeCache c = new ShapeCache();
-            c.version = version;
-            byShape.forEach((shape, cap) -> c.byShape.put(shape, cap.clone()));
-            return c;
+        long seq() {
+            return base + size;
+        }
+
+        void record(int index, boolean ready, long[] free, Node node, Resources used) {
+            if (size == JOURNAL_MAX) trim();
+            if (size == slotWas.length) {
+                int n = Math.min(JOURNAL_MAX, 2 * size);
+                slotWas = Arrays.copyOf(slotWas, n);
+                readyWas = Arrays.copyOf(readyWas, n);
+                freeWas = Arrays.copyOf(freeWas, 3 * n);
+                nodeWas = Arrays.copyOf(nodeWas, n);
+                usedWas = Arrays.copyOf(usedWas, n);
+            }
+            slotWas[size] = index;
+            readyWas[size] = ready;
+            System.arraycopy(free, 3 * index, freeWas, 3 * size, 3);
+            nodeWas[size] = node;
+            usedWas[size] = used;
+            size++;
+        }
+
+        /** Forgets the shapes too far behind to replay, then the changes every remaining shape has passed. */
+        private void trim() {
+            long now = seq();
+            byShape.values().removeIf(c -> now - c.seq > REPLAY_LIMIT);
+            long passed = now;
+            for (Counted c : byShape.values()) passed = Math.min(passed, c.seq);
+            int drop = (int) (passed - base);
+            int keep = size - drop;
+            System.arraycopy(slotWas, drop, slotWas, 0, keep);
+            System.arraycopy(readyWas, drop, readyWas, 0, keep);
+            System.arraycopy(freeWas, 3 * drop, freeWas, 0, 3 * keep);
+            System.arraycopy(nodeWas, drop, nodeWas, 0, keep);
+            System.arraycopy(usedWas, drop, usedWas, 0, keep);
+            Arrays.fill(nodeWas, keep, size, null);
+            Arrays.fill(usedWas, keep, size, null);
+            base = passed;
+            size = keep;
+        }
+
+        /** Drops every shape and change (the tree's ids changed); keeps as many shapes as the budget allows for its size. */
+        void clear(int newVersion, int domains) {
+            maxShapes = (int) Math.max(MIN_CACHED_SHAPES, Math.min(MAX_CACHED_SHAPES, CACHED_CAPACITIES / Math.max(1, domains)));
+            byShape.clear();
+            Arrays.fill(nodeWas, 0, size, null);
+            Arrays.fill(usedWas, 0, size, null);
+            base += size;
+            size = 0;
+            version = newVersion;
         }
     }
 
@@ -188,24 +277,30 @@ final class TopologyIndex implements Topology {
     /** How many pods of this shape fit on a slot's node, as if it had {@code extraFree} more free. */
     private long capacity(Slot s, Resources perPod, Resources extraFree) {
         int i = s.index;
-        if (!readyAt[i]) return 0;
-        int f = 3 * i;
+        return readyAt[i] ? fit(freeAt, 3 * i, nodeAt[i], usedAt[i], perPod, extraFree) : 0;
+    }
+
+    /**
+     * How many pods of this shape fit on a ready node with {@code free[at..at+2]} free accelerators, milli-vCPU and MiB
+     * (its record and usage for partition types), as if it had {@code extraFree} more free.
+     */
+    private static long fit(long[] free, int at, Node node, Resources used, Resources perPod, Resources extraFree) {
         long n = UNLIMITED_PER_NODE;
         if (perPod.accelerators() > 0) {
-            n = Math.min(n, plus(freeAt[f], extraFree.accelerators()) / perPod.accelerators());
+            n = Math.min(n, plus(free[at], extraFree.accelerators()) / perPod.accelerators());
         }
         if (perPod.milliVcpu() > 0) {
-            n = Math.min(n, plus(freeAt[f + 1], extraFree.milliVcpu()) / perPod.milliVcpu());
+            n = Math.min(n, plus(free[at + 1], extraFree.milliVcpu()) / perPod.milliVcpu());
         }
         if (perPod.memoryMiB() > 0) {
-            n = Math.min(n, plus(freeAt[f + 2], extraFree.memoryMiB()) / perPod.memoryMiB());
+            n = Math.min(n, plus(free[at + 2], extraFree.memoryMiB()) / perPod.memoryMiB());
         }
         if (!perPod.partitions().isEmpty()) {
             // Partition types are open-ended, so they have no slot in freeAt: taken from the node and its usage.
-            Resources allocatable = nodeAt[i].allocatable();
+            Resources allocatable = node.allocatable();
             for (Map.Entry<String, Long> p : perPod.partitions().entrySet()) {
-                long free = Math.max(0, allocatable.partition(p.getKey()) - usedAt[i].partition(p.getKey()));
-                n = Math.min(n, plus(free, extraFree.partition(p.getKey())) / p.getValue());
+                long partitionFree = Math.max(0, allocatable.partition(p.getKey()) - used.partition(p.getKey()));
+                n = Math.min(n, plus(partitionFree, extraFree.partition(p.getKey())) / p.getValue());
             }
         }
         return n;
@@ -284,12 +379,14 @@ final class TopologyIndex implements Topology {
     private long[] capacities(String instanceType, DomainTree tree, Resources perPod) {
         ShapeCache cache = caches.computeIfAbsent(instanceType, t -> new ShapeCache());
         int version = tree.version();
-        if (cache.version != version) {
-            cache.byShape.clear();
-            cache.version = version;
+        if (cache.version != version) cache.clear(version, tree.domains());
+        Counted counted = cache.byShape.get(perPod);
+        if (counted != null && !upToDate(cache, counted, perPod)) {
+            cache.byShape.remove(perPod);
+            counted = null;
         }
-        long[] cap = cache.byShape.get(perPod);
-        if (cap == null) {
+        if (counted == null) {
+            long[] cap;
             if (perPod.partitions().isEmpty() && perPod.accelerators() > 0) {
                 // Nodes without a free accelerator hold none of its pods: only the others are counted.
                 BitSet room = withFreeAccelerators.get(instanceType);
@@ -297,9 +394,39 @@ final class TopologyIndex implements Topology {
             } else {
                 cap = tree.computeCapacities(perPod.partitions().isEmpty() ? plainCapacity(perPod) : s -> capacity(s, perPod, Resources.ZERO));
             }
-            cache.byShape.put(perPod, cap);
+            counted = new Counted(cap, cache.seq());
+            cache.byShape.put(perPod, counted);
         }
-        return cap;
+        return counted.cap;
+    }
+
+    /**
+     * Brings a cached shape's capacities up to the journal's end: each slot changed since its count moves them by what
+     * the slot holds of the shape now less what it held then (its state before its first change since). False when it
+     * is too far behind (or behind what the journal still holds): it is then counted again.
+     */
+    private boolean upToDate(ShapeCache cache, Counted counted, Resources perPod) {
+        long end = cache.seq();
+        if (counted.seq == end) return true;
+        if (counted.seq < cache.base || end - counted.seq > REPLAY_LIMIT) return false;
+        if (cache.replays == Integer.MAX_VALUE) {
+            Arrays.fill(cache.seenIn, 0);
+            cache.replays = 0;
+        }
+        int replay = ++cache.replays;
+        if (cache.seenIn.length < structure.byIndex.length) cache.seenIn = Arrays.copyOf(cache.seenIn, structure.byIndex.length);
+        int[] seenIn = cache.seenIn;
+        for (int k = (int) (counted.seq - cache.base); k < cache.size; k++) {
+            int index = cache.slotWas[k];
+            if (seenIn[index] == replay) continue;
+            seenIn[index] = replay;
+            long then = cache.readyWas[k] ? fit(cache.freeWas, 3 * k, cache.nodeWas[k], cache.usedWas[k], perPod, Resources.ZERO) : 0;
+            Slot s = structure.byIndex[index];
+            long delta = capacity(s, perPod, Resources.ZERO) - then;
+            if (delta != 0) DomainTree.addAlongPath(s, delta, counted.cap);
+        }
+        counted.seq = end;
+        return true;
     }
 
     /**
@@ -335,22 +462,15 @@ final class TopologyIndex implements Topology {
         return cache;
     }
 
-    /** Replaces a slot's node record and usage, moving each cached capacity by the node's difference. */
+    /**
+     * Replaces a slot's node record and usage; while shapes of its instance type are cached, what it was goes to their
+     * journal first (they are brought up to date when asked for, {@link #upToDate}).
+     */
     private void updateSlot(Slot s, Node node, Resources used) {
         ShapeCache cache = liveCache(s);
-        if (cache == null) {
-            store(s.index, node, used);
-            return;
-        }
-        long[] before = new long[cache.byShape.size()];
-        int i = 0;
-        for (Resources shape : cache.byShape.keySet()) before[i++] = capacity(s, shape, Resources.ZERO);
-        store(s.index, node, used);
-        i = 0;
-        for (Map.Entry<Resources, long[]> e : cache.byShape.entrySet()) {
-            long delta = capacity(s, e.getKey(), Resources.ZERO) - before[i++];
-            if (delta != 0) DomainTree.addAlongPath(s, delta, e.getValue());
-        }
+        int i = s.index;
+        if (cache != null) cache.record(i, readyAt[i], freeAt, nodeAt[i], usedAt[i]);
+        store(i, node, used);
     }
 
     // ---- state changes -----------------------------------------------------------------------
@@ -458,8 +578,22 @@ final class TopologyIndex implements Topology {
         t.freeAt = freeAt.clone();
         t.withFreeAccelerators = new HashMap<>();
         withFreeAccelerators.forEach((type, set) -> t.withFreeAccelerators.put(type, (BitSet) set.clone()));
-        caches.forEach((type, cache) -> t.caches.put(type, cache.copy()));
+        caches.forEach((type, cache) -> {
+            DomainTree tree = structure.trees.get(type);
+            if (tree != null && tree.isIndexedAt(cache.version)) t.caches.put(type, upToDateCopy(cache));
+        });
         return t;
+    }
+
+    /** The cache's shapes brought up to date (those too far behind left out), copied with an empty journal. */
+    private ShapeCache upToDateCopy(ShapeCache cache) {
+        ShapeCache c = new ShapeCache();
+        c.version = cache.version;
+        c.maxShapes = cache.maxShapes;
+        for (Map.Entry<Resources, Counted> e : cache.byShape.entrySet()) {
+            if (upToDate(cache, e.getValue(), e.getKey())) c.byShape.put(e.getKey(), new Counted(e.getValue().cap.clone(), 0));
+        }
+        return c;
     }
 
     // ---- queries -----------------------------------------------------------------------------

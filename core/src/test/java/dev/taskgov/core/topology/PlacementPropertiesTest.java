@@ -275,6 +275,70 @@ class PlacementPropertiesTest {
         }
     }
 
+    /**
+     * A cached shape is brought up to date from the changes made since it was last asked for: asked again after a few
+     * changes, after more than can be replayed, after the journal dropped what every shape had passed, and in a copy,
+     * it places as a topology built from scratch does.
+     */
+    @Test
+    void cachedShapesAskedForAgainAfterAnyNumberOfChangesPlaceAsARebuild() {
+        Random rnd = new Random(7);
+        for (int it = 0; it < 12; it++) {
+            Model m = randomModel(rnd);
+            while (m.nodes.size() < 6) {
+                Node n = randomNode(rnd, "n" + m.nodes.size());
+                m.nodes.put(n.name(), n);
+            }
+            Topology t = m.fresh();
+            List<List<PodSetRequest>> shapes = new ArrayList<>();
+            for (int i = 0; i < 24; i++) shapes.add(randomWorkload(rnd));
+            shapes.forEach(t::place); // every shape cached
+            for (int step = 0; step < 3_000; step++) {
+                List<PodSetRequest> w = shapes.get(rnd.nextInt(shapes.size()));
+                int change = rnd.nextInt(10);
+                if (change < 5) {
+                    // a reservation: asks for w (brought up to date), then changes the nodes under it
+                    if (t.place(w) instanceof PlacementResult.Placed p) {
+                        t.reserve(w, p.placement());
+                        for (int i = 0; i < w.size(); i++) {
+                            Resources perPod = w.get(i).perPod();
+                            p.placement().podSets().get(i).podsPerNode()
+                                    .forEach((node, count) -> m.used.merge(node, perPod.times(count), Resources::plus));
+                        }
+                    }
+                } else if (change < 9) {
+                    String node = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
+                    Resources back = m.used.getOrDefault(node, Resources.ZERO);
+                    if (!back.isZero()) {
+                        PodSetRequest one = new PodSetRequest("back", 1, m.nodes.get(node).instanceType(), back, null);
+                        t.release(List.of(one), new Placement(List.of(new PodSetPlacement("back", one.instanceType(), null,
+                                new TreeMap<>(Map.of(node, 1))))));
+                        m.used.remove(node);
+                    }
+                } else {
+                    // the same node, ready or not: a change of a slot, not of the tree
+                    String name = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
+                    Node n = m.nodes.get(name);
+                    Node flipped = new Node(n.name(), n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), !n.ready());
+                    t.upsertNode(flipped);
+                    m.nodes.put(name, flipped);
+                }
+                if (rnd.nextInt(40) == 0) {
+                    // seldom asked for: far behind by now, some beyond what is replayed
+                    List<PodSetRequest> probe = shapes.get(rnd.nextInt(shapes.size()));
+                    assertThat(t.place(probe)).as("iteration %d step %d", it, step).isEqualTo(m.fresh().place(probe));
+                }
+                if (rnd.nextInt(500) == 0) {
+                    List<PodSetRequest> probe = shapes.get(rnd.nextInt(shapes.size()));
+                    assertThat(t.copy().place(probe)).as("copy, iteration %d step %d", it, step).isEqualTo(m.fresh().place(probe));
+                }
+            }
+            for (List<PodSetRequest> probe : shapes) {
+                assertThat(t.place(probe)).as("iteration %d, at the end", it).isEqualTo(m.fresh().place(probe));
+            }
+        }
+    }
+
     @Test
     void capacityWithExtraFreeEqualsCapacityAfterRelease() {
         Random rnd = new Random(99);
