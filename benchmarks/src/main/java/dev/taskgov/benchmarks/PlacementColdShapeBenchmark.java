@@ -19,14 +19,14 @@ import java.util.List;
 
 /**
  * The worst case of the capacity cache: every placement asks for a pod shape that is not cached
- * (64 shapes in rotation, more than the cache keeps), so each decision first sums the shape's
- * capacity over every node of the instance type. 512 pods, preferred layer-3.
+ * (2,048 shapes in rotation, more than the cache keeps for any tree), so each decision first sums the
+ * shape's capacity over every node of the instance type. 512 pods, preferred layer-3.
  */
 @State(Scope.Benchmark)
 @Fork(1)
 public class PlacementColdShapeBenchmark {
 
-    private static final int SHAPES = 64;
+    private static final int SHAPES = 2048;
 
     @Param({"10000", "2500"})
     public int nodes;
