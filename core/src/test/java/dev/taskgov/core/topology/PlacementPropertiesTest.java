@@ -106,6 +106,23 @@ class PlacementPropertiesTest {
         return out;
     }
 
+    /** Places the workload and, when it fits, reserves it in the topology and the model alike. */
+    private static void reserveWhereItFits(Topology t, Model m, List<PodSetRequest> w) {
+        if (!(t.place(w) instanceof PlacementResult.Placed p)) return;
+        t.reserve(w, p.placement());
+        for (int i = 0; i < w.size(); i++) {
+            Resources perPod = w.get(i).perPod();
+            p.placement().podSets().get(i).podsPerNode().forEach((node, count) -> m.used.merge(node, perPod.times(count), Resources::plus));
+        }
+    }
+
+    /** Gives {@code amount} of a node's usage back, in the topology and the model alike. */
+    private static void release(Topology t, Model m, String node, Resources amount) {
+        PodSetRequest one = new PodSetRequest("back", 1, m.nodes.get(node).instanceType(), amount, null);
+        t.release(List.of(one), new Placement(List.of(new PodSetPlacement("back", one.instanceType(), null, new TreeMap<>(Map.of(node, 1))))));
+        m.used.merge(node, amount, Resources::minus);
+    }
+
     private static Map<List<String>, Long> nonZero(Map<TopologyDomain, Long> byDomain) {
         Map<List<String>, Long> out = new HashMap<>();
         byDomain.forEach((d, c) -> {
@@ -218,26 +235,13 @@ class PlacementPropertiesTest {
             Topology t = m.fresh();
             for (int step = 0; step < 12; step++) {
                 List<PodSetRequest> w = randomWorkload(rnd);
-                // Warm the capacity cache for this shape so that the next changes update it incrementally.
+                // Cache this shape's capacities, so that the next changes reach them through the journal.
                 t.place(w);
                 switch (rnd.nextInt(4)) {
-                    case 0 -> {
-                        if (t.place(w) instanceof PlacementResult.Placed p) {
-                            t.reserve(w, p.placement());
-                            for (int i = 0; i < w.size(); i++) {
-                                Resources perPod = w.get(i).perPod();
-                                p.placement().podSets().get(i).podsPerNode()
-                                        .forEach((node, count) -> m.used.merge(node, perPod.times(count), Resources::plus));
-                            }
-                        }
-                    }
+                    case 0 -> reserveWhereItFits(t, m, w);
                     case 1 -> {
                         String node = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
-                        Resources back = m.used.getOrDefault(node, Resources.ZERO).min(Resources.accelerators(rnd.nextInt(4)));
-                        PodSetRequest one = new PodSetRequest("back", 1, m.nodes.get(node).instanceType(), back, null);
-                        t.release(List.of(one), new Placement(List.of(new PodSetPlacement("back", one.instanceType(), null,
-                                new TreeMap<>(Map.of(node, 1))))));
-                        m.used.merge(node, back, Resources::minus);
+                        release(t, m, node, m.used.getOrDefault(node, Resources.ZERO).min(Resources.accelerators(rnd.nextInt(4))));
                     }
                     case 2 -> {
                         String name = rnd.nextBoolean() ? "n" + rnd.nextInt(14) : new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
@@ -297,24 +301,10 @@ class PlacementPropertiesTest {
                 List<PodSetRequest> w = shapes.get(rnd.nextInt(shapes.size()));
                 int change = rnd.nextInt(10);
                 if (change < 5) {
-                    // a reservation: asks for w (brought up to date), then changes the nodes under it
-                    if (t.place(w) instanceof PlacementResult.Placed p) {
-                        t.reserve(w, p.placement());
-                        for (int i = 0; i < w.size(); i++) {
-                            Resources perPod = w.get(i).perPod();
-                            p.placement().podSets().get(i).podsPerNode()
-                                    .forEach((node, count) -> m.used.merge(node, perPod.times(count), Resources::plus));
-                        }
-                    }
+                    reserveWhereItFits(t, m, w); // asks for w (brought up to date), then changes the nodes under it
                 } else if (change < 9) {
                     String node = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
-                    Resources back = m.used.getOrDefault(node, Resources.ZERO);
-                    if (!back.isZero()) {
-                        PodSetRequest one = new PodSetRequest("back", 1, m.nodes.get(node).instanceType(), back, null);
-                        t.release(List.of(one), new Placement(List.of(new PodSetPlacement("back", one.instanceType(), null,
-                                new TreeMap<>(Map.of(node, 1))))));
-                        m.used.remove(node);
-                    }
+                    release(t, m, node, m.used.getOrDefault(node, Resources.ZERO));
                 } else {
                     // the same node, ready or not: a change of a slot, not of the tree
                     String name = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
