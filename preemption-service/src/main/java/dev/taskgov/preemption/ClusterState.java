@@ -550,6 +550,8 @@ final class ClusterState {
         inputs.clear();
         parsedQuotas.clear();
         workloads.clear();
+        unsubmitted.clear();
+        unsubmittedGrew = false;
         running.clear();
         endsRead.clear();
         caughtUpAt = null;

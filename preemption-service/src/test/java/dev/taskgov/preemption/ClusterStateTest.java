@@ -68,6 +68,26 @@ class ClusterStateTest {
      * applies it after them. A preemptor admitted (its first reservation is over), evicted and given room again under
      * the same key: the standby must not end up tombstoning the live reservation that a rebuild keeps.
      */
+    /**
+     * An admission read before its workload's submission asks the reader to look for new topics once; not when the
+     * submission follows in the same read, and not again for the same workload.
+     */
+    @org.junit.jupiter.api.Test
+    void anAdmissionWithoutItsSubmissionAsksForNewTopicsOnce() {
+        ClusterState state = new ClusterState(Duration.ofMinutes(5));
+        ADMIT.accept(state);
+        RETRYING.accept(state); // its submission, read in the same catch-up
+        assertThat(state.submissionsMissed()).as("submission read after the admission").isFalse();
+
+        state.onAdmitted(new WorkloadAdmitted("v", "team-b", Instant.EPOCH, Map.of(), List.of()));
+        assertThat(state.submissionsMissed()).as("team-b's submission not read").isTrue();
+        assertThat(state.submissionsMissed()).as("asked once").isFalse();
+        state.onAdmitted(new WorkloadAdmitted("v", "team-b", Instant.EPOCH, Map.of(), List.of()));
+        assertThat(state.submissionsMissed()).as("the same workload again").isFalse();
+        state.onAdmitted(new WorkloadAdmitted("u", "team-b", Instant.EPOCH, Map.of(), List.of()));
+        assertThat(state.submissionsMissed()).as("another one").isTrue();
+    }
+
     @org.junit.jupiter.api.Test
     void aReservationMadeAgainUnderItsKeySurvivesEitherOrderOfChangelogAndStateTopics() {
         Instant now = Instant.parse("2026-12-02T08:00:00Z");
