@@ -82,7 +82,7 @@ final class StateTopicsReader implements AutoCloseable {
      * {@link #TOPIC_SCAN_SPACING}. Answers whether every state topic is read and at its end as of the last fetch.
      */
     boolean follow(Consumer<ConsumerRecord<String, byte[]>> sink) {
-        if (System.nanoTime() - lastTopicScan > TOPIC_SCAN_SPACING.toNanos()) addNewTopics();
+        if (scanDue()) addNewTopics();
         if (partitions.isEmpty()) return false; // nothing assigned: a poll would throw
         consumer.poll(Duration.ZERO).forEach(sink);
         return missing.isEmpty() && partitions.stream().allMatch(tp -> consumer.currentLag(tp).orElse(1) == 0);
@@ -94,12 +94,14 @@ final class StateTopicsReader implements AutoCloseable {
      * {@link #TOPIC_SCAN_SPACING}: a listing is a metadata request of every topic, and this runs before every plan.
      */
     void catchUp(Consumer<ConsumerRecord<String, byte[]>> sink, boolean lookForTopics) {
-        if (lookForTopics || !missing.isEmpty() || System.nanoTime() - lastTopicScan > TOPIC_SCAN_SPACING.toNanos()) {
-            addNewTopics();
-        }
+        if (lookForTopics || !missing.isEmpty() || scanDue()) addNewTopics();
         if (partitions.isEmpty()) return;
         CompactedTopicReader.readTo(consumer, consumer.endOffsets(partitions, timeout), timeout, Duration.ofMillis(50),
                 "the state topics", sink);
+    }
+
+    private boolean scanDue() {
+        return System.nanoTime() - lastTopicScan > TOPIC_SCAN_SPACING.toNanos();
     }
 
     @Override

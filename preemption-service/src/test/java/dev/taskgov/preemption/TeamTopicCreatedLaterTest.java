@@ -8,9 +8,11 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * A team's submission topic created after the decider started (a team created moments ago): its admitted workloads
@@ -29,7 +31,7 @@ class TeamTopicCreatedLaterTest {
             try (Admin admin = Admin.create(cluster.client)) {
                 int partitions = admin.describeTopics(List.of(cluster.topics.submitted())).allTopicNames()
                         .get(30, TimeUnit.SECONDS).get(cluster.topics.submitted()).partitions().size();
-                admin.createTopics(List.of(new NewTopic(teamTopic, java.util.Optional.of(partitions), java.util.Optional.empty()))).all().get(30, TimeUnit.SECONDS);
+                admin.createTopics(List.of(new NewTopic(teamTopic, Optional.of(partitions), Optional.empty()))).all().get(30, TimeUnit.SECONDS);
             }
             fixture.submit(teamTopic, "b-low-1", "team-b", "low-priority", 1);
             fixture.admit("b-low-1", "team-b", "n1");
@@ -41,7 +43,7 @@ class TeamTopicCreatedLaterTest {
 
             assertThat(cluster.readAll(cluster.topics.preempted(), WorkloadPreempted.class))
                     .extracting(WorkloadPreempted::workloadId, WorkloadPreempted::preemptorWorkloadId)
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple("b-low-2", "b-high-1"));
+                    .containsExactly(tuple("b-low-2", "b-high-1"));
         }
     }
 }

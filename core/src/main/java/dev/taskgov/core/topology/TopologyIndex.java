@@ -113,6 +113,8 @@ final class TopologyIndex implements Topology {
         /** The sequence number of the journal's first change; the journal holds changes base .. base + size - 1. */
         long base;
         int size;
+        // The journal in parallel arrays: a change is recorded on every reservation and release, without allocating
+        // (one record per change made the 10k DISTINCT drain 5-8% slower).
         int[] slotWas = new int[16];
         boolean[] readyWas = new boolean[16];
         long[] freeWas = new long[3 * 16];
