@@ -51,6 +51,11 @@ public record Workload(String id, String team, String priorityClass, int priorit
 
     /** What the workload requests in total, per instance type (sorted by name). */
     public Map<String, Resources> requestsByInstanceType() {
+        if (podSets.size() == 1) {
+            // the common case, and a map of one that a quota check walks without a sorted map's iterator
+            PodSetRequest only = podSets.get(0);
+            return Map.of(only.instanceType(), only.total());
+        }
         Map<String, Resources> out = new TreeMap<>();
         for (PodSetRequest ps : podSets) {
             out.merge(ps.instanceType(), ps.total(), Resources::plus);

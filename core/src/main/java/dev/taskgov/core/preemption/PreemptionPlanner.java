@@ -109,7 +109,8 @@ public final class PreemptionPlanner {
                 view.runningVersion(preemptor.team()) < 0 ? null : teamList(view, preemptor.team(), types).list(), view))
                 .only(mayEvict) : Candidates.NONE;
 
-        if (ledger.withinNominal(preemptor.team(), req)) {
+        boolean withinNominal = ledger.withinNominal(preemptor.team(), req);
+        if (withinNominal) {
             Candidates candidates = othersWhileBorrowing(view, preemptor, types).only(mayEvict).then(ownLower);
             PreemptionPlan p = new Attempt(view, preemptor, false).run(candidates, Rule.RECLAIM);
             if (p != null) return p;
@@ -122,11 +123,15 @@ public final class PreemptionPlanner {
             if (p == null) p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_INITIAL_SHARE);
             if (p != null) return p;
         }
+        boolean searched = false;
         if (!ownLower.list().isEmpty()) {
-            PreemptionPlan p = new Attempt(view, preemptor, true).run(ownLower, Rule.IN_TEAM);
+            Attempt inTeam = new Attempt(view, preemptor, true);
+            PreemptionPlan p = inTeam.run(ownLower, Rule.IN_TEAM);
             if (p != null) return p;
+            searched = inTeam.searched;
         }
-        return new NoPlan("no set of running workloads that may be preempted makes room for " + preemptor.id());
+        return new NoPlan("no set of running workloads that may be preempted makes room for " + preemptor.id(),
+                !withinNominal && !view.config().fairShare() && !searched);
     }
 
     private enum Rule { RECLAIM, FAIR_FINAL_SHARE, FAIR_INITIAL_SHARE, IN_TEAM }
@@ -328,6 +333,8 @@ public final class PreemptionPlanner {
         /** The undo handle of each victim released in the what-if: closing it reserves the victim again. */
         private final Map<RunningWorkload, WhatIf> released = new IdentityHashMap<>();
         private String describedRequest;
+        /** Whether {@link #run} went beyond the quota bound to a search (which reads the nodes and the candidates' teams). */
+        boolean searched;
 
         Attempt(ClusterView view, Workload preemptor, boolean allowBorrow) {
             this.view = view;
@@ -341,6 +348,7 @@ public final class PreemptionPlanner {
         PreemptionPlan run(Candidates candidates, Rule rule) {
             if (candidates.list().isEmpty()) return null;
             if (!fitsWithAllEvicted(candidates)) return null;
+            searched = true;
             try {
                 return toPlan(search(candidates.list(), rule, preemptor.podSets()));
             } finally {

@@ -4,6 +4,7 @@ import dev.taskgov.core.model.Amounts;
 import dev.taskgov.core.model.PendingReason;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.preemption.ClusterView;
+import dev.taskgov.core.preemption.PlanResult;
 import dev.taskgov.core.preemption.PlanResult.PreemptionPlan;
 import dev.taskgov.core.preemption.PreemptionPlanner;
 import dev.taskgov.core.preemption.RunningWorkload;
@@ -35,8 +36,18 @@ sealed interface Evaluation {
     record NeedsPreemption(PreemptionPlan plan, PendingReason reason, String message) implements Evaluation {
     }
 
-    /** Not admissible now, nor by any preemption. */
-    record Blocked(PendingReason reason, String message) implements Evaluation {
+    /**
+     * Not admissible now, nor by any preemption.
+     *
+     * @param shortOfQuota blocked by its team's quota, and no preemption found for the same lack alone
+     *                     ({@link PlanResult.NoPlan#forQuotaAlone}): it stays blocked for that reason while its team's
+     *                     running workloads stay the same and the cohort's pool of its instance types is no less used;
+     *                     only the figures of its message may change ({@link #quotaStillShort})
+     */
+    record Blocked(PendingReason reason, String message, boolean shortOfQuota) implements Evaluation {
+        Blocked(PendingReason reason, String message) {
+            this(reason, message, false);
+        }
     }
 
     static Evaluation of(ClusterView view, PreemptionPlanner planner, Workload w, Map<String, Resources> requests) {
@@ -48,22 +59,20 @@ sealed interface Evaluation {
                          Predicate<RunningWorkload> mayEvict) {
         QuotaLedger ledger = view.ledger();
         QuotaCheck quota = ledger.check(w.team(), requests, true);
-        PendingReason reason;
-        String message;
-        if (quota.fits()) {
-            PlacementResult placed = view.topology().place(w.podSets());
-            if (placed instanceof PlacementResult.Placed p) {
-                return new Fits(p.placement());
-            }
-            PlacementResult.NoFit noFit = (PlacementResult.NoFit) placed;
-            reason = requiresTopology(w, noFit.podSet()) ? PendingReason.TopologyPlacementFailed : PendingReason.InsufficientCapacity;
-            message = "pod set " + noFit.podSet() + ": " + noFit.message() + holders(ledger, w, noFit.podSet());
-        } else if (quota.reason() == PendingReason.NoQuota) {
-            return new Blocked(quota.reason(), quota.message());
-        } else {
-            reason = quota.reason();
-            message = quota.message();
+        if (!quota.fits()) {
+            if (quota.reason() == PendingReason.NoQuota) return new Blocked(quota.reason(), quota.message());
+            Blocked short_ = quotaShort(ledger, w, requests, quota);
+            PlanResult planned = planner.planFor(view, w, mayEvict);
+            if (planned instanceof PreemptionPlan plan) return new NeedsPreemption(plan, short_.reason(), short_.message());
+            return ((PlanResult.NoPlan) planned).forQuotaAlone() ? short_ : new Blocked(short_.reason(), short_.message());
         }
+        PlacementResult placed = view.topology().place(w.podSets());
+        if (placed instanceof PlacementResult.Placed p) {
+            return new Fits(p.placement());
+        }
+        PlacementResult.NoFit noFit = (PlacementResult.NoFit) placed;
+        PendingReason reason = requiresTopology(w, noFit.podSet()) ? PendingReason.TopologyPlacementFailed : PendingReason.InsufficientCapacity;
+        String message = "pod set " + noFit.podSet() + ": " + noFit.message() + holders(ledger, w, noFit.podSet());
         String never = neverAdmissible(ledger, w.team(), requests);
         if (never != null) {
             reason = PendingReason.Inadmissible;
@@ -73,6 +82,27 @@ sealed interface Evaluation {
             return new NeedsPreemption(plan, reason, message);
         }
         return new Blocked(reason, message);
+    }
+
+    /**
+     * The verdict of a workload last found {@link Blocked#shortOfQuota} ({@code last}) in a state where that still holds
+     * (the same base state, its team's running workloads the same, the pool no less used): the same reason with today's
+     * figures, read from the quota check alone (no placement, no preemption search: a fuller pool lets nothing more
+     * fit, so neither can any eviction of the team's own). What never admits it reads the base state alone, so a
+     * workload never admissible stays so, with the same message, and one that could be admitted still could. Null if
+     * the quota would let it in after all, which that rule rules out.
+     */
+    static Blocked quotaStillShort(ClusterView view, Workload w, Map<String, Resources> requests, Blocked last) {
+        if (last.reason() == PendingReason.Inadmissible) return last;
+        QuotaCheck quota = view.ledger().check(w.team(), requests, true);
+        if (quota.fits() || quota.reason() == PendingReason.NoQuota) return null;
+        return new Blocked(quota.reason(), quota.message(), true);
+    }
+
+    /** Blocked for the quota check's reason and message, or as never admissible if it asks beyond what could ever be had. */
+    private static Blocked quotaShort(QuotaLedger ledger, Workload w, Map<String, Resources> requests, QuotaCheck quota) {
+        String never = neverAdmissible(ledger, w.team(), requests);
+        return never != null ? new Blocked(PendingReason.Inadmissible, never, true) : new Blocked(quota.reason(), quota.message(), true);
     }
 
     /** Whose work holds the nodes of the pod set's instance type (its accelerators, else its vCPU), and what of it is borrowed. */

@@ -1,7 +1,11 @@
 package dev.taskgov.core.scheduling;
 
+import dev.taskgov.core.quota.QuotaLedger;
+import dev.taskgov.core.resources.Resources;
+
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The verdict memo: why workloads of a {@link Shape} were parked, or where they fit, stamped with the versions of the
@@ -20,6 +24,12 @@ import java.util.Map;
  * still exact, and an admission on one instance type leaves the verdicts of workloads on the others standing. With FairShare on, a share
  * reads every type's usage: the stamp then holds the whole state's version.
  *
+ * <p>One kind of blocked verdict outlives a change of its types' usage: a workload short of its team's quota for which
+ * no preemption was found for that lack alone ({@link Evaluation.Blocked#shortOfQuota}). That search read only its own
+ * team's work and the cohort pool's usage of its types, and a fuller pool lets nothing more fit; so while its team's
+ * running workloads stay the same and the pool is no less used, only its figures are read again (the quota check, not
+ * placement nor the search): on a full cluster, most of a walk after each admission.
+ *
  * <p>A hit hands the entry the memo's own instance of its shape ({@link WorkloadEntry#shareShape}), so
  * alike entries converge on one instance: the map then finds them by identity, and comparing the
  * pod sets field by field (once 12% of a live decider's cycle) happens at most once per entry.
@@ -33,14 +43,27 @@ final class ParkedVerdicts {
      * A verdict and its stamp: {@code baseVersion} the cache's base version, {@code wholeVersion} the cache's version
      * with FairShare on (else -1), {@code stopped} whether the run had stopped preempting, {@code usage} the usage
      * version of each of the shape's instance types, read from {@code counters} (the cache's own counters of those
-     * types, so that a look needs no lookup by name).
+     * types, so that a look needs no lookup by name). A verdict {@link Evaluation.Blocked#shortOfQuota} also keeps
+     * what its rule reads: {@code teamRunning} the version of its team's running workloads and {@code poolUsed} the
+     * pool's usage of each of its types ({@code types}) when its preemption search found nothing.
      */
     private record Verdict(Shape shape, Evaluation verdict, long baseVersion, long wholeVersion, boolean stopped,
-                           long[][] counters, long[] usage) {
+                           long[][] counters, long[] usage, String[] types, long teamRunning, Resources[] poolUsed) {
         boolean holds(ClusterCache cache, boolean stoppedNow) {
             if (baseVersion != cache.baseVersion() || stopped != stoppedNow || wholeVersion != stateVersion(cache)) return false;
             for (int i = 0; i < counters.length; i++) {
                 if (usage[i] != counters[i][0]) return false;
+            }
+            return true;
+        }
+
+        /** Whether the shape is still short of quota as it was (the figures aside): its team's work the same, the pool no emptier. */
+        boolean stillShortOfQuota(ClusterCache cache, String team, boolean stoppedNow) {
+            if (poolUsed == null || baseVersion != cache.baseVersion() || stopped != stoppedNow
+                    || teamRunning != cache.runningVersion(team)) return false;
+            QuotaLedger ledger = cache.ledger();
+            for (int i = 0; i < types.length; i++) {
+                if (!poolUsed[i].fitsIn(ledger.poolUsage(types[i]))) return false;
             }
             return true;
         }
@@ -67,7 +90,7 @@ final class ParkedVerdicts {
         }
         // the entry's own last verdict first: with distinct shapes the same entry is looked at again and again, and a
         // look-up in a map of thousands of shapes cost a tenth of a drain
-        Verdict own = entry.lastVerdict instanceof Verdict v && v.shape() == entry.shape() ? v : null;
+        Verdict own = ownVerdict(entry);
         if (own != null && own.holds(cache, stopped)) return own.verdict();
         Verdict known = byShape.get(entry.shape());
         if (known == null || known == own || !known.holds(cache, stopped)) return null;
@@ -76,21 +99,53 @@ final class ParkedVerdicts {
         return known.verdict();
     }
 
+    private static Verdict ownVerdict(WorkloadEntry entry) {
+        return entry.lastVerdict instanceof Verdict v && v.shape() == entry.shape() ? v : null;
+    }
+
+    /**
+     * After {@link #get} found nothing: the entry's shape's verdict again if it was {@link Evaluation.Blocked#shortOfQuota}
+     * and still is, with the figures {@code refigure} reads now from the last one (null if it finds room after all),
+     * remembered with the stamp of the preemption search it relies on; else null, and the entry is evaluated in full.
+     */
+    Evaluation.Blocked stillShortOfQuota(WorkloadEntry entry, ClusterCache cache, boolean stopped,
+                                         UnaryOperator<Evaluation.Blocked> refigure) {
+        Verdict last = ownVerdict(entry);
+        if (last == null) last = byShape.get(entry.shape());
+        if (last == null || !last.stillShortOfQuota(cache, entry.team(), stopped)) return null;
+        Evaluation.Blocked now = refigure.apply((Evaluation.Blocked) last.verdict());
+        if (now == null) return null;
+        entry.shareShape(last.shape());
+        remember(entry, new Verdict(last.shape(), now, cache.baseVersion(), stateVersion(cache), stopped, last.counters(),
+                usageNow(last.counters()), last.types(), last.teamRunning(), last.poolUsed()));
+        return now;
+    }
+
+    private static long[] usageNow(long[][] counters) {
+        long[] usage = new long[counters.length];
+        for (int i = 0; i < counters.length; i++) usage[i] = counters[i][0];
+        return usage;
+    }
+
     /** Remembers the verdict for the entry's shape, stamped with the cache's state now (that of the last {@link #get}). */
     void put(WorkloadEntry entry, Evaluation verdict, ClusterCache cache, boolean stopped) {
         // a plan's victims are told their team's usage of every instance type: not stamped by the preemptor's types alone
         if (!enabled || verdict instanceof Evaluation.NeedsPreemption) return;
-        if (byShape.size() >= MAX_SHAPES) byShape.clear();
         long[][] counters = new long[entry.requests().size()][];
-        long[] usage = new long[counters.length];
-        int i = 0;
-        for (String type : entry.requests().keySet()) {
-            counters[i] = cache.usageCounter(type);
-            usage[i] = counters[i][0];
-            i++;
+        String[] types = entry.requests().keySet().toArray(String[]::new);
+        for (int i = 0; i < types.length; i++) counters[i] = cache.usageCounter(types[i]);
+        Resources[] poolUsed = null;
+        if (verdict instanceof Evaluation.Blocked b && b.shortOfQuota()) {
+            poolUsed = new Resources[types.length];
+            for (int i = 0; i < types.length; i++) poolUsed[i] = cache.ledger().poolUsage(types[i]);
         }
-        Verdict v = new Verdict(entry.shape(), verdict, cache.baseVersion(), stateVersion(cache), stopped, counters, usage);
-        byShape.put(entry.shape(), v);
+        remember(entry, new Verdict(entry.shape(), verdict, cache.baseVersion(), stateVersion(cache), stopped, counters,
+                usageNow(counters), types, cache.runningVersion(entry.team()), poolUsed));
+    }
+
+    private void remember(WorkloadEntry entry, Verdict v) {
+        if (byShape.size() >= MAX_SHAPES) byShape.clear();
+        byShape.put(v.shape(), v);
         entry.lastVerdict = v;
     }
 }

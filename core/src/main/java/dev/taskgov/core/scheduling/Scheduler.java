@@ -95,6 +95,8 @@ public final class Scheduler {
     private long admissionSeq;
     /** See {@link #evaluations()}. */
     private long evaluations;
+    /** See {@link #rechecks()}. */
+    private long rechecks;
     /** Something was released since the last cycle: parked workloads get another look. */
     private boolean released;
     private final Set<String> dirtyTeams = new LinkedHashSet<>();
@@ -1054,6 +1056,12 @@ public final class Scheduler {
     private Evaluation verdictOf(WorkloadEntry e) {
         Evaluation known = parkedVerdicts.get(e, cache, run.isStopped());
         if (known != null) return known;
+        Evaluation.Blocked stillShort = parkedVerdicts.stillShortOfQuota(e, cache, run.isStopped(),
+                last -> Evaluation.quotaStillShort(cache, e.workload(), e.requests(), last));
+        if (stillShort != null) {
+            rechecks++;
+            return stillShort;
+        }
         evaluations++;
         Evaluation result = Evaluation.of(cache, planner, e.workload(), e.requests(), victimsOf(e));
         if (result instanceof Evaluation.NeedsPreemption needs && run.isStopped()) {
@@ -1067,6 +1075,11 @@ public final class Scheduler {
     /** How many workloads were evaluated (quota check, placement, preemption search), memo hits left out: what tests of the memo count. */
     long evaluations() {
         return evaluations;
+    }
+
+    /** How many workloads still short of quota took new figures from the quota check alone ({@link ParkedVerdicts#stillShortOfQuota}). */
+    long rechecks() {
+        return rechecks;
     }
 
     /** Whom the workload may preempt: anyone the rules allow, or, evicted by a preemption in this run, only those admitted before it began. */

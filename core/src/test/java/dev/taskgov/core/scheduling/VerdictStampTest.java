@@ -45,8 +45,14 @@ class VerdictStampTest {
      * @param verdictChanges whether the watched workload's state, reason or message after the change differs from before
      *                       (a workload the change submits: it always does)
      * @param evaluations    the evaluations the reusing scheduler makes in the change's cycle
+     * @param rechecks       the verdicts still short of quota it only takes new figures for in that cycle
      */
-    record Case(String name, Setup setup, Consumer<Setup> change, String watched, boolean verdictChanges, long evaluations) {
+    record Case(String name, Setup setup, Consumer<Setup> change, String watched, boolean verdictChanges, long evaluations,
+                long rechecks) {
+        Case(String name, Setup setup, Consumer<Setup> change, String watched, boolean verdictChanges, long evaluations) {
+            this(name, setup, change, watched, verdictChanges, evaluations, 0);
+        }
+
         @Override
         public String toString() {
             return name;
@@ -151,9 +157,16 @@ class VerdictStampTest {
                 new Case("with FairShare on, an admission on the other instance type changes the shares: evaluated again",
                         Setup.fairShare(inadmissible).submit("b-1", "b", 2, 0).submit("a-big", "a", 3, 0),
                         s -> s.both(x -> x.submit(s.workload("b-p5", "b", 0, 1))), "a-big", false, 2),
-                new Case("an admission on its instance type changes the cohort's idle amount and holders in the message",
+                new Case("an admission on its instance type changes the cohort's idle amount and holders in the message: "
+                        + "still short of quota, it takes them without a new search",
                         Setup.fcfs(poolFull).submit("c-1", "c", 2, 0).submit("b-1", "b", 1, 0).submit("a-big", "a", 2, 0),
-                        s -> s.both(x -> x.submit(s.workload("c-2", "c", 1, 0))), "a-big", true, 2),
+                        s -> s.both(x -> x.submit(s.workload("c-2", "c", 1, 0))), "a-big", true, 1, 1),
+                new Case("with FairShare on, an admission on its instance type: evaluated again, a share reads every team",
+                        Setup.fairShare(poolFull).submit("c-1", "c", 2, 0).submit("b-1", "b", 1, 0).submit("a-big", "a", 2, 0),
+                        s -> s.both(x -> x.submit(s.workload("c-2", "c", 1, 0))), "a-big", true, 2, 0),
+                new Case("an admission of its own team on its instance type: evaluated again, its team's work is what a search reads",
+                        Setup.fcfs(poolFull).submit("c-1", "c", 2, 0).submit("b-1", "b", 1, 0).submit("a-big", "a", 2, 0),
+                        s -> s.both(x -> x.submit(s.workload("a-1", "a", 1, 0))), "a-big", true, 2, 0),
                 new Case("a finish on its instance type gives the room: admitted",
                         Setup.fcfs(poolFull).submit("c-1", "c", 2, 0).submit("b-1", "b", 1, 0).submit("a-big", "a", 2, 0),
                         s -> s.both(x -> x.finish("b-1")), "a-big", true, 1),
@@ -193,10 +206,12 @@ class VerdictStampTest {
 
         c.change().accept(s);
         long evaluated = s.reusing.evaluations();
+        long rechecked = s.reusing.rechecks();
         s.cycleAlike();
         WorkloadView after = s.reusing.workload(c.watched()).orElseThrow();
 
         assertThat(!after.equals(before)).as("the watched workload's state or verdict changed").isEqualTo(c.verdictChanges());
         assertThat(s.reusing.evaluations() - evaluated).as("evaluations in the change's cycle").isEqualTo(c.evaluations());
+        assertThat(s.reusing.rechecks() - rechecked).as("verdicts given new figures alone").isEqualTo(c.rechecks());
     }
 }
