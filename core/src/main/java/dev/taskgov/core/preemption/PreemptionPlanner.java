@@ -362,9 +362,7 @@ public final class PreemptionPlanner {
         private boolean fitsWithAllEvicted(Candidates candidates) {
             // Placement is left to the search: releasing thousands of candidates on the node tree
             // costs more than the search, which stops as soon as the preemptor fits.
-            try (var undo = ledger.simulateRemoval(candidates.heldByTeam())) {
-                return ledger.fits(preemptor.team(), req, allowBorrow);
-            }
+            return ledger.fitsWithout(preemptor.team(), req, allowBorrow, candidates.heldByTeam());
         }
 
         /** The victims with their reasons; the messages are written only now, for the chosen set. */

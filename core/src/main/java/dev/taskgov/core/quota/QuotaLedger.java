@@ -274,35 +274,72 @@ public final class QuotaLedger {
         }
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
             String type = e.getKey();
-            Resources r = e.getValue();
-            Resources u = usage(team, type);
-            Limits l = limits(team, type);
-            Resources n = l.nominal();
-            Resources b = allowBorrow ? l.borrowingLimit() : Resources.ZERO;
-            Resources g = l.guaranteed();
-            Resources poolCap = poolCapacity(type);
-            Resources poolUsed = poolUsage(type);
-            for (ResourceKey res : r.keys()) {
-                long need = r.get(res);
-                if (need == 0) continue;
-                long used = u.get(res);
-                long after = sat(used + need);
-                long poolDelta = Math.max(0, after - g.get(res)) - Math.max(0, used - g.get(res));
-                long poolIdle = Math.max(0, poolCap.get(res) - poolUsed.get(res));
-                boolean overCeiling = after > sat(n.get(res) + b.get(res));
-                boolean overPool = poolDelta > poolIdle;
-                if ((overCeiling || overPool) && !explain) {
-                    return DOES_NOT_FIT;
-                }
-                if (overCeiling || overPool) {
-                    PendingReason reason = overCeiling && after > n.get(res) && l.borrowingLimit().get(res) > 0 && allowBorrow
-                            ? PendingReason.BorrowLimitExceeded : PendingReason.QuotaExceeded;
-                    return new QuotaCheck(false, reason, explain(team, type, res, need, used, n.get(res),
-                            l.borrowingLimit().get(res), allowBorrow, poolIdle) + (overPool ? holders(type, res) : ""));
-                }
-            }
+            QuotaCheck c = checkType(team, type, e.getValue(), usage(team, type), poolUsage(type), allowBorrow, explain);
+            if (c != null) return c;
         }
         return QuotaCheck.FITS;
+    }
+
+    /**
+     * Whether the team would fit {@code requests} if the workloads of {@code removedByTeam} (by team, then instance
+     * type) gave back what they hold: {@link #fits} after {@link #simulateRemoval} of them, reckoned without changing
+     * the books (a what-if that leaves them as they are costs no undo, and keeps what {@link #holders} remembered).
+     */
+    public boolean fitsWithout(String team, Map<String, Resources> requests, boolean allowBorrow,
+                               Map<String, Map<String, Resources>> removedByTeam) {
+        TeamQuota q = quotas.get(team);
+        if (q == null || !q.active()) return false;
+        for (Map.Entry<String, Resources> e : requests.entrySet()) {
+            String type = e.getKey();
+            Resources u = usage(team, type);
+            Resources poolUsed = poolUsage(type);
+            // as change() books each removal, in the same order
+            for (Map.Entry<String, Map<String, Resources>> removed : removedByTeam.entrySet()) {
+                Resources r = removed.getValue().get(type);
+                if (r == null) continue;
+                String holder = removed.getKey();
+                Resources before = usage(holder, type);
+                Resources after = before.minus(r);
+                if (holder.equals(team)) u = after;
+                TeamQuota hq = quotas.get(holder);
+                if (hq != null && hq.active()) {
+                    Resources g = limits(holder, type).guaranteed();
+                    poolUsed = poolUsed.minus(before.minus(g)).plus(after.minus(g));
+                }
+            }
+            if (checkType(team, type, e.getValue(), u, poolUsed, allowBorrow, false) != null) return false;
+        }
+        return true;
+    }
+
+    /**
+     * The check of one instance type with the team's usage {@code u} of it and the pool's usage {@code poolUsed}: null
+     * when {@code r} fits, else why not ({@link #DOES_NOT_FIT} unless {@code explain}).
+     */
+    private QuotaCheck checkType(String team, String type, Resources r, Resources u, Resources poolUsed, boolean allowBorrow,
+                                 boolean explain) {
+        Limits l = limits(team, type);
+        Resources n = l.nominal();
+        Resources b = allowBorrow ? l.borrowingLimit() : Resources.ZERO;
+        Resources g = l.guaranteed();
+        Resources poolCap = poolCapacity(type);
+        for (ResourceKey res : r.keys()) {
+            long need = r.get(res);
+            if (need == 0) continue;
+            long used = u.get(res);
+            long after = sat(used + need);
+            long poolDelta = Math.max(0, after - g.get(res)) - Math.max(0, used - g.get(res));
+            long poolIdle = Math.max(0, poolCap.get(res) - poolUsed.get(res));
+            boolean overCeiling = after > sat(n.get(res) + b.get(res));
+            boolean overPool = poolDelta > poolIdle;
+            if (!overCeiling && !overPool) continue;
+            if (!explain) return DOES_NOT_FIT;
+            PendingReason reason = overCeiling && after > n.get(res) && l.borrowingLimit().get(res) > 0 && allowBorrow
+                    ? PendingReason.BorrowLimitExceeded : PendingReason.QuotaExceeded;
+            return new QuotaCheck(false, reason, explain(team, type, res, need, used, n.get(res),
+                    l.borrowingLimit().get(res), allowBorrow, poolIdle) + (overPool ? holders(type, res) : ""));
+        }
+        return null;
     }
 
     /** The team's nominal quota of {@code type} (zero without an active quota). */

@@ -5,7 +5,7 @@ import java.math.RoundingMode;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.NavigableSet;
+import java.util.List;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.LongBinaryOperator;
@@ -42,9 +42,8 @@ public record Resources(long accelerators, long milliVcpu, long memoryMiB, Map<S
     public static final Resources ZERO = new Resources(0, 0, 0);
 
     /** The fixed resources, in their order: what every amount has, whatever its partitions. */
-    private static final java.util.List<ResourceKey> FIXED = java.util.List.of(ResourceKey.ACCELERATORS, ResourceKey.VCPU,
+    private static final List<ResourceKey> FIXED = List.of(ResourceKey.ACCELERATORS, ResourceKey.VCPU,
             ResourceKey.MEMORY);
-    private static final NavigableSet<ResourceKey> FIXED_KEYS = java.util.Collections.unmodifiableNavigableSet(new TreeSet<>(FIXED));
 
     public Resources {
         if (accelerators < 0 || milliVcpu < 0 || memoryMiB < 0) {
@@ -160,24 +159,25 @@ public record Resources(long accelerators, long milliVcpu, long memoryMiB, Map<S
     }
 
     /**
-     * The resources this amount speaks of: the fixed ones always, then its partition types by name.
+     * The resources this amount speaks of, in order: the fixed ones always, then its partition types by name.
      * A loop "for every resource" over two amounts takes {@link #keys(Resources...)} of both.
      */
-    public NavigableSet<ResourceKey> keys() {
-        return keys(this);
+    public List<ResourceKey> keys() {
+        return partitions.isEmpty() ? FIXED : keys(this);
     }
 
-    /** The fixed resources, then every partition type any of the amounts has, by name. */
-    public static NavigableSet<ResourceKey> keys(Resources... amounts) {
+    /** The fixed resources, then every partition type any of the amounts has, by name (each once). */
+    public static List<ResourceKey> keys(Resources... amounts) {
         boolean partitioned = false;
         for (Resources r : amounts) partitioned |= !r.partitions.isEmpty();
-        // Amounts without partitions (nearly all) share one set: the quota checks of a walk ask for it per resource.
-        if (!partitioned) return FIXED_KEYS;
+        // Amounts without partitions (nearly all) share one list: the quota checks of a walk ask for it per resource,
+        // and walking a list is cheaper than a sorted set's iterator
+        if (!partitioned) return FIXED;
         TreeSet<ResourceKey> out = new TreeSet<>(FIXED);
         for (Resources r : amounts) {
             for (String type : r.partitions.keySet()) out.add(ResourceKey.partition(type));
         }
-        return out;
+        return List.copyOf(out);
     }
 
     /** Component-wise sum, saturating at {@link Long#MAX_VALUE}. */
