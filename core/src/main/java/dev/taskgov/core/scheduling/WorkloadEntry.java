@@ -96,7 +96,8 @@ final class WorkloadEntry {
 
         /** New figures (the same reason) for every settled workload. */
         void newFigures(Evaluation.Blocked v) {
-            if (!v.equals(verdict)) version++;
+            // what its workloads show: the reason and message (not how the verdict may be reused)
+            if (v.reason() != verdict.reason() || !v.message().equals(verdict.message())) version++;
             verdict = v;
         }
 
