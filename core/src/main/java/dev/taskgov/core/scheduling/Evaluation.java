@@ -61,10 +61,10 @@ sealed interface Evaluation {
         QuotaCheck quota = ledger.check(w.team(), requests, true);
         if (!quota.fits()) {
             if (quota.reason() == PendingReason.NoQuota) return new Blocked(quota.reason(), quota.message());
-            Blocked short_ = quotaShort(ledger, w, requests, quota);
+            Blocked lacking = quotaShort(ledger, w, requests, quota);
             PlanResult planned = planner.planFor(view, w, mayEvict);
-            if (planned instanceof PreemptionPlan plan) return new NeedsPreemption(plan, short_.reason(), short_.message());
-            return ((PlanResult.NoPlan) planned).forQuotaAlone() ? short_ : new Blocked(short_.reason(), short_.message());
+            if (planned instanceof PreemptionPlan plan) return new NeedsPreemption(plan, lacking.reason(), lacking.message());
+            return ((PlanResult.NoPlan) planned).forQuotaAlone() ? lacking : new Blocked(lacking.reason(), lacking.message());
         }
         PlacementResult placed = view.topology().place(w.podSets());
         if (placed instanceof PlacementResult.Placed p) {
