@@ -41,20 +41,20 @@ final class ParkedVerdicts {
 
     /**
      * A verdict and its stamp: {@code baseVersion} the cache's base version, {@code wholeVersion} the cache's version
-     * with FairShare on (else -1), {@code stopped} whether the run had stopped preempting, {@code usage} the usage
-     * version of each of the shape's instance types, read from {@code counters} (the cache's own counters of those
-     * types, so that a look needs no lookup by name). A verdict {@link Evaluation.Blocked#shortOfQuota} also keeps
-     * what its rule reads: {@code teamRunning} the version of its team's running workloads and {@code poolUsed} the
-     * pool's usage of each of its types ({@code types}) when its preemption search found nothing.
+     * with FairShare on (else -1), {@code stopped} whether the run had stopped preempting, {@code usage} the sum of the
+     * usage versions of the shape's instance types (each only ever grows, so the sum moves whenever one does), read
+     * from the cache's own counters of those types ({@code counter} the first's, {@code otherCounters} the rest's), so
+     * that a look needs no lookup by name and, for the common workload of one type, no array of them. A verdict
+     * {@link Evaluation.Blocked#shortOfQuota} also keeps what its rule reads: {@code teamRunning} the version of its
+     * team's running workloads and {@code poolUsed} the pool's usage of each of its types ({@code types}) when its
+     * preemption search found nothing.
      */
     private record Verdict(Shape shape, Evaluation verdict, long baseVersion, long wholeVersion, boolean stopped,
-                           long[][] counters, long[] usage, String[] types, long teamRunning, Resources[] poolUsed) {
+                           long[] counter, long[][] otherCounters, long usage, String[] types, long teamRunning,
+                           Resources[] poolUsed) {
         boolean holds(ClusterCache cache, boolean stoppedNow) {
-            if (baseVersion != cache.baseVersion() || stopped != stoppedNow || wholeVersion != stateVersion(cache)) return false;
-            for (int i = 0; i < counters.length; i++) {
-                if (usage[i] != counters[i][0]) return false;
-            }
-            return true;
+            return usage == usageNow(counter, otherCounters) && baseVersion == cache.baseVersion() && stopped == stoppedNow
+                    && wholeVersion == stateVersion(cache);
         }
 
         /** Whether the shape is still short of quota as it was (the figures aside): its team's work the same, the pool no emptier. */
@@ -67,6 +67,15 @@ final class ParkedVerdicts {
             }
             return true;
         }
+    }
+
+    /** The counter of a workload that asks for no instance type (none moves it). */
+    private static final long[] NO_TYPE = new long[1];
+
+    private static long usageNow(long[] counter, long[][] otherCounters) {
+        long sum = counter[0];
+        for (long[] c : otherCounters) sum += c[0];
+        return sum;
     }
 
     private static long stateVersion(ClusterCache cache) {
@@ -116,31 +125,27 @@ final class ParkedVerdicts {
         Evaluation.Blocked now = refigure.apply((Evaluation.Blocked) last.verdict());
         if (now == null) return null;
         entry.shareShape(last.shape());
-        remember(entry, new Verdict(last.shape(), now, cache.baseVersion(), stateVersion(cache), stopped, last.counters(),
-                usageNow(last.counters()), last.types(), last.teamRunning(), last.poolUsed()));
+        remember(entry, new Verdict(last.shape(), now, cache.baseVersion(), stateVersion(cache), stopped, last.counter(),
+                last.otherCounters(), usageNow(last.counter(), last.otherCounters()), last.types(), last.teamRunning(),
+                last.poolUsed()));
         return now;
-    }
-
-    private static long[] usageNow(long[][] counters) {
-        long[] usage = new long[counters.length];
-        for (int i = 0; i < counters.length; i++) usage[i] = counters[i][0];
-        return usage;
     }
 
     /** Remembers the verdict for the entry's shape, stamped with the cache's state now (that of the last {@link #get}). */
     void put(WorkloadEntry entry, Evaluation verdict, ClusterCache cache, boolean stopped) {
         // a plan's victims are told their team's usage of every instance type: not stamped by the preemptor's types alone
         if (!enabled || verdict instanceof Evaluation.NeedsPreemption) return;
-        long[][] counters = new long[entry.requests().size()][];
         String[] types = entry.requests().keySet().toArray(String[]::new);
-        for (int i = 0; i < types.length; i++) counters[i] = cache.usageCounter(types[i]);
+        long[] counter = types.length == 0 ? NO_TYPE : cache.usageCounter(types[0]);
+        long[][] otherCounters = new long[Math.max(0, types.length - 1)][];
+        for (int i = 1; i < types.length; i++) otherCounters[i - 1] = cache.usageCounter(types[i]);
         Resources[] poolUsed = null;
         if (verdict instanceof Evaluation.Blocked b && b.shortOfQuota()) {
             poolUsed = new Resources[types.length];
             for (int i = 0; i < types.length; i++) poolUsed[i] = cache.ledger().poolUsage(types[i]);
         }
-        remember(entry, new Verdict(entry.shape(), verdict, cache.baseVersion(), stateVersion(cache), stopped, counters,
-                usageNow(counters), types, cache.runningVersion(entry.team()), poolUsed));
+        remember(entry, new Verdict(entry.shape(), verdict, cache.baseVersion(), stateVersion(cache), stopped, counter,
+                otherCounters, usageNow(counter, otherCounters), types, cache.runningVersion(entry.team()), poolUsed));
     }
 
     private void remember(WorkloadEntry entry, Verdict v) {
