@@ -86,11 +86,11 @@ sealed interface Evaluation {
 
     /**
      * The verdict of a workload last found {@link Blocked#shortOfQuota} ({@code last}) in a state where that still holds
-     * (the same base state, its team's running workloads the same, the pool no less used): the same reason with today's
-     * figures, read from the quota check alone (no placement, no preemption search: a fuller pool lets nothing more
-     * fit, so neither can any eviction of the team's own). What never admits it reads the base state alone, so a
-     * workload never admissible stays so, with the same message, and one that could be admitted still could. Null if
-     * the quota would let it in after all, which that rule rules out.
+     * (the same base state, its team's running workloads the same, the pool no less used): the same reason with the
+     * present figures, read from the quota check alone (no placement, no preemption search: a fuller pool lets nothing
+     * more fit, so neither can any eviction of the team's own). Whether it can never be admitted reads the base state
+     * alone: a workload that never can keeps that verdict and its message, and for one that could, the check does not
+     * ask again. Null if the quota would let it in after all, which that rule rules out.
      */
     static Blocked quotaStillShort(ClusterView view, Workload w, Map<String, Resources> requests, Blocked last) {
         if (last.reason() == PendingReason.Inadmissible) return last;
