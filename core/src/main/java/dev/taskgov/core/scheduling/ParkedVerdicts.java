@@ -5,7 +5,6 @@ import dev.taskgov.core.resources.Resources;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 
 /**
  * The verdict memo: why workloads of a {@link Shape} were parked, or where they fit, stamped with the versions of the
@@ -86,12 +85,18 @@ final class ParkedVerdicts {
     private long baseVersion = -1;
     /** False: nothing is remembered, every workload is evaluated on its own (the reference the memo is tested against). */
     private final boolean enabled;
+    private long rechecks;
 
     ParkedVerdicts(boolean enabled) {
         this.enabled = enabled;
     }
 
-    /** The verdict (blocked or fitting) remembered for the entry's shape whose stamp still holds in the cache's state, or null. */
+    /**
+     * The verdict (blocked or fitting) remembered for the entry's shape whose stamp still holds in the cache's state; or,
+     * failing that, its last verdict again if that was {@link Evaluation.Blocked#shortOfQuota} and still is, with the
+     * figures the quota check reads now ({@link Evaluation#quotaStillShort}), remembered with the stamp of the
+     * preemption search it relies on; else null, and the entry is to be evaluated in full.
+     */
     Evaluation get(WorkloadEntry entry, ClusterCache cache, boolean stopped) {
         if (baseVersion != cache.baseVersion()) {
             byShape.clear();
@@ -99,36 +104,33 @@ final class ParkedVerdicts {
         }
         // the entry's own last verdict first: with distinct shapes the same entry is looked at again and again, and a
         // look-up in a map of thousands of shapes cost a tenth of a drain
-        Verdict own = ownVerdict(entry);
+        Verdict own = entry.lastVerdict instanceof Verdict v && v.shape() == entry.shape() ? v : null;
         if (own != null && own.holds(cache, stopped)) return own.verdict();
         Verdict known = byShape.get(entry.shape());
-        if (known == null || known == own || !known.holds(cache, stopped)) return null;
-        entry.lastVerdict = known;
-        entry.shareShape(known.shape());
-        return known.verdict();
+        if (known != null && known != own && known.holds(cache, stopped)) {
+            entry.lastVerdict = known;
+            entry.shareShape(known.shape());
+            return known.verdict();
+        }
+        return recheck(entry, own != null ? own : known, cache, stopped);
     }
 
-    private static Verdict ownVerdict(WorkloadEntry entry) {
-        return entry.lastVerdict instanceof Verdict v && v.shape() == entry.shape() ? v : null;
-    }
-
-    /**
-     * After {@link #get} found nothing: the entry's shape's verdict again if it was {@link Evaluation.Blocked#shortOfQuota}
-     * and still is, with the figures {@code refigure} reads now from the last one (null if it finds room after all),
-     * remembered with the stamp of the preemption search it relies on; else null, and the entry is evaluated in full.
-     */
-    Evaluation.Blocked stillShortOfQuota(WorkloadEntry entry, ClusterCache cache, boolean stopped,
-                                         UnaryOperator<Evaluation.Blocked> refigure) {
-        Verdict last = ownVerdict(entry);
-        if (last == null) last = byShape.get(entry.shape());
+    /** {@code last} again with new figures if it is still short of quota; else null. */
+    private Evaluation.Blocked recheck(WorkloadEntry entry, Verdict last, ClusterCache cache, boolean stopped) {
         if (last == null || !last.stillShortOfQuota(cache, entry.team(), stopped)) return null;
-        Evaluation.Blocked now = refigure.apply((Evaluation.Blocked) last.verdict());
+        Evaluation.Blocked now = Evaluation.quotaStillShort(cache, entry.workload(), entry.requests(),
+                (Evaluation.Blocked) last.verdict());
         if (now == null) return null;
+        rechecks++;
         entry.shareShape(last.shape());
-        remember(entry, new Verdict(last.shape(), now, cache.baseVersion(), stateVersion(cache), stopped, last.counter(),
-                last.otherCounters(), usageNow(last.counter(), last.otherCounters()), last.types(), last.teamRunning(),
-                last.poolUsed()));
+        remember(entry, stamped(last.shape(), now, cache, stopped, last.counter(), last.otherCounters(), last.types(),
+                last.teamRunning(), last.poolUsed()));
         return now;
+    }
+
+    /** How many verdicts {@link #get} gave again with the quota check's new figures alone. */
+    long rechecks() {
+        return rechecks;
     }
 
     /** Remembers the verdict for the entry's shape, stamped with the cache's state now (that of the last {@link #get}). */
@@ -144,8 +146,15 @@ final class ParkedVerdicts {
             poolUsed = new Resources[types.length];
             for (int i = 0; i < types.length; i++) poolUsed[i] = cache.ledger().poolUsage(types[i]);
         }
-        remember(entry, new Verdict(entry.shape(), verdict, cache.baseVersion(), stateVersion(cache), stopped, counter,
-                otherCounters, usageNow(counter, otherCounters), types, cache.runningVersion(entry.team()), poolUsed));
+        remember(entry, stamped(entry.shape(), verdict, cache, stopped, counter, otherCounters, types,
+                cache.runningVersion(entry.team()), poolUsed));
+    }
+
+    /** The verdict with the stamp of the cache's state now. */
+    private static Verdict stamped(Shape shape, Evaluation verdict, ClusterCache cache, boolean stopped, long[] counter,
+                                   long[][] otherCounters, String[] types, long teamRunning, Resources[] poolUsed) {
+        return new Verdict(shape, verdict, cache.baseVersion(), stateVersion(cache), stopped, counter, otherCounters,
+                usageNow(counter, otherCounters), types, teamRunning, poolUsed);
     }
 
     private void remember(WorkloadEntry entry, Verdict v) {

@@ -95,8 +95,6 @@ public final class Scheduler {
     private long admissionSeq;
     /** See {@link #evaluations()}. */
     private long evaluations;
-    /** See {@link #rechecks()}. */
-    private long rechecks;
     /** Something was released since the last cycle: parked workloads get another look. */
     private boolean released;
     private final Set<String> dirtyTeams = new LinkedHashSet<>();
@@ -1052,16 +1050,13 @@ public final class Scheduler {
         return candidate(q, e, verdict, c);
     }
 
-    /** The workload's verdict in the current state: its shape's if one was taken on what is still the same state, else evaluated. */
+    /**
+     * The workload's verdict in the current state: its shape's if one was taken on what is still the same state (or one
+     * still short of quota, with new figures), else evaluated.
+     */
     private Evaluation verdictOf(WorkloadEntry e) {
         Evaluation known = parkedVerdicts.get(e, cache, run.isStopped());
         if (known != null) return known;
-        Evaluation.Blocked stillShort = parkedVerdicts.stillShortOfQuota(e, cache, run.isStopped(),
-                last -> Evaluation.quotaStillShort(cache, e.workload(), e.requests(), last));
-        if (stillShort != null) {
-            rechecks++;
-            return stillShort;
-        }
         evaluations++;
         Evaluation result = Evaluation.of(cache, planner, e.workload(), e.requests(), victimsOf(e));
         if (result instanceof Evaluation.NeedsPreemption needs && run.isStopped()) {
@@ -1077,9 +1072,9 @@ public final class Scheduler {
         return evaluations;
     }
 
-    /** How many workloads still short of quota took new figures from the quota check alone ({@link ParkedVerdicts#stillShortOfQuota}). */
+    /** How many workloads still short of quota took new figures from the quota check alone ({@link ParkedVerdicts#get}). */
     long rechecks() {
-        return rechecks;
+        return parkedVerdicts.rechecks();
     }
 
     /** Whom the workload may preempt: anyone the rules allow, or, evicted by a preemption in this run, only those admitted before it began. */
