@@ -1,6 +1,10 @@
 package dev.taskgov.core.preemption;
 
+import dev.taskgov.core.quota.QuotaLedger;
+import dev.taskgov.core.resources.Resources;
+
 import java.util.List;
+import java.util.Map;
 
 /** The outcome of preemption planning. */
 public sealed interface PlanResult {
@@ -21,15 +25,21 @@ public sealed interface PlanResult {
     /**
      * No set of victims makes room; nothing may be evicted.
      *
-     * @param forQuotaAlone the search read nothing but the preemptor's own team and the cohort's pool: the preemptor
-     *                      would go beyond its nominal quota (nothing to reclaim), fair sharing is off, and evicting every
-     *                      workload of its team it may preempt would still leave its quota short. No plan exists then
-     *                      either while the team's running workloads stay the same and the pool's usage of the
-     *                      preemptor's instance types does not fall (a fuller pool never lets more fit).
+     * @param quotaBound null, unless the search read nothing but the preemptor's own team and the cohort's pool: the
+     *                   preemptor would go beyond its nominal quota (nothing to reclaim), fair sharing is off, and
+     *                   evicting every workload of its team it may preempt would still leave its quota short. Then
+     *                   what those workloads hold (by team, then instance type; empty when there are none): while the
+     *                   team's running workloads stay the same, no plan exists either as long as the quota would still
+     *                   be short without them ({@link QuotaLedger#fitsWithout}), which is all the search would ask.
      */
-    record NoPlan(String reason, boolean forQuotaAlone) implements PlanResult {
+    record NoPlan(String reason, Map<String, Map<String, Resources>> quotaBound) implements PlanResult {
         public NoPlan(String reason) {
-            this(reason, false);
+            this(reason, null);
+        }
+
+        /** Whether the search found nothing for the quota alone ({@link #quotaBound}). */
+        public boolean forQuotaAlone() {
+            return quotaBound != null;
         }
     }
 }

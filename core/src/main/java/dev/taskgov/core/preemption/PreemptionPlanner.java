@@ -130,8 +130,9 @@ public final class PreemptionPlanner {
             if (p != null) return p;
             searched = inTeam.searched;
         }
+        boolean forQuotaAlone = !withinNominal && !view.config().fairShare() && !searched;
         return new NoPlan("no set of running workloads that may be preempted makes room for " + preemptor.id(),
-                !withinNominal && !view.config().fairShare() && !searched);
+                forQuotaAlone ? ownLower.heldByTeam() : null);
     }
 
     private enum Rule { RECLAIM, FAIR_FINAL_SHARE, FAIR_INITIAL_SHARE, IN_TEAM }

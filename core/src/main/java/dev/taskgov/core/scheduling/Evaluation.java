@@ -39,14 +39,20 @@ sealed interface Evaluation {
     /**
      * Not admissible now, nor by any preemption.
      *
-     * @param shortOfQuota blocked by its team's quota, and no preemption found for the same lack alone
-     *                     ({@link PlanResult.NoPlan#forQuotaAlone}): it stays blocked for that reason while its team's
-     *                     running workloads stay the same and the cohort's pool of its instance types is no less used;
-     *                     only the figures of its message may change ({@link #quotaStillShort})
+     * @param quotaBound null, unless blocked by its team's quota with no preemption found for the same lack alone: then
+     *                   what the search's bound counted as removable ({@link PlanResult.NoPlan#quotaBound}). It stays
+     *                   blocked for that reason while its team's running workloads stay the same and both the quota
+     *                   check and that bound still find the quota short; only the figures of its message may change
+     *                   ({@link #quotaStillShort})
      */
-    record Blocked(PendingReason reason, String message, boolean shortOfQuota) implements Evaluation {
+    record Blocked(PendingReason reason, String message, Map<String, Map<String, Resources>> quotaBound) implements Evaluation {
         Blocked(PendingReason reason, String message) {
-            this(reason, message, false);
+            this(reason, message, null);
+        }
+
+        /** Whether it was found short of quota with no preemption for that lack alone ({@link #quotaBound}). */
+        boolean shortOfQuota() {
+            return quotaBound != null;
         }
     }
 
@@ -61,10 +67,10 @@ sealed interface Evaluation {
         QuotaCheck quota = ledger.check(w.team(), requests, true);
         if (!quota.fits()) {
             if (quota.reason() == PendingReason.NoQuota) return new Blocked(quota.reason(), quota.message());
-            Blocked lacking = quotaShort(ledger, w, requests, quota);
             PlanResult planned = planner.planFor(view, w, mayEvict);
+            Blocked lacking = quotaShort(ledger, w, requests, quota, planned instanceof PlanResult.NoPlan none ? none.quotaBound() : null);
             if (planned instanceof PreemptionPlan plan) return new NeedsPreemption(plan, lacking.reason(), lacking.message());
-            return ((PlanResult.NoPlan) planned).forQuotaAlone() ? lacking : new Blocked(lacking.reason(), lacking.message());
+            return lacking;
         }
         PlacementResult placed = view.topology().place(w.podSets());
         if (placed instanceof PlacementResult.Placed p) {
@@ -85,24 +91,33 @@ sealed interface Evaluation {
     }
 
     /**
-     * The verdict of a workload last found {@link Blocked#shortOfQuota} ({@code last}) in a state where that still holds
-     * (the same base state, its team's running workloads the same, the pool no less used): the same reason with the
-     * present figures, read from the quota check alone (no placement, no preemption search: a fuller pool lets nothing
-     * more fit, so neither can any eviction of the team's own). Whether it can never be admitted reads the base state
-     * alone: a workload that never can keeps that verdict and its message, and for one that could, the check does not
-     * ask again. Null if the quota would let it in after all, which that rule rules out.
+     * The verdict of a workload last found {@link Blocked#shortOfQuota} ({@code last}) in a state where its team's running
+     * workloads and the base state are still the same: the same reason with the present figures if the quota check
+     * still fails and the preemption search's bound still finds the quota short without the team's workloads it may
+     * preempt, which is all a full evaluation would ask (nothing to reclaim, fair sharing off, no placement reached).
+     * Whether it can never be admitted reads the base state alone: a workload that never can keeps that verdict and its
+     * message, and for one that could, the check does not ask again. Null if the quota would let it in now, directly or
+     * by evicting those workloads: it is to be evaluated in full.
      */
     static Blocked quotaStillShort(ClusterView view, Workload w, Map<String, Resources> requests, Blocked last) {
         if (last.reason() == PendingReason.Inadmissible) return last;
-        QuotaCheck quota = view.ledger().check(w.team(), requests, true);
+        QuotaLedger ledger = view.ledger();
+        QuotaCheck quota = ledger.check(w.team(), requests, true);
         if (quota.fits() || quota.reason() == PendingReason.NoQuota) return null;
-        return new Blocked(quota.reason(), quota.message(), true);
+        // nothing removable: the bound is the quota check itself
+        if (!last.quotaBound().isEmpty() && ledger.fitsWithout(w.team(), requests, true, last.quotaBound())) return null;
+        return new Blocked(quota.reason(), quota.message(), last.quotaBound());
     }
 
-    /** Blocked for the quota check's reason and message, or as never admissible if it asks beyond what could ever be had. */
-    private static Blocked quotaShort(QuotaLedger ledger, Workload w, Map<String, Resources> requests, QuotaCheck quota) {
+    /**
+     * Blocked for the quota check's reason and message, or as never admissible if it asks beyond what could ever be had;
+     * {@code quotaBound} as {@link Blocked#quotaBound}.
+     */
+    private static Blocked quotaShort(QuotaLedger ledger, Workload w, Map<String, Resources> requests, QuotaCheck quota,
+                                      Map<String, Map<String, Resources>> quotaBound) {
         String never = neverAdmissible(ledger, w.team(), requests);
-        return never != null ? new Blocked(PendingReason.Inadmissible, never, true) : new Blocked(quota.reason(), quota.message(), true);
+        return never != null ? new Blocked(PendingReason.Inadmissible, never, quotaBound)
+                : new Blocked(quota.reason(), quota.message(), quotaBound);
     }
 
     /** Whose work holds the nodes of the pod set's instance type (its accelerators, else its vCPU), and what of it is borrowed. */

@@ -1,8 +1,5 @@
 package dev.taskgov.core.scheduling;
 
-import dev.taskgov.core.quota.QuotaLedger;
-import dev.taskgov.core.resources.Resources;
-
 import java.util.HashMap;
 import java.util.Map;
 
@@ -25,9 +22,9 @@ import java.util.Map;
  *
  * <p>One kind of blocked verdict outlives a change of its types' usage: a workload short of its team's quota for which
  * no preemption was found for that lack alone ({@link Evaluation.Blocked#shortOfQuota}). That search read only its own
- * team's work and the cohort pool's usage of its types, and a fuller pool lets nothing more fit; so while its team's
- * running workloads stay the same and the pool is no less used, only its figures are read again (the quota check, not
- * placement nor the search): on a full cluster, most of a walk after each admission.
+ * team's work and the cohort pool's usage of its types, and stopped at its quota bound; so while its team's running
+ * workloads stay the same, only the quota check and that bound are asked again (not placement nor the search), for
+ * the verdict and its figures: on a full cluster, most of a walk after each admission.
  *
  * <p>A hit hands the entry the memo's own instance of its shape ({@link WorkloadEntry#shareShape}), so
  * alike entries converge on one instance: the map then finds them by identity, and comparing the
@@ -44,27 +41,20 @@ final class ParkedVerdicts {
      * usage versions of the shape's instance types (each only ever grows, so the sum moves whenever one does), read
      * from the cache's own counters of those types ({@code counter} the first's, {@code otherCounters} the rest's), so
      * that a look needs no lookup by name and, for the common workload of one type, no array of them. A verdict
-     * {@link Evaluation.Blocked#shortOfQuota} also keeps what its rule reads: {@code teamRunning} the version of its
-     * team's running workloads and {@code poolUsed} the pool's usage of each of its types ({@code types}) when its
-     * preemption search found nothing.
+     * {@link Evaluation.Blocked#shortOfQuota} may be asked again while {@code teamRunning}, the version of its team's
+     * running workloads when its preemption search found nothing, stays the same.
      */
     private record Verdict(Shape shape, Evaluation verdict, long baseVersion, long wholeVersion, boolean stopped,
-                           long[] counter, long[][] otherCounters, long usage, String[] types, long teamRunning,
-                           Resources[] poolUsed) {
+                           long[] counter, long[][] otherCounters, long usage, long teamRunning) {
         boolean holds(ClusterCache cache, boolean stoppedNow) {
             return usage == usageNow(counter, otherCounters) && baseVersion == cache.baseVersion() && stopped == stoppedNow
                     && wholeVersion == stateVersion(cache);
         }
 
-        /** Whether the shape is still short of quota as it was (the figures aside): its team's work the same, the pool no emptier. */
-        boolean stillShortOfQuota(ClusterCache cache, String team, boolean stoppedNow) {
-            if (poolUsed == null || baseVersion != cache.baseVersion() || stopped != stoppedNow
-                    || teamRunning != cache.runningVersion(team)) return false;
-            QuotaLedger ledger = cache.ledger();
-            for (int i = 0; i < types.length; i++) {
-                if (!poolUsed[i].fitsIn(ledger.poolUsage(types[i]))) return false;
-            }
-            return true;
+        /** Whether the verdict, short of quota, may be asked again by its quota check and bound alone: its team's work the same. */
+        boolean mayRecheck(ClusterCache cache, String team, boolean stoppedNow) {
+            return verdict instanceof Evaluation.Blocked b && b.shortOfQuota() && baseVersion == cache.baseVersion()
+                    && stopped == stoppedNow && teamRunning == cache.runningVersion(team);
         }
     }
 
@@ -117,18 +107,17 @@ final class ParkedVerdicts {
 
     /** {@code last} again with new figures if it is still short of quota; else null. */
     private Evaluation.Blocked recheck(WorkloadEntry entry, Verdict last, ClusterCache cache, boolean stopped) {
-        if (last == null || !last.stillShortOfQuota(cache, entry.team(), stopped)) return null;
+        if (last == null || !last.mayRecheck(cache, entry.team(), stopped)) return null;
         Evaluation.Blocked now = Evaluation.quotaStillShort(cache, entry.workload(), entry.requests(),
                 (Evaluation.Blocked) last.verdict());
         if (now == null) return null;
         rechecks++;
         entry.shareShape(last.shape());
-        remember(entry, stamped(last.shape(), now, cache, stopped, last.counter(), last.otherCounters(), last.types(),
-                last.teamRunning(), last.poolUsed()));
+        remember(entry, stamped(last.shape(), now, cache, stopped, last.counter(), last.otherCounters(), last.teamRunning()));
         return now;
     }
 
-    /** How many verdicts {@link #get} gave again with the quota check's new figures alone. */
+    /** How many verdicts {@link #get} gave again on the quota check and its bound alone, with new figures. */
     long rechecks() {
         return rechecks;
     }
@@ -141,20 +130,14 @@ final class ParkedVerdicts {
         long[] counter = types.length == 0 ? NO_TYPE : cache.usageCounter(types[0]);
         long[][] otherCounters = new long[Math.max(0, types.length - 1)][];
         for (int i = 1; i < types.length; i++) otherCounters[i - 1] = cache.usageCounter(types[i]);
-        Resources[] poolUsed = null;
-        if (verdict instanceof Evaluation.Blocked b && b.shortOfQuota()) {
-            poolUsed = new Resources[types.length];
-            for (int i = 0; i < types.length; i++) poolUsed[i] = cache.ledger().poolUsage(types[i]);
-        }
-        remember(entry, stamped(entry.shape(), verdict, cache, stopped, counter, otherCounters, types,
-                cache.runningVersion(entry.team()), poolUsed));
+        remember(entry, stamped(entry.shape(), verdict, cache, stopped, counter, otherCounters, cache.runningVersion(entry.team())));
     }
 
     /** The verdict with the stamp of the cache's state now. */
     private static Verdict stamped(Shape shape, Evaluation verdict, ClusterCache cache, boolean stopped, long[] counter,
-                                   long[][] otherCounters, String[] types, long teamRunning, Resources[] poolUsed) {
+                                   long[][] otherCounters, long teamRunning) {
         return new Verdict(shape, verdict, cache.baseVersion(), stateVersion(cache), stopped, counter, otherCounters,
-                usageNow(counter, otherCounters), types, teamRunning, poolUsed);
+                usageNow(counter, otherCounters), teamRunning);
     }
 
     private void remember(WorkloadEntry entry, Verdict v) {

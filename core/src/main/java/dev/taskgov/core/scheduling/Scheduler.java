@@ -1072,7 +1072,7 @@ public final class Scheduler {
         return evaluations;
     }
 
-    /** How many workloads still short of quota took new figures from the quota check alone ({@link ParkedVerdicts#get}). */
+    /** How many workloads still short of quota took new figures from the quota check and its bound alone ({@link ParkedVerdicts#get}). */
     long rechecks() {
         return parkedVerdicts.rechecks();
     }

@@ -67,27 +67,34 @@ class VerdictStampTest {
         final List<Consumer<Scheduler>> steps = new ArrayList<>();
         private final boolean fairShare;
         private final Map<String, int[]> gpus; // team -> {g5, p5} nominal accelerators
+        private final PreemptTeamTasks preemptTeamTasks;
 
-        Setup(boolean fairShare, Map<String, int[]> gpus) {
+        Setup(boolean fairShare, Map<String, int[]> gpus, PreemptTeamTasks preemptTeamTasks) {
             this.fairShare = fairShare;
             this.gpus = gpus;
+            this.preemptTeamTasks = preemptTeamTasks;
             List<Node> nodes = new ArrayList<>();
             for (int i = 0; i < 4; i++) nodes.add(node("g" + i, G5_TYPE));
             for (int i = 0; i < 2; i++) nodes.add(node("p" + i, P5_TYPE));
             reusing = new Scheduler(clock, Scheduler.Mode.IN_PROCESS, List.of(G5_TYPE, P5_TYPE), nodes, true);
             reference = new Scheduler(clock, Scheduler.Mode.IN_PROCESS, List.of(G5_TYPE, P5_TYPE), nodes, false);
             steps.add(s -> {
-                s.applySchedulerConfig(new SchedulerConfig(Map.of("normal", 10), fairShare));
-                gpus.forEach((team, g) -> s.applyQuota(quota(team, g[0], g[1])));
+                s.applySchedulerConfig(new SchedulerConfig(Map.of("normal", 10, "low", 5), fairShare));
+                gpus.forEach((team, g) -> s.applyQuota(quota(team, g[0], g[1], preemptTeamTasks)));
             });
         }
 
         static Setup fcfs(Map<String, int[]> gpus) {
-            return new Setup(false, gpus);
+            return new Setup(false, gpus, PreemptTeamTasks.Never);
+        }
+
+        /** FCFS, and every team may preempt its own lower-priority workloads. */
+        static Setup fcfsPreemptingOwn(Map<String, int[]> gpus) {
+            return new Setup(false, gpus, PreemptTeamTasks.LowerPriority);
         }
 
         static Setup fairShare(Map<String, int[]> gpus) {
-            return new Setup(true, gpus);
+            return new Setup(true, gpus, PreemptTeamTasks.Never);
         }
 
         private static Node node(String name, InstanceType type) {
@@ -95,13 +102,24 @@ class VerdictStampTest {
         }
 
         static TeamQuota quota(String team, int g5, int p5) {
+            return quota(team, g5, p5, PreemptTeamTasks.Never);
+        }
+
+        static TeamQuota quota(String team, int g5, int p5, PreemptTeamTasks preemptTeamTasks) {
             return new TeamQuota(team, team, Map.of(G5, G5_TYPE.capacity().times(g5), P5, P5_TYPE.capacity().times(p5 / 8)),
-                    SharingStrategy.LendAndBorrow, 100, PreemptTeamTasks.Never, 1, true);
+                    SharingStrategy.LendAndBorrow, 100, preemptTeamTasks, 1, true);
         }
 
         /** A workload of {@code g5Pods} one-GPU g5 pods and {@code p5Pods} eight-GPU p5 pods (either may be 0). */
         Setup submit(String id, String team, int g5Pods, int p5Pods) {
             steps.add(s -> s.submit(workload(id, team, g5Pods, p5Pods)));
+            return this;
+        }
+
+        /** The same, of priority class "low". */
+        Setup submitLow(String id, String team, int g5Pods, int p5Pods) {
+            Workload w = workload(id, team, g5Pods, p5Pods);
+            steps.add(s -> s.submit(new Workload(w.id(), w.team(), "low", 5, w.submittedAt(), w.podSets())));
             return this;
         }
 
@@ -148,6 +166,8 @@ class VerdictStampTest {
         Map<String, int[]> inadmissible = gpus(1, 8, 2, 8, 1, 0);
         // a-big asks for 2 g5 GPUs; c holds 2 and b 1, all within nominal: the cohort has 1 idle, no one to reclaim from
         Map<String, int[]> poolFull = gpus(1, 8, 1, 0, 2, 8);
+        // a-big asks for 3 g5 GPUs (a's ceiling 4) while every g5 node is taken: a-low, c-1, c-2 (c borrowing), b-1
+        Map<String, int[]> aWide = gpus(2, 8, 1, 0, 1, 8);
         // p5: b's nominal covers both p5 nodes, so a-mix's p5 pod finds no node while b holds them, and b borrows nothing
         Map<String, int[]> p5Held = gpus(1, 8, 1, 16, 2, 0);
         return Stream.of(
@@ -167,6 +187,20 @@ class VerdictStampTest {
                 new Case("an admission of its own team on its instance type: evaluated again, its team's work is what a search reads",
                         Setup.fcfs(poolFull).submit("c-1", "c", 2, 0).submit("b-1", "b", 1, 0).submit("a-big", "a", 2, 0),
                         s -> s.both(x -> x.submit(s.workload("a-1", "a", 1, 0))), "a-big", true, 2, 0),
+                new Case("a finish of another team's work on its instance type leaves it short of quota: it takes the new "
+                        + "figures without a search (the pool is emptier, and the quota check and the search's bound still fail)",
+                        Setup.fcfs(aWide).submit("a-1", "a", 1, 0).submit("c-1", "c", 1, 0).submit("c-2", "c", 1, 0)
+                                .submit("b-1", "b", 1, 0).submit("a-big", "a", 3, 0),
+                        s -> s.both(x -> x.finish("c-2")), "a-big", true, 0, 1),
+                new Case("finishes on its instance type leave it short of quota, but evicting its team's lower-priority work "
+                        + "would now make room: evaluated again, and admitted by that preemption (then its "
+                        + "victim is evaluated)",
+                        Setup.fcfsPreemptingOwn(aWide).submitLow("a-low", "a", 1, 0).submit("c-1", "c", 1, 0)
+                                .submit("c-2", "c", 1, 0).submit("b-1", "b", 1, 0).submit("a-big", "a", 3, 0),
+                        s -> s.both(x -> {
+                            x.finish("c-2");
+                            x.finish("b-1");
+                        }), "a-big", true, 2, 0),
                 new Case("a finish on its instance type gives the room: admitted",
                         Setup.fcfs(poolFull).submit("c-1", "c", 2, 0).submit("b-1", "b", 1, 0).submit("a-big", "a", 2, 0),
                         s -> s.both(x -> x.finish("b-1")), "a-big", true, 1),
