@@ -18,7 +18,8 @@ public sealed interface PlanResult {
      */
     record PreemptionPlan(String preemptorId, String preemptorTeam, List<Victim> victims) implements PlanResult {
         public PreemptionPlan {
-            victims = List.copyOf(victims);
+            // the planner's own list writes the victims' messages when first read (most plans found are not chosen)
+            victims = victims instanceof VictimList written ? written : List.copyOf(victims);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.taskgov.core.preemption;
 import dev.taskgov.core.model.Amounts;
 import dev.taskgov.core.model.PreemptTeamTasks;
 import dev.taskgov.core.model.PreemptionReason;
+import dev.taskgov.core.model.SchedulerConfig;
 import dev.taskgov.core.model.TeamQuota;
 import dev.taskgov.core.model.Workload;
 import dev.taskgov.core.preemption.PlanResult.NoPlan;
@@ -366,12 +367,12 @@ public final class PreemptionPlanner {
             return ledger.fitsWithout(preemptor.team(), req, allowBorrow, candidates.heldByTeam());
         }
 
-        /** The victims with their reasons; the messages are written only now, for the chosen set. */
+        /** The victims with their reasons, for the chosen set; the messages are written when the plan's victims are read. */
         private PreemptionPlan toPlan(List<Taken> victims) {
             if (victims == null) return null;
-            List<Victim> out = new ArrayList<>();
-            for (Taken t : victims) out.add(t.why().get());
-            return new PreemptionPlan(preemptor.id(), preemptor.team(), out);
+            List<Supplier<Victim>> out = new ArrayList<>(victims.size());
+            for (Taken t : victims) out.add(t.why());
+            return new PreemptionPlan(preemptor.id(), preemptor.team(), new VictimList(out));
         }
 
         /**
@@ -396,19 +397,23 @@ public final class PreemptionPlanner {
 
         private Supplier<Victim> eligible(RunningWorkload c, Rule rule) {
             boolean own = c.team().equals(preemptor.team());
+            // every figure a message names is read now; the text is written only if the plan's victims are read
             if (own) {
+                SchedulerConfig config = view.config();
                 return () -> new Victim(c.id(), c.team(), PreemptionReason.InTeamPriority, preemptor.id() + " (priority "
                         + preemptor.priority() + ") of " + preemptor.team() + " needs " + request()
-                        + "; " + c.id() + " has the lower priority " + c.priority() + "; " + protectedFromInTeam());
+                        + "; " + c.id() + " has the lower priority " + c.priority() + "; " + protectedFromInTeam(config));
             }
             if (!ledger.isBorrowing(c.team(), req.keySet())) return null;
             if (rule == Rule.RECLAIM) {
                 // by instance type name: the message reads the same whatever order the ledger's map holds them in
                 Map<String, Resources> usage = new TreeMap<>(ledger.usage(c.team()));
+                Map<String, Resources> ownNominal = nominal(preemptor.team());
+                Map<String, Resources> victimNominal = nominal(c.team());
                 return () -> new Victim(c.id(), c.team(), PreemptionReason.ReclaimLentCapacity, preemptor.team()
                         + " reclaims its lent quota for " + preemptor.id() + " (needs " + request() + " within its nominal "
-                        + describe(nominal(preemptor.team())) + "); " + c.team() + " uses " + describe(usage)
-                        + " against its nominal " + describe(nominal(c.team())) + "; " + c.id() + " ran on quota " + c.team()
+                        + describe(ownNominal) + "); " + c.team() + " uses " + describe(usage)
+                        + " against its nominal " + describe(victimNominal) + "; " + c.id() + " ran on quota " + c.team()
                         + " borrowed, and only borrowed quota is reclaimed: what it can do is run within " + c.team()
                         + "'s nominal quota (resubmit once " + c.team() + "'s other work leaves room in it) or ask for a "
                         + "larger nominal quota for " + c.team());
@@ -421,6 +426,7 @@ public final class PreemptionPlanner {
             }
             boolean ok = rule == Rule.FAIR_FINAL_SHARE ? preemptorShare.compareTo(after) <= 0 : preemptorShare.compareTo(before) < 0;
             if (!ok) return null;
+            int weight = weight(c.team());
             return () -> new Victim(c.id(), c.team(), PreemptionReason.FairSharing, preemptor.team() + "'s weighted share with "
                     + preemptor.id() + " would be " + preemptorShare + (rule == Rule.FAIR_FINAL_SHARE
                     ? ", not above " + c.team() + "'s " + after + " after this eviction"
@@ -428,7 +434,7 @@ public final class PreemptionPlanner {
                     + preemptor.id() + " needs " + request() + "); " + c.id() + " ran on capacity " + c.team() + " borrowed, "
                     + "which fair sharing moves to the team with the lower weighted share: what it can do is run within "
                     + c.team() + "'s nominal quota, which fair sharing does not preempt, or ask for a fair-share weight for "
-                    + c.team() + " above its " + weight(c.team()));
+                    + c.team() + " above its " + weight);
         }
 
         /**
@@ -436,10 +442,10 @@ public final class PreemptionPlanner {
          * strictly lower priorities are preempted), so the lowest class that weighs as much is named; else the team's
          * quota may turn in-team preemption off.
          */
-        private String protectedFromInTeam() {
+        private String protectedFromInTeam(SchedulerConfig config) {
             String cls = null;
             int weight = Integer.MAX_VALUE;
-            for (Map.Entry<String, Integer> e : view.config().priorityClasses().entrySet()) {
+            for (Map.Entry<String, Integer> e : config.priorityClasses().entrySet()) {
                 if (e.getValue() >= preemptor.priority() && e.getValue() < weight) {
                     cls = e.getKey();
                     weight = e.getValue();
