@@ -26,9 +26,10 @@ import java.util.Map;
  * workloads stay the same, only the quota check and that bound are asked again (not placement nor the search), for
  * the verdict and its figures: on a full cluster, most of a walk after each admission.
  *
- * <p>A hit hands the entry the memo's own instance of its shape ({@link WorkloadEntry#shareShape}), so
- * alike entries converge on one instance: the map then finds them by identity, and comparing the
- * pod sets field by field (once 12% of a live decider's cycle) happens at most once per entry.
+ * <p>Alike workloads in a team's queue share one instance of their shape (their {@link TeamQueue}'s), and a verdict is
+ * kept under the instance of the entry it was last given to (a hit by an equal instance moves it there): the map then
+ * finds them by identity, and comparing the pod sets field by field (once 12% of a live decider's cycle) happens about
+ * once per shape rather than in every look.
  */
 final class ParkedVerdicts {
 
@@ -46,6 +47,10 @@ final class ParkedVerdicts {
      */
     private record Verdict(Shape shape, Evaluation verdict, long baseVersion, long wholeVersion, boolean stopped,
                            long[] counter, long[][] otherCounters, long usage, long teamRunning) {
+        Verdict under(Shape other) {
+            return new Verdict(other, verdict, baseVersion, wholeVersion, stopped, counter, otherCounters, usage, teamRunning);
+        }
+
         boolean holds(ClusterCache cache, boolean stoppedNow) {
             return usage == usageNow(counter, otherCounters) && baseVersion == cache.baseVersion() && stopped == stoppedNow
                     && wholeVersion == stateVersion(cache);
@@ -98,8 +103,8 @@ final class ParkedVerdicts {
         if (own != null && own.holds(cache, stopped)) return own.verdict();
         Verdict known = byShape.get(entry.shape());
         if (known != null && known != own && known.holds(cache, stopped)) {
-            entry.lastVerdict = known;
-            entry.shareShape(known.shape());
+            if (known.shape() != entry.shape()) remember(entry, known.under(entry.shape()));
+            else entry.lastVerdict = known;
             return known.verdict();
         }
         return recheck(entry, own != null ? own : known, cache, stopped);
@@ -112,8 +117,7 @@ final class ParkedVerdicts {
                 (Evaluation.Blocked) last.verdict());
         if (now == null) return null;
         rechecks++;
-        entry.shareShape(last.shape());
-        remember(entry, stamped(last.shape(), now, cache, stopped, last.counter(), last.otherCounters(), last.teamRunning()));
+        remember(entry, stamped(entry.shape(), now, cache, stopped, last.counter(), last.otherCounters(), last.teamRunning()));
         return now;
     }
 
@@ -142,7 +146,12 @@ final class ParkedVerdicts {
 
     private void remember(WorkloadEntry entry, Verdict v) {
         if (byShape.size() >= MAX_SHAPES) byShape.clear();
-        byShape.put(v.shape(), v);
+        Verdict prior = byShape.put(v.shape(), v);
+        if (prior != null && prior.shape() != v.shape()) {
+            // a map keeps the key it had: the verdict's own instance is put in its place, to be found by identity
+            byShape.remove(v.shape());
+            byShape.put(v.shape(), v);
+        }
         entry.lastVerdict = v;
     }
 }

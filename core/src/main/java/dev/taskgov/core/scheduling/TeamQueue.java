@@ -75,6 +75,8 @@ final class TeamQueue {
 
     /** The pending workloads of one shape, and the verdict it was last parked with. */
     static final class ShapeQueue {
+        /** The one instance of the shape its workloads share while they are in it (found by identity, not compared). */
+        final Shape shape;
         final TreeSet<WorkloadEntry> entries = new TreeSet<>(QUEUE_ORDER);
         /** Parked in this epoch: every workload that entered at or before {@link #parkedUpTo}, unless chosen since. */
         long parkedInEpoch = -1;
@@ -103,6 +105,10 @@ final class TeamQueue {
         private long priorAtVisit;
         private Evaluation.Blocked priorVerdict;
         private boolean priorPending;
+
+        ShapeQueue(Shape shape) {
+            this.shape = shape;
+        }
 
         /**
          * Parked whole in {@code epoch} with {@code v}, covering the workloads that entered up to {@code upTo}; the park
@@ -161,7 +167,10 @@ final class TeamQueue {
     }
 
     private void enterShape(WorkloadEntry e) {
-        ShapeQueue sq = shapes.computeIfAbsent(e.shape(), k -> new ShapeQueue());
+        ShapeQueue sq = shapes.computeIfAbsent(e.shape(), ShapeQueue::new);
+        // alike workloads the walk never looks at (it looks at one per shape) would otherwise compare their pod sets
+        // with the key's in every look-up of their shape
+        e.shareShape(sq.shape);
         WorkloadEntry first = sq.entries.isEmpty() ? null : sq.entries.first();
         sq.entries.add(e);
         if (sq.entries.first() == e) {

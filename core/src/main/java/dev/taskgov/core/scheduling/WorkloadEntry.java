@@ -471,7 +471,7 @@ final class WorkloadEntry {
         return shape;
     }
 
-    /** Takes an equal instance of its shape (the verdict memo's), so that alike entries share one and compare by identity. */
+    /** Takes an equal instance of its shape (its queue's), so that alike entries share one and compare by identity. */
     void shareShape(Shape equal) {
         assert equal.equals(shape) : "only an equal shape may be shared";
         shape = equal;
