@@ -37,10 +37,5 @@ public sealed interface PlanResult {
         public NoPlan(String reason) {
             this(reason, null);
         }
-
-        /** Whether the search found nothing for the quota alone ({@link #quotaBound}). */
-        public boolean forQuotaAlone() {
-            return quotaBound != null;
-        }
     }
 }

@@ -88,9 +88,9 @@ final class ParkedVerdicts {
 
     /**
      * The verdict (blocked or fitting) remembered for the entry's shape whose stamp still holds in the cache's state; or,
-     * failing that, its last verdict again if that was {@link Evaluation.Blocked#shortOfQuota} and still is, with the
-     * figures the quota check reads now ({@link Evaluation#quotaStillShort}), remembered with the stamp of the
-     * preemption search it relies on; else null, and the entry is to be evaluated in full.
+     * failing that, its last verdict again if that was {@link Evaluation.Blocked#shortOfQuota} and the quota check and
+     * the search's bound still find it so, with the figures the quota check reads now ({@link Evaluation#quotaStillShort}),
+     * remembered with the stamp of the preemption search it relies on; else null, and the entry is to be evaluated in full.
      */
     Evaluation get(WorkloadEntry entry, ClusterCache cache, boolean stopped) {
         if (baseVersion != cache.baseVersion()) {
