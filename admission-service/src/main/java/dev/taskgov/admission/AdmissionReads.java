@@ -145,6 +145,18 @@ public final class AdmissionReads implements WorkloadReads {
         }
     }
 
+    /**
+     * The records of {@code cluster}'s workloads as this instance holds them, by id: what its changelog carries, without
+     * the live figures reads add to pending workloads' messages ({@link AdmissionState#shown}).
+     */
+    Map<String, WorkloadRecord> held(ClusterArn cluster) {
+        synchronized (state) {
+            Map<String, WorkloadRecord> out = new TreeMap<>();
+            state.workloads.values().stream().filter(r -> cluster.equals(r.cluster())).forEach(r -> out.put(r.workloadId(), r));
+            return out;
+        }
+    }
+
     /** Only the copy of the scheduler is taken under the state's lock; the forecast runs outside it. */
     @Override
     public Optional<dev.taskgov.core.estimate.StartEstimate> startEstimate(WorkloadRecord r) {
