@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
+import java.util.stream.Stream;
 
 /**
  * The read side of admission's state (HTTP reads, the gauges), of a decider's partition or of the read replica, which
@@ -134,15 +135,20 @@ public final class AdmissionReads implements WorkloadReads {
     @Override
     public List<WorkloadRecord> workloads(ClusterArn cluster, String team, WorkloadState workloadState) {
         synchronized (state) {
-            followedWorkloads();
-            return state.workloads.values().stream()
-                    .filter(r -> cluster == null || cluster.equals(r.cluster()))
-                    .filter(r -> team == null || team.equals(r.team()))
-                    .filter(r -> workloadState == null || workloadState == r.state())
+            return recorded(cluster, team, workloadState)
                     .sorted(Comparator.comparing(WorkloadRecord::workloadId))
                     .map(state::shown)
                     .toList();
         }
+    }
+
+    /** The workload records held that match (a null filter matches any), as last written; the caller holds the state's lock. */
+    private Stream<WorkloadRecord> recorded(ClusterArn cluster, String team, WorkloadState workloadState) {
+        followedWorkloads();
+        return state.workloads.values().stream()
+                .filter(r -> cluster == null || cluster.equals(r.cluster()))
+                .filter(r -> team == null || team.equals(r.team()))
+                .filter(r -> workloadState == null || workloadState == r.state());
     }
 
     /**
@@ -152,7 +158,7 @@ public final class AdmissionReads implements WorkloadReads {
     Map<String, WorkloadRecord> held(ClusterArn cluster) {
         synchronized (state) {
             Map<String, WorkloadRecord> out = new TreeMap<>();
-            state.workloads.values().stream().filter(r -> cluster.equals(r.cluster())).forEach(r -> out.put(r.workloadId(), r));
+            recorded(cluster, null, null).forEach(r -> out.put(r.workloadId(), r));
             return out;
         }
     }
