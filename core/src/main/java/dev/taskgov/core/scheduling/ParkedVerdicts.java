@@ -27,9 +27,11 @@ import java.util.Map;
  * the verdict and its figures: on a full cluster, most of a walk after each admission.
  *
  * <p>Alike workloads in a team's queue share one instance of their shape (their {@link TeamQueue}'s), and a verdict is
- * kept under the instance of the entry it was last given to (a hit by an equal instance moves it there): the map then
- * finds them by identity, and comparing the pod sets field by field (once 12% of a live decider's cycle) happens about
- * once per shape rather than in every look.
+ * kept on the instance it was last given under ({@link Shape#lastVerdict}): a look finds its shape's newest verdict
+ * without a look-up by shape (a map of thousands of shapes, whose look-ups and pod-set comparisons once cost a tenth of
+ * a drain and 12% of a live decider's cycle). The map gives, per shape, the instance holding its newest verdict: it is
+ * asked only by an instance that has none yet (a shape whose queue is new), whose hit moves the verdict to it, and
+ * written once per instance rather than with every verdict.
  */
 final class ParkedVerdicts {
 
@@ -45,7 +47,7 @@ final class ParkedVerdicts {
      * {@link Evaluation.Blocked#shortOfQuota} may be asked again while {@code teamRunning}, the version of its team's
      * running workloads when its preemption search found nothing, stays the same.
      */
-    private record Verdict(Shape shape, Evaluation verdict, long baseVersion, long wholeVersion, boolean stopped,
+    record Verdict(Shape shape, Evaluation verdict, long baseVersion, long wholeVersion, boolean stopped,
                            long[] counter, long[][] otherCounters, long usage, long teamRunning) {
         Verdict under(Shape other) {
             return new Verdict(other, verdict, baseVersion, wholeVersion, stopped, counter, otherCounters, usage, teamRunning);
@@ -76,7 +78,10 @@ final class ParkedVerdicts {
         return cache.config().fairShare() ? cache.version() : -1;
     }
 
-    private final Map<Shape, Verdict> byShape = new HashMap<>();
+    /** Per shape the instance whose {@link Shape#lastVerdict} is its newest verdict (the one it was last given under). */
+    private final Map<Shape, Shape> byShape = new HashMap<>();
+    /** Bumped when {@link #byShape} starts again: an instance last put in an earlier generation is not in it. */
+    private long generation;
     private long baseVersion = -1;
     /** False: nothing is remembered, every workload is evaluated on its own (the reference the memo is tested against). */
     private final boolean enabled;
@@ -94,20 +99,21 @@ final class ParkedVerdicts {
      */
     Evaluation get(WorkloadEntry entry, ClusterCache cache, boolean stopped) {
         if (baseVersion != cache.baseVersion()) {
-            byShape.clear();
+            startAgain();
             baseVersion = cache.baseVersion();
         }
-        // the entry's own last verdict first: with distinct shapes the same entry is looked at again and again, and a
-        // look-up in a map of thousands of shapes cost a tenth of a drain
-        Verdict own = entry.lastVerdict instanceof Verdict v && v.shape() == entry.shape() ? v : null;
-        if (own != null && own.holds(cache, stopped)) return own.verdict();
-        Verdict known = byShape.get(entry.shape());
-        if (known != null && known != own && known.holds(cache, stopped)) {
-            if (known.shape() != entry.shape()) remember(entry, known.under(entry.shape()));
-            else entry.lastVerdict = known;
+        // the last verdict given under the entry's instance of its shape first: the queue's alike workloads share the
+        // instance, so that is their shape's newest; a look-up in a map of thousands of shapes (a tenth of a drain with
+        // distinct shapes) is left for an instance that has none yet (its shape's queue was new)
+        Verdict own = entry.shape().lastVerdict;
+        if (own != null) return own.holds(cache, stopped) ? own.verdict() : recheck(entry, own, cache, stopped);
+        Shape equal = byShape.get(entry.shape());
+        Verdict known = equal == null ? null : equal.lastVerdict;
+        if (known != null && known.holds(cache, stopped)) {
+            remember(known.under(entry.shape()));
             return known.verdict();
         }
-        return recheck(entry, own != null ? own : known, cache, stopped);
+        return recheck(entry, known, cache, stopped);
     }
 
     /** {@code last} again with new figures if it is still short of quota; else null. */
@@ -117,7 +123,7 @@ final class ParkedVerdicts {
                 (Evaluation.Blocked) last.verdict());
         if (now == null) return null;
         rechecks++;
-        remember(entry, stamped(entry.shape(), now, cache, stopped, last.counter(), last.otherCounters(), last.teamRunning()));
+        remember(stamped(entry.shape(), now, cache, stopped, last.counter(), last.otherCounters(), last.teamRunning()));
         return now;
     }
 
@@ -134,7 +140,7 @@ final class ParkedVerdicts {
         long[] counter = types.length == 0 ? NO_TYPE : cache.usageCounter(types[0]);
         long[][] otherCounters = new long[Math.max(0, types.length - 1)][];
         for (int i = 1; i < types.length; i++) otherCounters[i - 1] = cache.usageCounter(types[i]);
-        remember(entry, stamped(entry.shape(), verdict, cache, stopped, counter, otherCounters, cache.runningVersion(entry.team())));
+        remember(stamped(entry.shape(), verdict, cache, stopped, counter, otherCounters, cache.runningVersion(entry.team())));
     }
 
     /** The verdict with the stamp of the cache's state now. */
@@ -144,14 +150,19 @@ final class ParkedVerdicts {
                 usageNow(counter, otherCounters), teamRunning);
     }
 
-    private void remember(WorkloadEntry entry, Verdict v) {
-        if (byShape.size() >= MAX_SHAPES) byShape.clear();
-        Verdict prior = byShape.put(v.shape(), v);
-        if (prior != null && prior.shape() != v.shape()) {
-            // a map keeps the key it had: the verdict's own instance is put in its place, to be found by identity
-            byShape.remove(v.shape());
-            byShape.put(v.shape(), v);
+    private void remember(Verdict v) {
+        Shape shape = v.shape();
+        if (shape.memoGeneration != generation || shape.lastVerdict == null) {
+            // put once per instance (and generation), not with every verdict: a recheck gives a new one in most looks
+            if (byShape.size() >= MAX_SHAPES) startAgain();
+            byShape.put(shape, shape);
+            shape.memoGeneration = generation;
         }
-        entry.lastVerdict = v;
+        shape.lastVerdict = v;
+    }
+
+    private void startAgain() {
+        byShape.clear();
+        generation++;
     }
 }

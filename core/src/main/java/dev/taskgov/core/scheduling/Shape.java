@@ -25,6 +25,13 @@ final class Shape {
      */
     private final long victimsAdmittedUpTo;
     private final int hash; // looked up for every parked workload: hashing the pod sets once
+    /**
+     * Memo bookkeeping, kept by {@link ParkedVerdicts} alone: the last verdict given under this instance. Alike workloads
+     * in a queue share one instance, so this is the newest verdict of their shape, found without a look-up by shape.
+     */
+    ParkedVerdicts.Verdict lastVerdict;
+    /** Memo bookkeeping: the memo's generation in which this instance was last put in its map. */
+    long memoGeneration = -1;
 
     private Shape(String team, int priority, List<PodSetRequest> podSets, long victimsAdmittedUpTo) {
         this.team = team;

@@ -155,8 +155,8 @@ final class TeamQueue {
         this.byShape = byShape;
     }
 
-    private ShapeQueue shapeOf(WorkloadEntry e) {
-        return shapes.get(e.shape());
+    private static ShapeQueue shapeOf(WorkloadEntry e) {
+        return e.shapeQueue;
     }
 
     /** Whether its shape's park in this epoch covers it (it entered before, and was not parked on its own since). */
@@ -171,6 +171,7 @@ final class TeamQueue {
         // alike workloads the walk never looks at (it looks at one per shape) would otherwise compare their pod sets
         // with the key's in every look-up of their shape
         e.shareShape(sq.shape);
+        e.shapeQueue = sq;
         WorkloadEntry first = sq.entries.isEmpty() ? null : sq.entries.first();
         sq.entries.add(e);
         if (sq.entries.first() == e) {
@@ -198,6 +199,7 @@ final class TeamQueue {
         }
         if (sq.late != null) sq.late.remove(e);
         if (sq.entries.isEmpty()) shapes.remove(e.shape());
+        e.shapeQueue = null;
         e.unsettle();
     }
 

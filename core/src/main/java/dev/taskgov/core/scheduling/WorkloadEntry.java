@@ -64,8 +64,11 @@ final class WorkloadEntry {
     long queuedSeq;
     /** Queue bookkeeping, kept by {@link TeamQueue} alone: when it was last looked at on its own (the queue's count of looks). */
     long visitedAt;
-    /** Memo bookkeeping, kept by {@link ParkedVerdicts} alone: the last verdict it took or gave (valid only for its shape then). */
-    Object lastVerdict;
+    /**
+     * Queue bookkeeping, kept by {@link TeamQueue} alone: the queue of its shape while it is in its team's queue (null
+     * otherwise), so that a walk finds it without a look-up by shape in every look.
+     */
+    TeamQueue.ShapeQueue shapeQueue;
     /**
      * While settled in its shape's queue ({@link TeamQueue}): the verdict its shape's workloads carry, which may since
      * have taken new figures with the same reason; null otherwise. Its reason and message are brought up to date when
