@@ -160,8 +160,13 @@ final class DomainTree {
 
     /** Capacity per domain id: per host the sum over its nodes, per inner domain the sum over its children. */
     long[] computeCapacities(SlotCapacity capacity) {
+        return computeCapacities(capacity, null);
+    }
+
+    /** {@link #computeCapacities(SlotCapacity)} written into {@code reuse} when it has this tree's size (else a new array). */
+    long[] computeCapacities(SlotCapacity capacity, long[] reuse) {
         ensureIndexed();
-        long[] cap = new long[byId.length];
+        long[] cap = zeroed(reuse);
         for (int hostId : idsByLevel[HOST_LEVEL]) {
             long sum = 0;
             for (Slot s : byId[hostId].memberArray) sum += capacity.of(s);
@@ -178,14 +183,21 @@ final class DomainTree {
      * {@link #computeCapacities(SlotCapacity)} when every node but those in {@code slots} (state indexes, {@code byIndex}
      * their slots) holds none: each of these added along its path, the same sums without visiting the others.
      */
-    long[] computeCapacities(SlotCapacity capacity, BitSet slots, Slot[] byIndex) {
+    long[] computeCapacities(SlotCapacity capacity, BitSet slots, Slot[] byIndex, long[] reuse) {
         ensureIndexed();
-        long[] cap = new long[byId.length];
+        long[] cap = zeroed(reuse);
         for (int i = slots.nextSetBit(0); i >= 0; i = slots.nextSetBit(i + 1)) {
             long c = capacity.of(byIndex[i]);
             if (c != 0) addAlongPath(byIndex[i], c, cap);
         }
         return cap;
+    }
+
+    /** An array of one zero per domain: {@code reuse} cleared when it has the size, else a new one. */
+    private long[] zeroed(long[] reuse) {
+        if (reuse == null || reuse.length != byId.length) return new long[byId.length];
+        Arrays.fill(reuse, 0);
+        return reuse;
     }
 
     /**

@@ -107,9 +107,18 @@ final class TopologyIndex implements Topology {
         final LinkedHashMap<Resources, Counted> byShape = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Resources, Counted> eldest) {
-                return size() > maxShapes;
+                if (size() <= maxShapes) return false;
+                spare = eldest.getValue().cap;
+                return true;
             }
         };
+        /**
+         * The capacity array of the last shape dropped, for the next shape counted: a deep queue of distinct shapes counts
+         * thousands between two admissions, and an array per count (one long per domain) was most of a drain's garbage.
+         * Only a shape dropped from the cache gives its array here; an array a caller was given is never reused while
+         * it is asked for, since each is read before the next shape is asked for ({@link #capacitiesFor}).
+         */
+        long[] spare;
         /** The sequence number of the journal's first change; the journal holds changes base .. base + size - 1. */
         long base;
         int size;
@@ -169,6 +178,7 @@ final class TopologyIndex implements Topology {
         void clear(int newVersion, int domains) {
             maxShapes = (int) Math.max(MIN_CACHED_SHAPES, Math.min(MAX_CACHED_SHAPES, CACHED_CAPACITIES / Math.max(1, domains)));
             byShape.clear();
+            spare = null; // of the old tree's size
             Arrays.fill(nodeWas, 0, size, null);
             Arrays.fill(usedWas, 0, size, null);
             base += size;
@@ -385,16 +395,19 @@ final class TopologyIndex implements Topology {
         Counted counted = cache.byShape.get(perPod);
         if (counted != null && !upToDate(cache, counted, perPod)) {
             cache.byShape.remove(perPod);
+            cache.spare = counted.cap;
             counted = null;
         }
         if (counted == null) {
             long[] cap;
+            long[] reuse = cache.spare;
+            cache.spare = null;
             if (perPod.partitions().isEmpty() && perPod.accelerators() > 0) {
                 // Nodes without a free accelerator hold none of its pods: only the others are counted.
                 BitSet room = withFreeAccelerators.get(instanceType);
-                cap = tree.computeCapacities(plainCapacity(perPod), room == null ? new BitSet() : room, structure.byIndex);
+                cap = tree.computeCapacities(plainCapacity(perPod), room == null ? new BitSet() : room, structure.byIndex, reuse);
             } else {
-                cap = tree.computeCapacities(perPod.partitions().isEmpty() ? plainCapacity(perPod) : s -> capacity(s, perPod, Resources.ZERO));
+                cap = tree.computeCapacities(perPod.partitions().isEmpty() ? plainCapacity(perPod) : s -> capacity(s, perPod, Resources.ZERO), reuse);
             }
             counted = new Counted(cap, cache.seq());
             cache.byShape.put(perPod, counted);
