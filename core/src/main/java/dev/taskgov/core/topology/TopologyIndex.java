@@ -87,10 +87,63 @@ final class TopologyIndex implements Topology {
     private static final class Counted {
         final long[] cap;
         long seq;
+        /** For a shape of accelerators alone, once asked for by a shape that also asks for vCPU or memory: its {@link Room}. */
+        Room room;
 
         Counted(long[] cap, long seq) {
             this.cap = cap;
             this.seq = seq;
+        }
+    }
+
+    /**
+     * How much vCPU and memory per pod a shape may ask for beside its accelerators and still fit, on every node, as many
+     * pods as a shape of those accelerators alone: the least, over the nodes where that shape fits pods, of their free
+     * vCPU and free memory per such pod. A shape within both has the very capacities of the accelerators alone, since no
+     * node is short of its vCPU or memory before it is short of accelerators; so the pod shapes of a deep queue that
+     * differ only in vCPU or memory (pipelines' jobs ask for the same accelerators and varied memory) share one count
+     * rather than each being counted over the nodes. Kept with the count (the minima and how many nodes are at each, so
+     * that a changed node moves them without a scan unless it was the last at a minimum).
+     */
+    private static final class Room {
+        long cpu = Long.MAX_VALUE;
+        long memory = Long.MAX_VALUE;
+        int atCpu;
+        int atMemory;
+        /**
+         * A node at a minimum changed away from it and was the last there: the true minimum may be higher, and it is
+         * found again before the next use (a minimum too low only sends a shape to a count of its own: never wrong).
+         */
+        boolean stale;
+
+        boolean admits(Resources perPod) {
+            return perPod.milliVcpu() <= cpu && perPod.memoryMiB() <= memory;
+        }
+
+        /** A node where the accelerators alone fit {@code pods} pods, with that much vCPU and memory free, counts. */
+        void enter(long pods, long freeCpu, long freeMemory) {
+            if (pods <= 0) return;
+            long c = freeCpu / pods;
+            if (c < cpu) {
+                cpu = c;
+                atCpu = 1;
+            } else if (c == cpu) {
+                atCpu++;
+            }
+            long m = freeMemory / pods;
+            if (m < memory) {
+                memory = m;
+                atMemory = 1;
+            } else if (m == memory) {
+                atMemory++;
+            }
+        }
+
+        /** The node counted by {@link #enter} with these figures changed. */
+        void leave(long pods, long freeCpu, long freeMemory) {
+            if (pods <= 0) return;
+            if (freeCpu / pods == cpu && --atCpu == 0) stale = true;
+            if (freeMemory / pods == memory && --atMemory == 0) stale = true;
         }
     }
 
@@ -392,6 +445,16 @@ final class TopologyIndex implements Topology {
         ShapeCache cache = caches.computeIfAbsent(instanceType, t -> new ShapeCache());
         int version = tree.version();
         if (cache.version != version) cache.clear(version, tree.domains());
+        if (perPod.partitions().isEmpty() && perPod.accelerators() > 0 && (perPod.milliVcpu() > 0 || perPod.memoryMiB() > 0)) {
+            Counted alone = counted(cache, instanceType, tree, Resources.accelerators(perPod.accelerators()));
+            if (alone.room == null || alone.room.stale) alone.room = room(instanceType, perPod.accelerators());
+            if (alone.room.admits(perPod)) return alone.cap;
+        }
+        return counted(cache, instanceType, tree, perPod).cap;
+    }
+
+    /** The shape's count in the cache, brought up to date, or counted now. */
+    private Counted counted(ShapeCache cache, String instanceType, DomainTree tree, Resources perPod) {
         Counted counted = cache.byShape.get(perPod);
         if (counted != null && !upToDate(cache, counted, perPod)) {
             cache.byShape.remove(perPod);
@@ -412,7 +475,18 @@ final class TopologyIndex implements Topology {
             counted = new Counted(cap, cache.seq());
             cache.byShape.put(perPod, counted);
         }
-        return counted.cap;
+        return counted;
+    }
+
+    /** The {@link Room} of a shape of {@code accelerators} alone, over the ready nodes of the type with a free accelerator. */
+    private Room room(String instanceType, long accelerators) {
+        Room room = new Room();
+        BitSet withFree = withFreeAccelerators.get(instanceType);
+        if (withFree == null) return room;
+        for (int i = withFree.nextSetBit(0); i >= 0; i = withFree.nextSetBit(i + 1)) {
+            if (readyAt[i]) room.enter(freeAt[3 * i] / accelerators, freeAt[3 * i + 1], freeAt[3 * i + 2]);
+        }
+        return room;
     }
 
     /**
@@ -437,8 +511,13 @@ final class TopologyIndex implements Topology {
             seenIn[index] = replay;
             long then = cache.readyWas[k] ? fit(cache.freeWas, 3 * k, cache.nodeWas[k], cache.usedWas[k], perPod, Resources.ZERO) : 0;
             Slot s = structure.byIndex[index];
-            long delta = capacity(s, perPod, Resources.ZERO) - then;
+            long now = capacity(s, perPod, Resources.ZERO);
+            long delta = now - then;
             if (delta != 0) DomainTree.addAlongPath(s, delta, counted.cap);
+            if (counted.room != null) {
+                counted.room.leave(then, cache.freeWas[3 * k + 1], cache.freeWas[3 * k + 2]);
+                counted.room.enter(now, freeAt[3 * index + 1], freeAt[3 * index + 2]);
+            }
         }
         counted.seq = end;
         return true;

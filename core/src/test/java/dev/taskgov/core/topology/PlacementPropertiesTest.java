@@ -280,6 +280,51 @@ class PlacementPropertiesTest {
     }
 
     /**
+     * Pod shapes that ask for the same accelerators and differ in vCPU or memory (which share the count of the
+     * accelerators alone while no node runs short of their vCPU or memory first): on nodes where those bind and where
+     * they do not, through reservations, releases and nodes turning ready or not, each counts per domain what every node
+     * of the model holds and places as a rebuild does.
+     */
+    @Test
+    void shapesThatDifferOnlyInVcpuOrMemoryCountWhatEachNodeHolds() {
+        Random rnd = new Random(11);
+        for (int it = 0; it < 40; it++) {
+            Model m = randomModel(rnd);
+            while (m.nodes.size() < 8) {
+                Node n = randomNode(rnd, "n" + m.nodes.size());
+                m.nodes.put(n.name(), n);
+            }
+            Topology t = m.fresh();
+            long accelerators = 1 + rnd.nextInt(2);
+            for (int step = 0; step < 400; step++) {
+                Resources perPod = Resources.of(accelerators, 4000L * rnd.nextInt(9), 2048L * rnd.nextInt(9));
+                PodSetRequest ps = new PodSetRequest("ps", 1 + rnd.nextInt(8), TestCluster.P5, perPod,
+                        rnd.nextBoolean() ? TopologyRequest.NONE : TopologyRequest.required(TopologyLevels.ALL.get(rnd.nextInt(4))));
+                List<PodSetRequest> w = List.of(ps);
+                for (int level = 0; level < TopologyLevels.ALL.size(); level++) {
+                    assertThat(nonZero(t.capacityByDomain(ps, TopologyLevels.ALL.get(level))))
+                            .as("iteration %d step %d %s level %d", it, step, perPod, level)
+                            .isEqualTo(nonZeroByPath(m.capacityByPath(ps, level)));
+                }
+                assertThat(t.place(w)).as("iteration %d step %d %s", it, step, perPod).isEqualTo(m.fresh().place(w));
+                int change = rnd.nextInt(10);
+                if (change < 5) {
+                    reserveWhereItFits(t, m, w);
+                } else if (change < 9) {
+                    String node = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
+                    release(t, m, node, m.used.getOrDefault(node, Resources.ZERO));
+                } else {
+                    String name = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
+                    Node n = m.nodes.get(name);
+                    Node flipped = new Node(n.name(), n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), !n.ready());
+                    t.upsertNode(flipped);
+                    m.nodes.put(name, flipped);
+                }
+            }
+        }
+    }
+
+    /**
      * A cached shape is brought up to date from the changes made since it was last asked for: asked again after a few
      * changes, after more than can be replayed, after the journal dropped what every shape had passed, and in a copy,
      * it places as a topology built from scratch does.
