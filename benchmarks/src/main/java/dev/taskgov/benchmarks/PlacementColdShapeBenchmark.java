@@ -19,8 +19,10 @@ import java.util.List;
 
 /**
  * The worst case of the capacity cache: every placement asks for a pod shape that is not cached
- * (2,048 shapes in rotation, more than the cache keeps for any tree), so each decision first sums the
- * shape's capacity over every node of the instance type. 512 pods, preferred layer-3.
+ * (2,048 shapes in rotation, more than the cache keeps for any tree). With {@code vcpu=limit} each shape's vCPU is
+ * what a node runs short of before its accelerators, so each decision first sums the shape's capacity over the nodes
+ * with a free accelerator; with {@code vcpu=room} no node runs short of it, and the shapes share the count of one
+ * accelerator alone. 512 pods, preferred layer-3.
  */
 @State(Scope.Benchmark)
 @Fork(1)
@@ -31,6 +33,10 @@ public class PlacementColdShapeBenchmark {
     @Param({"10000", "2500"})
     public int nodes;
 
+    /** {@code limit}: a free node (8 accelerators, 192 vCPU) fits 7 pods of a shape, not 8; {@code room}: 8. */
+    @Param({"limit", "room"})
+    public String vcpu;
+
     private Topology topology;
     private final List<List<PodSetRequest>> workloads = new ArrayList<>();
     private int next;
@@ -38,9 +44,9 @@ public class PlacementColdShapeBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         topology = PlacementCluster.halfUsed(nodes, 20261130L);
+        long base = vcpu.equals("limit") ? 24_001 : 1_000;
         for (int i = 0; i < SHAPES; i++) {
-            // 1 accelerator and a few vCPU that differ per shape (never the limit: 192 vCPU per node).
-            Resources perPod = Resources.of(1, 1000L + i, 0);
+            Resources perPod = Resources.of(1, base + i, 0); // milli-vCPU that differ per shape
             workloads.add(List.of(new PodSetRequest("worker", 512, PlacementCluster.INSTANCE_TYPE, perPod,
                     TopologyRequest.preferred(TopologyLevels.LAYER_3))));
         }
