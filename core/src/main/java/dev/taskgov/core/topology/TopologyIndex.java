@@ -106,44 +106,54 @@ final class TopologyIndex implements Topology {
      * that a changed node moves them without a scan unless it was the last at a minimum).
      */
     private static final class Room {
-        long cpu = Long.MAX_VALUE;
-        long memory = Long.MAX_VALUE;
-        int atCpu;
-        int atMemory;
-        /**
-         * A node at a minimum changed away from it and was the last there: the true minimum may be higher, and it is
-         * found again before the next use (a minimum too low only sends a shape to a count of its own: never wrong).
-         */
-        boolean stale;
+        final Least cpu = new Least();
+        final Least memory = new Least();
 
         boolean admits(Resources perPod) {
-            return perPod.milliVcpu() <= cpu && perPod.memoryMiB() <= memory;
+            return perPod.milliVcpu() <= cpu.value && perPod.memoryMiB() <= memory.value;
         }
 
         /** A node where the accelerators alone fit {@code pods} pods, with that much vCPU and memory free, counts. */
         void enter(long pods, long freeCpu, long freeMemory) {
             if (pods <= 0) return;
-            long c = freeCpu / pods;
-            if (c < cpu) {
-                cpu = c;
-                atCpu = 1;
-            } else if (c == cpu) {
-                atCpu++;
-            }
-            long m = freeMemory / pods;
-            if (m < memory) {
-                memory = m;
-                atMemory = 1;
-            } else if (m == memory) {
-                atMemory++;
-            }
+            cpu.enter(freeCpu / pods);
+            memory.enter(freeMemory / pods);
         }
 
         /** The node counted by {@link #enter} with these figures changed. */
         void leave(long pods, long freeCpu, long freeMemory) {
             if (pods <= 0) return;
-            if (freeCpu / pods == cpu && --atCpu == 0) stale = true;
-            if (freeMemory / pods == memory && --atMemory == 0) stale = true;
+            cpu.leave(freeCpu / pods);
+            memory.leave(freeMemory / pods);
+        }
+
+        /**
+         * A node at a least value changed away from it and was the last there: the true least may be higher, and it
+         * is found again before the next use (a least value too low only sends a shape to a count of its own: never
+         * wrong).
+         */
+        boolean stale() {
+            return cpu.stale || memory.stale;
+        }
+    }
+
+    /** The least of a set of values, with how many are at it. */
+    private static final class Least {
+        long value = Long.MAX_VALUE;
+        int at;
+        boolean stale;
+
+        void enter(long v) {
+            if (v < value) {
+                value = v;
+                at = 1;
+            } else if (v == value) {
+                at++;
+            }
+        }
+
+        void leave(long v) {
+            if (v == value && --at == 0) stale = true;
         }
     }
 
@@ -447,7 +457,7 @@ final class TopologyIndex implements Topology {
         if (cache.version != version) cache.clear(version, tree.domains());
         if (perPod.partitions().isEmpty() && perPod.accelerators() > 0 && (perPod.milliVcpu() > 0 || perPod.memoryMiB() > 0)) {
             Counted alone = counted(cache, instanceType, tree, Resources.accelerators(perPod.accelerators()));
-            if (alone.room == null || alone.room.stale) alone.room = room(instanceType, perPod.accelerators());
+            if (alone.room == null || alone.room.stale()) alone.room = room(instanceType, perPod.accelerators());
             if (alone.room.admits(perPod)) return alone.cap;
         }
         return counted(cache, instanceType, tree, perPod).cap;

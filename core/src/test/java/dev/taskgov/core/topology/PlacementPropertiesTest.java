@@ -89,6 +89,37 @@ class PlacementPropertiesTest {
         return m;
     }
 
+    /** A random model with at least {@code nodes} nodes. */
+    private static Model randomModel(Random rnd, int nodes) {
+        Model m = randomModel(rnd);
+        while (m.nodes.size() < nodes) {
+            Node n = randomNode(rnd, "n" + m.nodes.size());
+            m.nodes.put(n.name(), n);
+        }
+        return m;
+    }
+
+    /**
+     * One change of the nodes under cached shapes, in the topology and the model alike: the workload reserved where it
+     * fits (asked for first, so brought up to date), a node's usage released, or a node turned ready or not (a change
+     * of a slot, not of the tree).
+     */
+    private static void reserveReleaseOrFlip(Random rnd, Topology t, Model m, List<PodSetRequest> w) {
+        int change = rnd.nextInt(10);
+        if (change < 5) {
+            reserveWhereItFits(t, m, w);
+        } else if (change < 9) {
+            String node = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
+            release(t, m, node, m.used.getOrDefault(node, Resources.ZERO));
+        } else {
+            String name = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
+            Node n = m.nodes.get(name);
+            Node flipped = new Node(n.name(), n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), !n.ready());
+            t.upsertNode(flipped);
+            m.nodes.put(name, flipped);
+        }
+    }
+
     private static PodSetRequest randomPodSet(Random rnd, String name) {
         TopologyRequest t = switch (rnd.nextInt(3)) {
             case 0 -> TopologyRequest.NONE;
@@ -289,11 +320,7 @@ class PlacementPropertiesTest {
     void shapesThatDifferOnlyInVcpuOrMemoryCountWhatEachNodeHolds() {
         Random rnd = new Random(11);
         for (int it = 0; it < 40; it++) {
-            Model m = randomModel(rnd);
-            while (m.nodes.size() < 8) {
-                Node n = randomNode(rnd, "n" + m.nodes.size());
-                m.nodes.put(n.name(), n);
-            }
+            Model m = randomModel(rnd, 8);
             Topology t = m.fresh();
             long accelerators = 1 + rnd.nextInt(2);
             for (int step = 0; step < 400; step++) {
@@ -307,19 +334,7 @@ class PlacementPropertiesTest {
                             .isEqualTo(nonZeroByPath(m.capacityByPath(ps, level)));
                 }
                 assertThat(t.place(w)).as("iteration %d step %d %s", it, step, perPod).isEqualTo(m.fresh().place(w));
-                int change = rnd.nextInt(10);
-                if (change < 5) {
-                    reserveWhereItFits(t, m, w);
-                } else if (change < 9) {
-                    String node = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
-                    release(t, m, node, m.used.getOrDefault(node, Resources.ZERO));
-                } else {
-                    String name = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
-                    Node n = m.nodes.get(name);
-                    Node flipped = new Node(n.name(), n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), !n.ready());
-                    t.upsertNode(flipped);
-                    m.nodes.put(name, flipped);
-                }
+                reserveReleaseOrFlip(rnd, t, m, w);
             }
         }
     }
@@ -333,31 +348,14 @@ class PlacementPropertiesTest {
     void cachedShapesAskedForAgainAfterAnyNumberOfChangesPlaceAsARebuild() {
         Random rnd = new Random(7);
         for (int it = 0; it < 12; it++) {
-            Model m = randomModel(rnd);
-            while (m.nodes.size() < 6) {
-                Node n = randomNode(rnd, "n" + m.nodes.size());
-                m.nodes.put(n.name(), n);
-            }
+            Model m = randomModel(rnd, 6);
             Topology t = m.fresh();
             List<List<PodSetRequest>> shapes = new ArrayList<>();
             for (int i = 0; i < 24; i++) shapes.add(randomWorkload(rnd));
             shapes.forEach(t::place); // every shape cached
             for (int step = 0; step < 3_000; step++) {
                 List<PodSetRequest> w = shapes.get(rnd.nextInt(shapes.size()));
-                int change = rnd.nextInt(10);
-                if (change < 5) {
-                    reserveWhereItFits(t, m, w); // asks for w (brought up to date), then changes the nodes under it
-                } else if (change < 9) {
-                    String node = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
-                    release(t, m, node, m.used.getOrDefault(node, Resources.ZERO));
-                } else {
-                    // the same node, ready or not: a change of a slot, not of the tree
-                    String name = new ArrayList<>(m.nodes.keySet()).get(rnd.nextInt(m.nodes.size()));
-                    Node n = m.nodes.get(name);
-                    Node flipped = new Node(n.name(), n.instanceId(), n.instanceType(), n.labels(), n.allocatable(), !n.ready());
-                    t.upsertNode(flipped);
-                    m.nodes.put(name, flipped);
-                }
+                reserveReleaseOrFlip(rnd, t, m, w);
                 if (rnd.nextInt(40) == 0) {
                     // seldom asked for: far behind by now, some beyond what is replayed
                     List<PodSetRequest> probe = shapes.get(rnd.nextInt(shapes.size()));
