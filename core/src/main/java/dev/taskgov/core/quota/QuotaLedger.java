@@ -336,8 +336,10 @@ public final class QuotaLedger {
             if (!explain) return DOES_NOT_FIT;
             PendingReason reason = overCeiling && after > n.get(res) && l.borrowingLimit().get(res) > 0 && allowBorrow
                     ? PendingReason.BorrowLimitExceeded : PendingReason.QuotaExceeded;
-            return new QuotaCheck(false, reason, explain(team, type, res, need, used, n.get(res),
-                    l.borrowingLimit().get(res), allowBorrow, poolIdle) + (overPool ? holders(type, res) : ""));
+            long borrowed = Math.max(0, used - n.get(res));
+            long mayBorrow = allowBorrow ? Math.max(0, l.borrowingLimit().get(res) - borrowed) : 0;
+            return QuotaCheck.shortBy(reason, new Shortfall(team, type, res, need, Math.max(0, n.get(res) - used), mayBorrow,
+                    poolIdle, overPool ? holders(type, res) : ""));
         }
         return null;
     }
@@ -352,16 +354,6 @@ public final class QuotaLedger {
     public Resources borrowingLimit(String team, String type) {
         TeamQuota q = quotas.get(team);
         return q == null || !q.active() ? Resources.ZERO : limits(team, type).borrowingLimit();
-    }
-
-    private static String explain(String team, String type, ResourceKey res, long need, long used, long nominal,
-                                  long limit, boolean allowBorrow, long poolIdle) {
-        long free = Math.max(0, nominal - used);
-        long borrowed = Math.max(0, used - nominal);
-        long mayBorrow = allowBorrow ? Math.max(0, limit - borrowed) : 0;
-        return "needs " + Amounts.of(res, need) + " of " + type + "; " + team + " has " + Amounts.number(res, free)
-                + " of its quota free and may borrow " + Amounts.number(res, mayBorrow) + " more; the cohort has "
-                + Amounts.number(res, poolIdle) + " idle";
     }
 
     /** How many teams {@link #holders} names at most: the largest users, the rest as a count. */

@@ -10,6 +10,7 @@ import dev.taskgov.core.preemption.PreemptionPlanner;
 import dev.taskgov.core.preemption.RunningWorkload;
 import dev.taskgov.core.quota.QuotaCheck;
 import dev.taskgov.core.quota.QuotaLedger;
+import dev.taskgov.core.quota.Shortfall;
 import dev.taskgov.core.resources.ResourceKey;
 import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Placement;
@@ -37,22 +38,77 @@ sealed interface Evaluation {
     }
 
     /**
-     * Not admissible now, nor by any preemption.
-     *
-     * @param quotaBound null, unless blocked by its team's quota with no preemption found for the same lack alone: then
-     *                   what the search's bound counted as removable ({@link PlanResult.NoPlan#quotaBound}). It stays
-     *                   blocked for that reason while its team's running workloads stay the same and both the quota
-     *                   check and that bound still find the quota short; only the figures of its message may change
-     *                   ({@link #quotaStillShort})
+     * Not admissible now, nor by any preemption: {@code reason}, and a message with numbers. A quota check's message is
+     * kept as its figures ({@link Shortfall}) and written when first read: a walk of a deep queue checks its waiting
+     * workloads again after nearly every admission, and a later check supersedes most of those verdicts unread.
+     * {@code quotaBound}: null, unless blocked by its team's quota with no preemption found for the same lack alone:
+     * then what the search's bound counted as removable ({@link PlanResult.NoPlan#quotaBound}). It stays blocked for that
+     * reason while its team's running workloads stay the same and both the quota check and that bound still find the
+     * quota short; only the figures of its message may change ({@link #quotaStillShort}).
      */
-    record Blocked(PendingReason reason, String message, Map<String, Map<String, Resources>> quotaBound) implements Evaluation {
+    final class Blocked implements Evaluation {
+        private final PendingReason reason;
+        private final Shortfall figures;
+        private String message;
+        private final Map<String, Map<String, Resources>> quotaBound;
+
         Blocked(PendingReason reason, String message) {
             this(reason, message, null);
+        }
+
+        Blocked(PendingReason reason, String message, Map<String, Map<String, Resources>> quotaBound) {
+            this(reason, null, message, quotaBound);
+        }
+
+        /** Blocked for the quota check's reason, with its message (or its figures, to be written when read). */
+        Blocked(QuotaCheck quota, Map<String, Map<String, Resources>> quotaBound) {
+            this(quota.reason(), quota.shortfall(), quota.shortfall() == null ? quota.text() : null, quotaBound);
+        }
+
+        private Blocked(PendingReason reason, Shortfall figures, String message, Map<String, Map<String, Resources>> quotaBound) {
+            this.reason = reason;
+            this.figures = figures;
+            this.message = message;
+            this.quotaBound = quotaBound;
+        }
+
+        PendingReason reason() {
+            return reason;
+        }
+
+        String message() {
+            if (message == null) message = figures.message();
+            return message;
+        }
+
+        Map<String, Map<String, Resources>> quotaBound() {
+            return quotaBound;
         }
 
         /** Whether it was found short of quota with no preemption for that lack alone ({@link #quotaBound}). */
         boolean shortOfQuota() {
             return quotaBound != null;
+        }
+
+        /** Whether its message is {@code other}'s, compared by their figures when both have them (neither then written). */
+        boolean sameMessage(Blocked other) {
+            if (figures != null && other.figures != null) return figures.equals(other.figures);
+            return message().equals(other.message());
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Blocked b && reason == b.reason && sameMessage(b) && java.util.Objects.equals(quotaBound, b.quotaBound);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(reason, message(), quotaBound);
+        }
+
+        @Override
+        public String toString() {
+            return "Blocked[reason=" + reason + ", message=" + message() + ", quotaBound=" + quotaBound + "]";
         }
     }
 
@@ -66,7 +122,7 @@ sealed interface Evaluation {
         QuotaLedger ledger = view.ledger();
         QuotaCheck quota = ledger.check(w.team(), requests, true);
         if (!quota.fits()) {
-            if (quota.reason() == PendingReason.NoQuota) return new Blocked(quota.reason(), quota.message());
+            if (quota.reason() == PendingReason.NoQuota) return new Blocked(quota, null);
             PlanResult planned = planner.planFor(view, w, mayEvict);
             Blocked lacking = quotaShort(ledger, w, requests, quota, planned instanceof PlanResult.NoPlan none ? none.quotaBound() : null);
             if (planned instanceof PreemptionPlan plan) return new NeedsPreemption(plan, lacking.reason(), lacking.message());
@@ -106,7 +162,7 @@ sealed interface Evaluation {
         if (quota.fits() || quota.reason() == PendingReason.NoQuota) return null;
         // nothing removable: the bound is the quota check itself
         if (!last.quotaBound().isEmpty() && ledger.fitsWithout(w.team(), requests, true, last.quotaBound())) return null;
-        return new Blocked(quota.reason(), quota.message(), last.quotaBound());
+        return new Blocked(quota, last.quotaBound());
     }
 
     /**
@@ -117,7 +173,7 @@ sealed interface Evaluation {
                                       Map<String, Map<String, Resources>> quotaBound) {
         String never = neverAdmissible(ledger, w.team(), requests);
         return never != null ? new Blocked(PendingReason.Inadmissible, never, quotaBound)
-                : new Blocked(quota.reason(), quota.message(), quotaBound);
+                : new Blocked(quota, quotaBound);
     }
 
     /** Whose work holds the nodes of the pod set's instance type (its accelerators, else its vCPU), and what of it is borrowed. */

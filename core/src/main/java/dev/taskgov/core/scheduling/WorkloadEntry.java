@@ -100,7 +100,7 @@ final class WorkloadEntry {
         /** New figures (the same reason) for every settled workload. */
         void newFigures(Evaluation.Blocked v) {
             // what its workloads show: the reason and message (not how the verdict may be reused)
-            if (v.reason() != verdict.reason() || !v.message().equals(verdict.message())) version++;
+            if (v.reason() != verdict.reason() || !v.sameMessage(verdict)) version++;
             verdict = v;
         }
 
