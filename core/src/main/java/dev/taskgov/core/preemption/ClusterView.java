@@ -5,6 +5,7 @@ import dev.taskgov.core.quota.QuotaLedger;
 import dev.taskgov.core.quota.WhatIf;
 import dev.taskgov.core.topology.Topology;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -50,14 +51,15 @@ public interface ClusterView {
      */
     default WhatIf simulateRemoval(Collection<RunningWorkload> workloads) {
         List<RunningWorkload> released = List.copyOf(workloads);
+        List<WhatIf> quota = new ArrayList<>(released.size());
         for (RunningWorkload r : released) {
-            ledger().remove(r.team(), r.requests());
+            quota.add(ledger().simulateRemoval(r.team(), r.requests())); // the ledger's own what-if: its holders stand
             topology().release(r.workload().podSets(), r.placement());
         }
         return WhatIf.once(() -> {
             for (int i = released.size() - 1; i >= 0; i--) {
                 RunningWorkload r = released.get(i);
-                ledger().add(r.team(), r.requests());
+                quota.get(i).close();
                 topology().reserve(r.workload().podSets(), r.placement());
             }
         });

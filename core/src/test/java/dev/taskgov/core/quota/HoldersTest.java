@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link QuotaLedger#holders} names who holds an instance type now: asked once, then again after a change of usage or
- * quotas, it answers for the state after the change (the ledger remembers an answer only while nothing changes), and
- * the same as a fresh copy of the ledger.
+ * quotas, it answers for the state after the change (the ledger remembers an answer only while nothing changes but
+ * what-ifs that are closed again), and the same as a fresh copy of the ledger; asked inside a what-if, for the what-if.
  */
 class HoldersTest {
 
@@ -42,6 +42,20 @@ class HoldersTest {
                 }, ""),
                 new Case("a what-if, then undone", l -> l.simulateAddition("team-b", gpus(4)).close(),
                         "; in use: team-a 6 (2 borrowed), team-b 3 (within its nominal)"),
+                new Case("a what-if asked inside, then undone", l -> {
+                    try (var undo = l.simulateRemoval("team-a", gpus(6))) {
+                        assertThat(l.holders(G5, ResourceKey.ACCELERATORS)).isEqualTo("; in use: team-b 3 (within its nominal)");
+                    }
+                }, "; in use: team-a 6 (2 borrowed), team-b 3 (within its nominal)"),
+                new Case("what-ifs closed out of order, then an admission", l -> {
+                    var first = l.simulateRemoval("team-a", gpus(6));
+                    var second = l.simulateAddition(Map.of("team-c", gpus(2)));
+                    first.close();
+                    assertThat(l.holders(G5, ResourceKey.ACCELERATORS)).isEqualTo("; in use: team-a 6 (2 borrowed), team-b 3 (within its nominal), team-c 2 (within its nominal)");
+                    second.close();
+                    assertThat(l.holders(G5, ResourceKey.ACCELERATORS)).isEqualTo("; in use: team-a 6 (2 borrowed), team-b 3 (within its nominal)");
+                    l.add("team-b", gpus(4));
+                }, "; in use: team-b 7 (3 borrowed), team-a 6 (2 borrowed)"),
                 new Case("a larger nominal", l -> l.putQuota(quota("team-a", 8)), "; in use: team-a 6 (within its nominal), team-b 3 (within its nominal)"));
     }
 
