@@ -238,21 +238,12 @@ public final class QuotaLedger {
 
     /** As if the team held {@code requests} more, until the handle is closed. */
     public WhatIf simulateAddition(String team, Map<String, Resources> requests) {
-        return whatIf(team, requests, true);
+        return whatIf(Map.of(team, requests), true);
     }
 
     /** As if the team held {@code requests} less, until the handle is closed. */
     public WhatIf simulateRemoval(String team, Map<String, Resources> requests) {
-        return whatIf(team, requests, false);
-    }
-
-    private WhatIf whatIf(String team, Map<String, Resources> requests, boolean add) {
-        openWhatIfs++;
-        book(team, requests, add);
-        return WhatIf.once(() -> {
-            book(team, requests, !add);
-            openWhatIfs--;
-        });
+        return whatIf(Map.of(team, requests), false);
     }
 
     /** As if each team held its {@code requests} more (by team, then instance type), until the handle is closed. */

@@ -19,6 +19,7 @@ import dev.taskgov.core.topology.PlacementResult;
 import dev.taskgov.core.topology.TopologyRequest;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
@@ -98,12 +99,12 @@ sealed interface Evaluation {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Blocked b && reason == b.reason && sameMessage(b) && java.util.Objects.equals(quotaBound, b.quotaBound);
+            return o instanceof Blocked b && reason == b.reason && sameMessage(b) && Objects.equals(quotaBound, b.quotaBound);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Objects.hash(reason, message(), quotaBound);
+            return Objects.hash(reason, message(), quotaBound);
         }
 
         @Override

@@ -152,7 +152,7 @@ final class ParkedVerdicts {
 
     private void remember(Verdict v) {
         Shape shape = v.shape();
-        if (shape.memoGeneration != generation || shape.lastVerdict == null) {
+        if (shape.memoGeneration != generation) {
             // put once per instance (and generation), not with every verdict: a recheck gives a new one in most looks
             if (byShape.size() >= MAX_SHAPES) startAgain();
             byShape.put(shape, shape);
