@@ -309,23 +309,46 @@ public final class QuotaLedger {
         if (q == null || !q.active()) return false;
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
             String type = e.getKey();
+            Resources r = e.getValue();
+            // per resource the request names, in longs: a bound over every borrowing team's holdings runs once per
+            // preemption attempt, and amounts built per holder cost more than the comparison they feed
+            List<ResourceKey> keys = r.keys();
+            long[] used = new long[keys.size()];
+            long[] poolUsed = new long[keys.size()];
             Resources u = usage(team, type);
-            Resources poolUsed = poolUsage(type);
+            Resources pool = poolUsage(type);
+            for (int i = 0; i < used.length; i++) {
+                used[i] = u.get(keys.get(i));
+                poolUsed[i] = pool.get(keys.get(i));
+            }
             // as change() books each removal, in the same order
             for (Map.Entry<String, Map<String, Resources>> removed : removedByTeam.entrySet()) {
-                Resources r = removed.getValue().get(type);
-                if (r == null) continue;
+                Resources gone = removed.getValue().get(type);
+                if (gone == null) continue;
                 String holder = removed.getKey();
+                boolean own = holder.equals(team);
                 Resources before = usage(holder, type);
-                Resources after = before.minus(r);
-                if (holder.equals(team)) u = after;
                 TeamQuota hq = quotas.get(holder);
-                if (hq != null && hq.active()) {
-                    Resources g = limits(holder, type).guaranteed();
-                    poolUsed = poolUsed.minus(before.minus(g)).plus(after.minus(g));
+                Resources g = hq != null && hq.active() ? limits(holder, type).guaranteed() : null;
+                for (int i = 0; i < used.length; i++) {
+                    ResourceKey res = keys.get(i);
+                    long had = before.get(res);
+                    long left = Math.max(0, had - gone.get(res));
+                    if (own) used[i] = left;
+                    if (g != null) {
+                        long guaranteed = g.get(res);
+                        long lent = Math.max(0, poolUsed[i] - Math.max(0, had - guaranteed));
+                        poolUsed[i] = sat(lent + Math.max(0, left - guaranteed));
+                    }
                 }
             }
-            if (checkType(team, type, e.getValue(), u, poolUsed, allowBorrow, false) != null) return false;
+            Limits l = limits(team, type);
+            Resources poolCap = poolCapacity(type);
+            for (int i = 0; i < used.length; i++) {
+                ResourceKey res = keys.get(i);
+                long need = r.get(res);
+                if (need != 0 && shortOf(l, poolCap, res, need, used[i], poolUsed[i], allowBorrow) != FITS_ONE) return false;
+            }
         }
         return true;
     }
@@ -338,21 +361,18 @@ public final class QuotaLedger {
                                  boolean explain) {
         Limits l = limits(team, type);
         Resources n = l.nominal();
-        Resources b = allowBorrow ? l.borrowingLimit() : Resources.ZERO;
-        Resources g = l.guaranteed();
         Resources poolCap = poolCapacity(type);
         for (ResourceKey res : r.keys()) {
             long need = r.get(res);
             if (need == 0) continue;
             long used = u.get(res);
-            long after = sat(used + need);
-            long poolDelta = Math.max(0, after - g.get(res)) - Math.max(0, used - g.get(res));
-            long poolIdle = Math.max(0, poolCap.get(res) - poolUsed.get(res));
-            boolean overCeiling = after > sat(n.get(res) + b.get(res));
-            boolean overPool = poolDelta > poolIdle;
-            if (!overCeiling && !overPool) continue;
+            int over = shortOf(l, poolCap, res, need, used, poolUsed.get(res), allowBorrow);
+            if (over == FITS_ONE) continue;
             if (!explain) return DOES_NOT_FIT;
-            PendingReason reason = overCeiling && after > n.get(res) && l.borrowingLimit().get(res) > 0 && allowBorrow
+            long poolIdle = Math.max(0, poolCap.get(res) - poolUsed.get(res));
+            boolean overCeiling = (over & OVER_CEILING) != 0;
+            boolean overPool = (over & OVER_POOL) != 0;
+            PendingReason reason = overCeiling && sat(used + need) > n.get(res) && l.borrowingLimit().get(res) > 0 && allowBorrow
                     ? PendingReason.BorrowLimitExceeded : PendingReason.QuotaExceeded;
             long borrowed = Math.max(0, used - n.get(res));
             long mayBorrow = allowBorrow ? Math.max(0, l.borrowingLimit().get(res) - borrowed) : 0;
@@ -360,6 +380,27 @@ public final class QuotaLedger {
                     poolIdle, overPool ? holders(type, res) : ""));
         }
         return null;
+    }
+
+    /** {@link #shortOf}: the request fits; else the bits of what it would exceed. */
+    private static final int FITS_ONE = 0;
+    private static final int OVER_CEILING = 1;
+    private static final int OVER_POOL = 2;
+
+    /**
+     * Whether {@code need} more of {@code res} fits a team with limits {@code l} that uses {@code used} of it, the pool
+     * of capacity {@code poolCap} using {@code poolUsed}: {@link #FITS_ONE}, or {@link #OVER_CEILING} (beyond nominal
+     * plus what it may borrow) and {@link #OVER_POOL} (beyond the pool's idle, counting only what goes above the
+     * team's guaranteed share).
+     */
+    private static int shortOf(Limits l, Resources poolCap, ResourceKey res, long need, long used, long poolUsed,
+                               boolean allowBorrow) {
+        long after = sat(used + need);
+        long guaranteed = l.guaranteed().get(res);
+        long poolDelta = Math.max(0, after - guaranteed) - Math.max(0, used - guaranteed);
+        long poolIdle = Math.max(0, poolCap.get(res) - poolUsed);
+        long ceiling = sat(l.nominal().get(res) + (allowBorrow ? l.borrowingLimit().get(res) : 0));
+        return (after > ceiling ? OVER_CEILING : 0) | (poolDelta > poolIdle ? OVER_POOL : 0);
     }
 
     /** The team's nominal quota of {@code type} (zero without an active quota). */
