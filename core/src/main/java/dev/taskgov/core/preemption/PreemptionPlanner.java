@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,7 +65,7 @@ public final class PreemptionPlanner {
     /** Candidates of other teams, by preemptor team and instance types, at {@link #cachedVersion}. */
     private final Map<TeamTypes, Candidates> othersCache = new HashMap<>();
     /** Every borrowing team's candidates, by instance types, at {@link #cachedVersion}. */
-    private final Map<Set<String>, Borrowers> borrowersAtVersion = new HashMap<>();
+    private final Map<Set<String>, Candidates> borrowersAtVersion = new HashMap<>();
     private long cachedVersion = Long.MIN_VALUE;
 
     /**
@@ -125,7 +126,7 @@ public final class PreemptionPlanner {
             if (p != null) return p;
         }
         boolean searched = false;
-        if (!ownLower.list().isEmpty()) {
+        if (!ownLower.isEmpty()) {
             Attempt inTeam = new Attempt(view, preemptor, true);
             PreemptionPlan p = inTeam.run(ownLower, Rule.IN_TEAM);
             if (p != null) return p;
@@ -149,52 +150,149 @@ public final class PreemptionPlanner {
      * Candidates in victim order, with what they hold summed per team (by instance type): the quick
      * bound of an attempt (would evicting them all be enough quota?) needs only the sums, so they
      * are added up once per list rather than per attempt.
+     *
+     * <p>They are kept as {@code runs}, each in victim order (a team's list), taken merged as a stable sort of the runs
+     * one after the other would order them (on a tie the earlier run's first), then {@code after} as it is (the own
+     * team's, after every other team's). Merged as they are taken rather than sorted into one list: the borrowing teams'
+     * runs change with nearly every admission, and a search mostly stops at its first victims.
      */
-    private record Candidates(List<RunningWorkload> list, Map<String, Map<String, Resources>> heldByTeam) {
-        static final Candidates NONE = new Candidates(List.of(), Map.of());
+    private record Candidates(List<List<RunningWorkload>> runs, List<RunningWorkload> after,
+                              Map<String, Map<String, Resources>> heldByTeam) implements Iterable<RunningWorkload> {
+        static final Candidates NONE = new Candidates(List.of(), List.of(), Map.of());
 
+        /** The list, in victim order already, as one run. */
         static Candidates of(List<RunningWorkload> list) {
             if (list.isEmpty()) return NONE;
-            Map<String, Map<String, Resources>> held = new HashMap<>();
-            for (RunningWorkload c : list) {
-                Map<String, Resources> m = held.computeIfAbsent(c.team(), t -> new HashMap<>());
-                c.requests().forEach((type, r) -> m.merge(type, r, Resources::plus));
-            }
-            return new Candidates(list, held);
+            return new Candidates(List.of(list), List.of(), held(list, new HashMap<>()));
         }
 
-        /** These, then {@code more} (of other teams). */
+        /** The runs (each in victim order, none empty), with what each team holds already summed. */
+        static Candidates merged(List<List<RunningWorkload>> runs, Map<String, Map<String, Resources>> heldByTeam) {
+            return runs.isEmpty() ? NONE : new Candidates(runs, List.of(), heldByTeam);
+        }
+
+        private static Map<String, Map<String, Resources>> held(List<RunningWorkload> list,
+                                                                Map<String, Map<String, Resources>> into) {
+            for (RunningWorkload c : list) {
+                Map<String, Resources> m = into.computeIfAbsent(c.team(), t -> new HashMap<>());
+                c.requests().forEach((type, r) -> m.merge(type, r, Resources::plus));
+            }
+            return into;
+        }
+
+        boolean isEmpty() {
+            return runs.isEmpty() && after.isEmpty();
+        }
+
+        /** These, then {@code more} (of another team). */
         Candidates then(Candidates more) {
-            if (more.list.isEmpty()) return this;
-            if (list.isEmpty()) return more;
-            List<RunningWorkload> all = new ArrayList<>(list.size() + more.list.size());
-            all.addAll(list);
-            all.addAll(more.list);
+            if (more.isEmpty()) return this;
+            if (isEmpty()) return more;
+            List<RunningWorkload> tail = new ArrayList<>(after);
+            for (RunningWorkload c : more) tail.add(c);
             Map<String, Map<String, Resources>> held = new HashMap<>(heldByTeam);
             held.putAll(more.heldByTeam);
-            return new Candidates(all, held);
+            return new Candidates(runs, tail, held);
         }
 
         /** Only those that pass {@code mayEvict}, in the same order. */
         Candidates only(Predicate<RunningWorkload> mayEvict) {
-            if (mayEvict == ANY_VICTIM || list.isEmpty()) return this;
+            if (mayEvict == ANY_VICTIM || isEmpty()) return this;
+            Map<String, Map<String, Resources>> held = new HashMap<>();
+            List<List<RunningWorkload>> keptRuns = new ArrayList<>(runs.size());
+            for (List<RunningWorkload> run : runs) {
+                List<RunningWorkload> kept = kept(run, mayEvict);
+                if (!kept.isEmpty()) keptRuns.add(kept);
+                held(kept, held);
+            }
+            List<RunningWorkload> keptAfter = kept(after, mayEvict);
+            held(keptAfter, held);
+            return keptRuns.isEmpty() && keptAfter.isEmpty() ? NONE : new Candidates(keptRuns, keptAfter, held);
+        }
+
+        private static List<RunningWorkload> kept(List<RunningWorkload> list, Predicate<RunningWorkload> mayEvict) {
             List<RunningWorkload> kept = new ArrayList<>(list.size());
             for (RunningWorkload c : list) {
                 if (mayEvict.test(c)) kept.add(c);
             }
-            return kept.size() == list.size() ? this : of(kept);
+            return kept;
         }
 
-        /** Without the workloads of {@code team}. */
+        /** Without the workloads of {@code team} (each run is one team's). */
         Candidates without(String team) {
             if (!heldByTeam.containsKey(team)) return this;
-            List<RunningWorkload> rest = new ArrayList<>(list.size());
-            for (RunningWorkload c : list) {
-                if (!c.team().equals(team)) rest.add(c);
+            List<List<RunningWorkload>> rest = new ArrayList<>(runs.size());
+            for (List<RunningWorkload> run : runs) {
+                if (!run.get(0).team().equals(team)) rest.add(run);
+            }
+            List<RunningWorkload> restAfter = new ArrayList<>(after.size());
+            for (RunningWorkload c : after) {
+                if (!c.team().equals(team)) restAfter.add(c);
             }
             Map<String, Map<String, Resources>> held = new HashMap<>(heldByTeam);
             held.remove(team);
-            return new Candidates(rest, held);
+            return rest.isEmpty() && restAfter.isEmpty() ? NONE : new Candidates(rest, restAfter, held);
+        }
+
+        /** In victim order: the runs merged, then {@link #after}. */
+        @Override
+        public Iterator<RunningWorkload> iterator() {
+            if (runs.isEmpty()) return after.iterator();
+            if (runs.size() == 1 && after.isEmpty()) return runs.get(0).iterator();
+            return new Merge(runs, after);
+        }
+    }
+
+    /** A k-way merge of runs in victim order (the earlier run first on a tie), then a tail as it is. */
+    private static final class Merge implements Iterator<RunningWorkload> {
+        private final List<List<RunningWorkload>> runs;
+        private final Iterator<RunningWorkload> tail;
+        /** Run indexes, a binary heap on each run's next workload. */
+        private final int[] heap;
+        private final int[] next;
+        private int size;
+
+        Merge(List<List<RunningWorkload>> runs, List<RunningWorkload> tail) {
+            this.runs = runs;
+            this.tail = tail.iterator();
+            this.heap = new int[runs.size()];
+            this.next = new int[runs.size()];
+            for (int i = 0; i < heap.length; i++) heap[size++] = i;
+            for (int i = (size >>> 1) - 1; i >= 0; i--) siftDown(i);
+        }
+
+        @Override
+        public boolean hasNext() {
+            return size > 0 || tail.hasNext();
+        }
+
+        @Override
+        public RunningWorkload next() {
+            if (size == 0) return tail.next();
+            int run = heap[0];
+            RunningWorkload out = runs.get(run).get(next[run]++);
+            if (next[run] == runs.get(run).size()) heap[0] = heap[--size];
+            if (size > 0) siftDown(0);
+            return out;
+        }
+
+        private boolean before(int a, int b) {
+            int c = VICTIM_ORDER.compare(runs.get(a).get(next[a]), runs.get(b).get(next[b]));
+            return c != 0 ? c < 0 : a < b;
+        }
+
+        private void siftDown(int i) {
+            int run = heap[i];
+            int half = size >>> 1;
+            while (i < half) {
+                int child = 2 * i + 1;
+                int right = child + 1;
+                if (right < size && before(heap[right], heap[child])) child = right;
+                if (!before(heap[child], run)) break;
+                heap[i] = heap[child];
+                i = child;
+            }
+            heap[i] = run;
         }
     }
 
@@ -213,48 +311,29 @@ public final class PreemptionPlanner {
             cachedVersion = version;
         }
         return othersCache.computeIfAbsent(new TeamTypes(p.team(), types),
-                k -> borrowersAtVersion.computeIfAbsent(types, t -> borrowers(view, types)).candidates().without(p.team()));
+                k -> borrowersAtVersion.computeIfAbsent(types, t -> borrowers(view, types)).without(p.team()));
     }
 
     /**
-     * Every borrowing team's running workloads that use any of the types, in victim order; reused
-     * while the set of borrowing teams and their running workloads stay the same (an admission of a
-     * team within its nominal does not invalidate it), and otherwise rebuilt by merging per-team
-     * lists that are themselves kept until their team's running workloads change.
+     * Every borrowing team's running workloads that use any of the types, in victim order: each team's list (kept until
+     * its team's running workloads change) as a run of its own, the runs merged as a search takes them.
      */
-    private Borrowers borrowers(ClusterView view, Set<String> types) {
-        List<String> teams = new ArrayList<>();
-        List<Long> signature = new ArrayList<>();
+    private Candidates borrowers(ClusterView view, Set<String> types) {
+        List<List<RunningWorkload>> runs = new ArrayList<>();
+        Map<String, Map<String, Resources>> held = new HashMap<>();
         for (TeamQuota q : view.ledger().quotas()) {
             if (!view.ledger().isBorrowing(q.team(), types)) continue;
-            teams.add(q.team());
-            signature.add(view.runningVersion(q.team()));
+            TeamList list = teamList(view, q.team(), types);
+            if (list.list().isEmpty()) continue;
+            runs.add(list.list());
+            held.put(q.team(), list.candidates().heldByTeam().get(q.team()));
         }
-        Borrowers known = mergedCache.get(types);
-        if (known != null && known.teams.equals(teams) && known.signature.equals(signature)) return known;
-        List<RunningWorkload> out = new ArrayList<>();
-        Map<String, Map<String, Resources>> held = new HashMap<>();
-        for (String team : teams) {
-            TeamList list = teamList(view, team, types);
-            out.addAll(list.list());
-            if (!list.candidates().heldByTeam().isEmpty()) held.put(team, list.candidates().heldByTeam().get(team));
-        }
-        out.sort(VICTIM_ORDER); // TimSort: the per-team runs are already sorted
-        Borrowers b = new Borrowers(teams, signature, new Candidates(List.copyOf(out), held));
-        mergedCache.put(types, b);
-        return b;
+        return Candidates.merged(runs, held);
     }
 
-    private record Borrowers(List<String> teams, List<Long> signature, Candidates candidates) {
+    private record TeamList(long runningVersion, List<RunningWorkload> list, Candidates candidates) {
     }
 
-    private record TeamList(long runningVersion, Candidates candidates) {
-        List<RunningWorkload> list() {
-            return candidates.list();
-        }
-    }
-
-    private final Map<Set<String>, Borrowers> mergedCache = new HashMap<>();
     private final Map<TeamTypes, TeamList> teamCache = new HashMap<>();
 
     /** A cache key: a team and the instance types a preemptor asks for. */
@@ -272,7 +351,7 @@ public final class PreemptionPlanner {
             if (usesAny(r, types)) out.add(r);
         }
         out.sort(VICTIM_ORDER);
-        TeamList list = new TeamList(v, Candidates.of(out));
+        TeamList list = new TeamList(v, out, Candidates.of(out));
         teamCache.put(key, list);
         return list;
     }
@@ -348,11 +427,11 @@ public final class PreemptionPlanner {
         }
 
         PreemptionPlan run(Candidates candidates, Rule rule) {
-            if (candidates.list().isEmpty()) return null;
+            if (candidates.isEmpty()) return null;
             if (!fitsWithAllEvicted(candidates)) return null;
             searched = true;
             try {
-                return toPlan(search(candidates.list(), rule, preemptor.podSets()));
+                return toPlan(search(candidates, rule, preemptor.podSets()));
             } finally {
                 for (RunningWorkload t : taken) giveBack(t);
                 taken.clear();
@@ -379,7 +458,7 @@ public final class PreemptionPlanner {
          * Takes the candidates the rule allows, in order, until the preemptor fits ({@code target}: its pod sets), then
          * gives back every taken one it still fits without (from the second-last backwards); null when none fits.
          */
-        private List<Taken> search(List<RunningWorkload> candidates, Rule rule, List<PodSetRequest> target) {
+        private List<Taken> search(Candidates candidates, Rule rule, List<PodSetRequest> target) {
             for (RunningWorkload c : candidates) {
                 Supplier<Victim> v = eligible(c, rule);
                 if (v == null) continue;
