@@ -29,8 +29,11 @@ final class ClusterCache implements ClusterView {
     private final Map<String, Node> nodesByName = new HashMap<>();
     /** Per team, its admitted workloads by id in admission order. */
     private final Map<String, Map<String, RunningWorkload>> running = new TreeMap<>();
-    /** Per team, bumped whenever its running workloads change: preemption planning reuses lists built at the same count. */
-    private final Map<String, Long> runningVersions = new HashMap<>();
+    /**
+     * Per team, bumped whenever its running workloads change: preemption planning reuses lists built at the same count.
+     * One-element arrays kept for good and updated in place, as {@link #usageCounter}.
+     */
+    private final Map<String, long[]> runningVersions = new HashMap<>();
     private SchedulerConfig config = SchedulerConfig.DEFAULT;
     /** Bumped on every change of usage, quotas, nodes or config: what was evaluated at an older version is re-checked. */
     private long version;
@@ -128,7 +131,7 @@ final class ClusterCache implements ClusterView {
     }
 
     private void changedRunning(String team) {
-        runningVersions.merge(team, 1L, Long::sum);
+        runningCounter(team)[0]++;
     }
 
     /** What admitted workloads hold of the instance types the workload asks for changed. */
@@ -195,6 +198,15 @@ final class ClusterCache implements ClusterView {
 
     @Override
     public long runningVersion(String team) {
-        return runningVersions.getOrDefault(team, 0L);
+        long[] counter = runningVersions.get(team);
+        return counter == null ? 0 : counter[0];
+    }
+
+    /**
+     * The team's {@link #runningVersion} as a one-element array the cache keeps for good and updates in place: a verdict
+     * of the team's may keep it and read the version without a lookup by team.
+     */
+    long[] runningCounter(String team) {
+        return runningVersions.computeIfAbsent(team, t -> new long[1]);
     }
 }

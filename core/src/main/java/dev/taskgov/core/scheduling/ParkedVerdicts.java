@@ -45,12 +45,14 @@ final class ParkedVerdicts {
      * from the cache's own counters of those types ({@code counter} the first's, {@code otherCounters} the rest's), so
      * that a look needs no lookup by name and, for the common workload of one type, no array of them. A verdict
      * {@link Evaluation.Blocked#shortOfQuota} may be asked again while {@code teamRunning}, the version of its team's
-     * running workloads when its preemption search found nothing, stays the same.
+     * running workloads when its preemption search found nothing, stays the same (read from the cache's counter of the
+     * team, {@code teamCounter}).
      */
     record Verdict(Shape shape, Evaluation verdict, long baseVersion, long wholeVersion, boolean stopped,
-                           long[] counter, long[][] otherCounters, long usage, long teamRunning) {
+                           long[] counter, long[][] otherCounters, long usage, long[] teamCounter, long teamRunning) {
         Verdict under(Shape other) {
-            return new Verdict(other, verdict, baseVersion, wholeVersion, stopped, counter, otherCounters, usage, teamRunning);
+            return new Verdict(other, verdict, baseVersion, wholeVersion, stopped, counter, otherCounters, usage, teamCounter,
+                    teamRunning);
         }
 
         boolean holds(ClusterCache cache, boolean stoppedNow) {
@@ -59,9 +61,9 @@ final class ParkedVerdicts {
         }
 
         /** Whether the verdict, short of quota, may be asked again by its quota check and bound alone: its team's work the same. */
-        boolean mayRecheck(ClusterCache cache, String team, boolean stoppedNow) {
+        boolean mayRecheck(ClusterCache cache, boolean stoppedNow) {
             return verdict instanceof Evaluation.Blocked b && b.shortOfQuota() && baseVersion == cache.baseVersion()
-                    && stopped == stoppedNow && teamRunning == cache.runningVersion(team);
+                    && stopped == stoppedNow && teamRunning == teamCounter[0];
         }
     }
 
@@ -118,12 +120,13 @@ final class ParkedVerdicts {
 
     /** {@code last} again with new figures if it is still short of quota; else null. */
     private Evaluation.Blocked recheck(WorkloadEntry entry, Verdict last, ClusterCache cache, boolean stopped) {
-        if (last == null || !last.mayRecheck(cache, entry.team(), stopped)) return null;
+        if (last == null || !last.mayRecheck(cache, stopped)) return null;
         Evaluation.Blocked now = Evaluation.quotaStillShort(cache, entry.workload(), entry.requests(),
                 (Evaluation.Blocked) last.verdict());
         if (now == null) return null;
         rechecks++;
-        remember(stamped(entry.shape(), now, cache, stopped, last.counter(), last.otherCounters(), last.teamRunning()));
+        remember(stamped(entry.shape(), now, cache, stopped, last.counter(), last.otherCounters(), last.teamCounter(),
+                last.teamRunning()));
         return now;
     }
 
@@ -140,14 +143,15 @@ final class ParkedVerdicts {
         long[] counter = types.length == 0 ? NO_TYPE : cache.usageCounter(types[0]);
         long[][] otherCounters = new long[Math.max(0, types.length - 1)][];
         for (int i = 1; i < types.length; i++) otherCounters[i - 1] = cache.usageCounter(types[i]);
-        remember(stamped(entry.shape(), verdict, cache, stopped, counter, otherCounters, cache.runningVersion(entry.team())));
+        long[] teamCounter = cache.runningCounter(entry.team());
+        remember(stamped(entry.shape(), verdict, cache, stopped, counter, otherCounters, teamCounter, teamCounter[0]));
     }
 
     /** The verdict with the stamp of the cache's state now. */
     private static Verdict stamped(Shape shape, Evaluation verdict, ClusterCache cache, boolean stopped, long[] counter,
-                                   long[][] otherCounters, long teamRunning) {
+                                   long[][] otherCounters, long[] teamCounter, long teamRunning) {
         return new Verdict(shape, verdict, cache.baseVersion(), stateVersion(cache), stopped, counter, otherCounters,
-                usageNow(counter, otherCounters), teamRunning);
+                usageNow(counter, otherCounters), teamCounter, teamRunning);
     }
 
     private void remember(Verdict v) {
