@@ -34,7 +34,10 @@ import java.util.TreeMap;
  */
 public final class QuotaLedger {
 
+    /** By team name, in name order: the order {@link #quotas()} gives them in. */
     private final Map<String, TeamQuota> quotas = new TreeMap<>();
+    /** The same by a hash of the name: every quota check looks a team up, and a sorted map compares names on the way. */
+    private final Map<String, TeamQuota> quotaByTeam = new HashMap<>();
     /** Derived amounts per team and instance type, computed once per quota change. */
     private final Map<String, Map<String, Limits>> limits = new HashMap<>();
 
@@ -93,6 +96,7 @@ public final class QuotaLedger {
     public QuotaLedger copy() {
         QuotaLedger c = new QuotaLedger();
         c.quotas.putAll(quotas);
+        c.quotaByTeam.putAll(quotaByTeam);
         c.limits.putAll(limits);
         usage.forEach((team, m) -> c.usage.put(team, new HashMap<>(m)));
         c.poolCapacity.putAll(poolCapacity);
@@ -116,6 +120,7 @@ public final class QuotaLedger {
     public void putQuotas(Collection<TeamQuota> all) {
         for (TeamQuota quota : all) {
             quotas.put(quota.team(), quota);
+            quotaByTeam.put(quota.team(), quota);
             Map<String, Limits> m = new HashMap<>();
             for (String type : quota.instanceTypes()) {
                 m.put(type, new Limits(quota.nominal(type), quota.guaranteed(type), quota.borrowingLimit(type)));
@@ -129,6 +134,7 @@ public final class QuotaLedger {
     /** Removes a team's quota; its usage is kept (and no longer counts in the pool). */
     public void removeQuota(String team) {
         quotas.remove(team);
+        quotaByTeam.remove(team);
         limits.remove(team);
         changes++;
         rebuildPool();
@@ -179,7 +185,7 @@ public final class QuotaLedger {
     }
 
     public TeamQuota quota(String team) {
-        return quotas.get(team);
+        return quotaByTeam.get(team);
     }
 
     public Collection<TeamQuota> quotas() {
@@ -222,7 +228,7 @@ public final class QuotaLedger {
 
     /** Moves a team's usage and the pool's by {@code requests}. */
     private void book(String team, Map<String, Resources> requests, boolean add) {
-        TeamQuota q = quotas.get(team);
+        TeamQuota q = quotaByTeam.get(team);
         Map<String, Resources> m = usage.computeIfAbsent(team, t -> new HashMap<>());
         requests.forEach((type, r) -> {
             Resources before = m.getOrDefault(type, Resources.ZERO);
@@ -283,7 +289,7 @@ public final class QuotaLedger {
     private static final QuotaCheck DOES_NOT_FIT = new QuotaCheck(false, PendingReason.QuotaExceeded, "does not fit");
 
     private QuotaCheck check(String team, Map<String, Resources> requests, boolean allowBorrow, boolean explain) {
-        TeamQuota q = quotas.get(team);
+        TeamQuota q = quotaByTeam.get(team);
         if (q == null) {
             return new QuotaCheck(false, PendingReason.NoQuota, "team " + team + " has no compute quota");
         }
@@ -305,7 +311,7 @@ public final class QuotaLedger {
      */
     public boolean fitsWithout(String team, Map<String, Resources> requests, boolean allowBorrow,
                                Map<String, Map<String, Resources>> removedByTeam) {
-        TeamQuota q = quotas.get(team);
+        TeamQuota q = quotaByTeam.get(team);
         if (q == null || !q.active()) return false;
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
             String type = e.getKey();
@@ -328,7 +334,7 @@ public final class QuotaLedger {
                 String holder = removed.getKey();
                 boolean own = holder.equals(team);
                 Resources before = usage(holder, type);
-                TeamQuota hq = quotas.get(holder);
+                TeamQuota hq = quotaByTeam.get(holder);
                 Resources g = hq != null && hq.active() ? limits(holder, type).guaranteed() : null;
                 for (int i = 0; i < used.length; i++) {
                     ResourceKey res = keys.get(i);
@@ -405,13 +411,13 @@ public final class QuotaLedger {
 
     /** The team's nominal quota of {@code type} (zero without an active quota). */
     public Resources nominal(String team, String type) {
-        TeamQuota q = quotas.get(team);
+        TeamQuota q = quotaByTeam.get(team);
         return q == null || !q.active() ? Resources.ZERO : limits(team, type).nominal();
     }
 
     /** How much of {@code type} the team may borrow above its nominal quota (zero without an active quota). */
     public Resources borrowingLimit(String team, String type) {
-        TeamQuota q = quotas.get(team);
+        TeamQuota q = quotaByTeam.get(team);
         return q == null || !q.active() ? Resources.ZERO : limits(team, type).borrowingLimit();
     }
 
@@ -478,7 +484,7 @@ public final class QuotaLedger {
 
     /** True when, for every instance type and resource asked for, usage + request stays within nominal. */
     public boolean withinNominal(String team, Map<String, Resources> requests) {
-        TeamQuota q = quotas.get(team);
+        TeamQuota q = quotaByTeam.get(team);
         if (q == null) return false;
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
             Resources after = usage(team, e.getKey()).plus(e.getValue());
@@ -492,7 +498,7 @@ public final class QuotaLedger {
 
     /** True when the team uses more than its nominal of any resource of any of these instance types. */
     public boolean isBorrowing(String team, Collection<String> instanceTypes) {
-        TeamQuota q = quotas.get(team);
+        TeamQuota q = quotaByTeam.get(team);
         for (String type : instanceTypes) {
             Resources n = q == null ? Resources.ZERO : q.nominal(type);
             if (!usage(team, type).fitsIn(n)) return true;
@@ -526,7 +532,7 @@ public final class QuotaLedger {
 
     /** What taking {@code requests} puts above the team's nominal, per instance type (zero parts kept out). */
     public Map<String, Resources> borrowedBy(String team, Map<String, Resources> requests) {
-        TeamQuota q = quotas.get(team);
+        TeamQuota q = quotaByTeam.get(team);
         Map<String, Resources> out = new TreeMap<>();
         requests.forEach((type, r) -> {
             Resources n = q == null ? Resources.ZERO : q.nominal(type);
@@ -548,7 +554,7 @@ public final class QuotaLedger {
      * are ignored; weight 0 is infinite while borrowing.
      */
     public Share shareWith(String team, Map<String, Resources> extra) {
-        TeamQuota q = quotas.get(team);
+        TeamQuota q = quotaByTeam.get(team);
         Resources borrowed = Resources.ZERO;
         Map<String, Resources> u = usage.getOrDefault(team, Map.of());
         java.util.Set<String> types = new java.util.HashSet<>(u.keySet());
