@@ -108,6 +108,8 @@ public final class Scheduler {
     /** The current run of the scheduler (docs/semantics.md, "Every run ends"); null before the first cycle. */
     private SchedulerRun run;
     private long runs;
+    /** Counts cycles: each its own number ({@link Cycle#seq}). */
+    private long cycles;
     /**
      * An input arrived since the last cycle began. An eviction reported through {@link #evict} is none: it carries out
      * a preemption a cycle asked for, and continues that cycle's run.
@@ -691,7 +693,7 @@ public final class Scheduler {
      * pending reasons.
      */
     public List<Decision> cycle() {
-        Cycle c = new Cycle();
+        Cycle c = new Cycle(++cycles);
         fireDueTimers();
         beginRunIfDue();
         c.decisions.addAll(changeDecisions);
@@ -754,13 +756,31 @@ public final class Scheduler {
         final List<Decision> decisions = new ArrayList<>();
         final PriorityQueue<Candidate> heads = new PriorityQueue<>(CANDIDATE_ORDER);
         final Set<WorkloadEntry> touched = new LinkedHashSet<>();
-        /** Shapes parked whole in this cycle: their workloads take their verdicts before it ends (TeamQueue.giveVerdict). */
-        final Set<TeamQueue.ShapeQueue> parkedShapes = new LinkedHashSet<>();
+        /** Shapes parked whole in this cycle, each once: their workloads take their verdicts before it ends (TeamQueue.giveVerdict). */
+        final List<TeamQueue.ShapeQueue> parkedShapes = new ArrayList<>();
         /** Delegated mode: preemptors that asked for room in this cycle; what they need is held for them (Kueue). */
         final Set<WorkloadEntry> held = new LinkedHashSet<>();
         /** Delegated mode: the plan each held preemptor asked for. */
         final Map<WorkloadEntry, PreemptionPlan> heldPlans = new LinkedHashMap<>();
         boolean progress;
+        /** This cycle's number: a shape listed in {@link #parkedShapes} carries it ({@link TeamQueue.ShapeQueue#listedInCycle}). */
+        final long seq;
+
+        Cycle(long seq) {
+            this.seq = seq;
+        }
+
+        /**
+         * The shapes join {@link #parkedShapes}, those not in it yet: every walk of a cycle parks its team's blocked shapes
+         * again, and a set asked for each of them cost a twentieth of a drain of distinct workloads.
+         */
+        void parked(List<TeamQueue.ShapeQueue> shapes) {
+            for (TeamQueue.ShapeQueue sq : shapes) {
+                if (sq.listedInCycle == seq) continue;
+                sq.listedInCycle = seq;
+                parkedShapes.add(sq);
+            }
+        }
     }
 
     private void requeueParkedAfterRelease() {
@@ -1033,10 +1053,10 @@ public final class Scheduler {
                 else parkAlone(e, blocked, c);
                 continue;
             }
-            c.parkedShapes.addAll(q.limitParks(parkedWhole, e, c.touched::add));
+            c.parked(q.limitParks(parkedWhole, e, c.touched::add));
             return candidate(q, e, verdict, c);
         }
-        c.parkedShapes.addAll(parkedWhole);
+        c.parked(parkedWhole);
         return null;
     }
 

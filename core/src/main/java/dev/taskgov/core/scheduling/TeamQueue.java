@@ -99,6 +99,8 @@ final class TeamQueue {
         /** While not parked as a whole: every workload before this one is parked on its own in {@link #activeFromEpoch}. */
         WorkloadEntry activeFrom;
         long activeFromEpoch = -1;
+        /** The number of the last cycle that listed the shape among those it parked whole (the scheduler's bookkeeping). */
+        long listedInCycle;
         /** The park before the one a walk is trying ({@link #parkShape}), to go back to ({@link #limitParks}). */
         private long priorEpoch;
         private long priorUpTo;
