@@ -386,8 +386,9 @@ public final class PreemptionPlanner {
     }
 
     private static boolean usesAny(RunningWorkload r, Set<String> types) {
-        for (String t : r.requests().keySet()) {
-            if (types.contains(t)) return true;
+        // by the preemptor's types (mostly one), each a look-up in the workload's requests: no iterator over them
+        for (String t : types) {
+            if (r.requests().containsKey(t)) return true;
         }
         return false;
     }

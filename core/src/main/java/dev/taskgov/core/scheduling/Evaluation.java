@@ -206,9 +206,10 @@ sealed interface Evaluation {
             Resources nominal = ledger.nominal(team, type);
             Resources borrow = ledger.borrowingLimit(team, type);
             Resources capacity = ledger.clusterCapacity(type); // ready nodes' allocatable, kept by ClusterCache
+            Resources ceilings = nominal.plus(borrow);
             for (ResourceKey res : r.getValue().keys()) {
                 long asked = r.getValue().get(res);
-                long ceiling = nominal.plus(borrow).get(res);
+                long ceiling = ceilings.get(res);
                 if (asked > ceiling || asked > capacity.get(res)) {
                     return "can never be admitted as things stand: asks for " + Amounts.of(res, asked) + " of " + type
                             + "; team " + team + " may hold at most " + Amounts.number(res, nominal.get(res)) + " nominal + "
