@@ -36,22 +36,56 @@ public final class QuotaLedger {
 
     /** By team name, in name order: the order {@link #quotas()} gives them in. */
     private final Map<String, TeamQuota> quotas = new TreeMap<>();
-    /** The same by a hash of the name: every quota check looks a team up, and a sorted map compares names on the way. */
-    private final Map<String, TeamQuota> quotaByTeam = new HashMap<>();
-    /** Derived amounts per team and instance type, computed once per quota change. */
-    private final Map<String, Map<String, Limits>> limits = new HashMap<>();
+    /**
+     * Each team's books by a hash of its name, found with one look-up: a quota check reads the team's quota, limits and
+     * usage, and a walk of a deep queue checks its waiting workloads again after nearly every admission.
+     */
+    private final Map<String, Books> books = new HashMap<>();
 
     /** N, G = N - L and B of one team and instance type. */
     private record Limits(Resources nominal, Resources guaranteed, Resources borrowingLimit) {
         static final Limits NONE = new Limits(Resources.ZERO, Resources.ZERO, Resources.ZERO);
     }
 
-    private Limits limits(String team, String type) {
-        Map<String, Limits> m = limits.get(team);
-        Limits l = m == null ? null : m.get(type);
-        return l == null ? Limits.NONE : l;
+    /**
+     * What the ledger keeps of one team: its quota (null without one; a team may still hold what it took under one
+     * since removed), the limits derived from it per instance type (computed once per quota change), and what it holds
+     * per instance type.
+     */
+    private static final class Books {
+        TeamQuota quota;
+        Map<String, Limits> limits = Map.of();
+        final Map<String, Resources> usage = new HashMap<>();
+
+        boolean active() {
+            return quota != null && quota.active();
+        }
+
+        Limits limits(String type) {
+            Limits l = limits.get(type);
+            return l == null ? Limits.NONE : l;
+        }
+
+        Resources usage(String type) {
+            return usage.getOrDefault(type, Resources.ZERO);
+        }
     }
-    private final Map<String, Map<String, Resources>> usage = new HashMap<>();
+
+    private static final Books NO_BOOKS = new Books();
+
+    /** The team's books, or empty ones (no quota, nothing held) when it has none; not to be changed. */
+    private Books books(String team) {
+        Books b = books.get(team);
+        return b == null ? NO_BOOKS : b;
+    }
+
+    private Books booksFor(String team) {
+        return books.computeIfAbsent(team, t -> new Books());
+    }
+
+    private Limits limits(String team, String type) {
+        return books(team).limits(type);
+    }
     private final Map<String, Resources> poolCapacity = new HashMap<>();
     private final Map<String, Resources> poolUsage = new HashMap<>();
     /** Sum over instance types of the cohort's lendable, per resource: the denominator of shares. */
@@ -96,9 +130,12 @@ public final class QuotaLedger {
     public QuotaLedger copy() {
         QuotaLedger c = new QuotaLedger();
         c.quotas.putAll(quotas);
-        c.quotaByTeam.putAll(quotaByTeam);
-        c.limits.putAll(limits);
-        usage.forEach((team, m) -> c.usage.put(team, new HashMap<>(m)));
+        books.forEach((team, b) -> {
+            Books copy = c.booksFor(team);
+            copy.quota = b.quota;
+            copy.limits = b.limits;
+            copy.usage.putAll(b.usage);
+        });
         c.poolCapacity.putAll(poolCapacity);
         c.poolUsage.putAll(poolUsage);
         c.lendableTotal = lendableTotal;
@@ -120,12 +157,13 @@ public final class QuotaLedger {
     public void putQuotas(Collection<TeamQuota> all) {
         for (TeamQuota quota : all) {
             quotas.put(quota.team(), quota);
-            quotaByTeam.put(quota.team(), quota);
             Map<String, Limits> m = new HashMap<>();
             for (String type : quota.instanceTypes()) {
                 m.put(type, new Limits(quota.nominal(type), quota.guaranteed(type), quota.borrowingLimit(type)));
             }
-            limits.put(quota.team(), Map.copyOf(m));
+            Books b = booksFor(quota.team());
+            b.quota = quota;
+            b.limits = Map.copyOf(m);
             changes++;
         }
         rebuildPool();
@@ -134,8 +172,11 @@ public final class QuotaLedger {
     /** Removes a team's quota; its usage is kept (and no longer counts in the pool). */
     public void removeQuota(String team) {
         quotas.remove(team);
-        quotaByTeam.remove(team);
-        limits.remove(team);
+        Books b = books.get(team);
+        if (b != null) {
+            b.quota = null;
+            b.limits = Map.of();
+        }
         changes++;
         rebuildPool();
     }
@@ -172,7 +213,7 @@ public final class QuotaLedger {
                 lendableTotal = lendableTotal.plus(q.lendable(type));
                 allocated.merge(type, q.nominal(type), Resources::plus);
             }
-            usage.getOrDefault(q.team(), Map.of()).forEach((type, used) ->
+            books(q.team()).usage.forEach((type, used) ->
                     poolUsage.merge(type, used.minus(q.guaranteed(type)), Resources::plus));
         }
         if (idleResourceSharing) {
@@ -185,7 +226,7 @@ public final class QuotaLedger {
     }
 
     public TeamQuota quota(String team) {
-        return quotaByTeam.get(team);
+        return books(team).quota;
     }
 
     public Collection<TeamQuota> quotas() {
@@ -194,13 +235,12 @@ public final class QuotaLedger {
 
     /** What a team holds of an instance type. */
     public Resources usage(String team, String instanceType) {
-        Map<String, Resources> m = usage.get(team);
-        return m == null ? Resources.ZERO : m.getOrDefault(instanceType, Resources.ZERO);
+        return books(team).usage(instanceType);
     }
 
     /** What a team holds, per instance type. */
     public Map<String, Resources> usage(String team) {
-        return Collections.unmodifiableMap(usage.getOrDefault(team, Map.of()));
+        return Collections.unmodifiableMap(books(team).usage);
     }
 
     public Resources poolCapacity(String instanceType) {
@@ -228,14 +268,13 @@ public final class QuotaLedger {
 
     /** Moves a team's usage and the pool's by {@code requests}. */
     private void book(String team, Map<String, Resources> requests, boolean add) {
-        TeamQuota q = quotaByTeam.get(team);
-        Map<String, Resources> m = usage.computeIfAbsent(team, t -> new HashMap<>());
+        Books b = booksFor(team);
         requests.forEach((type, r) -> {
-            Resources before = m.getOrDefault(type, Resources.ZERO);
+            Resources before = b.usage(type);
             Resources after = add ? before.plus(r) : before.minus(r);
-            m.put(type, after);
-            if (q != null && q.active()) {
-                Resources g = limits(team, type).guaranteed();
+            b.usage.put(type, after);
+            if (b.active()) {
+                Resources g = b.limits(type).guaranteed();
                 Resources pool = poolUsage.getOrDefault(type, Resources.ZERO);
                 poolUsage.put(type, pool.minus(before.minus(g)).plus(after.minus(g)));
             }
@@ -289,7 +328,8 @@ public final class QuotaLedger {
     private static final QuotaCheck DOES_NOT_FIT = new QuotaCheck(false, PendingReason.QuotaExceeded, "does not fit");
 
     private QuotaCheck check(String team, Map<String, Resources> requests, boolean allowBorrow, boolean explain) {
-        TeamQuota q = quotaByTeam.get(team);
+        Books b = books(team);
+        TeamQuota q = b.quota;
         if (q == null) {
             return new QuotaCheck(false, PendingReason.NoQuota, "team " + team + " has no compute quota");
         }
@@ -298,7 +338,8 @@ public final class QuotaLedger {
         }
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
             String type = e.getKey();
-            QuotaCheck c = checkType(team, type, e.getValue(), usage(team, type), poolUsage(type), allowBorrow, explain);
+            QuotaCheck c = checkType(team, b.limits(type), type, e.getValue(), b.usage(type), poolUsage(type), allowBorrow,
+                    explain);
             if (c != null) return c;
         }
         return QuotaCheck.FITS;
@@ -311,8 +352,8 @@ public final class QuotaLedger {
      */
     public boolean fitsWithout(String team, Map<String, Resources> requests, boolean allowBorrow,
                                Map<String, Map<String, Resources>> removedByTeam) {
-        TeamQuota q = quotaByTeam.get(team);
-        if (q == null || !q.active()) return false;
+        Books b = books(team);
+        if (!b.active()) return false;
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
             String type = e.getKey();
             Resources r = e.getValue();
@@ -321,7 +362,7 @@ public final class QuotaLedger {
             List<ResourceKey> keys = r.keys();
             long[] used = new long[keys.size()];
             long[] poolUsed = new long[keys.size()];
-            Resources u = usage(team, type);
+            Resources u = b.usage(type);
             Resources pool = poolUsage(type);
             for (int i = 0; i < used.length; i++) {
                 used[i] = u.get(keys.get(i));
@@ -333,9 +374,9 @@ public final class QuotaLedger {
                 if (gone == null) continue;
                 String holder = removed.getKey();
                 boolean own = holder.equals(team);
-                Resources before = usage(holder, type);
-                TeamQuota hq = quotaByTeam.get(holder);
-                Resources g = hq != null && hq.active() ? limits(holder, type).guaranteed() : null;
+                Books hb = books(holder);
+                Resources before = hb.usage(type);
+                Resources g = hb.active() ? hb.limits(type).guaranteed() : null;
                 for (int i = 0; i < used.length; i++) {
                     ResourceKey res = keys.get(i);
                     long had = before.get(res);
@@ -348,7 +389,7 @@ public final class QuotaLedger {
                     }
                 }
             }
-            Limits l = limits(team, type);
+            Limits l = b.limits(type);
             Resources poolCap = poolCapacity(type);
             for (int i = 0; i < used.length; i++) {
                 ResourceKey res = keys.get(i);
@@ -363,9 +404,8 @@ public final class QuotaLedger {
      * The check of one instance type with the team's usage {@code u} of it and the pool's usage {@code poolUsed}: null
      * when {@code r} fits, else why not ({@link #DOES_NOT_FIT} unless {@code explain}).
      */
-    private QuotaCheck checkType(String team, String type, Resources r, Resources u, Resources poolUsed, boolean allowBorrow,
-                                 boolean explain) {
-        Limits l = limits(team, type);
+    private QuotaCheck checkType(String team, Limits l, String type, Resources r, Resources u, Resources poolUsed,
+                                 boolean allowBorrow, boolean explain) {
         Resources n = l.nominal();
         Resources poolCap = poolCapacity(type);
         for (ResourceKey res : r.keys()) {
@@ -411,14 +451,14 @@ public final class QuotaLedger {
 
     /** The team's nominal quota of {@code type} (zero without an active quota). */
     public Resources nominal(String team, String type) {
-        TeamQuota q = quotaByTeam.get(team);
-        return q == null || !q.active() ? Resources.ZERO : limits(team, type).nominal();
+        Books b = books(team);
+        return b.active() ? b.limits(type).nominal() : Resources.ZERO;
     }
 
     /** How much of {@code type} the team may borrow above its nominal quota (zero without an active quota). */
     public Resources borrowingLimit(String team, String type) {
-        TeamQuota q = quotaByTeam.get(team);
-        return q == null || !q.active() ? Resources.ZERO : limits(team, type).borrowingLimit();
+        Books b = books(team);
+        return b.active() ? b.limits(type).borrowingLimit() : Resources.ZERO;
     }
 
     /** How many teams {@link #holders} names at most: the largest users, the rest as a count. */
@@ -448,8 +488,8 @@ public final class QuotaLedger {
         String[] teams = new String[HOLDERS_NAMED];
         long[] used = new long[HOLDERS_NAMED];
         int holders = 0;
-        for (Map.Entry<String, Map<String, Resources>> e : usage.entrySet()) {
-            Resources u = e.getValue().get(type);
+        for (Map.Entry<String, Books> e : books.entrySet()) {
+            Resources u = e.getValue().usage.get(type);
             long amount = u == null ? 0 : u.get(res);
             if (amount <= 0) continue;
             holders++;
@@ -484,10 +524,11 @@ public final class QuotaLedger {
 
     /** True when, for every instance type and resource asked for, usage + request stays within nominal. */
     public boolean withinNominal(String team, Map<String, Resources> requests) {
-        TeamQuota q = quotaByTeam.get(team);
+        Books b = books(team);
+        TeamQuota q = b.quota;
         if (q == null) return false;
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
-            Resources after = usage(team, e.getKey()).plus(e.getValue());
+            Resources after = b.usage(e.getKey()).plus(e.getValue());
             Resources n = q.nominal(e.getKey());
             for (ResourceKey res : e.getValue().keys()) {
                 if (e.getValue().get(res) > 0 && after.get(res) > n.get(res)) return false;
@@ -498,10 +539,11 @@ public final class QuotaLedger {
 
     /** True when the team uses more than its nominal of any resource of any of these instance types. */
     public boolean isBorrowing(String team, Collection<String> instanceTypes) {
-        TeamQuota q = quotaByTeam.get(team);
+        Books b = books(team);
+        TeamQuota q = b.quota;
         for (String type : instanceTypes) {
             Resources n = q == null ? Resources.ZERO : q.nominal(type);
-            if (!usage(team, type).fitsIn(n)) return true;
+            if (!b.usage(type).fitsIn(n)) return true;
         }
         return false;
     }
@@ -532,7 +574,7 @@ public final class QuotaLedger {
 
     /** What taking {@code requests} puts above the team's nominal, per instance type (zero parts kept out). */
     public Map<String, Resources> borrowedBy(String team, Map<String, Resources> requests) {
-        TeamQuota q = quotaByTeam.get(team);
+        TeamQuota q = quota(team);
         Map<String, Resources> out = new TreeMap<>();
         requests.forEach((type, r) -> {
             Resources n = q == null ? Resources.ZERO : q.nominal(type);
@@ -554,9 +596,10 @@ public final class QuotaLedger {
      * are ignored; weight 0 is infinite while borrowing.
      */
     public Share shareWith(String team, Map<String, Resources> extra) {
-        TeamQuota q = quotaByTeam.get(team);
+        Books books = books(team);
+        TeamQuota q = books.quota;
         Resources borrowed = Resources.ZERO;
-        Map<String, Resources> u = usage.getOrDefault(team, Map.of());
+        Map<String, Resources> u = books.usage;
         java.util.Set<String> types = new java.util.HashSet<>(u.keySet());
         types.addAll(extra.keySet());
         for (String type : types) {
