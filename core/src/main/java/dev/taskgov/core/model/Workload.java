@@ -52,9 +52,11 @@ public record Workload(String id, String team, String priorityClass, int priorit
     /** What the workload requests in total, per instance type (sorted by name). */
     public Map<String, Resources> requestsByInstanceType() {
         if (podSets.size() == 1) {
-            // the common case, and a map of one that a quota check walks without a sorted map's iterator
+            // the common case: a map of one that a quota check walks without a sorted map's iterator, and whose entries
+            // and keys are kept once made (a map of Map.of makes them anew each time it is walked, and a deep queue's
+            // waiting workloads are checked again after nearly every admission)
             PodSetRequest only = podSets.get(0);
-            return Map.of(only.instanceType(), only.total());
+            return Collections.singletonMap(only.instanceType(), only.total());
         }
         Map<String, Resources> out = new TreeMap<>();
         for (PodSetRequest ps : podSets) {

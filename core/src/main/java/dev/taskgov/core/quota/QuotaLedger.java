@@ -269,16 +269,17 @@ public final class QuotaLedger {
     /** Moves a team's usage and the pool's by {@code requests}. */
     private void book(String team, Map<String, Resources> requests, boolean add) {
         Books b = booksFor(team);
-        requests.forEach((type, r) -> {
+        for (Map.Entry<String, Resources> e : requests.entrySet()) {
+            String type = e.getKey();
             Resources before = b.usage(type);
-            Resources after = add ? before.plus(r) : before.minus(r);
+            Resources after = add ? before.plus(e.getValue()) : before.minus(e.getValue());
             b.usage.put(type, after);
             if (b.active()) {
                 Resources g = b.limits(type).guaranteed();
                 Resources pool = poolUsage.getOrDefault(type, Resources.ZERO);
                 poolUsage.put(type, pool.minus(before.minus(g)).plus(after.minus(g)));
             }
-        });
+        }
     }
 
     /** As if the team held {@code requests} more, until the handle is closed. */
@@ -477,7 +478,12 @@ public final class QuotaLedger {
             holdersMemo.clear();
             holdersAt = changes;
         }
-        return holdersMemo.computeIfAbsent(type, t -> new HashMap<>()).computeIfAbsent(res, r -> holdersNow(type, r));
+        // looked up and put without lambdas: a capturing one is made anew by every call, once per check of a full pool
+        Map<ResourceKey, String> ofType = holdersMemo.get(type);
+        if (ofType == null) holdersMemo.put(type, ofType = new HashMap<>());
+        String named = ofType.get(res);
+        if (named == null) ofType.put(res, named = holdersNow(type, res));
+        return named;
     }
 
     /**
