@@ -99,12 +99,20 @@ public final class PreemptionPlanner {
      * (docs/semantics.md, "Every run ends"). The candidates are the strategies' own, in their order, less the others.
      */
     public PlanResult planFor(ClusterView view, Workload preemptor, Predicate<RunningWorkload> mayEvict) {
+        return planFor(view, preemptor, preemptor.requestsByInstanceType(), mayEvict);
+    }
+
+    /**
+     * Like {@link #planFor(ClusterView, Workload, Predicate)}, given what the preemptor asks for per instance type (its
+     * {@link Workload#requestsByInstanceType}, which a caller that keeps it need not have made again).
+     */
+    public PlanResult planFor(ClusterView view, Workload preemptor, Map<String, Resources> req,
+                              Predicate<RunningWorkload> mayEvict) {
         QuotaLedger ledger = view.ledger();
         TeamQuota quota = ledger.quota(preemptor.team());
         if (quota == null || !quota.active()) {
             return new NoPlan("team " + preemptor.team() + " has no active compute quota");
         }
-        Map<String, Resources> req = preemptor.requestsByInstanceType();
         Set<String> types = req.keySet();
         boolean mayPreemptOwn = quota.preemptTeamTasks() == PreemptTeamTasks.LowerPriority;
         Candidates ownLower = mayPreemptOwn ? Candidates.of(ownLowerPriority(preemptor, types,
@@ -114,20 +122,20 @@ public final class PreemptionPlanner {
         boolean withinNominal = ledger.withinNominal(preemptor.team(), req);
         if (withinNominal) {
             Candidates candidates = othersWhileBorrowing(view, preemptor, types).only(mayEvict).then(ownLower);
-            PreemptionPlan p = new Attempt(view, preemptor, false).run(candidates, Rule.RECLAIM);
+            PreemptionPlan p = new Attempt(view, preemptor, req, false).run(candidates, Rule.RECLAIM);
             if (p != null) return p;
         }
         if (view.config().fairShare()) {
             // Kueue returns the fair-sharing candidates and the own team's lower-priority ones
             // together: others first (already in victim order), then own (docs/semantics.md, "Fair-sharing preemption").
             Candidates candidates = othersWhileBorrowing(view, preemptor, types).only(mayEvict).then(ownLower);
-            PreemptionPlan p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_FINAL_SHARE);
-            if (p == null) p = new Attempt(view, preemptor, true).run(candidates, Rule.FAIR_INITIAL_SHARE);
+            PreemptionPlan p = new Attempt(view, preemptor, req, true).run(candidates, Rule.FAIR_FINAL_SHARE);
+            if (p == null) p = new Attempt(view, preemptor, req, true).run(candidates, Rule.FAIR_INITIAL_SHARE);
             if (p != null) return p;
         }
         boolean searched = false;
         if (!ownLower.isEmpty()) {
-            Attempt inTeam = new Attempt(view, preemptor, true);
+            Attempt inTeam = new Attempt(view, preemptor, req, true);
             PreemptionPlan p = inTeam.run(ownLower, Rule.IN_TEAM);
             if (p != null) return p;
             searched = inTeam.searched;
@@ -410,18 +418,21 @@ public final class PreemptionPlanner {
         private final QuotaLedger ledger;
         private final Topology topology;
         private final List<RunningWorkload> taken = new ArrayList<>();
-        /** Why each taken victim may go; the message is written only for the victims of the final plan. */
-        private final Map<RunningWorkload, Supplier<Victim>> reasons = new IdentityHashMap<>();
+        /**
+         * Why each taken victim may go; the message is written only for the victims of the final plan. Made when a
+         * search begins (most attempts end at the quota bound or with no candidates), as is {@link #released}.
+         */
+        private Map<RunningWorkload, Supplier<Victim>> reasons;
         /** The undo handle of each victim released in the what-if: closing it reserves the victim again. */
-        private final Map<RunningWorkload, WhatIf> released = new IdentityHashMap<>();
+        private Map<RunningWorkload, WhatIf> released;
         private String describedRequest;
         /** Whether {@link #run} went beyond the quota bound to a search (which reads the nodes and the candidates' teams). */
         boolean searched;
 
-        Attempt(ClusterView view, Workload preemptor, boolean allowBorrow) {
+        Attempt(ClusterView view, Workload preemptor, Map<String, Resources> req, boolean allowBorrow) {
             this.view = view;
             this.preemptor = preemptor;
-            this.req = preemptor.requestsByInstanceType();
+            this.req = req;
             this.allowBorrow = allowBorrow;
             this.ledger = view.ledger();
             this.topology = view.topology();
@@ -431,6 +442,8 @@ public final class PreemptionPlanner {
             if (candidates.isEmpty()) return null;
             if (!fitsWithAllEvicted(candidates)) return null;
             searched = true;
+            reasons = new IdentityHashMap<>(8);
+            released = new IdentityHashMap<>(8);
             try {
                 return toPlan(search(candidates, rule, preemptor.podSets()));
             } finally {

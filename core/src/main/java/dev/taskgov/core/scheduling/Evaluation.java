@@ -124,7 +124,7 @@ sealed interface Evaluation {
         QuotaCheck quota = ledger.check(w.team(), requests, true);
         if (!quota.fits()) {
             if (quota.reason() == PendingReason.NoQuota) return new Blocked(quota, null);
-            PlanResult planned = planner.planFor(view, w, mayEvict);
+            PlanResult planned = planner.planFor(view, w, requests, mayEvict);
             Blocked lacking = quotaShort(ledger, w, requests, quota, planned instanceof PlanResult.NoPlan none ? none.quotaBound() : null);
             if (planned instanceof PreemptionPlan plan) return new NeedsPreemption(plan, lacking.reason(), lacking.message());
             return lacking;
@@ -141,7 +141,7 @@ sealed interface Evaluation {
             reason = PendingReason.Inadmissible;
             message = never;
         }
-        if (planner.planFor(view, w, mayEvict) instanceof PreemptionPlan plan) {
+        if (planner.planFor(view, w, requests, mayEvict) instanceof PreemptionPlan plan) {
             return new NeedsPreemption(plan, reason, message);
         }
         return new Blocked(reason, message);
