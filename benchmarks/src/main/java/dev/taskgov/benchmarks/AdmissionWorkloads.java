@@ -85,6 +85,27 @@ public final class AdmissionWorkloads {
         }
     }
 
+    /**
+     * The pending workloads with copies of their names (id, team, pod set and instance type), as a decoder gives each
+     * submission strings of its own; otherwise every pod set shares one instance type name (the constant's), which no live
+     * decider sees.
+     */
+    public AdmissionWorkloads withDecodedNames() {
+        List<Workload> copies = new ArrayList<>(pending.size());
+        for (Workload w : pending) {
+            List<PodSetRequest> sets = new ArrayList<>();
+            for (PodSetRequest p : w.podSets()) {
+                sets.add(new PodSetRequest(new String(p.name()), p.count(), new String(p.instanceType()), p.perPod(),
+                        p.topology(), p.nodeSelector()));
+            }
+            copies.add(new Workload(new String(w.id()), new String(w.team()), w.priorityClass(), w.priority(),
+                    w.submittedAt(), sets, w.maxRetries()));
+        }
+        pending.clear();
+        pending.addAll(copies);
+        return this;
+    }
+
     private static String team(int t) {
         return String.format("team-%03d", t);
     }
@@ -98,11 +119,15 @@ public final class AdmissionWorkloads {
         return s;
     }
 
-    /** Quick check without JMH: {@code java -cp benchmarks/target/benchmarks.jar dev.taskgov.benchmarks.AdmissionWorkloads PENDING [ROUNDS [FEW|DISTINCT]]}. */
+    /**
+     * Quick check without JMH: {@code java -cp benchmarks/target/benchmarks.jar dev.taskgov.benchmarks.AdmissionWorkloads
+     * PENDING [ROUNDS [FEW|DISTINCT [decoded]]]} ({@code decoded}: {@link #withDecodedNames}).
+     */
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         Shapes shapes = args.length > 2 ? Shapes.valueOf(args[2]) : Shapes.FEW;
         AdmissionWorkloads w = new AdmissionWorkloads(100, 5000, n, 42, shapes);
+        if (args.length > 3 && args[3].equals("decoded")) w.withDecodedNames();
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         for (int round = 0; round < (args.length > 1 ? Integer.parseInt(args[1]) : 3); round++) {
             Scheduler s = w.newSchedulerWithQueue();

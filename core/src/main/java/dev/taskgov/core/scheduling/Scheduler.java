@@ -25,6 +25,7 @@ import dev.taskgov.core.resources.Resources;
 import dev.taskgov.core.topology.Node;
 import dev.taskgov.core.topology.Placement;
 import dev.taskgov.core.topology.PlacementResult;
+import dev.taskgov.core.topology.PodSetRequest;
 import dev.taskgov.core.topology.Topology;
 
 import java.time.Clock;
@@ -143,6 +144,7 @@ public final class Scheduler {
         this.clock = clock;
         this.mode = mode;
         instanceTypes.forEach(t -> this.instanceTypes.put(t.name(), t));
+        instanceTypes.forEach(t -> knowName(t.name()));
         this.cache = new ClusterCache(nodes);
         this.parkedVerdicts = new ParkedVerdicts(reuseParkedVerdicts);
         this.reuseParkedVerdicts = reuseParkedVerdicts;
@@ -245,6 +247,7 @@ public final class Scheduler {
     public void upsertInstanceType(InstanceType type) {
         inputSinceCycle = true;
         instanceTypes.put(type.name(), type);
+        knowName(type.name());
     }
 
     /**
@@ -287,6 +290,7 @@ public final class Scheduler {
     public void applyQuota(TeamQuota quota) {
         inputSinceCycle = true;
         TeamQuota before = ledger().quota(quota.team());
+        knowName(quota.team());
         ledger().putQuota(quota);
         teams.computeIfAbsent(quota.team(), this::newQueue);
         if (before != null && before.active() && !quota.active()) {
@@ -313,6 +317,7 @@ public final class Scheduler {
             return;
         }
         inputSinceCycle = true;
+        quotas.forEach(q -> knowName(q.team()));
         ledger().putQuotas(quotas);
         for (TeamQuota q : quotas) teams.computeIfAbsent(q.team(), this::newQueue);
         markReleased();
@@ -439,14 +444,49 @@ public final class Scheduler {
         return submit(((WorkloadValidation.Valid) r).workload());
     }
 
+    /**
+     * One instance of each team and instance type name the scheduler was given (by quotas and instance types). A decoded
+     * workload brings copies of its own, and every check of it looks its team and types up by name: with the names
+     * replaced by these a look-up compares references, where comparing the characters of ten thousand cold copies was
+     * a memory wait each in a deep queue's walks.
+     */
+    private final Map<String, String> names = new HashMap<>();
+
+    private void knowName(String name) {
+        names.putIfAbsent(name, name);
+    }
+
+    private String known(String name) {
+        String same = names.get(name);
+        return same == null ? name : same;
+    }
+
+    /** The workload with its team and instance type names replaced by the instances the scheduler knows ({@link #names}). */
+    private Workload withKnownNames(Workload w) {
+        String team = known(w.team());
+        List<PodSetRequest> sets = w.podSets();
+        List<PodSetRequest> renamed = null;
+        for (int i = 0; i < sets.size(); i++) {
+            PodSetRequest p = sets.get(i);
+            String type = known(p.instanceType());
+            if (type == p.instanceType()) continue;
+            if (renamed == null) renamed = new ArrayList<>(sets);
+            renamed.set(i, new PodSetRequest(p.name(), p.count(), type, p.perPod(), p.topology(), p.nodeSelector()));
+        }
+        if (team == w.team() && renamed == null) return w;
+        return new Workload(w.id(), team, w.priorityClass(), w.priority(), w.submittedAt(), renamed == null ? sets : renamed,
+                w.maxRetries());
+    }
+
     private Workload placeholder(WorkloadSubmitted s) {
         return new Workload(s.workloadId(), s.team() == null ? "" : s.team(), null, 0,
                 s.submittedAt() == null ? clock.instant() : s.submittedAt(), List.of());
     }
 
     /** Queues an already validated workload (its team must have a quota). */
-    public SubmitResult submit(Workload workload) {
+    public SubmitResult submit(Workload submitted) {
         inputSinceCycle = true;
+        Workload workload = withKnownNames(submitted);
         WorkloadEntry known = workloads.get(workload.id());
         if (known != null && !known.team().equals(workload.team())) {
             return new SubmitResult.IdTaken(new WorkloadIdTaken(known.id(), workload.team()));
@@ -616,8 +656,9 @@ public final class Scheduler {
      * it borrowed then, shown as is). Nodes of the placement that are not known are skipped. A
      * known id changes nothing.
      */
-    public ChangeResult restoreAdmitted(Workload workload, Placement placement, Map<String, Resources> borrowed, Instant admittedAt) {
+    public ChangeResult restoreAdmitted(Workload restored, Placement placement, Map<String, Resources> borrowed, Instant admittedAt) {
         inputSinceCycle = true;
+        Workload workload = withKnownNames(restored);
         WorkloadEntry known = workloads.get(workload.id());
         if (known != null) {
             return new ChangeResult(workload.id(), ChangeResult.Outcome.Unchanged, "workload " + workload.id()
