@@ -440,8 +440,6 @@ public final class PreemptionPlanner {
 
         PreemptionPlan run(Candidates candidates, Rule rule) {
             if (candidates.isEmpty()) return null;
-            if (!fitsWithAllEvicted(candidates)) return null;
-            searched = true;
             reasons = new IdentityHashMap<>(8);
             released = new IdentityHashMap<>(8);
             try {
@@ -452,6 +450,12 @@ public final class PreemptionPlanner {
                 reasons.clear();
             }
         }
+
+        /**
+         * How many candidates a search looks at before it asks the bound ({@link #fitsWithAllEvicted}): most searches end
+         * at their first victim or two, and the bound, over every borrowing team's holdings, cost more than they did.
+         */
+        private static final int LOOKS_BEFORE_BOUND = 2;
 
         /** Cheap bound: if evicting every candidate leaves too little quota, no subset makes room. */
         private boolean fitsWithAllEvicted(Candidates candidates) {
@@ -471,20 +475,34 @@ public final class PreemptionPlanner {
         /**
          * Takes the candidates the rule allows, in order, until the preemptor fits ({@code target}: its pod sets), then
          * gives back every taken one it still fits without (from the second-last backwards); null when none fits.
+         *
+         * <p>A search that has not ended after its first {@link #LOOKS_BEFORE_BOUND} candidates goes on only if the bound
+         * lets it: evicting every candidate must leave room in the quota, else no subset does. Quota room only grows as
+         * victims go, so a search that ends sooner with a plan has passed the bound too; {@link #searched} is whether
+         * it did, asked at the end of a search that ended sooner without one.
          */
         private List<Taken> search(Candidates candidates, Rule rule, List<PodSetRequest> target) {
+            int looks = 0;
+            boolean bounded = false;
             for (RunningWorkload c : candidates) {
+                if (!bounded && looks++ == LOOKS_BEFORE_BOUND) {
+                    if (!fitsWithAllEvicted(candidates)) return null;
+                    bounded = true;
+                    searched = true;
+                }
                 Supplier<Victim> v = eligible(c, rule);
                 if (v == null) continue;
                 take(c);
                 reasons.put(c, v);
                 if (fits(target)) {
+                    searched = true;
                     restoreUnneeded(target);
                     List<Taken> victims = new ArrayList<>();
                     for (RunningWorkload t : taken) victims.add(new Taken(t, reasons.get(t)));
                     return victims;
                 }
             }
+            if (!bounded) searched = fitsWithAllEvicted(candidates);
             return null;
         }
 
