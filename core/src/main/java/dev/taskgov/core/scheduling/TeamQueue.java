@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 
@@ -65,7 +66,7 @@ final class TeamQueue {
     private final boolean byShape;
     private final Map<Shape, ShapeQueue> shapes = new HashMap<>();
     /** The first workload of each shape, in queue order: the heads of a walk while nothing is parked ({@link #activeHeads}). */
-    private final TreeSet<WorkloadEntry> shapeFirsts = new TreeSet<>(QUEUE_ORDER);
+    private final InQueueOrder shapeFirsts = new InQueueOrder();
     /** The last epoch in which a workload or a shape was parked (or a shape's active part narrowed); -1: none yet. */
     private long parkedEpoch = -1;
     /** Counts additions: a workload's {@link WorkloadEntry#queuedSeq} is this count when it entered. */
@@ -246,6 +247,51 @@ final class TeamQueue {
         }
         heads.heapify();
         return heads;
+    }
+
+    /**
+     * Workloads in queue order in an array, added and removed by binary search: a walk right after a requeue of every
+     * parked workload (after each admission with evictions, for every team) steps through them without following a
+     * tree's nodes, which cost a memory wait per step.
+     */
+    static final class InQueueOrder {
+        private WorkloadEntry[] entries = new WorkloadEntry[8];
+        private int size;
+
+        void add(WorkloadEntry e) {
+            int at = Arrays.binarySearch(entries, 0, size, e, QUEUE_ORDER);
+            if (at >= 0) return;
+            at = -at - 1;
+            if (size == entries.length) entries = Arrays.copyOf(entries, 2 * size);
+            System.arraycopy(entries, at, entries, at + 1, size - at);
+            entries[at] = e;
+            size++;
+        }
+
+        void remove(WorkloadEntry e) {
+            int at = Arrays.binarySearch(entries, 0, size, e, QUEUE_ORDER);
+            if (at < 0) return;
+            System.arraycopy(entries, at + 1, entries, at, size - at - 1);
+            entries[--size] = null;
+        }
+
+        /** In queue order; the set must not change while it is walked. */
+        Iterator<WorkloadEntry> iterator() {
+            return new Iterator<>() {
+                private int next;
+
+                @Override
+                public boolean hasNext() {
+                    return next < size;
+                }
+
+                @Override
+                public WorkloadEntry next() {
+                    if (next >= size) throw new NoSuchElementException();
+                    return entries[next++];
+                }
+            };
+        }
     }
 
     /** Workloads taken in queue order, smallest first: a binary heap on {@link #QUEUE_ORDER} (a total order). */
