@@ -486,7 +486,7 @@ public final class PreemptionPlanner {
             boolean bounded = false;
             for (RunningWorkload c : candidates) {
                 if (!bounded && looks++ == LOOKS_BEFORE_BOUND) {
-                    if (!fitsWithAllEvicted(candidates)) return null;
+                    if (!fitsWithAllEvictedFromNone(candidates)) return null;
                     bounded = true;
                     searched = true;
                 }
@@ -502,8 +502,16 @@ public final class PreemptionPlanner {
                     return victims;
                 }
             }
-            if (!bounded) searched = fitsWithAllEvicted(candidates);
+            if (!bounded) searched = fitsWithAllEvictedFromNone(candidates);
             return null;
+        }
+
+        /** {@link #fitsWithAllEvicted} as asked before any victim was taken: the ones taken are put back while it is asked. */
+        private boolean fitsWithAllEvictedFromNone(Candidates candidates) {
+            for (int i = taken.size() - 1; i >= 0; i--) giveBack(taken.get(i));
+            boolean fits = fitsWithAllEvicted(candidates);
+            for (RunningWorkload t : taken) release(t);
+            return fits;
         }
 
         private Supplier<Victim> eligible(RunningWorkload c, Rule rule) {

@@ -201,6 +201,11 @@ class VerdictStampTest {
                             x.finish("c-2");
                             x.finish("b-1");
                         }), "a-big", true, 2, 0),
+                new Case("an admission of another team on its instance type leaves it short of quota even without its team's "
+                        + "lower-priority work, which its search took before finding so: it takes the new figures without a search",
+                        Setup.fcfsPreemptingOwn(aWide).submit("a-1", "a", 1, 0).submitLow("a-low", "a", 1, 0)
+                                .submit("a-big", "a", 4, 0),
+                        s -> s.both(x -> x.submit(s.workload("b-1", "b", 1, 0))), "a-big", true, 1, 1),
                 new Case("a finish on its instance type gives the room: admitted",
                         Setup.fcfs(poolFull).submit("c-1", "c", 2, 0).submit("b-1", "b", 1, 0).submit("a-big", "a", 2, 0),
                         s -> s.both(x -> x.finish("b-1")), "a-big", true, 1),
