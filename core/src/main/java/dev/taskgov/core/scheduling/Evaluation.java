@@ -52,6 +52,8 @@ sealed interface Evaluation {
         private final Shortfall figures;
         private String message;
         private final Map<String, Map<String, Resources>> quotaBound;
+        /** {@link #quotaBound} is empty: the bound is the quota check itself (kept so that a re-check need not read the map). */
+        private final boolean nothingRemovable;
 
         Blocked(PendingReason reason, String message) {
             this(reason, message, null);
@@ -66,11 +68,23 @@ sealed interface Evaluation {
             this(quota.reason(), quota.shortfall(), quota.shortfall() == null ? quota.text() : null, quotaBound);
         }
 
+        /** Blocked for the quota check's reason again, with {@code last}'s bound: {@link #quotaStillShort}. */
+        static Blocked again(QuotaCheck quota, Blocked last) {
+            return new Blocked(quota.reason(), quota.shortfall(), quota.shortfall() == null ? quota.text() : null,
+                    last.quotaBound, last.nothingRemovable);
+        }
+
         private Blocked(PendingReason reason, Shortfall figures, String message, Map<String, Map<String, Resources>> quotaBound) {
+            this(reason, figures, message, quotaBound, quotaBound != null && quotaBound.isEmpty());
+        }
+
+        private Blocked(PendingReason reason, Shortfall figures, String message, Map<String, Map<String, Resources>> quotaBound,
+                        boolean nothingRemovable) {
             this.reason = reason;
             this.figures = figures;
             this.message = message;
             this.quotaBound = quotaBound;
+            this.nothingRemovable = nothingRemovable;
         }
 
         PendingReason reason() {
@@ -162,8 +176,8 @@ sealed interface Evaluation {
         QuotaCheck quota = ledger.check(w.team(), requests, true);
         if (quota.fits() || quota.reason() == PendingReason.NoQuota) return null;
         // nothing removable: the bound is the quota check itself
-        if (!last.quotaBound().isEmpty() && ledger.fitsWithout(w.team(), requests, true, last.quotaBound())) return null;
-        return new Blocked(quota, last.quotaBound());
+        if (!last.nothingRemovable && ledger.fitsWithout(w.team(), requests, true, last.quotaBound())) return null;
+        return Blocked.again(quota, last);
     }
 
     /**
