@@ -79,6 +79,8 @@ final class TeamQueue {
         /** The one instance of the shape its workloads share while they are in it (found by identity, not compared). */
         final Shape shape;
         final TreeSet<WorkloadEntry> entries = new TreeSet<>(QUEUE_ORDER);
+        /** How many {@link #entries} there are, read without the set (a walk asks it of every shape it parks). */
+        int count;
         /** Parked in this epoch: every workload that entered at or before {@link #parkedUpTo}, unless chosen since. */
         long parkedInEpoch = -1;
         long parkedUpTo;
@@ -176,7 +178,7 @@ final class TeamQueue {
         e.shareShape(sq.shape);
         e.shapeQueue = sq;
         WorkloadEntry first = sq.entries.isEmpty() ? null : sq.entries.first();
-        sq.entries.add(e);
+        if (sq.entries.add(e)) sq.count++;
         if (sq.entries.first() == e) {
             if (first != null) shapeFirsts.remove(first);
             shapeFirsts.add(e);
@@ -195,7 +197,7 @@ final class TeamQueue {
         if (sq == null) return;
         if (sq.activeFrom == e) sq.activeFrom = sq.entries.higher(e);
         boolean first = sq.entries.first() == e;
-        sq.entries.remove(e);
+        if (sq.entries.remove(e)) sq.count--;
         if (first) {
             shapeFirsts.remove(e);
             if (!sq.entries.isEmpty()) shapeFirsts.add(sq.entries.first());
@@ -372,7 +374,8 @@ final class TeamQueue {
     List<ShapeQueue> limitParks(List<ShapeQueue> parked, WorkloadEntry chosen, Consumer<WorkloadEntry> changed) {
         List<ShapeQueue> whole = new ArrayList<>(parked.size());
         for (ShapeQueue sq : parked) {
-            if (QUEUE_ORDER.compare(sq.entries.last(), chosen) < 0) {
+            // a shape of one workload was parked by that workload, which the walk met before the chosen one
+            if (sq.count == 1 || QUEUE_ORDER.compare(sq.entries.last(), chosen) < 0) {
                 whole.add(sq);
                 continue;
             }
