@@ -328,15 +328,30 @@ public final class QuotaLedger {
 
     private static final QuotaCheck DOES_NOT_FIT = new QuotaCheck(false, PendingReason.QuotaExceeded, "does not fit");
 
-    private QuotaCheck check(String team, Map<String, Resources> requests, boolean allowBorrow, boolean explain) {
+    /** {@link #check} of a request of one instance type, {@code amount} of {@code type}, given without a map to walk. */
+    public QuotaCheck check(String team, String type, Resources amount, boolean allowBorrow) {
         Books b = books(team);
-        TeamQuota q = b.quota;
+        QuotaCheck none = noQuota(team, b.quota);
+        if (none != null) return none;
+        QuotaCheck c = checkType(team, b.limits(type), type, amount, b.usage(type), poolUsage(type), allowBorrow, true);
+        return c == null ? QuotaCheck.FITS : c;
+    }
+
+    /** Why a team with this quota (or none) may take nothing, or null when its quota is active. */
+    private static QuotaCheck noQuota(String team, TeamQuota q) {
         if (q == null) {
             return new QuotaCheck(false, PendingReason.NoQuota, "team " + team + " has no compute quota");
         }
         if (!q.active()) {
             return new QuotaCheck(false, PendingReason.NoQuota, "the compute quota of team " + team + " is disabled");
         }
+        return null;
+    }
+
+    private QuotaCheck check(String team, Map<String, Resources> requests, boolean allowBorrow, boolean explain) {
+        Books b = books(team);
+        QuotaCheck none = noQuota(team, b.quota);
+        if (none != null) return none;
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
             String type = e.getKey();
             QuotaCheck c = checkType(team, b.limits(type), type, e.getValue(), b.usage(type), poolUsage(type), allowBorrow,

@@ -170,13 +170,14 @@ sealed interface Evaluation {
      * message, and for one that could, the check does not ask again. Null if the quota would let it in now, directly or
      * by evicting those workloads: it is to be evaluated in full.
      */
-    static Blocked quotaStillShort(ClusterView view, Workload w, Map<String, Resources> requests, Blocked last) {
+    static Blocked quotaStillShort(ClusterView view, WorkloadEntry e, Blocked last) {
         if (last.reason() == PendingReason.Inadmissible) return last;
         QuotaLedger ledger = view.ledger();
-        QuotaCheck quota = ledger.check(w.team(), requests, true);
+        QuotaCheck quota = e.onlyType() != null ? ledger.check(e.team(), e.onlyType(), e.onlyAmount(), true)
+                : ledger.check(e.team(), e.requests(), true);
         if (quota.fits() || quota.reason() == PendingReason.NoQuota) return null;
         // nothing removable: the bound is the quota check itself
-        if (!last.nothingRemovable && ledger.fitsWithout(w.team(), requests, true, last.quotaBound())) return null;
+        if (!last.nothingRemovable && ledger.fitsWithout(e.team(), e.requests(), true, last.quotaBound())) return null;
         return Blocked.again(quota, last);
     }
 

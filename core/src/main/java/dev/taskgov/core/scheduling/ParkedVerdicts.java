@@ -121,8 +121,7 @@ final class ParkedVerdicts {
     /** {@code last} again with new figures if it is still short of quota; else null. */
     private Evaluation.Blocked recheck(WorkloadEntry entry, Verdict last, ClusterCache cache, boolean stopped) {
         if (last == null || !last.mayRecheck(cache, stopped)) return null;
-        Evaluation.Blocked now = Evaluation.quotaStillShort(cache, entry.workload(), entry.requests(),
-                (Evaluation.Blocked) last.verdict());
+        Evaluation.Blocked now = Evaluation.quotaStillShort(cache, entry, (Evaluation.Blocked) last.verdict());
         if (now == null) return null;
         rechecks++;
         remember(stamped(entry.shape(), now, cache, stopped, last.counter(), last.otherCounters(), last.teamCounter(),

@@ -24,6 +24,14 @@ final class WorkloadEntry {
     private Workload workload;
     private Shape shape;
     private final Map<String, Resources> requests;
+    /**
+     * Its team, and for a request of one instance type (nearly all) that type and amount, kept on the entry itself: a
+     * walk of a deep queue checks the quota of its waiting workloads again after nearly every admission, and reading them
+     * through the workload and its requests' map cost a memory wait per object on the way.
+     */
+    private final String team;
+    private final String onlyType;
+    private final Resources onlyAmount;
     private WorkloadState state;
     private PendingReason pendingReason;
     private RejectReason rejectReason;
@@ -119,6 +127,10 @@ final class WorkloadEntry {
         this.workload = workload;
         this.shape = Shape.of(workload);
         this.requests = workload.requestsByInstanceType();
+        this.team = workload.team();
+        Map.Entry<String, Resources> only = requests.size() == 1 ? requests.entrySet().iterator().next() : null;
+        this.onlyType = only == null ? null : only.getKey();
+        this.onlyAmount = only == null ? null : only.getValue();
         this.state = state;
     }
 
@@ -467,7 +479,7 @@ final class WorkloadEntry {
     }
 
     String team() {
-        return workload.team();
+        return team;
     }
 
     Shape shape() {
@@ -482,6 +494,16 @@ final class WorkloadEntry {
 
     Map<String, Resources> requests() {
         return requests;
+    }
+
+    /** The one instance type it asks for, or null when it asks for several (or none): then {@link #requests}. */
+    String onlyType() {
+        return onlyType;
+    }
+
+    /** What it asks for of {@link #onlyType}, or null. */
+    Resources onlyAmount() {
+        return onlyAmount;
     }
 
     WorkloadState state() {
