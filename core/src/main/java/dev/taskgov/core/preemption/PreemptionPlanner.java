@@ -420,13 +420,16 @@ public final class PreemptionPlanner {
         private final List<RunningWorkload> taken = new ArrayList<>();
         /**
          * Why each taken victim may go; the message is written only for the victims of the final plan. Made when a
-         * search begins (most attempts end at the quota bound or with no candidates), as is {@link #released}.
+         * search begins (an attempt with no candidates makes none), as is {@link #released}.
          */
         private Map<RunningWorkload, Supplier<Victim>> reasons;
         /** The undo handle of each victim released in the what-if: closing it reserves the victim again. */
         private Map<RunningWorkload, WhatIf> released;
         private String describedRequest;
-        /** Whether {@link #run} went beyond the quota bound to a search (which reads the nodes and the candidates' teams). */
+        /**
+         * Whether the quota bound let the search through ({@link #search}): then what it found or not read the nodes and
+         * the candidates' teams, not the quota alone.
+         */
         boolean searched;
 
         Attempt(ClusterView view, Workload preemptor, Map<String, Resources> req, boolean allowBorrow) {
