@@ -339,7 +339,11 @@ public final class PreemptionPlanner {
         return Candidates.merged(runs, held);
     }
 
-    private record TeamList(long runningVersion, List<RunningWorkload> list, Candidates candidates) {
+    private record TeamList(long runningVersion, Candidates candidates) {
+        /** The list itself: its candidates' one run (none when it is empty). */
+        List<RunningWorkload> list() {
+            return candidates.runs().isEmpty() ? List.of() : candidates.runs().get(0);
+        }
     }
 
     private final Map<TeamTypes, TeamList> teamCache = new HashMap<>();
@@ -359,7 +363,7 @@ public final class PreemptionPlanner {
             if (usesAny(r, types)) out.add(r);
         }
         out.sort(VICTIM_ORDER);
-        TeamList list = new TeamList(v, out, Candidates.of(out));
+        TeamList list = new TeamList(v, Candidates.of(out));
         teamCache.put(key, list);
         return list;
     }

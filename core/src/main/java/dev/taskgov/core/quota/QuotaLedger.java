@@ -333,7 +333,7 @@ public final class QuotaLedger {
         Books b = books(team);
         QuotaCheck none = noQuota(team, b.quota);
         if (none != null) return none;
-        QuotaCheck c = checkType(team, b.limits(type), type, amount, b.usage(type), poolUsage(type), allowBorrow, true);
+        QuotaCheck c = checkType(b, team, type, amount, allowBorrow, true);
         return c == null ? QuotaCheck.FITS : c;
     }
 
@@ -353,9 +353,7 @@ public final class QuotaLedger {
         QuotaCheck none = noQuota(team, b.quota);
         if (none != null) return none;
         for (Map.Entry<String, Resources> e : requests.entrySet()) {
-            String type = e.getKey();
-            QuotaCheck c = checkType(team, b.limits(type), type, e.getValue(), b.usage(type), poolUsage(type), allowBorrow,
-                    explain);
+            QuotaCheck c = checkType(b, team, e.getKey(), e.getValue(), allowBorrow, explain);
             if (c != null) return c;
         }
         return QuotaCheck.FITS;
@@ -417,11 +415,13 @@ public final class QuotaLedger {
     }
 
     /**
-     * The check of one instance type with the team's usage {@code u} of it and the pool's usage {@code poolUsed}: null
-     * when {@code r} fits, else why not ({@link #DOES_NOT_FIT} unless {@code explain}).
+     * The check of one instance type with the team's books ({@code b}) and the pool's usage as they are now: null when
+     * {@code r} fits, else why not ({@link #DOES_NOT_FIT} unless {@code explain}).
      */
-    private QuotaCheck checkType(String team, Limits l, String type, Resources r, Resources u, Resources poolUsed,
-                                 boolean allowBorrow, boolean explain) {
+    private QuotaCheck checkType(Books b, String team, String type, Resources r, boolean allowBorrow, boolean explain) {
+        Limits l = b.limits(type);
+        Resources u = b.usage(type);
+        Resources poolUsed = poolUsage(type);
         Resources n = l.nominal();
         Resources poolCap = poolCapacity(type);
         for (ResourceKey res : r.keys()) {
